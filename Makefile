@@ -1,0 +1,139 @@
+# schedscope: one plain Makefile. `make`, `make run`, `make test`, `make bench`.
+
+PREFIX    ?= /usr/local
+BINDIR     = $(PREFIX)/bin
+DATADIR    = $(PREFIX)/share/schedscope
+MANDIR     = $(PREFIX)/share/man
+
+CC        ?= cc
+CSTD       = -std=gnu11
+WARN       = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+OPT       ?= -O2 -g
+CPPFLAGS  += -D_GNU_SOURCE -DSCHEDSCOPE_DATADIR='"$(DATADIR)"'
+CFLAGS    += $(CSTD) $(WARN) $(OPT)
+LDLIBS    += -lm
+
+# Debian packages the build and the tests need (see `make deps`).
+DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
+             libcmocka-dev libjansson-dev tmux clang
+PKG_LIBS   = ncursesw termkey cmocka
+
+B          = build
+SCHED_SRC  = $(wildcard sched/*.c)
+APP_SRC    = $(filter-out src/main.c,$(wildcard src/*.c))
+UI_SRC     = $(wildcard ui/*.c)
+UNIT_SRC   = $(wildcard tests/unit/test_*.c)
+BENCH_SRC  = $(wildcard tests/bench/*.c)
+
+UI_CFLAGS  = $(shell pkg-config --cflags ncursesw termkey 2>/dev/null)
+UI_LIBS    = $(shell pkg-config --libs ncursesw termkey 2>/dev/null) -lreadline
+CMOCKA     = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+objs = $(patsubst %.c,$(1)/%.o,$(2))
+
+.PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke
+
+all: schedscope
+
+# ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
+
+define BUILD_TREE
+$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(UI_CFLAGS) -MMD -MP -c $$< -o $$@
+
+$(1)/libsched.a: $$(call objs,$(1),$$(SCHED_SRC))
+	$$(AR) rcs $$@ $$^
+
+$(1)/libapp.a: $$(call objs,$(1),$$(APP_SRC) $$(UI_SRC))
+	$$(AR) rcs $$@ $$^
+
+$(1)/schedscope: $(1)/src/main.o $(1)/libapp.a $(1)/libsched.a
+	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(UI_LIBS) $$(LDLIBS)
+
+$(1)/tests/unit/%: $(1)/tests/unit/%.o $(1)/libapp.a $(1)/libsched.a
+	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
+endef
+
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+$(eval $(call BUILD_TREE,$(B),))
+$(eval $(call BUILD_TREE,$(B)/asan,$(SAN)))
+
+schedscope: $(B)/schedscope
+	cp $< $@
+
+UNIT_BINS      = $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
+ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ---- dependencies ----
+
+check-deps:
+	@for p in $(PKG_LIBS); do pkg-config --exists $$p || { echo "missing $$p: running make deps"; $(MAKE) deps; break; }; done
+
+deps:
+	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS)
+
+# ---- running ----
+
+run: check-deps
+	@$(MAKE) --no-print-directory schedscope
+	./schedscope
+
+# ---- tests ----
+
+test: check-deps
+	@$(MAKE) --no-print-directory schedscope $(UNIT_BINS)
+	@tests/run-unit.sh $(UNIT_BINS)
+	@tests/run-scenarios.sh ./schedscope
+	@tests/run-determinism.sh ./schedscope
+	@$(MAKE) --no-print-directory asan-test
+	@$(MAKE) --no-print-directory fuzz-smoke
+	@tests/summary.sh
+
+asan-test:
+	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
+	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
+
+# ---- fuzzing (clang's libFuzzer) ----
+
+FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS  = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+FUZZ_TIME ?= 20
+
+$(B)/fuzz/%: tests/fuzz/%.c $(SCHED_SRC) $(APP_SRC)
+	@mkdir -p $(dir $@)
+	clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(SCHED_SRC) $(APP_SRC) -o $@ -lm
+
+fuzz-smoke: $(FUZZ_BINS)
+	@tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	@tests/run-fuzz.sh 600 $(FUZZ_BINS)
+
+# ---- benchmarks ----
+
+BENCH_BINS = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
+$(B)/bench/%: tests/bench/%.c $(B)/libapp.a $(B)/libsched.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(UI_LIBS) $(LDLIBS)
+
+bench: schedscope $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do $$b || exit 1; done
+
+# ---- install ----
+
+install: schedscope
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/topologies $(DESTDIR)$(DATADIR)/scenarios \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 schedscope $(DESTDIR)$(BINDIR)/
+	install -m 644 topologies/*.topo $(DESTDIR)$(DATADIR)/topologies/
+	install -m 644 scenarios/*.scn $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+
+clean:
+	rm -rf $(B) schedscope

@@ -1,0 +1,83 @@
+/*
+ * The event stream: everything the engine does, in order. Names follow the
+ * kernel's tracepoints; the engine's own records carry an sched_ prefix-free
+ * name of their own. Views, reports, traces and breakpoints all read this.
+ */
+#ifndef SCHED_EVENT_H
+#define SCHED_EVENT_H
+
+#include "types.h"
+
+enum sched_event_type {
+	EV_SCHED_SWITCH,	/* sched:sched_switch */
+	EV_SCHED_WAKING,	/* sched:sched_waking */
+	EV_SCHED_WAKEUP,	/* sched:sched_wakeup */
+	EV_SCHED_WAKEUP_NEW,	/* sched:sched_wakeup_new */
+	EV_SCHED_MIGRATE_TASK,	/* sched:sched_migrate_task */
+	EV_SCHED_PROCESS_FORK,	/* sched:sched_process_fork */
+	EV_SCHED_PROCESS_EXIT,	/* sched:sched_process_exit */
+	EV_SCHED_STAT_RUNTIME,	/* sched:sched_stat_runtime (at each switch-out) */
+	EV_SCHED_SET_NICE,	/* a nice/policy/slice change took effect */
+	EV_SCHED_YIELD,		/* do_sched_yield() */
+	EV_COMMAND,		/* a run-time command was applied */
+	EV_NOTE,		/* a scenario caption */
+	NR_SCHED_EVENTS
+};
+
+/* prev_state of sched_switch, as the kernel prints it. */
+enum { TASK_STATE_R = 'R', TASK_STATE_S = 'S', TASK_STATE_X = 'X' };
+
+struct sched_event {
+	u64 time;		/* ns of simulated time */
+	u64 seq;		/* position in the stream, from 0 */
+	u16 type;		/* enum sched_event_type */
+	s16 cpu;		/* the CPU it happened on */
+	union {
+		struct {
+			s32 prev_pid, next_pid;
+			s32 prev_prio, next_prio;
+			char prev_state;
+		} sw;
+		struct {
+			s32 pid, prio;
+			s32 target_cpu;
+		} wake;		/* waking, wakeup, wakeup_new */
+		struct {
+			s32 pid, prio;
+			s32 orig_cpu, dest_cpu;
+		} migrate;
+		struct {
+			s32 parent_pid, child_pid;
+		} fork;
+		struct {
+			s32 pid, prio;
+		} exit;
+		struct {
+			s32 pid;
+			u64 runtime;	/* ns charged by this update_curr() run */
+			u64 vruntime;
+		} runtime;
+		struct {
+			s32 pid;
+			s32 old_nice, new_nice;
+			s32 policy;
+			u64 slice;
+		} nice;
+		struct {
+			s32 pid;
+		} yield;
+		struct {
+			u32 index;	/* scenario action index, or ~0 for the console */
+			u8 kind;	/* enum sched_cmd_kind */
+			s32 task, key;
+			s64 value;
+		} command;
+		struct {
+			u32 index;	/* into scenario.note */
+		} note;
+	};
+};
+
+extern const char *const sched_event_names[NR_SCHED_EVENTS];
+
+#endif

@@ -1,0 +1,155 @@
+/* sched_features, tunables and per-release defaults. */
+#include <string.h>
+#include <strings.h>
+
+#include "features.h"
+
+const char *const sched_feature_names[NR_SCHED_FEATURES] = {
+	[FEAT_PLACE_LAG] = "PLACE_LAG",
+	[FEAT_PLACE_DEADLINE_INITIAL] = "PLACE_DEADLINE_INITIAL",
+	[FEAT_PLACE_REL_DEADLINE] = "PLACE_REL_DEADLINE",
+	[FEAT_RUN_TO_PARITY] = "RUN_TO_PARITY",
+	[FEAT_PREEMPT_SHORT] = "PREEMPT_SHORT",
+	[FEAT_NEXT_BUDDY] = "NEXT_BUDDY",
+	[FEAT_PICK_BUDDY] = "PICK_BUDDY",
+	[FEAT_CACHE_HOT_BUDDY] = "CACHE_HOT_BUDDY",
+	[FEAT_DELAY_DEQUEUE] = "DELAY_DEQUEUE",
+	[FEAT_DELAY_ZERO] = "DELAY_ZERO",
+	[FEAT_WAKEUP_PREEMPTION] = "WAKEUP_PREEMPTION",
+	[FEAT_HRTICK] = "HRTICK",
+	[FEAT_NONTASK_CAPACITY] = "NONTASK_CAPACITY",
+	[FEAT_UTIL_EST] = "UTIL_EST",
+	[FEAT_ATTACH_AGE_LOAD] = "ATTACH_AGE_LOAD",
+	[FEAT_WA_IDLE] = "WA_IDLE",
+	[FEAT_WA_WEIGHT] = "WA_WEIGHT",
+	[FEAT_WA_BIAS] = "WA_BIAS",
+	[FEAT_SIS_UTIL] = "SIS_UTIL",
+	[FEAT_NI_RANDOM] = "NI_RANDOM",
+	[FEAT_LB_MIN] = "LB_MIN",
+	[FEAT_GENTLE_FAIR_SLEEPERS] = "GENTLE_FAIR_SLEEPERS",
+	[FEAT_START_DEBIT] = "START_DEBIT",
+	[FEAT_LAST_BUDDY] = "LAST_BUDDY",
+	[FEAT_ALT_PERIOD] = "ALT_PERIOD",
+	[FEAT_BASE_SLICE] = "BASE_SLICE",
+};
+
+const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
+	[TUN_BASE_SLICE] = { "base_slice_ns", true, 100 * NSEC_PER_USEC, 100 * NSEC_PER_MSEC },
+	[TUN_LATENCY] = { "latency_ns", true, 100 * NSEC_PER_USEC, NSEC_PER_SEC },
+	[TUN_MIN_GRANULARITY] = { "min_granularity_ns", true, 100 * NSEC_PER_USEC, NSEC_PER_SEC },
+	[TUN_WAKEUP_GRANULARITY] = { "wakeup_granularity_ns", true, 0, NSEC_PER_SEC },
+	[TUN_IDLE_MIN_GRANULARITY] = { "idle_min_granularity_ns", true, 100 * NSEC_PER_USEC, NSEC_PER_SEC },
+	[TUN_MIGRATION_COST] = { "migration_cost_ns", true, 0, NSEC_PER_SEC },
+	[TUN_NR_MIGRATE] = { "nr_migrate", false, 1, 1024 },
+	[TUN_TUNABLE_SCALING] = { "tunable_scaling", false, 0, 2 },
+};
+
+int sched_feature_lookup(const char *name)
+{
+	for (int i = 0; i < NR_SCHED_FEATURES; i++)
+		if (!strcasecmp(name, sched_feature_names[i]))
+			return i;
+	return -1;
+}
+
+/* Accepts the debugfs name, without "_ns", and with a "sched_" prefix. */
+int sched_tunable_lookup(const char *name)
+{
+	if (!strncasecmp(name, "sched_", 6))
+		name += 6;
+	size_t n = strlen(name);
+	for (int i = 0; i < NR_SCHED_TUNABLES; i++) {
+		const char *t = sched_tunable_descs[i].name;
+		size_t tn = strlen(t);
+		if (!strcasecmp(name, t))
+			return i;
+		if (tn > 3 && !strcmp(t + tn - 3, "_ns") && n == tn - 3 && !strncasecmp(name, t, n))
+			return i;
+	}
+	return -1;
+}
+
+bool sched_kernel_version_valid(int kv)
+{
+	return kv >= KV(3, 0) && kv <= KV_LATEST;
+}
+
+u64 sched_default_features(int kv, enum sched_variant variant)
+{
+	u64 f = FEAT_BIT(FEAT_CACHE_HOT_BUDDY) | FEAT_BIT(FEAT_WAKEUP_PREEMPTION) |
+		FEAT_BIT(FEAT_NONTASK_CAPACITY);
+
+	if (kv >= KV(3, 11))		/* wake_affine's idle/weight split came later */
+		f |= FEAT_BIT(FEAT_WA_IDLE) | FEAT_BIT(FEAT_WA_WEIGHT) | FEAT_BIT(FEAT_WA_BIAS);
+	if (kv >= KV(4, 17))
+		f |= FEAT_BIT(FEAT_UTIL_EST);
+	if (kv >= KV(4, 4))
+		f |= FEAT_BIT(FEAT_ATTACH_AGE_LOAD);
+	if (kv >= KV(5, 19))
+		f |= FEAT_BIT(FEAT_SIS_UTIL);
+
+	if (variant == SCHED_VARIANT_CFS) {
+		f |= FEAT_BIT(FEAT_GENTLE_FAIR_SLEEPERS) | FEAT_BIT(FEAT_START_DEBIT) |
+		     FEAT_BIT(FEAT_LAST_BUDDY);
+		if (kv >= KV(5, 13))
+			f |= FEAT_BIT(FEAT_ALT_PERIOD) | FEAT_BIT(FEAT_BASE_SLICE);
+		return f;
+	}
+
+	f |= FEAT_BIT(FEAT_PLACE_LAG) | FEAT_BIT(FEAT_PLACE_DEADLINE_INITIAL) |
+	     FEAT_BIT(FEAT_RUN_TO_PARITY);
+	if (kv >= KV(6, 12))
+		f |= FEAT_BIT(FEAT_PLACE_REL_DEADLINE) | FEAT_BIT(FEAT_PREEMPT_SHORT) |
+		     FEAT_BIT(FEAT_PICK_BUDDY) | FEAT_BIT(FEAT_DELAY_DEQUEUE) |
+		     FEAT_BIT(FEAT_DELAY_ZERO);
+	if (kv >= KV(6, 19))
+		f |= FEAT_BIT(FEAT_NI_RANDOM);
+	return f;
+}
+
+u64 sched_default_tunable(int kv, enum sched_tunable t)
+{
+	switch (t) {
+	case TUN_BASE_SLICE:
+		return kv >= KV(6, 15) ? 700000 : 750000;
+	case TUN_LATENCY:
+		return 6 * NSEC_PER_MSEC;
+	case TUN_MIN_GRANULARITY:
+		return 750000;
+	case TUN_WAKEUP_GRANULARITY:
+		return 1 * NSEC_PER_MSEC;
+	case TUN_IDLE_MIN_GRANULARITY:
+		return 750000;
+	case TUN_MIGRATION_COST:
+		return 500000;
+	case TUN_NR_MIGRATE:
+		return 32;
+	case TUN_TUNABLE_SCALING:
+		return SCHED_TUNABLESCALING_LOG;
+	default:
+		return 0;
+	}
+}
+
+static unsigned int ilog2_u(unsigned int v)
+{
+	unsigned int r = 0;
+	while (v >>= 1)
+		r++;
+	return r;
+}
+
+unsigned int sched_sysctl_factor(int ncpus, enum sched_tunable_scaling scaling)
+{
+	unsigned int cpus = ncpus < 8 ? (unsigned int)ncpus : 8;
+
+	switch (scaling) {
+	case SCHED_TUNABLESCALING_NONE:
+		return 1;
+	case SCHED_TUNABLESCALING_LINEAR:
+		return cpus;
+	case SCHED_TUNABLESCALING_LOG:
+	default:
+		return 1 + ilog2_u(cpus);
+	}
+}

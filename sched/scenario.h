@@ -1,0 +1,153 @@
+/*
+ * The engine's input: an immutable description of a machine and a workload.
+ * src/ builds it from .scn and .topo files; the engine only reads it, so a
+ * checkpoint never needs to copy it.
+ */
+#ifndef SCHED_SCENARIO_H
+#define SCHED_SCENARIO_H
+
+#include "features.h"
+#include "types.h"
+
+/* ---- hardware ---- */
+
+struct sched_topo_cpu {
+	s32 package;	/* physical package (socket) */
+	s32 node;	/* NUMA node */
+	s32 llc;	/* last-level cache id, unique machine-wide */
+	s32 cluster;	/* cluster (CLS) id, unique machine-wide; = llc when none */
+	s32 core;	/* core id, unique machine-wide */
+	s32 thread;	/* SMT sibling index within the core */
+	u32 capacity;	/* arch_scale_cpu_capacity(), 1..1024 */
+};
+
+struct sched_topology {
+	char name[64];
+	int nr_cpus;
+	struct sched_topo_cpu *cpu;	/* [nr_cpus] */
+	int nr_nodes;
+	u32 *distance;			/* [nr_nodes * nr_nodes], node_distance() */
+};
+
+/* ---- task programs ---- */
+
+enum sched_dist { DIST_CONST, DIST_UNIFORM, DIST_EXP, DIST_NORMAL };
+
+/* A duration, fixed or drawn from the engine's seeded generator. */
+struct sched_duration {
+	u8 kind;	/* enum sched_dist */
+	u64 a;		/* CONST: value; UNIFORM: low; EXP: mean; NORMAL: mean */
+	u64 b;		/* UNIFORM: high; NORMAL: standard deviation */
+};
+
+enum prog_op {
+	PROG_RUN,		/* run D (task-clock time) */
+	PROG_RUN_FOREVER,	/* run forever */
+	PROG_SLEEP,		/* sleep D */
+	PROG_LOOP,		/* loop [N] { : arg = N (0 = forever), target = insn after END_LOOP */
+	PROG_END_LOOP,		/* } : target = its PROG_LOOP */
+	PROG_WAIT,		/* block until woken by `wake` */
+	PROG_WAKE,		/* wake TASK: wake_first/wake_count index scenario.wake_list */
+	PROG_YIELD,		/* sched_yield() */
+	PROG_EXIT,		/* exit */
+	PROG_NICE,		/* nice N: set_user_nice(arg) */
+};
+
+struct prog_insn {
+	u8 op;			/* enum prog_op */
+	s32 arg;
+	s32 target;
+	u32 loop_slot;		/* PROG_LOOP/END_LOOP: index of the loop counter */
+	u32 wake_first, wake_count;
+	struct sched_duration dur;
+	u32 line, col;		/* where it was written, for messages */
+};
+
+/* Loops nest at most this deep; the parser refuses deeper programs. */
+#define PROG_MAX_LOOP_DEPTH 16
+
+struct sched_program {
+	int nr_insns;
+	struct prog_insn *insn;	/* [nr_insns] */
+	int nr_loops;		/* loop counters a task running it needs */
+};
+
+/* ---- tasks ---- */
+
+enum sched_policy {
+	SCHED_NORMAL = 0,
+	SCHED_FIFO = 1,
+	SCHED_RR = 2,
+	SCHED_BATCH = 3,
+	SCHED_IDLE = 5,
+	SCHED_DEADLINE = 6,
+};
+
+#define TASK_COMM_LEN 48
+
+/* One task instance (count=N is expanded by the parser into N specs). */
+struct sched_task_spec {
+	char name[TASK_COMM_LEN];	/* "hog" or "web.3" */
+	int nice;			/* -20..19 */
+	int policy;			/* enum sched_policy */
+	u64 slice;			/* custom slice (sched_attr.sched_runtime), 0 = default */
+	u64 start;			/* when it is forked, ns */
+	bool has_cpus;
+	struct cpumask cpus;		/* affinity when has_cpus */
+	const struct sched_program *prog;
+	u32 line;			/* declaring line, for messages */
+};
+
+/* ---- run-time commands (scenario `at` lines and the console) ---- */
+
+enum sched_cmd_kind {
+	CMD_SET_TUNABLE,	/* key = enum sched_tunable, value */
+	CMD_SET_FEATURE,	/* key = enum sched_feature, value = 0/1 */
+	CMD_SET_NICE,		/* task, value = nice */
+	CMD_SET_SLICE,		/* task, value = custom slice ns (0 = default) */
+	CMD_SET_POLICY,		/* task, key = policy, value = nice */
+};
+
+struct sched_command {
+	u8 kind;
+	s32 task;		/* task index, for per-task commands */
+	s32 key;
+	s64 value;
+};
+
+struct sched_action {
+	u64 time;
+	struct sched_command cmd;
+	u32 line;
+};
+
+struct sched_note {
+	u64 time;
+	const char *text;
+};
+
+/* ---- the whole scenario ---- */
+
+struct sched_scenario {
+	const struct sched_topology *topo;
+	int kernel;			/* KV(major, minor) whose rules apply */
+	int variant;			/* enum sched_variant */
+	u32 hz;				/* CONFIG_HZ: 100, 250, 300, 1000 */
+	u64 seed;
+	u64 duration;			/* ns; the run ends here */
+	u64 features_set, features_clear; /* `feature X` / `feature NO_X` */
+	u64 tunable[NR_SCHED_TUNABLES];	/* overrides; 0 = release default */
+	bool tunable_set[NR_SCHED_TUNABLES];
+
+	int nr_tasks;
+	struct sched_task_spec *task;	/* [nr_tasks] */
+	int nr_wake_list;
+	s32 *wake_list;			/* task indices named by PROG_WAKE */
+
+	int nr_actions;
+	struct sched_action *action;	/* sorted by time, stable */
+	int nr_notes;
+	struct sched_note *note;	/* sorted by time, stable */
+};
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * The engine's public API: create an engine for a scenario, drive it, read
+ * its state. Users (src/, ui/, tests) include only this header.
+ */
+#ifndef SCHED_SCHED_H
+#define SCHED_SCHED_H
+
+#include "event.h"
+#include "features.h"
+#include "scenario.h"
+#include "types.h"
+
+struct sched_engine;
+
+/* Called for every event, in stream order. The event is valid during the call. */
+typedef void (*sched_event_fn)(void *ctx, const struct sched_event *ev);
+
+/* NULL on failure, with a message in err (for example a scenario that needs
+ * more memory than allowed). */
+struct sched_engine *sched_engine_create(const struct sched_scenario *sc,
+					 char *err, size_t errlen);
+void sched_engine_destroy(struct sched_engine *e);
+
+/* Listeners are called in the order they were added; at most 8. */
+int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
+void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
+
+/* ---- driving ---- */
+
+u64 sched_now(const struct sched_engine *e);
+/* Time of the next pending timer, or U64_MAX when nothing is left. */
+u64 sched_next_time(const struct sched_engine *e);
+/* Process every timer due at the earliest pending time; false at the end
+ * (duration reached or nothing left to happen). */
+bool sched_step(struct sched_engine *e);
+/* Process every timer due at or before t; the clock then reads t. */
+void sched_run_until(struct sched_engine *e, u64 t);
+bool sched_finished(const struct sched_engine *e);
+/* Number of events emitted so far (= seq of the next one). */
+u64 sched_nr_events(const struct sched_engine *e);
+/* Apply a command now; it becomes an EV_COMMAND event. 0 or -1 with err. */
+int sched_apply_command(struct sched_engine *e, const struct sched_command *c,
+			char *err, size_t errlen);
+
+/* ---- checkpoints: the whole mutable state is one arena ---- */
+
+size_t sched_state_size(const struct sched_engine *e);
+void sched_state_save(const struct sched_engine *e, void *buf);
+void sched_state_restore(struct sched_engine *e, const void *buf);
+
+/* ---- reading ---- */
+
+const struct sched_scenario *sched_scenario_of(const struct sched_engine *e);
+int sched_nr_cpus(const struct sched_engine *e);
+int sched_nr_tasks(const struct sched_engine *e);
+/* Task index from pid, -1 for the idle task or an unknown pid. */
+int sched_task_by_pid(const struct sched_engine *e, int pid);
+/* "swapper/N" for pid 0, the task's name otherwise. */
+const char *sched_comm(const struct sched_engine *e, int pid, int cpu);
+
+enum sched_task_state {
+	TASK_NEW,		/* not forked yet */
+	TASK_RUNNING,		/* running or runnable (on a runqueue) */
+	TASK_INTERRUPTIBLE,	/* sleeping or waiting */
+	TASK_DEAD,
+};
+
+struct sched_avg_info {
+	u64 load_avg, runnable_avg, util_avg;
+};
+
+struct sched_task_info {
+	int pid;
+	const char *name;
+	int state;		/* enum sched_task_state */
+	bool on_cpu;		/* currently running */
+	bool on_rq;		/* queued (including delayed dequeue) */
+	bool sched_delayed;	/* DELAY_DEQUEUE: blocked but still queued */
+	int cpu;
+	int policy, nice, prio;
+	u64 weight;		/* se->load.weight, scaled (nice 0 = 1048576) */
+	u64 vruntime, deadline, slice;
+	s64 vlag;		/* V - vruntime now (queued) or as saved */
+	bool eligible;
+	u64 sum_exec_runtime;
+	u64 run_delay;		/* sched_info.run_delay */
+	u64 pcount;		/* sched_info.pcount: times it got a CPU */
+	u64 nr_wakeups, nr_migrations;
+	u64 nvcsw, nivcsw;	/* voluntary / involuntary switches */
+	struct sched_avg_info avg;
+};
+
+void sched_task_info(const struct sched_engine *e, int task, struct sched_task_info *out);
+
+struct sched_cpu_info {
+	int cpu;
+	int curr_pid;		/* 0 when idle */
+	int nr_running;
+	bool idle;
+	bool tick_stopped;	/* NO_HZ: no tick while idle */
+	u64 clock, clock_task;
+	u64 min_vruntime;	/* CFS: min_vruntime; EEVDF: the reference v0 */
+	u64 avg_vruntime;	/* EEVDF: V */
+	u64 load_weight;	/* cfs_rq->load.weight, scaled */
+	struct sched_avg_info avg;	/* cfs_rq PELT */
+	u32 capacity;
+	u64 nr_switches;
+};
+
+void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out);
+
+/* Tasks queued on a CPU's root cfs_rq (running one first, then queued ones
+ * in the tree's order). Returns how many were written (at most max). */
+int sched_cpu_queue(const struct sched_engine *e, int cpu, int *tasks, int max);
+
+/* Effective tunable and feature values now. */
+u64 sched_tunable_value(const struct sched_engine *e, enum sched_tunable t);
+bool sched_feature_enabled(const struct sched_engine *e, enum sched_feature f);
+int sched_kernel_version(const struct sched_engine *e);
+int sched_variant(const struct sched_engine *e);
+
+#endif

@@ -1,0 +1,46 @@
+/* `expect` lines: checks a scenario makes about its own run. */
+#ifndef SRC_EXPECT_H
+#define SRC_EXPECT_H
+
+#include "../sched/types.h"
+
+struct stats;
+
+enum expect_metric {
+	EXPECT_SHARE,		/* cpu_ns / window: fraction of one CPU */
+	EXPECT_CPU_TIME,	/* ns on a CPU */
+	EXPECT_WAIT_TIME,	/* ns runnable but not running */
+	EXPECT_WAKEUP_LATENCY,	/* ns from sched_wakeup to running; stat picks p50/p99/max */
+	EXPECT_MIGRATIONS,	/* sched_migrate_task count */
+	EXPECT_SWITCHES,	/* times switched in (slices) */
+	EXPECT_WAKEUPS,		/* sched_wakeup count */
+	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
+	NR_EXPECT_METRICS
+};
+
+enum expect_stat { STAT_P50, STAT_P99, STAT_MAX };
+enum expect_op { OP_EQ, OP_LT, OP_GT, OP_LE, OP_GE };
+
+struct expect {
+	int metric;		/* enum expect_metric */
+	char pattern[64];	/* task name glob: `hog.*`, `web.?`, `hog` */
+	int stat;		/* enum expect_stat, for WAKEUP_LATENCY */
+	int op;			/* enum expect_op */
+	double value;		/* ns for times, fraction for share, count otherwise */
+	double tol;		/* `+- X` (same unit), with OP_EQ; 0 = exact */
+	bool has_window;
+	u64 from, to;		/* `over A..B` */
+	u32 line, col;
+	char text[160];		/* the expect as written, for messages */
+};
+
+/*
+ * Check one expect against the statistics (names[i] is task i's name): each
+ * task matching the pattern
+ * must satisfy it (a pattern matching no task fails). Writes a one-line
+ * verdict naming the measured value(s) into msg. Returns true when it holds.
+ */
+bool expect_check(const struct expect *x, const struct stats *st,
+		  const char *const *names, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,33 @@
+/* Reading .scn scenario files into the engine's sched_scenario. */
+#ifndef SRC_SCENARIO_FILE_H
+#define SRC_SCENARIO_FILE_H
+
+#include "../sched/scenario.h"
+#include "expect.h"
+
+/* A parsed scenario and everything it owns. */
+struct scenario_file {
+	char path[1024];
+	struct sched_scenario sc;
+	struct sched_topology topo;	/* sc.topo points here */
+	int nr_expects;
+	struct expect *expect;
+	void *owned;			/* allocations freed by scenario_free() */
+};
+
+/*
+ * Parse a scenario. `name` is used in messages (file:line:col) and to resolve
+ * relative topology paths; the text need not be NUL-terminated. On error
+ * returns -1 with "file:line:col: message" in err and leaves *out empty.
+ */
+int scenario_parse(const char *name, const char *text, size_t len,
+		   struct scenario_file *out, char *err, size_t errlen);
+/* Read and parse a file (errors as above; an unreadable file is "path: why"). */
+int scenario_load(const char *path, struct scenario_file *out, char *err, size_t errlen);
+void scenario_free(struct scenario_file *f);
+
+/* Apply a `--set KEY=VALUE` override (tunable, feature, hz, seed, duration,
+ * sched, kernel) after parsing; -1 with a message on a bad key or value. */
+int scenario_set(struct scenario_file *f, const char *assignment, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * Statistics computed from the event stream over a window of simulated
+ * time: what the report and the expects measure. The engine keeps the
+ * kernel's own counters; these are what a tracer would compute from
+ * sched_switch/sched_wakeup, clipped to the window.
+ */
+#ifndef SRC_STATS_H
+#define SRC_STATS_H
+
+#include "../sched/event.h"
+
+/* Log-linear latency histogram: 16 sub-buckets per power of two (error < 6.25 %),
+ * plus the exact maximum. */
+#define LAT_SUB 16
+#define LAT_OCTAVES 48
+struct lat_hist {
+	u64 count;
+	u64 max;
+	u32 bucket[LAT_OCTAVES * LAT_SUB];
+};
+
+struct task_stats {
+	u64 cpu_ns;		/* running, inside the window */
+	u64 wait_ns;		/* runnable but not running, inside the window */
+	u64 slices;		/* switched in */
+	u64 wakeups;		/* sched_wakeup (+ wakeup_new) */
+	u64 migrations;
+	u64 preemptions;	/* switched out with prev_state R */
+	struct lat_hist lat;	/* sched_wakeup -> switched in */
+	/* tracking, not results */
+	int state;		/* 0 not runnable, 1 runnable waiting, 2 running */
+	u64 since;		/* when the current state began */
+	u64 woken_at;		/* pending wakeup, ~0 when none */
+	int cpu;		/* last CPU it was seen on, -1 before */
+};
+
+struct cpu_stats {
+	u64 busy_ns, idle_ns;
+	u64 switches;
+	int curr_pid;
+	u64 since;
+};
+
+struct stats {
+	u64 from, to;		/* window [from, to) in ns */
+	int nr_tasks, nr_cpus;
+	struct task_stats *task;	/* [nr_tasks]; pid = index + 1 */
+	struct cpu_stats *cpu;		/* [nr_cpus] */
+	u64 events;		/* events inside the window */
+	u64 end;		/* time the statistics were closed at */
+};
+
+int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to);
+void stats_free(struct stats *st);
+/* A sched_event_fn: feed every event of the stream, in order. */
+void stats_event(void *st, const struct sched_event *ev);
+/* Close open intervals at `now` (clipped to the window). */
+void stats_finish(struct stats *st, u64 now);
+/* p50/p99/max wakeup latency in ns (enum expect_stat), 0 without samples. */
+u64 lat_hist_value(const struct lat_hist *h, int stat);
+
+#endif
