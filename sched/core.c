@@ -1,0 +1,483 @@
+/*
+ * Core scheduler (kernel/sched/core.c): runqueue clocks, the tick,
+ * schedule(), wakeups, fork, nice and policy changes, yield and exit.
+ */
+#include "internal.h"
+
+/* Highest first: stop > dl > rt > fair > idle. Only fair and idle exist so far. */
+static const struct sched_class *const sched_class_order[] = {
+	&fair_sched_class,
+	&idle_sched_class,
+};
+
+static int class_rank(const struct sched_class *c)
+{
+	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++)
+		if (sched_class_order[i] == c)
+			return i;
+	return (int)ARRAY_SIZE(sched_class_order);
+}
+
+/* ---- clocks ---- */
+
+static void update_rq_clock_task(struct rq *rq, s64 delta)
+{
+	rq->clock_task += (u64)delta;
+	update_rq_clock_pelt(rq, delta);
+}
+
+void update_rq_clock(struct rq *rq)
+{
+	s64 delta = (s64)(ST->now - rq->clock);
+
+	if (delta <= 0)
+		return;
+	rq->clock += (u64)delta;
+	update_rq_clock_task(rq, delta);
+}
+
+/* Preemption is a request, honoured when the engine next runs schedule() on that CPU. */
+void resched_curr(struct rq *rq)
+{
+	if (rq->need_resched)
+		return;
+	rq->need_resched = true;
+	ST->resched_pending[rq->cpu >> 6] |= 1ULL << (rq->cpu & 63);
+}
+
+/* ---- the tick, NO_HZ idle and hrtick ---- */
+
+static u64 next_tick_after(u64 t)
+{
+	return (t / TICK_NSEC + 1) * TICK_NSEC;
+}
+
+/* Ticks are aligned on all CPUs (no skew_tick); an idle CPU takes none. */
+static void tick_restart(struct rq *rq)
+{
+	if (!rq->tick_stopped)
+		return;
+	rq->tick_stopped = false;
+	timer_arm(&ST->tq, &rq->tick, next_tick_after(ST->now));
+}
+
+static void tick_stop(struct rq *rq)
+{
+	rq->tick_stopped = true;
+	timer_cancel(&ST->tq, &rq->tick);
+	timer_cancel(&ST->tq, &rq->hrtick);
+}
+
+void sched_tick(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	update_rq_clock(rq);
+	curr->sched_class->task_tick(rq, curr, 0);
+	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
+}
+
+void hrtick_start(struct rq *rq, u64 delay)
+{
+	/* the kernel never programs an hrtimer closer than 10 us */
+	timer_arm(&ST->tq, &rq->hrtick, ST->now + MAX(delay, 10 * NSEC_PER_USEC));
+}
+
+/* ---- enqueue/dequeue with sched_info bookkeeping ---- */
+
+static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (!(flags & ENQUEUE_RESTORE) && !p->sched_info.last_queued)
+		p->sched_info.last_queued = rq_clock(rq);
+	p->sched_class->enqueue_task(rq, p, flags);
+}
+
+static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (!(flags & DEQUEUE_SAVE))
+		p->sched_info.last_queued = 0;
+	return p->sched_class->dequeue_task(rq, p, flags);
+}
+
+static void activate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	enqueue_task(rq, p, flags);
+	p->on_rq = TASK_ON_RQ_QUEUED;
+}
+
+static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (p->sched_class == curr->sched_class)
+		curr->sched_class->wakeup_preempt(rq, p, flags);
+	else if (class_rank(p->sched_class) < class_rank(curr->sched_class))
+		resched_curr(rq);
+}
+
+/* ---- schedule() ---- */
+
+static struct task_struct *pick_next_task(struct rq *rq)
+{
+	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++) {
+		struct task_struct *p = sched_class_order[i]->pick_task(rq);
+		if (p)
+			return p;
+	}
+	return rq->idle;	/* not reached: the idle class always has one */
+}
+
+static char task_state_char(const struct task_struct *p)
+{
+	switch (p->state) {
+	case TASK_RUNNING:
+		return TASK_STATE_R;
+	case TASK_DEAD:
+		return TASK_STATE_X;
+	default:
+		return TASK_STATE_S;
+	}
+}
+
+static void emit_switch(struct rq *rq, struct task_struct *prev, struct task_struct *next)
+{
+	struct sched_event ev;
+
+	if (!is_idle_task(prev)) {
+		sched_event_init(&ev, EV_SCHED_STAT_RUNTIME, rq->cpu);
+		ev.runtime.pid = prev->pid;
+		ev.runtime.runtime = prev->se.sum_exec_runtime - prev->se.prev_sum_exec_runtime;
+		ev.runtime.vruntime = prev->se.vruntime;
+		sched_emit(&ev);
+	}
+	sched_event_init(&ev, EV_SCHED_SWITCH, rq->cpu);
+	ev.sw.prev_pid = prev->pid;
+	ev.sw.prev_prio = prev->prio;
+	ev.sw.prev_state = task_state_char(prev);
+	ev.sw.next_pid = next->pid;
+	ev.sw.next_prio = next->prio;
+	sched_emit(&ev);
+}
+
+static void sched_info_switch(struct rq *rq, struct task_struct *prev, struct task_struct *next)
+{
+	u64 now = rq_clock(rq);
+
+	if (!is_idle_task(prev) && prev->state == TASK_RUNNING)
+		prev->sched_info.last_queued = now;
+	if (!is_idle_task(next)) {
+		if (next->sched_info.last_queued)
+			next->sched_info.run_delay += now - next->sched_info.last_queued;
+		next->sched_info.last_queued = 0;
+		next->sched_info.last_arrival = now;
+		next->sched_info.pcount++;
+	}
+}
+
+void __schedule(struct rq *rq)
+{
+	struct task_struct *prev = rq->curr, *next;
+
+	update_rq_clock(rq);
+	rq->need_resched = false;
+
+	/* A task that stopped being runnable leaves the queue (or stays, delayed). */
+	if (!is_idle_task(prev) && prev->state != TASK_RUNNING && prev->on_rq) {
+		/* an exiting task cannot stay behind as a delayed dequeue */
+		int flags = DEQUEUE_SLEEP | (prev->state == TASK_DEAD ? DEQUEUE_SPECIAL : 0);
+		if (dequeue_task(rq, prev, flags))
+			prev->on_rq = 0;
+	}
+
+	next = pick_next_task(rq);
+	if (next != prev) {
+		prev->sched_class->put_prev_task(rq, prev);
+		next->sched_class->set_next_task(rq, next);
+	}
+
+	if (next == prev)
+		goto out;
+
+	task_account_work(rq, prev);
+	if (!is_idle_task(prev)) {
+		if (prev->state == TASK_RUNNING)
+			prev->nivcsw++;
+		else
+			prev->nvcsw++;
+	}
+	prev->on_cpu = false;
+	next->on_cpu = true;
+	rq->curr = next;
+	rq->nr_switches++;
+	sched_info_switch(rq, prev, next);
+	emit_switch(rq, prev, next);
+
+	if (is_idle_task(next)) {
+		update_idle_rq_clock_pelt(rq);
+		timer_cancel(&ST->tq, &rq->work);
+		tick_stop(rq);
+	} else {
+		if (is_idle_task(prev))
+			tick_restart(rq);
+		task_arm_work(rq, next);
+	}
+out:
+	/* A task that got (or kept) the CPU with nothing to do runs its program on. */
+	if (!is_idle_task(rq->curr))
+		task_program_step(rq->curr);
+}
+
+/* ---- wakeups ---- */
+
+static void emit_wake(int type, int cpu, struct task_struct *p, int target_cpu)
+{
+	struct sched_event ev;
+
+	sched_event_init(&ev, type, cpu);
+	ev.wake.pid = p->pid;
+	ev.wake.prio = p->prio;
+	ev.wake.target_cpu = target_cpu;
+	sched_emit(&ev);
+}
+
+static bool task_allowed_on(const struct task_struct *p, int cpu)
+{
+	return !p->spec->has_cpus || cpumask_test(&p->spec->cpus, cpu);
+}
+
+/* Without a load balancer: the previous CPU, else the first allowed one. */
+static int select_task_rq(struct task_struct *p)
+{
+	if (task_allowed_on(p, p->cpu))
+		return p->cpu;
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		if (task_allowed_on(p, cpu))
+			return cpu;
+	return p->cpu;
+}
+
+/* A new task starts on the first CPU of its affinity, or round-robin when unpinned. */
+static int select_task_rq_fork(struct task_struct *p)
+{
+	if (p->spec->has_cpus) {
+		for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+			if (cpumask_test(&p->spec->cpus, cpu))
+				return cpu;
+	}
+	int cpu = ST->rr_cpu;
+	ST->rr_cpu = (ST->rr_cpu + 1) % ST->nr_cpus;
+	return cpu;
+}
+
+static void set_task_cpu(struct task_struct *p, int cpu, int event_cpu)
+{
+	struct sched_event ev;
+
+	if (p->cpu == cpu)
+		return;
+	sched_event_init(&ev, EV_SCHED_MIGRATE_TASK, event_cpu);
+	ev.migrate.pid = p->pid;
+	ev.migrate.prio = p->prio;
+	ev.migrate.orig_cpu = p->cpu;
+	ev.migrate.dest_cpu = cpu;
+	sched_emit(&ev);
+	p->se.nr_migrations++;
+	p->cpu = cpu;
+	p->se.cfs_rq = &cpu_rq(cpu)->cfs;
+}
+
+/*
+ * try_to_wake_up(): the event is reported on the waker's CPU (the target's
+ * own CPU for timer wakeups, passed as -1).
+ */
+int try_to_wake_up(struct task_struct *p, int wake_flags)
+{
+	int this_cpu = (wake_flags & WF_IN_TASK) ? ST->waker_cpu : p->cpu;
+	struct rq *rq;
+	int cpu;
+
+	if (p->state != TASK_INTERRUPTIBLE)
+		return 0;
+
+	emit_wake(EV_SCHED_WAKING, this_cpu, p, p->cpu);
+	p->state = TASK_RUNNING;
+	p->nr_wakeups++;
+
+	if (p->on_rq) {
+		/* ttwu_runnable(): still queued as a delayed dequeue */
+		rq = task_rq(p);
+		update_rq_clock(rq);
+		if (p->se.sched_delayed)
+			enqueue_task(rq, p, ENQUEUE_DELAYED);
+		wakeup_preempt(rq, p, wake_flags);
+		emit_wake(EV_SCHED_WAKEUP, this_cpu, p, p->cpu);
+		return 1;
+	}
+
+	int prev_cpu = p->cpu;
+	cpu = select_task_rq(p);
+	set_task_cpu(p, cpu, this_cpu);
+	rq = cpu_rq(cpu);
+	update_rq_clock(rq);
+	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
+	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
+	emit_wake(EV_SCHED_WAKEUP, this_cpu, p, cpu);
+	return 1;
+}
+
+/* ---- fork, nice, policy ---- */
+
+void set_load_weight(struct task_struct *p, bool update_load)
+{
+	int prio = p->static_prio - MAX_RT_PRIO;
+	unsigned long weight;
+	u32 inv;
+
+	if (task_has_idle_policy(p)) {
+		weight = scale_load(WEIGHT_IDLEPRIO);
+		inv = WMULT_IDLEPRIO;
+	} else {
+		weight = scale_load((unsigned long)sched_prio_to_weight[prio]);
+		inv = sched_prio_to_wmult[prio];
+	}
+	if (update_load && p->sched_class->reweight_task) {
+		p->sched_class->reweight_task(task_rq(p), p, weight, inv);
+	} else {
+		p->se.load.weight = weight;
+		p->se.load.inv_weight = inv;
+	}
+}
+
+static void sched_fork(struct task_struct *p)
+{
+	p->state = TASK_RUNNING;
+	p->se = (struct sched_entity){ 0 };
+	p->se.slice = sysctl(TUN_BASE_SLICE);
+	if (p->spec->slice) {
+		p->se.slice = p->spec->slice;
+		p->se.custom_slice = 1;
+	}
+	p->static_prio = NICE_TO_PRIO(p->spec->nice);
+	p->prio = p->static_prio;
+	p->policy = p->spec->policy;
+	p->sched_class = &fair_sched_class;
+	set_load_weight(p, false);
+	init_entity_runnable_average(&p->se);
+}
+
+void wake_up_new_task(struct task_struct *p)
+{
+	struct sched_event ev;
+	struct rq *rq;
+
+	sched_fork(p);
+	p->cpu = select_task_rq_fork(p);
+	p->se.cfs_rq = &cpu_rq(p->cpu)->cfs;
+	rq = task_rq(p);
+	update_rq_clock(rq);
+
+	sched_event_init(&ev, EV_SCHED_PROCESS_FORK, p->cpu);
+	ev.fork.parent_pid = 0;
+	ev.fork.child_pid = p->pid;
+	sched_emit(&ev);
+
+	p->sched_class->task_fork(p);
+	post_init_entity_util_avg(p);
+	activate_task(rq, p, ENQUEUE_INITIAL);
+	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu);
+	wakeup_preempt(rq, p, WF_FORK);
+}
+
+static void emit_set_nice(struct task_struct *p, int old_nice)
+{
+	struct sched_event ev;
+
+	sched_event_init(&ev, EV_SCHED_SET_NICE, p->cpu);
+	ev.nice.pid = p->pid;
+	ev.nice.old_nice = old_nice;
+	ev.nice.new_nice = PRIO_TO_NICE(p->static_prio);
+	ev.nice.policy = p->policy;
+	ev.nice.slice = p->se.custom_slice ? p->se.slice : 0;
+	sched_emit(&ev);
+}
+
+/* prio_changed_fair(): a lowered priority may hand the CPU on; a raised one may take it. */
+static void prio_changed(struct rq *rq, struct task_struct *p, int old_prio)
+{
+	if (!task_on_rq_queued(p) || rq->cfs.nr_running == 1)
+		return;
+	if (task_current(rq, p)) {
+		if (p->prio > old_prio)
+			resched_curr(rq);
+	} else {
+		wakeup_preempt(rq, p, 0);
+	}
+}
+
+/*
+ * The dequeue(SAVE) ... enqueue(RESTORE) dance of set_user_nice() and
+ * __sched_setscheduler(): lag is saved and restored around the change.
+ */
+void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
+{
+	struct rq *rq = task_rq(p);
+	bool queued = task_on_rq_queued(p) && p->state != TASK_DEAD;
+	bool running = task_current(rq, p);
+	int old_prio = p->prio, old_nice = PRIO_TO_NICE(p->static_prio);
+
+	if (p->state == TASK_NEW || p->state == TASK_DEAD)
+		return;
+	update_rq_clock(rq);
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+
+	p->policy = policy;
+	p->static_prio = NICE_TO_PRIO(nice);
+	p->prio = p->static_prio;
+	p->se.custom_slice = slice != 0;
+	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
+	set_load_weight(p, true);
+
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE);
+	if (running)
+		p->sched_class->set_next_task(rq, p);
+	prio_changed(rq, p, old_prio);
+	emit_set_nice(p, old_nice);
+}
+
+void set_user_nice(struct task_struct *p, int nice)
+{
+	sched_setattr_fair(p, p->policy, nice, p->se.custom_slice ? p->se.slice : 0);
+}
+
+/* ---- yield and exit ---- */
+
+void do_sched_yield(struct rq *rq)
+{
+	struct sched_event ev;
+
+	update_rq_clock(rq);
+	sched_event_init(&ev, EV_SCHED_YIELD, rq->cpu);
+	ev.yield.pid = rq->curr->pid;
+	sched_emit(&ev);
+	rq->curr->sched_class->yield_task(rq);
+	resched_curr(rq);
+}
+
+void do_task_dead(struct rq *rq)
+{
+	struct task_struct *p = rq->curr;
+	struct sched_event ev;
+
+	update_rq_clock(rq);
+	sched_event_init(&ev, EV_SCHED_PROCESS_EXIT, rq->cpu);
+	ev.exit.pid = p->pid;
+	ev.exit.prio = p->prio;
+	sched_emit(&ev);
+	p->state = TASK_DEAD;
+	timer_cancel(&ST->tq, &p->wake_timer);
+	resched_curr(rq);
+}

@@ -1,0 +1,446 @@
+/*
+ * The engine instance: its arena, the event loop that fires timers in
+ * order, run-time commands, listeners and checkpoints.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct sched_engine *cur_engine;
+
+/* ---- the arena: all mutable state, so a checkpoint is one memcpy ---- */
+
+static void *arena_alloc(struct sched_engine *e, size_t size)
+{
+	size_t off = (e->arena_used + 15) & ~(size_t)15;
+	void *p = (char *)e->arena + off;
+
+	e->arena_used = off + size;
+	return p;
+}
+
+static size_t arena_need(const struct sched_scenario *sc)
+{
+	size_t n = sizeof(struct sched_state) + 64;
+	size_t timers = (size_t)sc->topo->nr_cpus * 3 + (size_t)sc->nr_tasks * 2 +
+			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 1;
+
+	n += (size_t)sc->topo->nr_cpus * (sizeof(struct rq) + sizeof(struct task_struct) + 32);
+	n += (size_t)sc->nr_tasks * (sizeof(struct task_struct) + 16);
+	for (int i = 0; i < sc->nr_tasks; i++)
+		n += (size_t)sc->task[i].prog->nr_loops * sizeof(u32) + 16;
+	n += ((size_t)sc->nr_actions + sc->nr_notes) * (sizeof(struct sched_timer) + 16);
+	n += timers * sizeof(struct sched_timer *) + 16;
+	return n;
+}
+
+/* ---- setup ---- */
+
+static void init_timer(struct sched_timer *t, int kind, int arg)
+{
+	t->kind = (u8)kind;
+	t->arg = arg;
+	t->heap_idx = -1;
+}
+
+static void init_tunables(struct sched_engine *e)
+{
+	const struct sched_scenario *sc = e->sc;
+	struct sched_state *st = e->st;
+	unsigned int factor;
+
+	for (int t = 0; t < NR_SCHED_TUNABLES; t++)
+		st->tunable[t] = sched_default_tunable(e->kernel, t);
+	if (sc->tunable_set[TUN_TUNABLE_SCALING])
+		st->tunable[TUN_TUNABLE_SCALING] = sc->tunable[TUN_TUNABLE_SCALING];
+
+	/* update_sysctl(): the latency-type knobs grow with log2 of the CPU count */
+	factor = sched_sysctl_factor(st->nr_cpus, st->tunable[TUN_TUNABLE_SCALING]);
+	st->tunable[TUN_BASE_SLICE] *= factor;
+	st->tunable[TUN_LATENCY] *= factor;
+	st->tunable[TUN_MIN_GRANULARITY] *= factor;
+	st->tunable[TUN_WAKEUP_GRANULARITY] *= factor;
+
+	for (int t = 0; t < NR_SCHED_TUNABLES; t++)
+		if (sc->tunable_set[t])
+			st->tunable[t] = sc->tunable[t];
+	/* sched_update_scaling(): a written value back-computes the normalized one */
+	st->normalized_base_slice = st->tunable[TUN_BASE_SLICE] / factor;
+}
+
+static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capacity)
+{
+	rq->cpu = cpu;
+	rq->cpu_capacity_orig = capacity;
+	init_cfs_rq(&rq->cfs, rq);
+	idle->pid = 0;
+	idle->idx = -1;
+	idle->cpu = cpu;
+	idle->state = TASK_RUNNING;
+	idle->on_cpu = true;
+	idle->prio = MAX_RT_PRIO + 20 + 19 + 1;	/* 140, as the kernel shows it */
+	idle->sched_class = &idle_sched_class;
+	rq->idle = rq->curr = idle;
+	rq->tick_stopped = true;	/* boots idle, and an idle CPU has no tick */
+	init_timer(&rq->tick, T_TICK, cpu);
+	init_timer(&rq->hrtick, T_HRTICK, cpu);
+	init_timer(&rq->work, T_WORK, cpu);
+}
+
+static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
+{
+	const struct sched_task_spec *spec = &e->sc->task[idx];
+
+	p->pid = idx + 1;
+	p->idx = idx;
+	p->state = TASK_NEW;
+	p->spec = spec;
+	p->cpu = 0;
+	p->policy = spec->policy;
+	p->static_prio = p->prio = NICE_TO_PRIO(spec->nice);
+	p->se.slice = spec->slice;
+	p->se.custom_slice = spec->slice != 0;
+	p->sched_class = &fair_sched_class;
+	p->loop_count = arena_alloc(e, (size_t)spec->prog->nr_loops * sizeof(u32));
+	init_timer(&p->wake_timer, T_WAKE, idx);
+	init_timer(&p->fork_timer, T_FORK, idx);
+}
+
+struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *err, size_t errlen)
+{
+	struct sched_engine *e = calloc(1, sizeof(*e));
+	struct sched_state *st;
+	int nr_cpus = sc->topo->nr_cpus;
+
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	e->sc = sc;
+	e->kernel = sc->kernel;
+	e->variant = sc->variant;
+	e->arena_size = arena_need(sc);
+	e->arena = calloc(1, e->arena_size);
+	if (!e->arena) {
+		snprintf(err, errlen, "out of memory for %zu bytes of engine state", e->arena_size);
+		free(e);
+		return NULL;
+	}
+	cur_engine = e;
+	st = e->st = arena_alloc(e, sizeof(*st));
+	st->nr_cpus = nr_cpus;
+	st->nr_tasks = sc->nr_tasks;
+	st->features = (sched_default_features(e->kernel, e->variant) | sc->features_set) &
+		       ~sc->features_clear;
+	st->tick_nsec = (NSEC_PER_SEC + sc->hz / 2) / sc->hz;
+	init_tunables(e);
+	sched_rand_seed(sc->seed);
+
+	st->tq.cap = nr_cpus * 3 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1;
+	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct sched_timer *));
+
+	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
+	st->idle_task = arena_alloc(e, (size_t)nr_cpus * sizeof(struct task_struct));
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		init_rq(&st->rq[cpu], cpu, &st->idle_task[cpu], sc->topo->cpu[cpu].capacity);
+
+	init_timer(&st->end_timer, T_END, 0);
+	timer_arm(&st->tq, &st->end_timer, sc->duration);
+
+	st->task = arena_alloc(e, (size_t)sc->nr_tasks * sizeof(struct task_struct));
+	for (int i = 0; i < sc->nr_tasks; i++) {
+		init_task(e, &st->task[i], i);
+		timer_arm(&st->tq, &st->task[i].fork_timer, sc->task[i].start);
+	}
+	st->action_timer = arena_alloc(e, (size_t)sc->nr_actions * sizeof(struct sched_timer));
+	for (int i = 0; i < sc->nr_actions; i++) {
+		init_timer(&st->action_timer[i], T_ACTION, i);
+		timer_arm(&st->tq, &st->action_timer[i], sc->action[i].time);
+	}
+	st->note_timer = arena_alloc(e, (size_t)sc->nr_notes * sizeof(struct sched_timer));
+	for (int i = 0; i < sc->nr_notes; i++) {
+		init_timer(&st->note_timer[i], T_NOTE, i);
+		timer_arm(&st->tq, &st->note_timer[i], sc->note[i].time);
+	}
+	return e;
+}
+
+void sched_engine_destroy(struct sched_engine *e)
+{
+	if (!e)
+		return;
+	if (cur_engine == e)
+		cur_engine = NULL;
+	free(e->arena);
+	free(e);
+}
+
+/* ---- events ---- */
+
+int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx)
+{
+	if (e->nr_listeners == SCHED_MAX_LISTENERS)
+		return -1;
+	e->listener[e->nr_listeners].fn = fn;
+	e->listener[e->nr_listeners].ctx = ctx;
+	e->nr_listeners++;
+	return 0;
+}
+
+void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx)
+{
+	for (int i = 0; i < e->nr_listeners; i++) {
+		if (e->listener[i].fn == fn && e->listener[i].ctx == ctx) {
+			memmove(&e->listener[i], &e->listener[i + 1],
+				(size_t)(e->nr_listeners - i - 1) * sizeof(e->listener[0]));
+			e->nr_listeners--;
+			return;
+		}
+	}
+}
+
+void sched_emit(struct sched_event *ev)
+{
+	struct sched_engine *e = cur_engine;
+
+	ev->seq = e->st->nr_events++;
+	for (int i = 0; i < e->nr_listeners; i++)
+		e->listener[i].fn(e->listener[i].ctx, ev);
+}
+
+/* ---- commands ---- */
+
+static int check_command(const struct sched_command *c, char *err, size_t errlen)
+{
+	switch (c->kind) {
+	case CMD_SET_TUNABLE:
+		if (c->key < 0 || c->key >= NR_SCHED_TUNABLES)
+			break;
+		if ((u64)c->value < sched_tunable_descs[c->key].min ||
+		    (u64)c->value > sched_tunable_descs[c->key].max) {
+			snprintf(err, errlen, "%s=%lld is out of range", sched_tunable_descs[c->key].name,
+				 (long long)c->value);
+			return -1;
+		}
+		return 0;
+	case CMD_SET_FEATURE:
+		return c->key >= 0 && c->key < NR_SCHED_FEATURES ? 0 : (snprintf(err, errlen, "unknown feature"), -1);
+	case CMD_SET_NICE:
+	case CMD_SET_POLICY:
+		if (c->task < 0 || c->task >= ST->nr_tasks)
+			break;
+		if (c->value < -20 || c->value > 19) {
+			snprintf(err, errlen, "nice %lld is outside -20..19", (long long)c->value);
+			return -1;
+		}
+		if (c->kind == CMD_SET_POLICY && c->key != SCHED_NORMAL && c->key != SCHED_BATCH &&
+		    c->key != SCHED_IDLE) {
+			snprintf(err, errlen, "policy %d is not a fair policy", c->key);
+			return -1;
+		}
+		return 0;
+	case CMD_SET_SLICE:
+		if (c->task < 0 || c->task >= ST->nr_tasks)
+			break;
+		if (c->value && (c->value < 100000 || c->value > 100000000)) {
+			snprintf(err, errlen, "slice must be 0 (default) or 100us..100ms");
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "malformed command");
+	return -1;
+}
+
+static void apply_task_attr(struct task_struct *p, int policy, int nice, u64 slice)
+{
+	if (p->state == TASK_NEW) {
+		/* not forked yet: it will start with these */
+		p->policy = policy;
+		p->static_prio = p->prio = NICE_TO_PRIO(nice);
+		p->se.slice = slice;
+		p->se.custom_slice = slice != 0;
+		return;
+	}
+	sched_setattr_fair(p, policy, nice, slice);
+}
+
+static void apply_command(const struct sched_command *c, u32 index)
+{
+	struct sched_event ev;
+	struct task_struct *p = c->task >= 0 && c->task < ST->nr_tasks ? &ST->task[c->task] : NULL;
+
+	sched_event_init(&ev, EV_COMMAND, p ? p->cpu : 0);
+	ev.command.index = index;
+	ev.command.kind = c->kind;
+	ev.command.task = c->task;
+	ev.command.key = c->key;
+	ev.command.value = c->value;
+	sched_emit(&ev);
+
+	switch (c->kind) {
+	case CMD_SET_TUNABLE:
+		ST->tunable[c->key] = (u64)c->value;
+		if (c->key == TUN_BASE_SLICE)
+			ST->normalized_base_slice = (u64)c->value /
+				sched_sysctl_factor(ST->nr_cpus, ST->tunable[TUN_TUNABLE_SCALING]);
+		break;
+	case CMD_SET_FEATURE:
+		if (c->value)
+			ST->features |= FEAT_BIT(c->key);
+		else
+			ST->features &= ~FEAT_BIT(c->key);
+		break;
+	case CMD_SET_NICE:
+		apply_task_attr(p, p->policy, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
+		break;
+	case CMD_SET_POLICY:
+		apply_task_attr(p, c->key, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
+		break;
+	case CMD_SET_SLICE:
+		apply_task_attr(p, p->policy, PRIO_TO_NICE(p->static_prio), (u64)c->value);
+		break;
+	}
+}
+
+/* ---- the event loop ---- */
+
+/* Run schedule() on every CPU that asked for it, lowest CPU first, until none does. */
+static void run_pending_reschedules(void)
+{
+	for (;;) {
+		int cpu = -1;
+
+		for (int w = 0; w < CPUMASK_WORDS && w * 64 < ST->nr_cpus; w++) {
+			if (ST->resched_pending[w]) {
+				cpu = w * 64 + __builtin_ctzll(ST->resched_pending[w]);
+				ST->resched_pending[w] &= ST->resched_pending[w] - 1;
+				break;
+			}
+		}
+		if (cpu < 0)
+			return;
+		if (cpu_rq(cpu)->need_resched)
+			__schedule(cpu_rq(cpu));
+	}
+}
+
+static void fire_timer(struct sched_timer *t)
+{
+	struct rq *rq;
+	struct sched_event ev;
+
+	switch (t->kind) {
+	case T_TICK:
+		sched_tick(cpu_rq(t->arg));
+		break;
+	case T_HRTICK:
+		rq = cpu_rq(t->arg);
+		update_rq_clock(rq);
+		rq->curr->sched_class->task_tick(rq, rq->curr, 1);
+		break;
+	case T_WORK:
+		rq = cpu_rq(t->arg);
+		update_rq_clock(rq);
+		task_account_work(rq, rq->curr);
+		if (rq->curr->work_left)
+			task_arm_work(rq, rq->curr);
+		else
+			task_program_step(rq->curr);
+		break;
+	case T_WAKE:
+		try_to_wake_up(&ST->task[t->arg], 0);
+		break;
+	case T_FORK:
+		wake_up_new_task(&ST->task[t->arg]);
+		break;
+	case T_ACTION:
+		apply_command(&E->sc->action[t->arg].cmd, (u32)t->arg);
+		break;
+	case T_NOTE:
+		sched_event_init(&ev, EV_NOTE, 0);
+		ev.note.index = (u32)t->arg;
+		sched_emit(&ev);
+		break;
+	case T_END:
+		ST->finished = true;
+		break;
+	}
+}
+
+bool sched_step(struct sched_engine *e)
+{
+	struct sched_timer *t;
+
+	cur_engine = e;
+	if (e->st->finished)
+		return false;
+	t = timer_pop(&e->st->tq);
+	if (!t) {
+		e->st->finished = true;
+		return false;
+	}
+	e->st->now = t->expires;
+	fire_timer(t);
+	run_pending_reschedules();
+	return !e->st->finished;
+}
+
+void sched_run_until(struct sched_engine *e, u64 t)
+{
+	while (!e->st->finished && sched_next_time(e) <= t)
+		sched_step(e);
+	if (!e->st->finished && e->st->now < t)
+		e->st->now = t;
+}
+
+int sched_apply_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen)
+{
+	cur_engine = e;
+	if (check_command(c, err, errlen))
+		return -1;
+	apply_command(c, ~0U);
+	run_pending_reschedules();
+	return 0;
+}
+
+u64 sched_now(const struct sched_engine *e)
+{
+	return e->st->now;
+}
+
+u64 sched_next_time(const struct sched_engine *e)
+{
+	struct sched_timer *t = timer_peek(&e->st->tq);
+
+	return t ? t->expires : UINT64_MAX;
+}
+
+bool sched_finished(const struct sched_engine *e)
+{
+	return e->st->finished;
+}
+
+u64 sched_nr_events(const struct sched_engine *e)
+{
+	return e->st->nr_events;
+}
+
+/* ---- checkpoints ---- */
+
+size_t sched_state_size(const struct sched_engine *e)
+{
+	return e->arena_used;
+}
+
+void sched_state_save(const struct sched_engine *e, void *buf)
+{
+	memcpy(buf, e->arena, e->arena_used);
+}
+
+void sched_state_restore(struct sched_engine *e, const void *buf)
+{
+	memcpy(e->arena, buf, e->arena_used);
+}

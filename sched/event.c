@@ -1,0 +1,17 @@
+/* Event names, as the kernel's tracepoints (and schedscope's own records) are called. */
+#include "event.h"
+
+const char *const sched_event_names[NR_SCHED_EVENTS] = {
+	[EV_SCHED_SWITCH] = "sched_switch",
+	[EV_SCHED_WAKING] = "sched_waking",
+	[EV_SCHED_WAKEUP] = "sched_wakeup",
+	[EV_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[EV_SCHED_MIGRATE_TASK] = "sched_migrate_task",
+	[EV_SCHED_PROCESS_FORK] = "sched_process_fork",
+	[EV_SCHED_PROCESS_EXIT] = "sched_process_exit",
+	[EV_SCHED_STAT_RUNTIME] = "sched_stat_runtime",
+	[EV_SCHED_SET_NICE] = "schedscope_set_nice",
+	[EV_SCHED_YIELD] = "schedscope_yield",
+	[EV_COMMAND] = "schedscope_command",
+	[EV_NOTE] = "schedscope_note",
+};

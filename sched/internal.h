@@ -1,0 +1,411 @@
+/*
+ * The engine's internal state (kernel/sched/sched.h's counterpart). Every
+ * struct here lives in the engine's arena; pointers between them stay valid
+ * across checkpoint/restore because the arena is restored at its address.
+ */
+#ifndef SCHED_INTERNAL_H
+#define SCHED_INTERNAL_H
+
+#include "sched.h"
+
+/* ---- weights (kernel/sched/sched.h) ---- */
+
+#define SCHED_FIXEDPOINT_SHIFT 10
+#define NICE_0_LOAD_SHIFT (SCHED_FIXEDPOINT_SHIFT + SCHED_FIXEDPOINT_SHIFT)
+#define NICE_0_LOAD (1UL << NICE_0_LOAD_SHIFT)
+#define SCHED_CAPACITY_SHIFT 10
+#define SCHED_CAPACITY_SCALE (1UL << SCHED_CAPACITY_SHIFT)
+#define WEIGHT_IDLEPRIO 3
+#define WMULT_IDLEPRIO 1431655765
+#define MAX_RT_PRIO 100
+#define NICE_TO_PRIO(n) ((n) + 120)
+#define PRIO_TO_NICE(p) ((p) - 120)
+
+static inline unsigned long scale_load(unsigned long w) { return w << SCHED_FIXEDPOINT_SHIFT; }
+static inline unsigned long scale_load_down(unsigned long w)
+{
+	if (w) {
+		unsigned long d = w >> SCHED_FIXEDPOINT_SHIFT;
+		return d > 2 ? d : 2;
+	}
+	return 0;
+}
+
+struct load_weight {
+	unsigned long weight;
+	u32 inv_weight;
+};
+
+extern const int sched_prio_to_weight[40];
+extern const u32 sched_prio_to_wmult[40];
+
+u64 __calc_delta(u64 delta_exec, unsigned long weight, struct load_weight *lw);
+void update_load_add(struct load_weight *lw, unsigned long inc);
+void update_load_sub(struct load_weight *lw, unsigned long dec);
+void update_load_set(struct load_weight *lw, unsigned long w);
+
+/* ---- PELT (struct sched_avg) ---- */
+
+#define LOAD_AVG_PERIOD 32
+#define LOAD_AVG_MAX 47742
+#define PELT_MIN_DIVIDER (LOAD_AVG_MAX - 1024)
+
+struct sched_avg {
+	u64 last_update_time;
+	u64 load_sum;
+	u64 runnable_sum;
+	u32 util_sum;
+	u32 period_contrib;
+	unsigned long load_avg;
+	unsigned long runnable_avg;
+	unsigned long util_avg;
+};
+
+static inline u32 get_pelt_divider(const struct sched_avg *avg)
+{
+	return PELT_MIN_DIVIDER + avg->period_contrib;
+}
+
+/* ---- timers: the discrete-event queue ---- */
+
+enum timer_kind {
+	T_TICK,		/* sched_tick() on cpu */
+	T_HRTICK,	/* hrtick: end of the current slice on cpu */
+	T_WORK,		/* the running task's `run` segment ends on cpu */
+	T_WAKE,		/* a sleeping task's timer expires */
+	T_FORK,		/* a task is created */
+	T_ACTION,	/* a scenario `at` command */
+	T_NOTE,		/* a scenario caption */
+	T_END,		/* the scenario's duration is reached */
+};
+
+struct sched_timer {
+	u64 expires;
+	u64 seq;	/* arming order: ties at equal time fire in this order */
+	s32 heap_idx;	/* -1 when not queued */
+	u8 kind;	/* enum timer_kind */
+	s32 arg;	/* cpu, task index or action/note index */
+};
+
+struct timer_queue {
+	struct sched_timer **heap;
+	int nr, cap;
+	u64 next_seq;
+};
+
+void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires);
+void timer_cancel(struct timer_queue *q, struct sched_timer *t);
+static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
+struct sched_timer *timer_pop(struct timer_queue *q);
+static inline struct sched_timer *timer_peek(const struct timer_queue *q)
+{
+	return q->nr ? q->heap[0] : NULL;
+}
+
+/* ---- entities and runqueues ---- */
+
+struct cfs_rq;
+
+struct sched_entity {
+	struct load_weight load;
+	/* timeline links: ordered by deadline (EEVDF) or vruntime (CFS) */
+	struct sched_entity *tl_prev, *tl_next;
+	u64 deadline;
+	u64 vruntime;
+	u64 slice;
+	s64 vlag;		/* saved lag; 6.6-6.16: protection marker while curr */
+	u64 vprot;		/* 6.17+: protected until this vruntime */
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+	u64 nr_migrations;
+	u8 on_rq;
+	u8 sched_delayed;
+	u8 rel_deadline;
+	u8 custom_slice;
+	struct cfs_rq *cfs_rq;	/* the queue it is (to be) queued on */
+	struct sched_avg avg;
+};
+
+struct cfs_rq {
+	struct load_weight load;
+	unsigned int nr_running;	/* entities queued here, incl. curr and delayed */
+	unsigned int h_nr_running;	/* tasks below (h_nr_queued) */
+	unsigned int h_nr_delayed;
+	unsigned int idle_h_nr_running;	/* SCHED_IDLE tasks below */
+	s64 avg_vruntime;		/* Σ key_i * w_i over the timeline (not curr) */
+	u64 avg_load;			/* Σ w_i over the timeline */
+	u64 min_vruntime;		/* v0: min_vruntime (<6.19) or zero_vruntime */
+	struct sched_entity *tl_first, *tl_last;
+	struct sched_entity *curr, *next, *last, *skip;
+	struct sched_avg avg;
+	struct {
+		unsigned long load_avg, util_avg, runnable_avg;
+		int nr;
+	} removed;
+	struct rq *rq;
+};
+
+struct task_struct;
+
+struct rq {
+	int cpu;
+	unsigned int nr_running;
+	u64 clock;
+	u64 clock_task;
+	u64 clock_pelt;
+	u64 lost_idle_time;
+	u64 clock_idle;			/* clock_task when PELT last synced while idle */
+	struct cfs_rq cfs;
+	struct task_struct *curr;
+	struct task_struct *idle;
+	bool need_resched;
+	bool tick_stopped;		/* NO_HZ idle */
+	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
+	u64 nr_switches;
+	u64 rr_next;			/* round-robin placement hint (unused when pinned) */
+	struct sched_timer tick, hrtick, work;
+};
+
+/* ---- tasks ---- */
+
+enum { TASK_ON_RQ_QUEUED = 1, TASK_ON_RQ_MIGRATING = 2 };
+
+struct sched_info {
+	u64 pcount;
+	u64 run_delay;
+	u64 last_arrival;
+	u64 last_queued;
+};
+
+struct sched_class;
+
+struct task_struct {
+	int pid;
+	int idx;			/* index in the scenario, -1 for idle tasks */
+	int state;			/* enum sched_task_state */
+	int on_rq;
+	bool on_cpu;
+	int cpu;
+	int policy;
+	int static_prio, prio;
+	const struct sched_class *sched_class;
+	struct sched_entity se;
+	const struct sched_task_spec *spec;
+	struct sched_info sched_info;
+	u64 nr_wakeups;
+	u64 nvcsw, nivcsw;
+	/* program state */
+	int pc;
+	u32 *loop_count;		/* [prog->nr_loops] iterations left */
+	u64 work_left;			/* task-clock ns left in the current `run` */
+	bool run_forever;
+	u64 work_start;			/* clock_task when the current run stint began */
+	u32 wake_pending;		/* `wake`s not yet consumed by `wait` */
+	bool waiting;			/* blocked in `wait` (vs a timed sleep) */
+	struct sched_timer wake_timer;
+	struct sched_timer fork_timer;
+};
+
+/* ---- scheduling classes (kernel/sched/sched.h struct sched_class) ---- */
+
+enum {
+	ENQUEUE_WAKEUP = 0x01,
+	ENQUEUE_RESTORE = 0x02,
+	ENQUEUE_MIGRATED = 0x40,
+	ENQUEUE_INITIAL = 0x80,
+	ENQUEUE_DELAYED = 0x200,
+};
+enum {
+	DEQUEUE_SLEEP = 0x01,
+	DEQUEUE_SAVE = 0x02,
+	DEQUEUE_MOVE = 0x04,
+	DEQUEUE_SPECIAL = 0x10,
+	DEQUEUE_DELAYED = 0x200,
+};
+enum { WF_TTWU = 0x08, WF_FORK = 0x04, WF_SYNC = 0x10 };
+/* The engine's stand-in for in_task(): the wakeup comes from a running task's
+ * program, not from a timer interrupt. */
+#define WF_IN_TASK 0x1000
+
+struct sched_class {
+	const char *name;
+	void (*enqueue_task)(struct rq *rq, struct task_struct *p, int flags);
+	bool (*dequeue_task)(struct rq *rq, struct task_struct *p, int flags);
+	void (*yield_task)(struct rq *rq);
+	void (*wakeup_preempt)(struct rq *rq, struct task_struct *p, int flags);
+	struct task_struct *(*pick_task)(struct rq *rq);
+	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
+	void (*set_next_task)(struct rq *rq, struct task_struct *p);
+	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
+	void (*update_curr)(struct rq *rq);
+	void (*reweight_task)(struct rq *rq, struct task_struct *p, unsigned long weight, u32 inv);
+	void (*task_fork)(struct task_struct *p);
+};
+
+extern const struct sched_class fair_sched_class;
+extern const struct sched_class idle_sched_class;
+
+/* ---- the whole state: the arena starts with this ---- */
+
+struct sched_state {
+	u64 now;
+	u64 nr_events;
+	u64 rng[4];			/* xoshiro256** */
+	bool finished;
+	int nr_cpus, nr_tasks;
+	u64 features;
+	u64 tunable[NR_SCHED_TUNABLES];	/* effective (scaled) values */
+	u64 tick_nsec;
+	u64 normalized_base_slice;	/* base slice / CPU-count factor */
+	struct rq *rq;			/* [nr_cpus] */
+	struct task_struct *task;	/* [nr_tasks] */
+	struct task_struct *idle_task;	/* [nr_cpus] */
+	struct sched_timer *action_timer;	/* [nr_actions] */
+	struct sched_timer *note_timer;		/* [nr_notes] */
+	struct sched_timer end_timer;
+	struct timer_queue tq;
+	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
+	int rr_cpu;			/* round-robin start placement */
+	int waker_cpu;			/* CPU of the task executing `wake` now */
+};
+
+#define SCHED_MAX_LISTENERS 8
+
+struct sched_engine {
+	const struct sched_scenario *sc;
+	int kernel;			/* KV() of the modelled release */
+	int variant;
+	void *arena;
+	size_t arena_size, arena_used;
+	struct sched_state *st;
+	struct {
+		sched_event_fn fn;
+		void *ctx;
+	} listener[SCHED_MAX_LISTENERS];
+	int nr_listeners;
+};
+
+/*
+ * The engine is single-threaded and the kernel's functions take no engine
+ * argument, so the instance being driven is reached through this pointer,
+ * set on entry to every public call (compare mode switches it between
+ * engines, never concurrently).
+ */
+extern struct sched_engine *cur_engine;
+#define E (cur_engine)
+#define ST (cur_engine->st)
+
+static inline bool sched_feat_on(enum sched_feature f) { return (ST->features >> f) & 1; }
+#define sched_feat(x) sched_feat_on(FEAT_##x)
+static inline u64 sysctl(enum sched_tunable t) { return ST->tunable[t]; }
+static inline bool kernel_at_least(int major, int minor) { return E->kernel >= KV(major, minor); }
+static inline bool sched_legacy_cfs(void) { return E->variant == SCHED_VARIANT_CFS; }
+#define TICK_NSEC (ST->tick_nsec)
+
+static inline struct rq *cpu_rq(int cpu) { return &ST->rq[cpu]; }
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq) { return cfs_rq->rq; }
+static inline struct rq *task_rq(struct task_struct *p) { return cpu_rq(p->cpu); }
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se) { return se->cfs_rq; }
+static inline struct task_struct *task_of(struct sched_entity *se)
+{
+	return (struct task_struct *)((char *)se - offsetof(struct task_struct, se));
+}
+static inline u64 rq_clock(struct rq *rq) { return rq->clock; }
+static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
+static inline bool task_has_idle_policy(const struct task_struct *p) { return p->policy == SCHED_IDLE; }
+static inline bool normal_policy(int policy) { return policy == SCHED_NORMAL; }
+static inline bool task_on_rq_queued(const struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
+static inline bool task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
+static inline bool is_idle_task(const struct task_struct *p) { return p->pid == 0; }
+
+/* ---- core.c ---- */
+void update_rq_clock(struct rq *rq);
+void resched_curr(struct rq *rq);
+void __schedule(struct rq *rq);
+void sched_tick(struct rq *rq);
+int try_to_wake_up(struct task_struct *p, int wake_flags);
+void wake_up_new_task(struct task_struct *p);
+void set_user_nice(struct task_struct *p, int nice);
+void set_load_weight(struct task_struct *p, bool update_load);
+void do_sched_yield(struct rq *rq);
+void do_task_dead(struct rq *rq);
+void hrtick_start(struct rq *rq, u64 delay);
+void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice);
+
+/* ---- pelt.c ---- */
+int __update_load_avg_blocked_se(u64 now, struct sched_entity *se);
+int __update_load_avg_se(u64 now, struct cfs_rq *cfs_rq, struct sched_entity *se);
+int __update_load_avg_cfs_rq(u64 now, struct cfs_rq *cfs_rq);
+u64 decay_load(u64 val, u64 n);
+void update_rq_clock_pelt(struct rq *rq, s64 delta);
+void update_idle_rq_clock_pelt(struct rq *rq);
+static inline u64 rq_clock_pelt(struct rq *rq) { return rq->clock_pelt - rq->lost_idle_time; }
+
+/* ---- fair.c (shared by both pick variants) ---- */
+u64 calc_delta_fair(u64 delta, struct sched_entity *se);
+void init_entity_runnable_average(struct sched_entity *se);
+void post_init_entity_util_avg(struct task_struct *p);
+void update_curr(struct cfs_rq *cfs_rq);
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq);
+void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+
+/* ---- timeline.c: the ordered queue of waiting entities ---- */
+void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq) { return cfs_rq->tl_first; }
+static inline struct sched_entity *__pick_next_entity(struct sched_entity *se) { return se->tl_next; }
+static inline s64 entity_key(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
+{
+	return (s64)(se->vruntime - cfs_rq->min_vruntime);
+}
+
+/* ---- eevdf.c ---- */
+u64 avg_vruntime(struct cfs_rq *cfs_rq);
+u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq);
+int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
+bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
+void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se);
+bool protect_slice(struct sched_entity *se);
+void cancel_protect_slice(struct sched_entity *se);
+bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
+void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_flags);
+void yield_task_eevdf(struct rq *rq);
+void reweight_eevdf(struct sched_entity *se, u64 avruntime, unsigned long weight);
+void update_min_vruntime(struct cfs_rq *cfs_rq);
+void requeue_delayed_entity(struct sched_entity *se);
+
+/* ---- cfs_legacy.c: the pre-6.6 fair class ---- */
+u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void place_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial);
+void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr);
+struct sched_entity *pick_next_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *curr);
+void check_preempt_wakeup_legacy(struct rq *rq, struct task_struct *p, int wake_flags);
+void yield_task_legacy(struct rq *rq);
+void update_min_vruntime_legacy(struct cfs_rq *cfs_rq);
+void task_fork_legacy(struct task_struct *p);
+
+/* ---- program.c: the task's workload ---- */
+void task_program_step(struct task_struct *p);
+void task_account_work(struct rq *rq, struct task_struct *p);
+void task_arm_work(struct rq *rq, struct task_struct *p);
+
+/* ---- rand.c ---- */
+void sched_rand_seed(u64 seed);
+u64 sched_rand(void);
+u64 sched_sample_duration(const struct sched_duration *d);
+
+/* ---- events ---- */
+void sched_emit(struct sched_event *ev);
+static inline void sched_event_init(struct sched_event *ev, int type, int cpu)
+{
+	ev->type = type;
+	ev->cpu = cpu;
+	ev->time = ST->now;
+}
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * The timeline: a cfs_rq's waiting entities (curr is kept out), ordered by
+ * virtual deadline for EEVDF and by vruntime for CFS, equal keys FIFO.
+ *
+ * The kernel uses an rbtree augmented with each subtree's min_vruntime. A
+ * doubly linked list gives the same order and the same picks; inserting
+ * walks from the tail, where new deadlines and vruntimes usually land, so
+ * the common case is O(1) and the worst is O(n) in queued entities.
+ */
+#include "internal.h"
+
+static u64 timeline_key(const struct sched_entity *se)
+{
+	return sched_legacy_cfs() ? se->vruntime : se->deadline;
+}
+
+/* Σ key·w and Σ w over the timeline give V without walking it (EEVDF). */
+static void avg_vruntime_add(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	unsigned long weight = scale_load_down(se->load.weight);
+
+	cfs_rq->avg_vruntime += entity_key(cfs_rq, se) * (s64)weight;
+	cfs_rq->avg_load += weight;
+}
+
+static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	unsigned long weight = scale_load_down(se->load.weight);
+
+	cfs_rq->avg_vruntime -= entity_key(cfs_rq, se) * (s64)weight;
+	cfs_rq->avg_load -= weight;
+}
+
+void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 key = timeline_key(se);
+	struct sched_entity *pos = cfs_rq->tl_last;
+
+	if (!sched_legacy_cfs())
+		avg_vruntime_add(cfs_rq, se);
+
+	while (pos && (s64)(key - timeline_key(pos)) < 0)
+		pos = pos->tl_prev;
+
+	se->tl_prev = pos;
+	se->tl_next = pos ? pos->tl_next : cfs_rq->tl_first;
+	if (se->tl_next)
+		se->tl_next->tl_prev = se;
+	else
+		cfs_rq->tl_last = se;
+	if (pos)
+		pos->tl_next = se;
+	else
+		cfs_rq->tl_first = se;
+}
+
+void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (se->tl_prev)
+		se->tl_prev->tl_next = se->tl_next;
+	else
+		cfs_rq->tl_first = se->tl_next;
+	if (se->tl_next)
+		se->tl_next->tl_prev = se->tl_prev;
+	else
+		cfs_rq->tl_last = se->tl_prev;
+	se->tl_prev = se->tl_next = NULL;
+
+	if (!sched_legacy_cfs())
+		avg_vruntime_sub(cfs_rq, se);
+}
