@@ -1,0 +1,288 @@
+/*
+ * Per-task and per-CPU statistics over a window, computed the way a tracer
+ * would from sched_switch/sched_wakeup: every interval is clipped to
+ * [from, to), every count is taken only for events inside it.
+ *
+ * This listener sees every event of every run (benchmarks included), so the
+ * per-event work is O(1) with no allocation: a switch on the type, two array
+ * lookups and a few additions.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+#include "stats.h"
+
+#define NO_WAKEUP (~0ULL)
+
+enum { TS_SLEEPING, TS_WAITING, TS_RUNNING };
+
+int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to)
+{
+	memset(st, 0, sizeof(*st));
+	if (nr_tasks < 0 || nr_cpus < 0 || from > to)
+		return -1;
+
+	/* calloc(0) may return NULL; one spare element keeps NULL meaning failure. */
+	st->task = calloc((size_t)nr_tasks + 1, sizeof(*st->task));
+	st->cpu = calloc((size_t)nr_cpus + 1, sizeof(*st->cpu));
+	if (!st->task || !st->cpu) {
+		stats_free(st);
+		return -1;
+	}
+	st->nr_tasks = nr_tasks;
+	st->nr_cpus = nr_cpus;
+	st->from = from;
+	st->to = to;
+
+	for (int i = 0; i < nr_tasks; i++) {
+		st->task[i].state = TS_SLEEPING;
+		st->task[i].woken_at = NO_WAKEUP;
+		st->task[i].cpu = -1;
+	}
+	/* A CPU is idle from time 0 until its first switch: curr_pid 0, since 0. */
+	return 0;
+}
+
+void stats_free(struct stats *st)
+{
+	free(st->task);
+	free(st->cpu);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Length of [a, b) that falls inside the window. */
+static inline u64 window_overlap(const struct stats *st, u64 a, u64 b)
+{
+	u64 lo = MAX(a, st->from), hi = MIN(b, st->to);
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static inline bool in_window(const struct stats *st, u64 t)
+{
+	return t >= st->from && t < st->to;
+}
+
+static inline struct task_stats *task_of(struct stats *st, s32 pid)
+{
+	return pid >= 1 && pid <= st->nr_tasks ? &st->task[pid - 1] : NULL;
+}
+
+/* ---- the latency histogram ---- */
+
+/*
+ * Values below LAT_SUB get a bucket each; above, octave k >= 1 covers
+ * [2^(k+3), 2^(k+4)) in LAT_SUB equal steps, so a bucket is never wider
+ * than 1/16 of its lower bound.
+ */
+static inline unsigned lat_bucket(u64 v)
+{
+	if (v < LAT_SUB)
+		return (unsigned)v;
+
+	unsigned msb = 63 - (unsigned)__builtin_clzll(v);
+	unsigned octave = msb - 3;
+
+	if (octave >= LAT_OCTAVES)
+		return LAT_OCTAVES * LAT_SUB - 1;
+	return octave * LAT_SUB + (unsigned)((v >> (msb - 4)) & (LAT_SUB - 1));
+}
+
+/* The largest value that lands in bucket b (the last one takes everything above). */
+static u64 lat_bucket_upper(unsigned b)
+{
+	unsigned octave = b / LAT_SUB, sub = b % LAT_SUB;
+
+	if (b == LAT_OCTAVES * LAT_SUB - 1)
+		return UINT64_MAX;
+
+	if (octave == 0)
+		return sub;
+
+	u64 step = 1ULL << (octave - 1);
+	u64 lower = (1ULL << (octave + 3)) + sub * step;
+
+	return lower + step - 1;
+}
+
+static inline void lat_hist_add(struct lat_hist *h, u64 v)
+{
+	h->bucket[lat_bucket(v)]++;
+	h->count++;
+	if (v > h->max)
+		h->max = v;
+}
+
+/* Nearest rank: the smallest sample with at least pct % of samples at or below it. */
+static u64 lat_hist_percentile(const struct lat_hist *h, unsigned pct)
+{
+	u64 rank = (h->count * pct + 99) / 100;
+	u64 seen = 0;
+
+	if (rank == 0)
+		rank = 1;
+	for (unsigned b = 0; b < LAT_OCTAVES * LAT_SUB; b++) {
+		seen += h->bucket[b];
+		if (seen >= rank)
+			return MIN(lat_bucket_upper(b), h->max);
+	}
+	return h->max;
+}
+
+u64 lat_hist_value(const struct lat_hist *h, int stat)
+{
+	if (!h->count)
+		return 0;
+	switch (stat) {
+	case STAT_P50:
+		return lat_hist_percentile(h, 50);
+	case STAT_P99:
+		return lat_hist_percentile(h, 99);
+	case STAT_MAX:
+		return h->max;
+	}
+	return 0;
+}
+
+/* ---- task state: sleeping -> waiting -> running ---- */
+
+/* Account the interval the task has spent in its current state up to t. */
+static inline void task_close(struct stats *st, struct task_stats *ts, u64 t)
+{
+	if (t <= ts->since)
+		return;
+	if (ts->state == TS_RUNNING)
+		ts->cpu_ns += window_overlap(st, ts->since, t);
+	else if (ts->state == TS_WAITING)
+		ts->wait_ns += window_overlap(st, ts->since, t);
+	ts->since = t;
+}
+
+static inline void task_set_state(struct stats *st, struct task_stats *ts, int state, u64 t)
+{
+	task_close(st, ts, t);
+	ts->state = state;
+	ts->since = t;
+}
+
+static void on_wakeup(struct stats *st, const struct sched_event *ev)
+{
+	struct task_stats *ts = task_of(st, ev->wake.pid);
+
+	if (!ts)
+		return;
+	if (in_window(st, ev->time))
+		ts->wakeups++;
+	/*
+	 * A wakeup of a task that is still on its CPU (woken before it got to
+	 * block) starts no wait, and must not leave a pending sample that its
+	 * next preemption would turn into a bogus latency. Of several wakeups
+	 * before a switch-in, the first one counts: that is when it began to
+	 * wait.
+	 */
+	if (ts->state == TS_RUNNING)
+		return;
+	if (ts->state == TS_SLEEPING)
+		task_set_state(st, ts, TS_WAITING, ev->time);
+	if (ts->woken_at == NO_WAKEUP)
+		ts->woken_at = ev->time;
+	if (ev->wake.target_cpu >= 0)
+		ts->cpu = ev->wake.target_cpu;
+}
+
+static void on_switch(struct stats *st, const struct sched_event *ev)
+{
+	u64 t = ev->time;
+	bool inside = in_window(st, t);
+	struct task_stats *prev = task_of(st, ev->sw.prev_pid);
+	struct task_stats *next = task_of(st, ev->sw.next_pid);
+
+	if (prev) {
+		bool runnable = ev->sw.prev_state == TASK_STATE_R;
+
+		task_set_state(st, prev, runnable ? TS_WAITING : TS_SLEEPING, t);
+		if (runnable && inside)
+			prev->preemptions++;
+	}
+	if (next) {
+		task_set_state(st, next, TS_RUNNING, t);
+		if (inside) {
+			next->slices++;
+			if (next->woken_at != NO_WAKEUP)
+				lat_hist_add(&next->lat, t - next->woken_at);
+		}
+		next->woken_at = NO_WAKEUP;
+		next->cpu = ev->cpu;
+	}
+	if (ev->cpu >= 0 && ev->cpu < st->nr_cpus) {
+		struct cpu_stats *cs = &st->cpu[ev->cpu];
+
+		if (t > cs->since) {
+			if (cs->curr_pid > 0)
+				cs->busy_ns += window_overlap(st, cs->since, t);
+			else
+				cs->idle_ns += window_overlap(st, cs->since, t);
+			cs->since = t;
+		}
+		cs->curr_pid = ev->sw.next_pid;
+		if (inside)
+			cs->switches++;
+	}
+}
+
+void stats_event(void *arg, const struct sched_event *ev)
+{
+	struct stats *st = arg;
+	struct task_stats *ts;
+
+	if (in_window(st, ev->time))
+		st->events++;
+
+	switch (ev->type) {
+	case EV_SCHED_SWITCH:
+		on_switch(st, ev);
+		break;
+	case EV_SCHED_WAKEUP:
+	case EV_SCHED_WAKEUP_NEW:
+		on_wakeup(st, ev);
+		break;
+	case EV_SCHED_MIGRATE_TASK:
+		ts = task_of(st, ev->migrate.pid);
+		if (ts) {
+			if (in_window(st, ev->time))
+				ts->migrations++;
+			ts->cpu = ev->migrate.dest_cpu;
+		}
+		break;
+	case EV_SCHED_PROCESS_FORK:
+		ts = task_of(st, ev->fork.child_pid);
+		if (ts)
+			ts->cpu = ev->cpu;
+		break;
+	default:
+		/* sched_waking changes nothing until the wakeup lands. */
+		break;
+	}
+}
+
+void stats_finish(struct stats *st, u64 now)
+{
+	u64 end = MIN(now, st->to);
+
+	/* Moving `since` forward makes a second call (or later events) count nothing twice. */
+	for (int i = 0; i < st->nr_tasks; i++)
+		task_close(st, &st->task[i], end);
+	for (int c = 0; c < st->nr_cpus; c++) {
+		struct cpu_stats *cs = &st->cpu[c];
+
+		if (end <= cs->since)
+			continue;
+		if (cs->curr_pid > 0)
+			cs->busy_ns += window_overlap(st, cs->since, end);
+		else
+			cs->idle_ns += window_overlap(st, cs->since, end);
+		cs->since = end;
+	}
+	st->end = end;
+}

@@ -1,0 +1,340 @@
+/*
+ * ftrace text writer. The layout follows trace_print_context() and the
+ * sched tracepoints' TP_printk() of kernel/trace and
+ * include/trace/events/sched.h:
+ *
+ *	"%16s-%-7d [%03d] %5s %5lu.%06lu: %s: <fields>"
+ *
+ * with the timestamp rounded to the microsecond as ns2usecs() rounds it.
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sched/features.h"
+#include "../sched/scenario.h"
+#include "trace_ftrace.h"
+
+/* Kernel releases whose sched tracepoint formats changed. */
+#define KV_STAT_RUNTIME_NO_VRUNTIME KV(6, 8)
+#define KV_EXIT_GROUP_DEAD KV(6, 16)
+
+/* The kernel's comm[TASK_COMM_LEN = 16], NUL included. */
+#define KERNEL_COMM_MAX 15
+
+struct trace_ftrace {
+	FILE *f;
+	struct trace_ftrace_opts o;
+	long count_pos;		/* offset of the entries line, -1 if it cannot be patched */
+	int count_width;	/* that line's fixed width, newline excluded */
+	u64 entries;
+	int nr_cpus;
+	s32 curr[];		/* [nr_cpus] pid running on each CPU */
+};
+
+/*
+ * irqs-off, need-resched, hardirq/softirq, preempt-depth, migrate-disable:
+ * what the kernel shows for the context each tracepoint fires in.
+ */
+static const char *const event_flags[NR_SCHED_EVENTS] = {
+	[EV_SCHED_SWITCH] = "d..2.",		/* __schedule(): rq lock, irqs off */
+	[EV_SCHED_WAKING] = "d..2.",		/* try_to_wake_up(): pi_lock held */
+	[EV_SCHED_WAKEUP] = "d..3.",		/* ttwu_do_activate(): + rq lock */
+	[EV_SCHED_WAKEUP_NEW] = "d..2.",	/* wake_up_new_task(): rq lock */
+	[EV_SCHED_MIGRATE_TASK] = "d..2.",	/* set_task_cpu() under rq locks */
+	[EV_SCHED_PROCESS_FORK] = ".....",
+	[EV_SCHED_PROCESS_EXIT] = ".....",
+	[EV_SCHED_STAT_RUNTIME] = "d..2.",	/* update_curr() at switch-out */
+	[EV_SCHED_SET_NICE] = "d..2.",
+	[EV_SCHED_YIELD] = "d..2.",
+	[EV_COMMAND] = ".....",
+	[EV_NOTE] = ".....",
+};
+
+static const char *const event_names[NR_SCHED_EVENTS] = {
+	[EV_SCHED_SWITCH] = "sched_switch",
+	[EV_SCHED_WAKING] = "sched_waking",
+	[EV_SCHED_WAKEUP] = "sched_wakeup",
+	[EV_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[EV_SCHED_MIGRATE_TASK] = "sched_migrate_task",
+	[EV_SCHED_PROCESS_FORK] = "sched_process_fork",
+	[EV_SCHED_PROCESS_EXIT] = "sched_process_exit",
+	[EV_SCHED_STAT_RUNTIME] = "sched_stat_runtime",
+	[EV_SCHED_SET_NICE] = "schedscope_set_nice",
+	[EV_SCHED_YIELD] = "schedscope_yield",
+	[EV_COMMAND] = "schedscope_command",
+	[EV_NOTE] = "schedscope_note",
+};
+
+static const char *const command_kinds[] = {
+	[CMD_SET_TUNABLE] = "set_tunable",
+	[CMD_SET_FEATURE] = "set_feature",
+	[CMD_SET_NICE] = "set_nice",
+	[CMD_SET_SLICE] = "set_slice",
+	[CMD_SET_POLICY] = "set_policy",
+};
+
+/* ---- the header ---- */
+
+static int format_count_line(char *buf, size_t cap, u64 entries, int nr_cpus)
+{
+	return snprintf(buf, cap, "# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%d",
+			entries, entries, nr_cpus);
+}
+
+/* The count line padded with spaces to the width of the largest count, newline included. */
+static void write_count_line(struct trace_ftrace *w, u64 entries)
+{
+	char buf[128];
+	int n = format_count_line(buf, sizeof(buf), entries, w->nr_cpus);
+
+	fprintf(w->f, "%s%*s\n", buf, w->count_width - n, "");
+}
+
+/*
+ * Where the count can be rewritten in place: a seekable stream not opened
+ * for appending (an O_APPEND write would land at the end instead).
+ */
+static long patchable_position(FILE *f)
+{
+	int fd = fileno(f);
+
+	if (fd >= 0) {
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl < 0 || (fl & O_APPEND))
+			return -1;
+	}
+	return ftell(f);
+}
+
+static void write_header(struct trace_ftrace *w)
+{
+	char widest[128];
+
+	w->count_width = format_count_line(widest, sizeof(widest), UINT64_MAX, w->nr_cpus);
+
+	fputs("# tracer: nop\n#\n", w->f);
+	w->count_pos = patchable_position(w->f);
+	write_count_line(w, 0);
+	fputs("#\n"
+	      "#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n",
+	      w->f);
+}
+
+struct trace_ftrace *trace_ftrace_open(FILE *f, const struct trace_ftrace_opts *o)
+{
+	int nr_cpus = o->nr_cpus > 0 ? o->nr_cpus : 0;
+	struct trace_ftrace *w = calloc(1, sizeof(*w) + ((size_t)nr_cpus + 1) * sizeof(w->curr[0]));
+
+	if (!w)
+		return NULL;
+	w->f = f;
+	w->o = *o;
+	if (!w->o.kernel)
+		w->o.kernel = KV_LATEST;
+	w->nr_cpus = nr_cpus;
+	/* curr[] is zeroed: every CPU runs its idle task until the first switch. */
+	write_header(w);
+	return w;
+}
+
+u64 trace_ftrace_entries(const struct trace_ftrace *w)
+{
+	return w->entries;
+}
+
+int trace_ftrace_close(struct trace_ftrace *w)
+{
+	int ret = 0;
+
+	if (!w)
+		return 0;
+	if (fflush(w->f) != 0)
+		ret = -1;
+	if (w->count_pos >= 0 && ret == 0) {
+		long end = ftell(w->f);
+
+		if (end >= 0 && fseek(w->f, w->count_pos, SEEK_SET) == 0) {
+			write_count_line(w, w->entries);
+			if (fseek(w->f, end, SEEK_SET) != 0)
+				ret = -1;
+		}
+		if (fflush(w->f) != 0)
+			ret = -1;
+	}
+	if (ferror(w->f))
+		ret = -1;
+	free(w);
+	return ret;
+}
+
+/* ---- one line per event ---- */
+
+/* A name as the kernel would print it: at most 15 characters, "<...>" when unknown. */
+static const char *comm_of(struct trace_ftrace *w, int pid, int cpu, char buf[KERNEL_COMM_MAX + 1])
+{
+	const char *name = w->o.comm ? w->o.comm(w->o.ctx, pid, cpu) : NULL;
+
+	if (!name)
+		return "<...>";
+	if (w->o.full_comm)
+		return name;
+	snprintf(buf, KERNEL_COMM_MAX + 1, "%s", name);
+	return buf;
+}
+
+static bool cpu_valid(const struct trace_ftrace *w, int cpu)
+{
+	return cpu >= 0 && cpu < w->nr_cpus;
+}
+
+/* "          <idle>-0       [000] d..2.     0.004000: sched_switch: " */
+static void put_context(struct trace_ftrace *w, const struct sched_event *ev, int pid)
+{
+	char buf[KERNEL_COMM_MAX + 1];
+	/* ns2usecs(): to the nearest microsecond. */
+	u64 us = ev->time / 1000 + (ev->time % 1000 >= 500);
+	const char *comm = pid == 0 ? "<idle>" : comm_of(w, pid, ev->cpu, buf);
+
+	fprintf(w->f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06" PRIu64 ": %s: ",
+		comm, pid, ev->cpu, event_flags[ev->type], us / 1000000, us % 1000000,
+		event_names[ev->type]);
+}
+
+/*
+ * prev_state as TP_printk() shows it: a preempted task is "R+". The idle
+ * task leaves the CPU through schedule_idle(), never preempted: plain "R".
+ */
+static const char *prev_state_string(int pid, char state, char buf[2])
+{
+	switch (state) {
+	case TASK_STATE_R:
+		return pid == 0 ? "R" : "R+";
+	case 0:
+		return "R";
+	default:
+		buf[0] = state;
+		buf[1] = '\0';
+		return buf;
+	}
+}
+
+static void put_switch(struct trace_ftrace *w, const struct sched_event *ev)
+{
+	char a[KERNEL_COMM_MAX + 1], b[KERNEL_COMM_MAX + 1], st[2];
+
+	fprintf(w->f, "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> "
+		"next_comm=%s next_pid=%d next_prio=%d\n",
+		comm_of(w, ev->sw.prev_pid, ev->cpu, a), ev->sw.prev_pid, ev->sw.prev_prio,
+		prev_state_string(ev->sw.prev_pid, ev->sw.prev_state, st),
+		comm_of(w, ev->sw.next_pid, ev->cpu, b), ev->sw.next_pid, ev->sw.next_prio);
+}
+
+/* A caption on one line: the text format has no way to continue a record. */
+static void put_note_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
+{
+	char a[KERNEL_COMM_MAX + 1], b[KERNEL_COMM_MAX + 1];
+	FILE *f = w->f;
+	int cpu = ev->cpu;
+
+	switch (ev->type) {
+	case EV_SCHED_SWITCH:
+		put_switch(w, ev);
+		break;
+	case EV_SCHED_WAKING:
+	case EV_SCHED_WAKEUP:
+	case EV_SCHED_WAKEUP_NEW:
+		fprintf(f, "comm=%s pid=%d prio=%d target_cpu=%03d\n",
+			comm_of(w, ev->wake.pid, cpu, a), ev->wake.pid, ev->wake.prio,
+			ev->wake.target_cpu);
+		break;
+	case EV_SCHED_MIGRATE_TASK:
+		fprintf(f, "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\n",
+			comm_of(w, ev->migrate.pid, cpu, a), ev->migrate.pid, ev->migrate.prio,
+			ev->migrate.orig_cpu, ev->migrate.dest_cpu);
+		break;
+	case EV_SCHED_PROCESS_FORK:
+		fprintf(f, "comm=%s pid=%d child_comm=%s child_pid=%d\n",
+			comm_of(w, ev->fork.parent_pid, cpu, a), ev->fork.parent_pid,
+			comm_of(w, ev->fork.child_pid, cpu, b), ev->fork.child_pid);
+		break;
+	case EV_SCHED_PROCESS_EXIT:
+		/* Every simulated task is a process of its own: its exit ends the group. */
+		fprintf(f, "comm=%s pid=%d prio=%d%s\n",
+			comm_of(w, ev->exit.pid, cpu, a), ev->exit.pid, ev->exit.prio,
+			w->o.kernel >= KV_EXIT_GROUP_DEAD ? " group_dead=true" : "");
+		break;
+	case EV_SCHED_STAT_RUNTIME:
+		fprintf(f, "comm=%s pid=%d runtime=%" PRIu64 " [ns]",
+			comm_of(w, ev->runtime.pid, cpu, a), ev->runtime.pid, ev->runtime.runtime);
+		if (w->o.kernel < KV_STAT_RUNTIME_NO_VRUNTIME)
+			fprintf(f, " vruntime=%" PRIu64 " [ns]", ev->runtime.vruntime);
+		fputc('\n', f);
+		break;
+	case EV_SCHED_SET_NICE:
+		fprintf(f, "comm=%s pid=%d old_nice=%d new_nice=%d policy=%d slice=%" PRIu64 "\n",
+			comm_of(w, ev->nice.pid, cpu, a), ev->nice.pid, ev->nice.old_nice,
+			ev->nice.new_nice, ev->nice.policy, ev->nice.slice);
+		break;
+	case EV_SCHED_YIELD:
+		fprintf(f, "comm=%s pid=%d\n", comm_of(w, ev->yield.pid, cpu, a), ev->yield.pid);
+		break;
+	case EV_COMMAND:
+		/* index -1: typed at the console rather than a scenario `at` line. */
+		fprintf(f, "index=%d kind=", ev->command.index == ~0u ? -1 : (int)ev->command.index);
+		if (ev->command.kind < ARRAY_SIZE(command_kinds))
+			fputs(command_kinds[ev->command.kind], f);
+		else
+			fprintf(f, "%u", ev->command.kind);
+		fprintf(f, " task=%d key=%d value=%" PRId64 "\n",
+			ev->command.task, ev->command.key, ev->command.value);
+		break;
+	case EV_NOTE: {
+		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;
+
+		fprintf(f, "index=%u", ev->note.index);
+		if (text) {
+			fputs(" text=", f);
+			put_note_text(f, text);
+		}
+		fputc('\n', f);
+		break;
+	}
+	}
+}
+
+void trace_ftrace_event(void *arg, const struct sched_event *ev)
+{
+	struct trace_ftrace *w = arg;
+	int pid;
+
+	if (ev->type >= NR_SCHED_EVENTS)
+		return;
+	/* TASK-PID is whoever runs on that CPU; sched_switch fires before the switch. */
+	if (ev->type == EV_SCHED_SWITCH)
+		pid = ev->sw.prev_pid;
+	else
+		pid = cpu_valid(w, ev->cpu) ? w->curr[ev->cpu] : 0;
+
+	put_context(w, ev, pid);
+	put_fields(w, ev);
+	w->entries++;
+
+	if (ev->type == EV_SCHED_SWITCH && cpu_valid(w, ev->cpu))
+		w->curr[ev->cpu] = ev->sw.next_pid;
+}
