@@ -14,7 +14,7 @@
  *
  * Output: one line per figure, `bench: NAME VALUE UNIT`.
  *
- * Usage: bench_engine [-q] [-v] [a|b|c|d|e|f ...]
+ * Usage: bench_engine [-q] [-v] [-k M.N] [a|b|c|d|e|f ...]
  *   -q      one run per figure instead of REPS (for profiling)
  *   -v      also print each run's events by type and CPU share, on stderr
  *   -k M.N  model kernel M.N in the EEVDF figures (a, b, c) instead of the
