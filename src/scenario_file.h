@@ -13,6 +13,9 @@ struct scenario_file {
 	int nr_expects;
 	struct expect *expect;
 	void *owned;			/* allocations freed by scenario_free() */
+	/* `sched` / `kernel` were given (in the file or by --set): the other
+	 * one then follows the rule "cfs implies 6.1, < 6.6 implies cfs". */
+	bool sched_given, kernel_given;
 };
 
 /*

@@ -1,0 +1,270 @@
+/* Run-time commands (`at` lines and the console): see command.h. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "command.h"
+
+#define MAX_PATTERN 256
+
+static const char tunable_names[] = "base_slice, latency, min_granularity, wakeup_granularity, "
+				    "idle_min_granularity, migration_cost, nr_migrate, tunable_scaling";
+
+int command_tunable(struct lexer *lx, const struct token *kv, int *which, u64 *value)
+{
+	static const char *const scaling[] = { "none", "log", "linear" };
+	char key[64];
+	int i = -1;
+
+	if (span_copy(&kv->key, key, sizeof(key)))
+		i = sched_tunable_lookup(key);
+	if (i < 0)
+		return lex_error(lx, &kv->key, "unknown tunable '%s' (expected %s)", SNIP(&kv->key),
+				 tunable_names);
+
+	const struct sched_tunable_desc *d = &sched_tunable_descs[i];
+	u64 v = 0;
+	bool named = false;
+	if (i == TUN_TUNABLE_SCALING)
+		for (u64 k = 0; k < ARRAY_SIZE(scaling); k++)
+			if (span_is(&kv->val, scaling[k])) {
+				v = k;
+				named = true;
+			}
+	if (!named && (d->is_time ? lex_duration(lx, &kv->val, d->name, &v)
+				  : lex_u64(lx, &kv->val, d->name, &v)) < 0)
+		return -1;
+	if (v < d->min || v > d->max) {
+		char lo[32], hi[32];
+		if (d->is_time) {
+			format_duration(lo, sizeof(lo), d->min);
+			format_duration(hi, sizeof(hi), d->max);
+		} else {
+			snprintf(lo, sizeof(lo), "%llu", (unsigned long long)d->min);
+			snprintf(hi, sizeof(hi), "%llu", (unsigned long long)d->max);
+		}
+		return lex_error(lx, &kv->val, "%s '%s' is out of range (%s..%s)", d->name,
+				 SNIP(&kv->val), lo, hi);
+	}
+	*which = i;
+	*value = v;
+	return 0;
+}
+
+int command_feature(struct lexer *lx, const struct lex_span *word, int *which, bool *on)
+{
+	struct lex_span name = *word;
+	char buf[64];
+	int i = -1;
+
+	*on = !(name.n > 3 && !memcmp(name.p, "NO_", 3));
+	if (!*on) {
+		name.p += 3;
+		name.n -= 3;
+	}
+	if (span_copy(&name, buf, sizeof(buf)))
+		i = sched_feature_lookup(buf);
+	if (i < 0)
+		return lex_error(lx, word, "unknown feature '%s'", SNIP(word));
+	*which = i;
+	return 0;
+}
+
+int command_policy(struct lexer *lx, const struct lex_span *word, int *policy)
+{
+	if (span_is(word, "normal"))
+		*policy = SCHED_NORMAL;
+	else if (span_is(word, "batch"))
+		*policy = SCHED_BATCH;
+	else if (span_is(word, "idle"))
+		*policy = SCHED_IDLE;
+	else
+		return lex_error(lx, word, "unknown policy '%s' (expected normal, batch or idle)", SNIP(word));
+	return 0;
+}
+
+int command_slice(struct lexer *lx, const struct lex_span *word, bool allow_default, u64 *slice)
+{
+	if (allow_default && span_is(word, "default")) {
+		*slice = 0;
+		return 0;
+	}
+	if (lex_duration(lx, word, "slice", slice) < 0)
+		return -1;
+	if (allow_default && *slice == 0)
+		return 0;
+	if (*slice < SLICE_MIN || *slice > SLICE_MAX)
+		return lex_error(lx, word, "slice '%s' is out of range (100us..100ms)", SNIP(word));
+	return 0;
+}
+
+/* The next token must be a word: what the command needs next. */
+static int need_word(struct lexer *lx, const char *what, struct token *t)
+{
+	if (lex_next(lx, t) == TOK_WORD)
+		return 0;
+	if (lx->failed)
+		return -1;
+	if (t->type == TOK_NEWLINE || t->type == TOK_EOF)
+		return lex_error(lx, &t->s, "missing %s", what);
+	return lex_error(lx, &t->s, "expected %s, got '%s'", what, SNIP(&t->s));
+}
+
+static int push(struct lexer *lx, const struct lex_span *at, struct sched_command *out, int max,
+		int *n, struct sched_command c)
+{
+	if (*n >= max)
+		return lex_error(lx, at, "'%s' makes more than %d commands", SNIP(at), max);
+	out[(*n)++] = c;
+	return 0;
+}
+
+/* One command per task matching the pattern, in task order. */
+static int per_task(const struct scenario_file *f, struct lexer *lx, const struct lex_span *pat,
+		    struct sched_command proto, struct sched_command *out, int max, int *n)
+{
+	char p[MAX_PATTERN];
+	int found = 0;
+
+	if (!span_copy(pat, p, sizeof(p)))
+		return lex_error(lx, pat, "task pattern '%s' is too long", SNIP(pat));
+	bool glob = strpbrk(p, "*?[\\") != NULL;
+	for (int i = 0; i < f->sc.nr_tasks; i++) {
+		const char *name = f->sc.task[i].name;
+		if (glob ? fnmatch(p, name, 0) != 0 : strcmp(p, name) != 0)
+			continue;
+		proto.task = i;
+		if (proto.kind == CMD_SET_POLICY)
+			proto.value = f->sc.task[i].nice;
+		if (push(lx, pat, out, max, n, proto) < 0)
+			return -1;
+		found++;
+	}
+	if (!found)
+		return lex_error(lx, pat, "no task matches '%s'", SNIP(pat));
+	return 0;
+}
+
+static int set_task(const struct scenario_file *f, struct lexer *lx, const struct token *what,
+		    struct sched_command *out, int max, int *n)
+{
+	struct sched_command c = { 0 };
+	struct token pat, v;
+	int policy;
+	s64 nice;
+
+	if (need_word(lx, "a task name or pattern", &pat) < 0 || need_word(lx, "a value", &v) < 0)
+		return -1;
+	if (span_is(&what->s, "nice")) {
+		c.kind = CMD_SET_NICE;
+		if (lex_int(lx, &v.s, "nice", -20, 19, &nice) < 0)
+			return -1;
+		c.value = nice;
+	} else if (span_is(&what->s, "slice")) {
+		u64 slice;
+		c.kind = CMD_SET_SLICE;
+		if (command_slice(lx, &v.s, true, &slice) < 0)
+			return -1;
+		c.value = (s64)slice;
+	} else {
+		c.kind = CMD_SET_POLICY;
+		if (command_policy(lx, &v.s, &policy) < 0)
+			return -1;
+		c.key = policy;
+	}
+	return per_task(f, lx, &pat.s, c, out, max, n);
+}
+
+static int set_tunables(struct lexer *lx, struct sched_command *out, int max, int *n)
+{
+	struct token t;
+	int count = 0;
+
+	while (lex_peek(lx, &t) == TOK_KEYVAL) {
+		int which;
+		u64 v;
+		lex_next(lx, &t);
+		if (command_tunable(lx, &t, &which, &v) < 0 ||
+		    push(lx, &t.s, out, max, n, (struct sched_command){
+				.kind = CMD_SET_TUNABLE, .key = which, .value = (s64)v }) < 0)
+			return -1;
+		count++;
+	}
+	if (!count) {
+		lex_next(lx, &t);
+		return lex_error(lx, &t.s, "expected KEY=VALUE after 'set tunable'");
+	}
+	return 0;
+}
+
+static int set_features(struct lexer *lx, struct sched_command *out, int max, int *n)
+{
+	struct token t;
+	int count = 0;
+
+	while (lex_peek(lx, &t) == TOK_WORD) {
+		int which;
+		bool on;
+		lex_next(lx, &t);
+		if (command_feature(lx, &t.s, &which, &on) < 0 ||
+		    push(lx, &t.s, out, max, n, (struct sched_command){
+				.kind = CMD_SET_FEATURE, .key = which, .value = on }) < 0)
+			return -1;
+		count++;
+	}
+	if (!count) {
+		lex_next(lx, &t);
+		return lex_error(lx, &t.s, "expected a feature name after 'set feature'");
+	}
+	return 0;
+}
+
+int command_parse_lex(const struct scenario_file *f, struct lexer *lx, struct sched_command *out,
+		      int max, int *n)
+{
+	struct token verb, what;
+
+	*n = 0;
+	if (need_word(lx, "a command", &verb) < 0)
+		goto fail;
+	if (!span_is(&verb.s, "set")) {
+		lex_error(lx, &verb.s, "unknown command '%s' (expected set)", SNIP(&verb.s));
+		goto fail;
+	}
+	if (need_word(lx, "what to set", &what) < 0)
+		goto fail;
+	int r;
+	if (span_is(&what.s, "nice") || span_is(&what.s, "slice") || span_is(&what.s, "policy"))
+		r = set_task(f, lx, &what, out, max, n);
+	else if (span_is(&what.s, "tunable"))
+		r = set_tunables(lx, out, max, n);
+	else if (span_is(&what.s, "feature"))
+		r = set_features(lx, out, max, n);
+	else
+		r = lex_error(lx, &what.s, "cannot set '%s' (expected nice, slice, policy, tunable or feature)",
+			      SNIP(&what.s));
+	if (r < 0 || lex_expect_eol(lx) < 0)
+		goto fail;
+	return 0;
+fail:
+	*n = 0;
+	return -1;
+}
+
+int command_parse(const struct scenario_file *f, const char *text, struct sched_command *out,
+		  int max, int *n, char *err, size_t errlen)
+{
+	struct lexer lx;
+
+	*n = 0;
+	lex_init(&lx, NULL, text, strlen(text), err, errlen);
+	if (lx.failed || command_parse_lex(f, &lx, out, max, n) < 0)
+		return -1;
+	struct token t;
+	if (lex_next(&lx, &t) != TOK_EOF || lx.failed) {
+		lex_error(&lx, &t.s, "one command per line");
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}

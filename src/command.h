@@ -1,0 +1,41 @@
+/*
+ * Run-time commands: the text after `at T` in a scenario, and what the
+ * console accepts. One parser for both, so they cannot drift apart.
+ *
+ *   set nice PATTERN N            nice -20..19 of every task matching PATTERN
+ *   set slice PATTERN D|default   custom slice 100us..100ms, or the default
+ *   set policy PATTERN normal|batch|idle
+ *   set tunable KEY=VALUE...      a tunable (durations for the *_ns ones)
+ *   set feature [NO_]NAME...      a sched_feature on or off
+ *
+ * PATTERN is a task name or an fnmatch() glob (`web.*`, `hog.?`); a pattern
+ * gives one command per matching task, in task order.
+ */
+#ifndef SRC_COMMAND_H
+#define SRC_COMMAND_H
+
+#include "lex.h"
+#include "scenario_file.h"
+
+/*
+ * Parse text into out[0..*n) (at most max commands). On error returns -1
+ * with "col N: message" in err and *n = 0.
+ */
+int command_parse(const struct scenario_file *f, const char *text, struct sched_command *out,
+		  int max, int *n, char *err, size_t errlen);
+/* The same from the tokens of one line of lx (to its end); errors through lx. */
+int command_parse_lex(const struct scenario_file *f, struct lexer *lx, struct sched_command *out,
+		      int max, int *n);
+
+/* Pieces shared with the scenario's `tunable`, `feature` and `task` lines. */
+int command_tunable(struct lexer *lx, const struct token *kv, int *which, u64 *value);
+int command_feature(struct lexer *lx, const struct lex_span *word, int *which, bool *on);
+int command_policy(struct lexer *lx, const struct lex_span *word, int *policy);
+/* A custom slice within the kernel's 100us..100ms clamp; or, with allow_default,
+ * "default" or 0 for the default slice. */
+int command_slice(struct lexer *lx, const struct lex_span *word, bool allow_default, u64 *slice);
+
+#define SLICE_MIN (100 * NSEC_PER_USEC)
+#define SLICE_MAX (100 * NSEC_PER_MSEC)
+
+#endif

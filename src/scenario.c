@@ -1,0 +1,1457 @@
+/*
+ * Scenario files (.scn): a machine, engine settings and a workload.
+ *
+ * One directive per line; '#' starts a comment (not inside "quotes").
+ * Durations are a number and a unit: 750us, 2.5s, 0.75ms (whole ns).
+ *
+ *   topology NAME | PATH | packages=2 cores=4 threads=2 ...   required, once
+ *   hz 100|250|300|1000           CONFIG_HZ (default 250)
+ *   seed N                        the engine's random seed (default 1)
+ *   duration D                    how long the run lasts (default 10s)
+ *   sched eevdf|cfs               the fair class (default eevdf; cfs implies kernel 6.1)
+ *   kernel VERSION                3.0 .. 6.19 or latest: the release whose rules and
+ *                                 defaults apply; without `sched`, < 6.6 means cfs
+ *   feature [NO_]NAME...          a sched_feature on or off (later lines win)
+ *   tunable KEY=VALUE...          base_slice=3ms, migration_cost=0, nr_migrate=8...
+ *   program NAME {                a named program (lines or ';' between statements);
+ *     loop 10 { run 1ms; sleep 2ms }   defined before the tasks that use it
+ *   }
+ *   task NAME [count=N] [nice=N] [policy=normal|batch|idle] [slice=D] [cpus=LIST]
+ *        [at=T] program="TEXT"|program=NAME
+ *   at T COMMAND                  a run-time command at time T (see command.h)
+ *   note T "caption"              a caption shown from time T
+ *   expect METRIC(PATTERN[, p50|p99|max]) OP VALUE [+- TOL] [over A..B]
+ *
+ * Tasks: NAME is [A-Za-z0-9_-]+; with count=N (1..100000) the tasks are
+ * NAME.0 .. NAME.N-1. At most 200000 tasks. nice -20..19; slice 100us..100ms;
+ * cpus like 0-3,8 (CPUs of the topology); at= is when the task is forked.
+ * Task i has pid i + 1.
+ *
+ * Programs: run D | run forever | sleep D | loop [N] { ... } | wait |
+ * wake PATTERN | yield | exit | nice N, where D is a duration or
+ * uniform(A, B), exp(MEAN), normal(MEAN, SD). A loop without a count repeats
+ * forever, so its body must take time (run, sleep, wait or exit). Loops nest
+ * at most 16 deep. A task whose program ends exits.
+ *
+ * expect: METRIC is share, cpu_time, wait_time, wakeup_latency (with p50,
+ * p99 or max), migrations, switches, wakeups or preemptions; PATTERN a task
+ * glob; OP = < > <= >=; VALUE a duration for the time metrics, a fraction or
+ * a percentage for share (0.333 or 33.3%), a number otherwise. `+- TOL`
+ * only with `=`; `over A..B` limits the window (A < B).
+ *
+ * All or nothing: the first error ("file:line:col: message") is reported
+ * and nothing is kept. Errors that need the whole task list (cpus= beyond
+ * the topology, wake and at patterns) are reported after the rest of the file
+ * has been checked.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "scenario_file.h"
+#include "topology_file.h"
+
+#define MAX_TASKS 200000
+#define MAX_COUNT 100000
+#define MAX_TASK_NAME 40		/* leaves room for ".99999" in TASK_COMM_LEN */
+#define MAX_PROG_INSNS 65536
+#define MAX_WAKE_TARGETS (1 << 22)
+#define MAX_ACTIONS (1 << 20)
+#define DEFAULT_HZ 250
+#define DEFAULT_SEED 1
+#define DEFAULT_DURATION (10 * NSEC_PER_SEC)
+#define CFS_DEFAULT_KERNEL KV(6, 1)
+
+/* Memory the scenario owns beyond the arrays in struct sched_scenario. */
+struct scenario_owned {
+	int nr_progs, cap_progs;
+	struct sched_program **prog;
+};
+
+/* A string-keyed hash table; keys point into the scenario text. */
+struct map_entry {
+	const char *key;
+	size_t n;
+	int value;
+};
+
+struct strmap {
+	struct map_entry *e;
+	size_t size, used;
+};
+
+/* One `task` line: count=N gives N task specs from `first`. */
+struct task_line {
+	int first, count;
+	bool has_cpus;
+	struct lex_span cpus;		/* checked against the topology at the end */
+};
+
+struct named_prog {
+	struct lex_span name;
+	struct sched_program *prog;
+};
+
+/* A `wake PATTERN` statement, resolved once every task is known. */
+struct pending_wake {
+	struct sched_program *prog;
+	int insn;
+	struct lex_span pattern;
+};
+
+/* An `at T COMMAND` line, parsed once every task is known. */
+struct pending_at {
+	struct lex_pos from;
+	size_t end;
+	u64 time;
+};
+
+enum single { S_TOPOLOGY, S_HZ, S_SEED, S_DURATION, S_SCHED, S_KERNEL, NR_SINGLE };
+
+struct parser {
+	struct lexer lx;
+	const char *name;
+	struct scenario_file *f;
+	struct scenario_owned *own;
+	u32 seen_line[NR_SINGLE];	/* 0 = not seen */
+
+	int nr_lines, nr_named, nr_wakes, nr_ats;
+	size_t cap_lines, cap_named, cap_wakes, cap_ats, cap_tasks, cap_notes, cap_expects;
+	size_t cap_wake_list, cap_actions;
+	struct task_line *line;
+	struct named_prog *named;
+	struct pending_wake *wake;
+	struct pending_at *at;
+	struct strmap task_names;	/* base name -> task_line index */
+	struct strmap wake_patterns;	/* pattern -> pending_wake index already resolved */
+};
+
+/* ---- small helpers ---- */
+
+/* Make room for element n of *p (capacity *cap). */
+static int reserve(struct parser *ps, void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t ncap = *cap ? *cap * 2 : 16;
+	void *q = realloc(*p, ncap * size);
+	if (!q) {
+		struct lex_span here = { ps->lx.text, 0, ps->lx.at.line, 1 };
+		return lex_error(&ps->lx, &here, "out of memory");
+	}
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+#define RESERVE(ps, arr, cap, n) reserve((ps), (void **)&(arr), &(cap), (size_t)(n), sizeof(*(arr)))
+
+static u64 hash(const char *p, size_t n)
+{
+	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct map_entry *map_find(struct strmap *m, const char *p, size_t n)
+{
+	if (!m->size)
+		return NULL;
+	for (size_t i = hash(p, n) & (m->size - 1);; i = (i + 1) & (m->size - 1)) {
+		struct map_entry *e = &m->e[i];
+		if (!e->key)
+			return NULL;
+		if (e->n == n && !memcmp(e->key, p, n))
+			return e;
+	}
+}
+
+static int map_add(struct strmap *m, const char *p, size_t n, int value)
+{
+	if (2 * (m->used + 1) > m->size) {
+		struct strmap bigger = { calloc(m->size ? m->size * 2 : 64, sizeof(struct map_entry)),
+					 m->size ? m->size * 2 : 64, 0 };
+		if (!bigger.e)
+			return -1;
+		for (size_t i = 0; i < m->size; i++)
+			if (m->e[i].key)
+				map_add(&bigger, m->e[i].key, m->e[i].n, m->e[i].value);
+		free(m->e);
+		*m = bigger;
+	}
+	size_t i = hash(p, n) & (m->size - 1);
+	while (m->e[i].key)
+		i = (i + 1) & (m->size - 1);
+	m->e[i] = (struct map_entry){ p, n, value };
+	m->used++;
+	return 0;
+}
+
+static int oom(struct parser *ps, const struct lex_span *at)
+{
+	return lex_error(&ps->lx, at, "out of memory");
+}
+
+/* Names of tasks and programs: [A-Za-z0-9_-]+; '.' is kept for NAME.N. */
+static bool valid_name(const struct lex_span *s)
+{
+	if (!s->n)
+		return false;
+	for (size_t i = 0; i < s->n; i++) {
+		char c = s->p[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* The next token must be a word: the value of directive `dir`. */
+static int value_word(struct parser *ps, const struct token *dir, struct token *v)
+{
+	if (lex_next(&ps->lx, v) == TOK_WORD)
+		return 0;
+	if (ps->lx.failed)
+		return -1;
+	if (v->type == TOK_NEWLINE || v->type == TOK_EOF)
+		return lex_error(&ps->lx, &v->s, "'%s' needs a value", SNIP(&dir->s));
+	return lex_error(&ps->lx, &v->s, "unexpected '%s'", SNIP(&v->s));
+}
+
+static int once(struct parser *ps, enum single which, const struct token *dir)
+{
+	if (ps->seen_line[which])
+		return lex_error(&ps->lx, &dir->s, "duplicate '%s' (first at line %u)", SNIP(&dir->s),
+				 ps->seen_line[which]);
+	ps->seen_line[which] = dir->s.line;
+	return 0;
+}
+
+/* ---- values shared by directives and --set ---- */
+
+static int parse_hz(struct lexer *lx, const struct lex_span *s, u32 *hz)
+{
+	s64 v;
+
+	if (parse_s64(s->p, s->n, &v) != PARSE_OK || (v != 100 && v != 250 && v != 300 && v != 1000))
+		return lex_error(lx, s, "hz '%s' is not one of 100, 250, 300, 1000", SNIP(s));
+	*hz = (u32)v;
+	return 0;
+}
+
+static int parse_sched(struct lexer *lx, const struct lex_span *s, int *variant)
+{
+	if (span_is(s, "eevdf"))
+		*variant = SCHED_VARIANT_EEVDF;
+	else if (span_is(s, "cfs"))
+		*variant = SCHED_VARIANT_CFS;
+	else
+		return lex_error(lx, s, "unknown scheduler '%s' (expected eevdf or cfs)", SNIP(s));
+	return 0;
+}
+
+/* "6.12" is KV(6, 12); "latest" the newest release the engine knows. */
+static int parse_kernel(struct lexer *lx, const struct lex_span *s, int *kv)
+{
+	const char *dot = memchr(s->p, '.', s->n);
+	u64 major, minor;
+
+	if (span_is(s, "latest")) {
+		*kv = KV_LATEST;
+		return 0;
+	}
+	if (dot && dot - s->p <= 2 && s->p + s->n - dot - 1 <= 2 &&
+	    parse_u64(s->p, (size_t)(dot - s->p), &major) == PARSE_OK &&
+	    parse_u64(dot + 1, (size_t)(s->p + s->n - dot - 1), &minor) == PARSE_OK &&
+	    sched_kernel_version_valid(KV((int)major, (int)minor))) {
+		*kv = KV((int)major, (int)minor);
+		return 0;
+	}
+	return lex_error(lx, s, "unknown kernel '%s' (expected 3.0 .. %d.%d, or latest)", SNIP(s),
+			 KV_LATEST / 100, KV_LATEST % 100);
+}
+
+static int eevdf_too_old(struct lexer *lx, const struct lex_span *at, int kv)
+{
+	return lex_error(lx, at, "EEVDF first appears in 6.6, not in kernel %d.%d (use sched cfs)",
+			 kv / 100, kv % 100);
+}
+
+static void set_feature(struct sched_scenario *sc, int which, bool on)
+{
+	u64 bit = FEAT_BIT(which);
+
+	if (on) {
+		sc->features_set |= bit;
+		sc->features_clear &= ~bit;
+	} else {
+		sc->features_clear |= bit;
+		sc->features_set &= ~bit;
+	}
+}
+
+/* ---- task programs ---- */
+
+struct compiler {
+	struct parser *ps;
+	struct lexer *lx;
+	struct sched_program *prog;
+	size_t cap;
+	int depth;
+};
+
+static struct sched_program *new_program(struct parser *ps, const struct lex_span *at)
+{
+	struct scenario_owned *own = ps->own;
+	size_t cap = (size_t)own->cap_progs;
+	struct sched_program *p;
+
+	if (reserve(ps, (void **)&own->prog, &cap, (size_t)own->nr_progs, sizeof(*own->prog)) < 0)
+		return NULL;
+	own->cap_progs = (int)cap;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		oom(ps, at);
+		return NULL;
+	}
+	own->prog[own->nr_progs++] = p;
+	return p;
+}
+
+/* Append an instruction; returns its index or -1. */
+static int emit(struct compiler *c, const struct token *at, enum prog_op op)
+{
+	struct sched_program *p = c->prog;
+
+	if (p->nr_insns >= MAX_PROG_INSNS)
+		return lex_error(c->lx, &at->s, "program is longer than %d statements", MAX_PROG_INSNS);
+	if (reserve(c->ps, (void **)&p->insn, &c->cap, (size_t)p->nr_insns, sizeof(*p->insn)) < 0)
+		return -1;
+	p->insn[p->nr_insns] = (struct prog_insn){ .op = op, .line = at->s.line, .col = at->s.col };
+	return p->nr_insns++;
+}
+
+static int expect_punct(struct lexer *lx, const char *what, const char *after)
+{
+	struct token t;
+
+	if (lex_next(lx, &t) == TOK_PUNCT && span_is(&t.s, what))
+		return 0;
+	if (lx->failed)
+		return -1;
+	if (t.type == TOK_NEWLINE || t.type == TOK_EOF)
+		return lex_error(lx, &t.s, "expected '%s' %s, got the end of the line", what, after);
+	return lex_error(lx, &t.s, "expected '%s' %s, got '%s'", what, after, SNIP(&t.s));
+}
+
+static int duration_word(struct lexer *lx, const char *what, u64 *ns)
+{
+	struct token t;
+
+	if (lex_next(lx, &t) != TOK_WORD) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t.s, "expected a duration for '%s', got '%s'", what,
+				 t.type == TOK_NEWLINE || t.type == TOK_EOF ? "end of line" : SNIP(&t.s));
+	}
+	return lex_duration(lx, &t.s, "duration", ns);
+}
+
+/* D: a constant, uniform(A, B), exp(MEAN) or normal(MEAN, SD). */
+static int compile_duration(struct compiler *c, const struct token *kw, struct sched_duration *d,
+			    bool *takes_time)
+{
+	struct lexer *lx = c->lx;
+	struct token t, p;
+
+	if (lex_peek(lx, &t) == TOK_WORD && lex_next(lx, &t) == TOK_WORD &&
+	    (span_is(&t.s, "uniform") || span_is(&t.s, "exp") || span_is(&t.s, "normal")) &&
+	    lex_peek(lx, &p) == TOK_PUNCT && span_is(&p.s, "(")) {
+		bool two = !span_is(&t.s, "exp");
+		lex_next(lx, &p);
+		d->kind = span_is(&t.s, "uniform") ? DIST_UNIFORM : two ? DIST_NORMAL : DIST_EXP;
+		if (duration_word(lx, "uniform", &d->a) < 0 ||
+		    (two && (expect_punct(lx, ",", "between the two durations") < 0 ||
+			     duration_word(lx, "uniform", &d->b) < 0)) ||
+		    expect_punct(lx, ")", "after the durations") < 0)
+			return -1;
+		if (d->kind == DIST_UNIFORM && d->a > d->b)
+			return lex_error(lx, &t.s, "uniform(A, B) needs A <= B");
+		*takes_time = d->kind == DIST_UNIFORM ? d->b > 0 : d->a > 0 || d->b > 0;
+		return 0;
+	}
+	if (t.type != TOK_WORD) {
+		if (lx->failed)
+			return -1;
+		if (t.type != TOK_EOF)
+			lex_next(lx, &t);
+		return lex_error(lx, &t.s, "'%s' needs a duration", SNIP(&kw->s));
+	}
+	d->kind = DIST_CONST;
+	if (lex_duration(lx, &t.s, "duration", &d->a) < 0)
+		return -1;
+	*takes_time = d->a > 0;
+	return 0;
+}
+
+static int compile_seq(struct compiler *c, const struct token *open, bool *takes_time);
+
+static int compile_loop(struct compiler *c, const struct token *kw, bool *takes_time)
+{
+	struct lexer *lx = c->lx;
+	struct token t;
+	s64 count = 0;
+	bool body_time = false;
+
+	if (c->depth >= PROG_MAX_LOOP_DEPTH)
+		return lex_error(lx, &kw->s, "loops nest deeper than %d", PROG_MAX_LOOP_DEPTH);
+	if (lex_peek(lx, &t) == TOK_WORD) {
+		lex_next(lx, &t);
+		if (lex_int(lx, &t.s, "loop count", 1, INT32_MAX, &count) < 0)
+			return -1;
+	}
+	if (lex_next(lx, &t) != TOK_PUNCT || !span_is(&t.s, "{")) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t.s, "expected '{' after 'loop'");
+	}
+
+	int head = emit(c, kw, PROG_LOOP);
+	if (head < 0)
+		return -1;
+	u32 slot = (u32)c->prog->nr_loops++;
+	c->prog->insn[head].arg = (s32)count;
+	c->prog->insn[head].loop_slot = slot;
+
+	c->depth++;
+	int r = compile_seq(c, &t, &body_time);
+	c->depth--;
+	if (r < 0)
+		return -1;
+	if (c->prog->nr_insns == head + 1)
+		return lex_error(lx, &kw->s, "empty loop");
+	if (!count && !body_time)
+		return lex_error(lx, &kw->s, "a loop without a count repeats forever, so its body must "
+				 "take time (run, sleep, wait or exit)");
+
+	int end = emit(c, kw, PROG_END_LOOP);
+	if (end < 0)
+		return -1;
+	c->prog->insn[end].target = head;
+	c->prog->insn[end].loop_slot = slot;
+	c->prog->insn[head].target = end + 1;
+	*takes_time |= body_time;
+	return 0;
+}
+
+static int compile_wake(struct compiler *c, const struct token *kw)
+{
+	struct parser *ps = c->ps;
+	struct token t;
+
+	if (lex_next(c->lx, &t) != TOK_WORD) {
+		if (c->lx->failed)
+			return -1;
+		return lex_error(c->lx, &t.s, "'wake' needs a task name or pattern");
+	}
+	int i = emit(c, kw, PROG_WAKE);
+	if (i < 0 || RESERVE(ps, ps->wake, ps->cap_wakes, ps->nr_wakes) < 0)
+		return -1;
+	ps->wake[ps->nr_wakes++] = (struct pending_wake){ c->prog, i, t.s };
+	return 0;
+}
+
+static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_time, bool *braced)
+{
+	struct lexer *lx = c->lx;
+	struct token t;
+	bool tt = false;
+	int i;
+
+	*braced = false;
+	if (span_is(&kw->s, "run")) {
+		if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "forever")) {
+			lex_next(lx, &t);
+			*takes_time = true;
+			return emit(c, kw, PROG_RUN_FOREVER) < 0 ? -1 : 0;
+		}
+		if ((i = emit(c, kw, PROG_RUN)) < 0 || compile_duration(c, kw, &c->prog->insn[i].dur, &tt) < 0)
+			return -1;
+		*takes_time |= tt;
+	} else if (span_is(&kw->s, "sleep")) {
+		if ((i = emit(c, kw, PROG_SLEEP)) < 0 || compile_duration(c, kw, &c->prog->insn[i].dur, &tt) < 0)
+			return -1;
+		*takes_time |= tt;
+	} else if (span_is(&kw->s, "loop")) {
+		*braced = true;
+		return compile_loop(c, kw, takes_time);
+	} else if (span_is(&kw->s, "wait") || span_is(&kw->s, "exit")) {
+		*takes_time = true;	/* blocks, or ends the task */
+		return emit(c, kw, span_is(&kw->s, "wait") ? PROG_WAIT : PROG_EXIT) < 0 ? -1 : 0;
+	} else if (span_is(&kw->s, "yield")) {
+		return emit(c, kw, PROG_YIELD) < 0 ? -1 : 0;
+	} else if (span_is(&kw->s, "wake")) {
+		return compile_wake(c, kw);
+	} else if (span_is(&kw->s, "nice")) {
+		s64 nice;
+		if (lex_next(lx, &t) != TOK_WORD) {
+			if (lx->failed)
+				return -1;
+			return lex_error(lx, &t.s, "'nice' needs a value -20..19");
+		}
+		if (lex_int(lx, &t.s, "nice", -20, 19, &nice) < 0 || (i = emit(c, kw, PROG_NICE)) < 0)
+			return -1;
+		c->prog->insn[i].arg = (s32)nice;
+	} else {
+		return lex_error(lx, &kw->s, "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
+				 "yield, exit, nice)", SNIP(&kw->s));
+	}
+	return 0;
+}
+
+/* Statements up to the '}' matching `open`, or to the end of the text when open is NULL. */
+static int compile_seq(struct compiler *c, const struct token *open, bool *takes_time)
+{
+	struct lexer *lx = c->lx;
+	bool need_sep = false;
+
+	for (;;) {
+		struct token t;
+		bool braced;
+
+		lex_next(lx, &t);
+		if (lx->failed)
+			return -1;
+		if (t.type == TOK_NEWLINE || tok_is(&t, TOK_PUNCT, ";")) {
+			need_sep = false;
+			continue;
+		}
+		if (tok_is(&t, TOK_PUNCT, "}")) {
+			if (open)
+				return 0;
+			return lex_error(lx, &t.s, "unbalanced '}'");
+		}
+		if (t.type == TOK_EOF) {
+			if (open)
+				return lex_error(lx, &open->s, "unclosed '{'");
+			return 0;
+		}
+		if (need_sep)
+			return lex_error(lx, &t.s, "expected ';' or a new line before '%s'", SNIP(&t.s));
+		if (t.type != TOK_WORD)
+			return lex_error(lx, &t.s, "unexpected '%s' in a program", SNIP(&t.s));
+		if (compile_stmt(c, &t, takes_time, &braced) < 0)
+			return -1;
+		need_sep = !braced;
+	}
+}
+
+/* Compile one program: from lx up to the '}' matching open (or the end of lx). */
+static struct sched_program *compile_program(struct parser *ps, struct lexer *lx,
+					     const struct token *open, const struct lex_span *where)
+{
+	struct compiler c = { ps, lx, new_program(ps, where), 0, 0 };
+	bool tt = false;
+
+	if (!c.prog || compile_seq(&c, open, &tt) < 0)
+		return NULL;
+	if (!c.prog->nr_insns) {
+		lex_error(lx, where, "empty program");
+		return NULL;
+	}
+	return c.prog;
+}
+
+/* ---- directives ---- */
+
+static int do_topology(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct scenario_file *f = ps->f;
+	struct token v;
+	char name[1024], path[2048], msg[512];
+	char *text;
+	size_t len;
+
+	if (once(ps, S_TOPOLOGY, dir) < 0)
+		return -1;
+	switch (lex_next(lx, &v)) {
+	case TOK_KEYVAL:
+		return topology_parse_inline(lx, &v, &f->topo);
+	case TOK_WORD:
+		if (!span_copy(&v.s, name, sizeof(name)))
+			return lex_error(lx, &v.s, "topology name '%s' is too long", SNIP(&v.s));
+		break;
+	case TOK_STRING:
+		if (v.val.n >= sizeof(name))
+			return lex_error(lx, &v.s, "topology name '%s' is too long", SNIP(&v.s));
+		lex_unquote(&v.val, name);
+		break;
+	default:
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &v.s, "'topology' needs a name, a path or packages=N cores=N ...");
+	}
+	if (lex_expect_eol(lx) < 0)
+		return -1;
+	if (topology_resolve(name, ps->name, path, sizeof(path), msg, sizeof(msg)) < 0 ||
+	    lex_read_file(path, &text, &len, msg, sizeof(msg)) < 0)
+		return lex_error(lx, &v.s, "%s", msg);
+	/* a mistake inside the .topo file is reported at its own file:line:col */
+	int r = topology_parse(path, text, len, &f->topo, lx->err, lx->errlen);
+	free(text);
+	if (r < 0)
+		lx->failed = true;
+	return r;
+}
+
+static int do_hz(struct parser *ps, const struct token *dir)
+{
+	struct token v;
+
+	if (once(ps, S_HZ, dir) < 0 || value_word(ps, dir, &v) < 0 || parse_hz(&ps->lx, &v.s, &ps->f->sc.hz) < 0)
+		return -1;
+	return lex_expect_eol(&ps->lx);
+}
+
+static int do_seed(struct parser *ps, const struct token *dir)
+{
+	struct token v;
+
+	if (once(ps, S_SEED, dir) < 0 || value_word(ps, dir, &v) < 0 ||
+	    lex_u64(&ps->lx, &v.s, "seed", &ps->f->sc.seed) < 0)
+		return -1;
+	return lex_expect_eol(&ps->lx);
+}
+
+static int do_duration(struct parser *ps, const struct token *dir)
+{
+	struct token v;
+
+	if (once(ps, S_DURATION, dir) < 0 || value_word(ps, dir, &v) < 0 ||
+	    lex_duration(&ps->lx, &v.s, "duration", &ps->f->sc.duration) < 0)
+		return -1;
+	if (!ps->f->sc.duration)
+		return lex_error(&ps->lx, &v.s, "duration must be above 0");
+	return lex_expect_eol(&ps->lx);
+}
+
+static int do_sched(struct parser *ps, const struct token *dir)
+{
+	struct scenario_file *f = ps->f;
+	struct token v;
+
+	if (once(ps, S_SCHED, dir) < 0 || value_word(ps, dir, &v) < 0 ||
+	    parse_sched(&ps->lx, &v.s, &f->sc.variant) < 0)
+		return -1;
+	if (f->sc.variant == SCHED_VARIANT_EEVDF && f->kernel_given && f->sc.kernel < KV_FIRST_EEVDF)
+		return eevdf_too_old(&ps->lx, &v.s, f->sc.kernel);
+	f->sched_given = true;
+	return lex_expect_eol(&ps->lx);
+}
+
+static int do_kernel(struct parser *ps, const struct token *dir)
+{
+	struct scenario_file *f = ps->f;
+	struct token v;
+
+	if (once(ps, S_KERNEL, dir) < 0 || value_word(ps, dir, &v) < 0 ||
+	    parse_kernel(&ps->lx, &v.s, &f->sc.kernel) < 0)
+		return -1;
+	if (f->sched_given && f->sc.variant == SCHED_VARIANT_EEVDF && f->sc.kernel < KV_FIRST_EEVDF)
+		return eevdf_too_old(&ps->lx, &v.s, f->sc.kernel);
+	f->kernel_given = true;
+	return lex_expect_eol(&ps->lx);
+}
+
+static int do_feature(struct parser *ps, const struct token *dir)
+{
+	struct token v;
+	int n = 0;
+
+	while (lex_peek(&ps->lx, &v) == TOK_WORD) {
+		int which;
+		bool on;
+		lex_next(&ps->lx, &v);
+		if (command_feature(&ps->lx, &v.s, &which, &on) < 0)
+			return -1;
+		set_feature(&ps->f->sc, which, on);
+		n++;
+	}
+	if (!n)
+		return value_word(ps, dir, &v);
+	return lex_expect_eol(&ps->lx);
+}
+
+static int do_tunable(struct parser *ps, const struct token *dir)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+	struct token v;
+	int n = 0;
+
+	while (lex_peek(&ps->lx, &v) == TOK_KEYVAL) {
+		int which;
+		u64 value;
+		lex_next(&ps->lx, &v);
+		if (command_tunable(&ps->lx, &v, &which, &value) < 0)
+			return -1;
+		sc->tunable[which] = value;
+		sc->tunable_set[which] = true;
+		n++;
+	}
+	if (!n) {
+		lex_next(&ps->lx, &v);
+		return lex_error(&ps->lx, &v.s, "'tunable' needs KEY=VALUE");
+	}
+	return lex_expect_eol(&ps->lx);
+}
+
+static struct named_prog *find_program(struct parser *ps, const struct lex_span *name)
+{
+	for (int i = 0; i < ps->nr_named; i++)
+		if (ps->named[i].name.n == name->n && !memcmp(ps->named[i].name.p, name->p, name->n))
+			return &ps->named[i];
+	return NULL;
+}
+
+static int do_program(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct token name, open;
+	struct named_prog *old;
+	struct sched_program *p;
+
+	if (value_word(ps, dir, &name) < 0)
+		return -1;
+	if (!valid_name(&name.s) || name.s.n > 63)
+		return lex_error(lx, &name.s, "bad program name '%s' (up to 63 letters, digits, '_' and '-')",
+				 SNIP(&name.s));
+	if ((old = find_program(ps, &name.s)))
+		return lex_error(lx, &name.s, "duplicate program '%s' (first at line %u)", SNIP(&name.s),
+				 old->name.line);
+	if (lex_next(lx, &open) != TOK_PUNCT || !span_is(&open.s, "{")) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &open.s, "expected '{' after 'program %s'", SNIP(&name.s));
+	}
+	if (!(p = compile_program(ps, lx, &open, &name.s)) ||
+	    RESERVE(ps, ps->named, ps->cap_named, ps->nr_named) < 0)
+		return -1;
+	ps->named[ps->nr_named++] = (struct named_prog){ name.s, p };
+	return lex_expect_eol(lx);
+}
+
+/* ---- task lines ---- */
+
+enum task_key { K_COUNT, K_NICE, K_POLICY, K_SLICE, K_CPUS, K_AT, K_PROGRAM, NR_TASK_KEYS };
+
+static const char *const task_keys[NR_TASK_KEYS] = {
+	"count", "nice", "policy", "slice", "cpus", "at", "program",
+};
+
+/* What a task line says, for each of its count instances. */
+struct task_template {
+	struct sched_task_spec spec;
+	int count;	/* 0: no count=, one task called NAME */
+	struct lex_span count_at;
+	bool has_cpus;
+	struct lex_span cpus;
+};
+
+static int task_program(struct parser *ps, const struct token *kv, struct sched_task_spec *spec)
+{
+	if (kv->quoted) {
+		struct lexer sub;
+		lex_sub_span(&sub, &ps->lx, &kv->val);
+		spec->prog = compile_program(ps, &sub, NULL, &kv->val);
+		lex_join(&ps->lx, &sub);
+		return spec->prog ? 0 : -1;
+	}
+	struct named_prog *np = find_program(ps, &kv->val);
+	if (!np)
+		return lex_error(&ps->lx, &kv->val, "unknown program '%s' (programs are defined "
+				 "before the tasks that use them)", SNIP(&kv->val));
+	spec->prog = np->prog;
+	return 0;
+}
+
+static int task_key(struct parser *ps, const struct token *kv, int key, struct task_template *tt)
+{
+	struct lexer *lx = &ps->lx;
+	s64 v;
+
+	switch (key) {
+	case K_COUNT:
+		if (lex_int(lx, &kv->val, "count", 1, MAX_COUNT, &v) < 0)
+			return -1;
+		tt->count = (int)v;
+		tt->count_at = kv->val;
+		return 0;
+	case K_NICE:
+		if (lex_int(lx, &kv->val, "nice", -20, 19, &v) < 0)
+			return -1;
+		tt->spec.nice = (int)v;
+		return 0;
+	case K_POLICY:
+		return command_policy(lx, &kv->val, &tt->spec.policy);
+	case K_SLICE:
+		return command_slice(lx, &kv->val, false, &tt->spec.slice);
+	case K_CPUS:
+		/* the form now; the CPUs against the topology at the end */
+		tt->has_cpus = true;
+		tt->cpus = kv->val;
+		return lex_cpulist(lx, &kv->val, SCHED_MAX_CPUS, &tt->spec.cpus);
+	case K_AT:
+		return lex_duration(lx, &kv->val, "start time", &tt->spec.start);
+	default:
+		return task_program(ps, kv, &tt->spec);
+	}
+}
+
+static int add_tasks(struct parser *ps, const struct token *name, struct task_template *tt)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+	int n = tt->count ? tt->count : 1;
+
+	if (sc->nr_tasks + n > MAX_TASKS)
+		return lex_error(&ps->lx, tt->count ? &tt->count_at : &name->s,
+				 "too many tasks: %d more make %d (the limit is %d)", n, sc->nr_tasks + n,
+				 MAX_TASKS);
+	if (RESERVE(ps, ps->line, ps->cap_lines, ps->nr_lines) < 0 ||
+	    map_add(&ps->task_names, name->s.p, name->s.n, ps->nr_lines) < 0)
+		return oom(ps, &name->s);
+	ps->line[ps->nr_lines++] = (struct task_line){ sc->nr_tasks, n, tt->has_cpus, tt->cpus };
+
+	tt->spec.has_cpus = tt->has_cpus;
+	tt->spec.line = name->s.line;
+	for (int i = 0; i < n; i++) {
+		if (RESERVE(ps, sc->task, ps->cap_tasks, sc->nr_tasks) < 0)
+			return -1;
+		struct sched_task_spec *t = &sc->task[sc->nr_tasks++];
+		*t = tt->spec;
+		if (tt->count)
+			snprintf(t->name, sizeof(t->name), "%.*s.%d", (int)name->s.n, name->s.p, i);
+		else
+			snprintf(t->name, sizeof(t->name), "%.*s", (int)name->s.n, name->s.p);
+	}
+	return 0;
+}
+
+static int do_task(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct task_template tt = { .spec.policy = SCHED_NORMAL };
+	struct lex_span seen[NR_TASK_KEYS] = { { 0 } };
+	struct token name, kv;
+	struct map_entry *dup;
+
+	if (value_word(ps, dir, &name) < 0)
+		return -1;
+	if (!valid_name(&name.s))
+		return lex_error(lx, &name.s, "bad task name '%s' (letters, digits, '_' and '-'; '.' is "
+				 "kept for the NAME.N of count=)", SNIP(&name.s));
+	if (name.s.n > MAX_TASK_NAME)
+		return lex_error(lx, &name.s, "task name '%s' is longer than %d bytes", SNIP(&name.s),
+				 MAX_TASK_NAME);
+	if ((dup = map_find(&ps->task_names, name.s.p, name.s.n)))
+		return lex_error(lx, &name.s, "duplicate task '%s' (first at line %u)", SNIP(&name.s),
+				 ps->f->sc.task[ps->line[dup->value].first].line);
+
+	while (lex_next(lx, &kv) == TOK_KEYVAL) {
+		int key = 0;
+		while (key < NR_TASK_KEYS && !span_is(&kv.key, task_keys[key]))
+			key++;
+		if (key == NR_TASK_KEYS)
+			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, slice, "
+					 "cpus, at, program)", SNIP(&kv.key));
+		if (seen[key].p)
+			return lex_error(lx, &kv.key, "duplicate key '%s'", task_keys[key]);
+		seen[key] = kv.key;
+		if (task_key(ps, &kv, key, &tt) < 0)
+			return -1;
+	}
+	if (lx->failed)
+		return -1;
+	if (kv.type != TOK_NEWLINE && kv.type != TOK_EOF)
+		return lex_error(lx, &kv.s, "expected KEY=VALUE, got '%s'", SNIP(&kv.s));
+	if (!tt.spec.prog)
+		return lex_error(lx, &name.s, "task '%s' needs program=\"...\" or program=NAME",
+				 SNIP(&name.s));
+	return add_tasks(ps, &name, &tt);
+}
+
+/* ---- at, note, expect ---- */
+
+static int do_at(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct token v, t;
+	u64 time;
+
+	if (value_word(ps, dir, &v) < 0 || lex_duration(lx, &v.s, "time", &time) < 0)
+		return -1;
+	if (lex_peek(lx, &t) == TOK_NEWLINE || t.type == TOK_EOF) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t.s, "'at %s' needs a command, like 'set nice web.* 5'", SNIP(&v.s));
+	}
+	if (RESERVE(ps, ps->at, ps->cap_ats, ps->nr_ats) < 0)
+		return -1;
+	ps->at[ps->nr_ats++] = (struct pending_at){ lx->at, lex_eol(lx), time };
+	/* the tokens are read again once every task is known; skip them now */
+	while (lex_next(lx, &t) != TOK_NEWLINE && t.type != TOK_EOF)
+		;
+	return lx->failed ? -1 : 0;
+}
+
+static int do_note(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct sched_scenario *sc = &ps->f->sc;
+	struct token v, s;
+	u64 time;
+
+	if (value_word(ps, dir, &v) < 0 || lex_duration(lx, &v.s, "time", &time) < 0)
+		return -1;
+	if (lex_next(lx, &s) != TOK_STRING) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &s.s, "'note' needs a \"quoted caption\" after the time");
+	}
+	if (lex_expect_eol(lx) < 0 || RESERVE(ps, sc->note, ps->cap_notes, sc->nr_notes) < 0)
+		return -1;
+	char *text = malloc(s.val.n + 1);
+	if (!text)
+		return oom(ps, &s.s);
+	lex_unquote(&s.val, text);
+	sc->note[sc->nr_notes++] = (struct sched_note){ time, text };
+	return 0;
+}
+
+static const char *const metric_names[NR_EXPECT_METRICS] = {
+	[EXPECT_SHARE] = "share",
+	[EXPECT_CPU_TIME] = "cpu_time",
+	[EXPECT_WAIT_TIME] = "wait_time",
+	[EXPECT_WAKEUP_LATENCY] = "wakeup_latency",
+	[EXPECT_MIGRATIONS] = "migrations",
+	[EXPECT_SWITCHES] = "switches",
+	[EXPECT_WAKEUPS] = "wakeups",
+	[EXPECT_PREEMPTIONS] = "preemptions",
+};
+
+static bool metric_is_time(int m)
+{
+	return m == EXPECT_CPU_TIME || m == EXPECT_WAIT_TIME || m == EXPECT_WAKEUP_LATENCY;
+}
+
+/* A value in the metric's unit: ns for times, a fraction for share, a count. */
+static int expect_value(struct lexer *lx, int metric, const struct token *t, double *v)
+{
+	struct lex_span s = t->s;
+	bool percent = false;
+
+	if (t->type != TOK_WORD) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t->s, "expected a value, got '%s'",
+				 t->type == TOK_NEWLINE || t->type == TOK_EOF ? "end of line" : SNIP(&t->s));
+	}
+	if (metric_is_time(metric)) {
+		u64 ns;
+		if (lex_duration(lx, &s, metric_names[metric], &ns) < 0)
+			return -1;
+		*v = (double)ns;
+		return 0;
+	}
+	if (metric == EXPECT_SHARE && s.n > 1 && s.p[s.n - 1] == '%') {
+		s.n--;
+		percent = true;
+	}
+	if (parse_decimal(s.p, s.n, v) != PARSE_OK)
+		return lex_error(lx, &t->s, "bad %s value '%s' (a number%s)", metric_names[metric],
+				 SNIP(&t->s), metric == EXPECT_SHARE ? " like 0.5 or 50%" : "");
+	if (percent)
+		*v /= 100;
+	return 0;
+}
+
+static int expect_call(struct lexer *lx, const struct token *m, struct expect *x)
+{
+	struct token t;
+
+	if (expect_punct(lx, "(", "after the metric") < 0 || lex_next(lx, &t) != TOK_WORD) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t.s, "expected a task name or pattern, got '%s'", SNIP(&t.s));
+	}
+	if (!span_copy(&t.s, x->pattern, sizeof(x->pattern)))
+		return lex_error(lx, &t.s, "pattern '%s' is longer than %zu bytes", SNIP(&t.s),
+				 sizeof(x->pattern) - 1);
+	bool has_stat = lex_peek(lx, &t) == TOK_PUNCT && span_is(&t.s, ",");
+	if (has_stat) {
+		lex_next(lx, &t);
+		if (lex_next(lx, &t) != TOK_WORD || !(span_is(&t.s, "p50") || span_is(&t.s, "p99") ||
+						      span_is(&t.s, "max"))) {
+			if (lx->failed)
+				return -1;
+			return lex_error(lx, &t.s, "expected p50, p99 or max, got '%s'", SNIP(&t.s));
+		}
+		if (x->metric != EXPECT_WAKEUP_LATENCY)
+			return lex_error(lx, &t.s, "only wakeup_latency takes p50, p99 or max");
+		x->stat = span_is(&t.s, "p50") ? STAT_P50 : span_is(&t.s, "p99") ? STAT_P99 : STAT_MAX;
+	}
+	if (expect_punct(lx, ")", "after the pattern") < 0)
+		return -1;
+	if (x->metric == EXPECT_WAKEUP_LATENCY && !has_stat)
+		return lex_error(lx, &m->s, "wakeup_latency needs p50, p99 or max, like "
+				 "wakeup_latency(web.*, p99)");
+	return 0;
+}
+
+static int expect_window(struct lexer *lx, const struct token *t, struct expect *x)
+{
+	const char *dots = NULL;
+
+	for (size_t i = 0; i + 1 < t->s.n; i++)
+		if (t->s.p[i] == '.' && t->s.p[i + 1] == '.') {
+			dots = t->s.p + i;
+			break;
+		}
+	if (t->type != TOK_WORD || !dots)
+		return lex_error(lx, &t->s, "expected a window A..B after 'over', like 1s..10s");
+	size_t na = (size_t)(dots - t->s.p);
+	struct lex_span a = { t->s.p, na, t->s.line, t->s.col };
+	struct lex_span b = { dots + 2, t->s.n - na - 2, t->s.line, t->s.col + (u32)na + 2 };
+	if (lex_duration(lx, &a, "window start", &x->from) < 0 ||
+	    lex_duration(lx, &b, "window end", &x->to) < 0)
+		return -1;
+	if (x->from >= x->to)
+		return lex_error(lx, &t->s, "window '%s' is empty: its start must come before its end",
+				 SNIP(&t->s));
+	x->has_window = true;
+	return 0;
+}
+
+static int do_expect(struct parser *ps, const struct token *dir)
+{
+	static const char *const ops[] = { [OP_EQ] = "=", [OP_LT] = "<", [OP_GT] = ">",
+					   [OP_LE] = "<=", [OP_GE] = ">=" };
+	struct lexer *lx = &ps->lx;
+	struct scenario_file *f = ps->f;
+	struct expect x = { 0 };
+	struct token m, t;
+	const char *last;
+
+	if (value_word(ps, dir, &m) < 0)
+		return -1;
+	for (x.metric = 0; x.metric < NR_EXPECT_METRICS; x.metric++)
+		if (span_is(&m.s, metric_names[x.metric]))
+			break;
+	if (x.metric == NR_EXPECT_METRICS)
+		return lex_error(lx, &m.s, "unknown metric '%s' (expected share, cpu_time, wait_time, "
+				 "wakeup_latency, migrations, switches, wakeups, preemptions)", SNIP(&m.s));
+	x.line = m.s.line;
+	x.col = m.s.col;
+	if (expect_call(lx, &m, &x) < 0)
+		return -1;
+
+	lex_next(lx, &t);
+	for (x.op = 0; x.op < (int)ARRAY_SIZE(ops); x.op++)
+		if (tok_is(&t, TOK_PUNCT, ops[x.op]))
+			break;
+	if (x.op == (int)ARRAY_SIZE(ops)) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t.s, "expected =, <, >, <= or >=, got '%s'",
+				 t.type == TOK_NEWLINE || t.type == TOK_EOF ? "end of line" : SNIP(&t.s));
+	}
+	lex_next(lx, &t);
+	if (expect_value(lx, x.metric, &t, &x.value) < 0)
+		return -1;
+	last = t.s.p + t.s.n;
+
+	if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "+-")) {
+		lex_next(lx, &t);
+		if (x.op != OP_EQ)
+			return lex_error(lx, &t.s, "'+-' goes only with '='");
+		lex_next(lx, &t);
+		if (expect_value(lx, x.metric, &t, &x.tol) < 0)
+			return -1;
+		last = t.s.p + t.s.n;
+	}
+	if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "over")) {
+		lex_next(lx, &t);
+		lex_next(lx, &t);
+		if (expect_window(lx, &t, &x) < 0)
+			return -1;
+		last = t.s.p + t.s.n;
+	}
+	if (lex_expect_eol(lx) < 0)
+		return -1;
+
+	size_t n = MIN((size_t)(last - m.s.p), sizeof(x.text) - 1);
+	memcpy(x.text, m.s.p, n);
+	x.text[n] = 0;
+	if (RESERVE(ps, f->expect, ps->cap_expects, f->nr_expects) < 0)
+		return -1;
+	f->expect[f->nr_expects++] = x;
+	return 0;
+}
+
+/* ---- the whole file ---- */
+
+static const struct {
+	const char *name;
+	int (*parse)(struct parser *ps, const struct token *dir);
+} directives[] = {
+	{ "topology", do_topology }, { "hz", do_hz }, { "seed", do_seed },
+	{ "duration", do_duration }, { "sched", do_sched }, { "kernel", do_kernel },
+	{ "feature", do_feature }, { "tunable", do_tunable }, { "program", do_program },
+	{ "task", do_task }, { "at", do_at }, { "note", do_note }, { "expect", do_expect },
+};
+
+static int parse_lines(struct parser *ps)
+{
+	struct lexer *lx = &ps->lx;
+	struct token t;
+
+	for (;;) {
+		switch (lex_next(lx, &t)) {
+		case TOK_EOF:
+			return lx->failed ? -1 : 0;
+		case TOK_NEWLINE:
+			continue;
+		case TOK_WORD:
+			break;
+		default:
+			if (tok_is(&t, TOK_PUNCT, "}"))
+				return lex_error(lx, &t.s, "unbalanced '}'");
+			return lex_error(lx, &t.s, "unexpected '%s'", SNIP(&t.s));
+		}
+		size_t i = 0;
+		while (i < ARRAY_SIZE(directives) && !span_is(&t.s, directives[i].name))
+			i++;
+		if (i == ARRAY_SIZE(directives))
+			return lex_error(lx, &t.s, "unknown directive '%s' (expected topology, hz, seed, "
+					 "duration, sched, kernel, feature, tunable, program, task, at, "
+					 "note, expect)", SNIP(&t.s));
+		if (directives[i].parse(ps, &t) < 0)
+			return -1;
+	}
+}
+
+static int check_cpus(struct parser *ps)
+{
+	struct cpumask m;
+
+	for (int i = 0; i < ps->nr_lines; i++)
+		if (ps->line[i].has_cpus &&
+		    lex_cpulist(&ps->lx, &ps->line[i].cpus, ps->f->topo.nr_cpus, &m) < 0)
+			return -1;
+	return 0;
+}
+
+/* Each `wake PATTERN` gets its range of wake_list; equal patterns share one. */
+static int resolve_wakes(struct parser *ps)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+	char pat[256];
+
+	for (int w = 0; w < ps->nr_wakes; w++) {
+		struct pending_wake *pw = &ps->wake[w];
+		struct prog_insn *insn = &pw->prog->insn[pw->insn];
+		struct map_entry *e = map_find(&ps->wake_patterns, pw->pattern.p, pw->pattern.n);
+
+		if (e) {
+			const struct pending_wake *first = &ps->wake[e->value];
+			insn->wake_first = first->prog->insn[first->insn].wake_first;
+			insn->wake_count = first->prog->insn[first->insn].wake_count;
+			continue;
+		}
+		if (!span_copy(&pw->pattern, pat, sizeof(pat)))
+			return lex_error(&ps->lx, &pw->pattern, "pattern '%s' is too long", SNIP(&pw->pattern));
+		bool glob = strpbrk(pat, "*?[\\") != NULL;
+		insn->wake_first = (u32)sc->nr_wake_list;
+		for (int i = 0; i < sc->nr_tasks; i++) {
+			if (glob ? fnmatch(pat, sc->task[i].name, 0) != 0 : strcmp(pat, sc->task[i].name) != 0)
+				continue;
+			if (sc->nr_wake_list >= MAX_WAKE_TARGETS)
+				return lex_error(&ps->lx, &pw->pattern, "wake targets exceed %d in all",
+						 MAX_WAKE_TARGETS);
+			if (RESERVE(ps, sc->wake_list, ps->cap_wake_list, sc->nr_wake_list) < 0)
+				return -1;
+			sc->wake_list[sc->nr_wake_list++] = i;
+		}
+		insn->wake_count = (u32)sc->nr_wake_list - insn->wake_first;
+		if (!insn->wake_count)
+			return lex_error(&ps->lx, &pw->pattern, "wake '%s': no task matches", SNIP(&pw->pattern));
+		if (map_add(&ps->wake_patterns, pw->pattern.p, pw->pattern.n, w) < 0)
+			return oom(ps, &pw->pattern);
+	}
+	return 0;
+}
+
+static int resolve_ats(struct parser *ps)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+	int max = sc->nr_tasks + LEX_MAX_LINE;	/* one per task, or one per word */
+	struct sched_command *cmd = malloc((size_t)max * sizeof(*cmd));
+	struct lex_span where = { ps->lx.text, 0, 1, 1 };
+
+	if (!cmd)
+		return oom(ps, &where);
+	for (int i = 0; i < ps->nr_ats; i++) {
+		struct pending_at *a = &ps->at[i];
+		struct lexer sub;
+		int n;
+
+		lex_sub(&sub, &ps->lx, &a->from, a->end);
+		command_parse_lex(ps->f, &sub, cmd, max, &n);
+		lex_join(&ps->lx, &sub);
+		if (ps->lx.failed)
+			break;
+		where = (struct lex_span){ ps->lx.text + a->from.pos, 0, a->from.line,
+					   (u32)(a->from.pos - a->from.bol + 1) };
+		if (sc->nr_actions + n > MAX_ACTIONS) {
+			lex_error(&ps->lx, &where, "more than %d actions in all", MAX_ACTIONS);
+			break;
+		}
+		for (int k = 0; k < n; k++) {
+			if (RESERVE(ps, sc->action, ps->cap_actions, sc->nr_actions) < 0)
+				break;
+			sc->action[sc->nr_actions++] = (struct sched_action){ a->time, cmd[k], a->from.line };
+		}
+		if (ps->lx.failed)
+			break;
+	}
+	free(cmd);
+	return ps->lx.failed ? -1 : 0;
+}
+
+/* Sort by time, keeping file order among equal times. */
+struct sort_key {
+	u64 time;
+	size_t index;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int sort_by_time(struct parser *ps, void *base, size_t n, size_t size, size_t time_offset)
+{
+	struct lex_span here = { ps->lx.text, 0, 1, 1 };
+	struct sort_key *k;
+	char *copy;
+
+	if (n < 2)
+		return 0;
+	k = malloc(n * sizeof(*k));
+	copy = malloc(n * size);
+	if (!k || !copy) {
+		free(k);
+		free(copy);
+		return oom(ps, &here);
+	}
+	for (size_t i = 0; i < n; i++) {
+		memcpy(&k[i].time, (char *)base + i * size + time_offset, sizeof(u64));
+		k[i].index = i;
+	}
+	qsort(k, n, sizeof(*k), cmp_key);
+	memcpy(copy, base, n * size);
+	for (size_t i = 0; i < n; i++)
+		memcpy((char *)base + i * size, copy + k[i].index * size, size);
+	free(k);
+	free(copy);
+	return 0;
+}
+
+static int finish(struct parser *ps)
+{
+	struct scenario_file *f = ps->f;
+	struct sched_scenario *sc = &f->sc;
+
+	if (!ps->seen_line[S_TOPOLOGY]) {
+		struct lex_span start = { ps->lx.text, 0, 1, 1 };
+		return lex_error(&ps->lx, &start, "missing 'topology' line");
+	}
+	if (check_cpus(ps) < 0 || resolve_wakes(ps) < 0 || resolve_ats(ps) < 0)
+		return -1;
+	if (sort_by_time(ps, sc->action, (size_t)sc->nr_actions, sizeof(*sc->action),
+			 offsetof(struct sched_action, time)) < 0 ||
+	    sort_by_time(ps, sc->note, (size_t)sc->nr_notes, sizeof(*sc->note),
+			 offsetof(struct sched_note, time)) < 0)
+		return -1;
+
+	if (!f->kernel_given)
+		sc->kernel = f->sched_given && sc->variant == SCHED_VARIANT_CFS ? CFS_DEFAULT_KERNEL : KV_LATEST;
+	else if (!f->sched_given)
+		sc->variant = sc->kernel < KV_FIRST_EEVDF ? SCHED_VARIANT_CFS : SCHED_VARIANT_EEVDF;
+	sc->topo = &f->topo;
+	return 0;
+}
+
+static void parser_free(struct parser *ps)
+{
+	free(ps->line);
+	free(ps->named);
+	free(ps->wake);
+	free(ps->at);
+	free(ps->task_names.e);
+	free(ps->wake_patterns.e);
+}
+
+int scenario_parse(const char *name, const char *text, size_t len,
+		   struct scenario_file *out, char *err, size_t errlen)
+{
+	struct parser ps = { .name = name, .f = out };
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->path, sizeof(out->path), "%s", name);
+	out->sc.hz = DEFAULT_HZ;
+	out->sc.seed = DEFAULT_SEED;
+	out->sc.duration = DEFAULT_DURATION;
+	out->sc.variant = SCHED_VARIANT_EEVDF;
+	out->sc.kernel = KV_LATEST;
+	ps.own = calloc(1, sizeof(*ps.own));
+	out->owned = ps.own;
+
+	lex_init(&ps.lx, name, text, len, err, errlen);
+	if (!ps.own) {
+		struct lex_span start = { text, 0, 1, 1 };
+		oom(&ps, &start);
+	}
+	if (!ps.lx.failed && len > LEX_MAX_FILE) {
+		struct lex_span start = { text, 0, 1, 1 };
+		lex_error(&ps.lx, &start, "file is larger than %u MiB", LEX_MAX_FILE >> 20);
+	}
+	if (!ps.lx.failed && parse_lines(&ps) == 0)
+		finish(&ps);
+	parser_free(&ps);
+	if (ps.lx.failed) {
+		scenario_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+int scenario_load(const char *path, struct scenario_file *out, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	if (lex_read_file(path, &text, &len, err, errlen) < 0)
+		return -1;
+	int r = scenario_parse(path, text, len, out, err, errlen);
+	free(text);
+	return r;
+}
+
+void scenario_free(struct scenario_file *f)
+{
+	struct scenario_owned *own = f->owned;
+	struct sched_scenario *sc = &f->sc;
+
+	if (own) {
+		for (int i = 0; i < own->nr_progs; i++) {
+			free(own->prog[i]->insn);
+			free(own->prog[i]);
+		}
+		free(own->prog);
+		free(own);
+	}
+	for (int i = 0; i < sc->nr_notes; i++)
+		free((char *)sc->note[i].text);
+	free(sc->note);
+	free(sc->task);
+	free(sc->wake_list);
+	free(sc->action);
+	free(f->expect);
+	topology_free(&f->topo);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- --set KEY=VALUE ---- */
+
+int scenario_set(struct scenario_file *f, const char *assignment, char *err, size_t errlen)
+{
+	struct sched_scenario *sc = &f->sc;
+	struct lexer lx;
+	struct token t;
+	u64 v;
+
+	lex_init(&lx, "--set", assignment, strlen(assignment), err, errlen);
+	lx.nopos = true;
+	if (lex_next(&lx, &t) != TOK_KEYVAL) {
+		if (!lx.failed)
+			lex_error(&lx, &t.s, "expected KEY=VALUE, got '%s'", SNIP(&t.s));
+		return -1;
+	}
+	if (lex_expect_eol(&lx) < 0)
+		return -1;
+
+	const struct lex_span *key = &t.key, *val = &t.val;
+	if (span_is(key, "hz")) {
+		u32 hz;
+		if (parse_hz(&lx, val, &hz) < 0)
+			return -1;
+		sc->hz = hz;
+	} else if (span_is(key, "seed")) {
+		if (lex_u64(&lx, val, "seed", &v) < 0)
+			return -1;
+		sc->seed = v;
+	} else if (span_is(key, "duration")) {
+		if (lex_duration(&lx, val, "duration", &v) < 0)
+			return -1;
+		if (!v)
+			return lex_error(&lx, val, "duration must be above 0");
+		sc->duration = v;
+	} else if (span_is(key, "sched")) {
+		int variant;
+		if (parse_sched(&lx, val, &variant) < 0)
+			return -1;
+		if (variant == SCHED_VARIANT_EEVDF && f->kernel_given && sc->kernel < KV_FIRST_EEVDF)
+			return eevdf_too_old(&lx, val, sc->kernel);
+		sc->variant = variant;
+		f->sched_given = true;
+		if (!f->kernel_given)
+			sc->kernel = variant == SCHED_VARIANT_CFS ? CFS_DEFAULT_KERNEL : KV_LATEST;
+	} else if (span_is(key, "kernel")) {
+		int kv;
+		if (parse_kernel(&lx, val, &kv) < 0)
+			return -1;
+		if (f->sched_given && sc->variant == SCHED_VARIANT_EEVDF && kv < KV_FIRST_EEVDF)
+			return eevdf_too_old(&lx, val, kv);
+		sc->kernel = kv;
+		f->kernel_given = true;
+		if (!f->sched_given)
+			sc->variant = kv < KV_FIRST_EEVDF ? SCHED_VARIANT_CFS : SCHED_VARIANT_EEVDF;
+	} else if (span_is(key, "feature")) {
+		int which;
+		bool on;
+		if (command_feature(&lx, val, &which, &on) < 0)
+			return -1;
+		set_feature(sc, which, on);
+	} else {
+		char name[64];
+		int which;
+		if (!span_copy(key, name, sizeof(name)) || sched_tunable_lookup(name) < 0)
+			return lex_error(&lx, key, "unknown key '%s' (expected a tunable, feature, hz, seed, "
+					 "duration, sched or kernel)", SNIP(key));
+		if (command_tunable(&lx, &t, &which, &v) < 0)
+			return -1;
+		sc->tunable[which] = v;
+		sc->tunable_set[which] = true;
+	}
+	return 0;
+}
