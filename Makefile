@@ -31,6 +31,13 @@ CMOCKA     = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
+# The built-in demo scenario, compiled in so `schedscope` needs no data files.
+GEN_SRC    = $(B)/gen/demo_scenario.c
+$(B)/gen/demo_scenario.c: scenarios/demo.scn
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from scenarios/demo.scn */'; echo 'const char demo_scenario_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
+
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke
 
 all: schedscope
@@ -45,7 +52,7 @@ $(1)/%.o: %.c
 $(1)/libsched.a: $$(call objs,$(1),$$(SCHED_SRC))
 	$$(AR) rcs $$@ $$^
 
-$(1)/libapp.a: $$(call objs,$(1),$$(APP_SRC) $$(UI_SRC))
+$(1)/libapp.a: $$(call objs,$(1),$$(APP_SRC) $$(UI_SRC) $$(GEN_SRC))
 	$$(AR) rcs $$@ $$^
 
 $(1)/schedscope: $(1)/src/main.o $(1)/libapp.a $(1)/libsched.a
@@ -85,6 +92,7 @@ run: check-deps
 # ---- tests ----
 
 test: check-deps
+	@rm -f $(B)/test-results
 	@$(MAKE) --no-print-directory schedscope $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 	@tests/run-scenarios.sh ./schedscope

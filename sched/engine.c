@@ -80,7 +80,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	idle->cpu = cpu;
 	idle->state = TASK_RUNNING;
 	idle->on_cpu = true;
-	idle->prio = MAX_RT_PRIO + 20 + 19 + 1;	/* 140, as the kernel shows it */
+	idle->prio = NICE_TO_PRIO(0);	/* swapper shows prio 120 in traces */
 	idle->sched_class = &idle_sched_class;
 	rq->idle = rq->curr = idle;
 	rq->tick_stopped = true;	/* boots idle, and an idle CPU has no tick */

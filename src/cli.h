@@ -1,0 +1,19 @@
+/* Shared pieces of the command-line front end. */
+#ifndef SRC_CLI_H
+#define SRC_CLI_H
+
+#include "scenario_file.h"
+
+/* Print "schedscope: message" and a hint; returns 2 (usage error). */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Load a scenario file, or the built-in demo for DEMO_SCENARIO_NAME; prints
+ * the error and returns 2 on failure. */
+int cli_load_scenario(const char *path, struct scenario_file *f);
+
+#define DEMO_SCENARIO_NAME "demo"
+
+extern const char demo_scenario_text[];
+
+int cmd_run(int argc, char **argv);
+
+#endif

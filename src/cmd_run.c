@@ -1,0 +1,267 @@
+/*
+ * `schedscope run SCENARIO`: run a scenario headless, then print its report,
+ * check its expects, or write its trace.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../sched/sched.h"
+#include "cli.h"
+#include "expect.h"
+#include "lex.h"
+#include "report.h"
+#include "scenario_file.h"
+#include "stats.h"
+#include "trace_ftrace.h"
+
+/* The report's window plus one per expect that names its own. */
+struct run_stats {
+	int n;
+	struct stats *st;
+};
+
+static void run_stats_event(void *ctx, const struct sched_event *ev)
+{
+	struct run_stats *rs = ctx;
+
+	for (int i = 0; i < rs->n; i++)
+		stats_event(&rs->st[i], ev);
+}
+
+static const char *trace_comm(void *ctx, int pid, int cpu)
+{
+	return sched_comm(ctx, pid, cpu);
+}
+
+static const char *trace_note(void *ctx, u32 index)
+{
+	const struct sched_scenario *sc = sched_scenario_of(ctx);
+
+	return index < (u32)sc->nr_notes ? sc->note[index].text : NULL;
+}
+
+static u64 wall_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+}
+
+struct run_opts {
+	u64 until;
+	bool has_until;
+	u64 win_from, win_to;
+	bool has_window;
+	const char *report;	/* NULL: text unless --check */
+	bool check;
+	const char *trace;
+};
+
+/* "A..B" with durations on both sides. */
+static int parse_window(const char *s, u64 *from, u64 *to)
+{
+	const char *dots = strstr(s, "..");
+
+	if (!dots || parse_duration(s, (size_t)(dots - s), from) != PARSE_OK ||
+	    parse_duration(dots + 2, strlen(dots + 2), to) != PARSE_OK || *from >= *to)
+		return -1;
+	return 0;
+}
+
+static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scenario_file *f,
+			  const char **path)
+{
+	static const struct option opts[] = {
+		{ "until", required_argument, NULL, 'u' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "set", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* --seed and --set apply after parsing, in the order given */
+	struct {
+		bool seed;
+		const char *arg;
+	} sets[256];
+	int nr_sets = 0, c;
+	char err[512];
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			if (parse_duration(optarg, strlen(optarg), &o->until) != PARSE_OK)
+				return cli_usage_error("--until: '%s' is not a duration (e.g. 2.5s)", optarg);
+			o->has_until = true;
+			break;
+		case 'w':
+			if (parse_window(optarg, &o->win_from, &o->win_to))
+				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)", optarg);
+			o->has_window = true;
+			break;
+		case 'r':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage_error("--report: '%s' is not text or json", optarg);
+			o->report = optarg;
+			break;
+		case 'c':
+			o->check = true;
+			break;
+		case 't':
+			o->trace = optarg;
+			break;
+		case 's':
+		case 'S':
+			if (nr_sets == (int)ARRAY_SIZE(sets))
+				return cli_usage_error("too many --set options");
+			sets[nr_sets].seed = c == 's';
+			sets[nr_sets++].arg = optarg;
+			break;
+		default:
+			return cli_usage_error("run: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error("run: expected one SCENARIO file");
+	*path = argv[optind];
+
+	if (cli_load_scenario(*path, f))
+		return 2;
+	for (int i = 0; i < nr_sets; i++) {
+		char kv[300];
+
+		/* --seed N is --set seed=N */
+		snprintf(kv, sizeof(kv), "%s%s", sets[i].seed ? "seed=" : "", sets[i].arg);
+		if (scenario_set(f, kv, err, sizeof(err))) {
+			fprintf(stderr, "schedscope: %s\n", err);
+			scenario_free(f);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* Evaluate every expect; returns how many failed. */
+static int check_expects(const struct scenario_file *f, struct run_stats *rs, int first,
+			 char **msg, bool *ok)
+{
+	const char **names = malloc((size_t)f->sc.nr_tasks * sizeof(*names) + 1);
+	int failed = 0;
+
+	for (int i = 0; i < f->sc.nr_tasks; i++)
+		names[i] = f->sc.task[i].name;
+	for (int i = 0; i < f->nr_expects; i++) {
+		const struct expect *x = &f->expect[i];
+		const struct stats *st = x->has_window ? &rs->st[first + i] : &rs->st[0];
+
+		msg[i] = malloc(512);
+		ok[i] = expect_check(x, st, names, msg[i], 512);
+		failed += !ok[i];
+	}
+	free(names);
+	return failed;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct scenario_file f;
+	struct run_stats rs = { 0 };
+	struct trace_ftrace *tw = NULL;
+	FILE *tf = NULL;
+	const char *path = NULL;
+	char err[512];
+	int rc, failed = 0;
+
+	rc = parse_run_args(argc, argv, &o, &f, &path);
+	if (rc)
+		return rc;
+
+	u64 end = f.sc.duration;
+	if (o.has_until && o.until < end)
+		end = o.until;
+	u64 from = o.has_window ? o.win_from : 0, to = o.has_window ? o.win_to : end;
+
+	struct sched_engine *e = sched_engine_create(&f.sc, err, sizeof(err));
+	if (!e) {
+		fprintf(stderr, "schedscope: %s: %s\n", path, err);
+		scenario_free(&f);
+		return 2;
+	}
+
+	/* stats[0] is the report window; then one per expect (used when it has `over`) */
+	rs.n = 1 + (o.check ? f.nr_expects : 0);
+	rs.st = calloc((size_t)rs.n, sizeof(*rs.st));
+	stats_init(&rs.st[0], f.sc.nr_tasks, f.sc.topo->nr_cpus, from, to);
+	for (int i = 1; i < rs.n; i++) {
+		const struct expect *x = &f.expect[i - 1];
+		stats_init(&rs.st[i], f.sc.nr_tasks, f.sc.topo->nr_cpus,
+			   x->has_window ? x->from : from, x->has_window ? x->to : to);
+	}
+	sched_add_listener(e, run_stats_event, &rs);
+
+	if (o.trace) {
+		tf = strcmp(o.trace, "-") ? fopen(o.trace, "w") : stdout;
+		if (!tf) {
+			fprintf(stderr, "schedscope: %s: cannot write: %m\n", o.trace);
+			rc = 2;
+			goto out;
+		}
+		struct trace_ftrace_opts to_opts = {
+			.nr_cpus = f.sc.topo->nr_cpus,
+			.kernel = f.sc.kernel,
+			.comm = trace_comm,
+			.note = trace_note,
+			.ctx = e,
+		};
+		tw = trace_ftrace_open(tf, &to_opts);
+		sched_add_listener(e, trace_ftrace_event, tw);
+	}
+
+	u64 t0 = wall_clock_ns();
+	sched_run_until(e, end);
+	u64 wall = wall_clock_ns() - t0;
+
+	for (int i = 0; i < rs.n; i++)
+		stats_finish(&rs.st[i], sched_now(e));
+
+	char **msg = calloc((size_t)f.nr_expects + 1, sizeof(*msg));
+	bool *ok = calloc((size_t)f.nr_expects + 1, sizeof(*ok));
+	if (o.check)
+		failed = check_expects(&f, &rs, 1, msg, ok);
+
+	struct report r = { &f, e, &rs.st[0], wall, o.check ? f.nr_expects : 0,
+			    (const char *const *)msg, ok };
+	if (o.report && !strcmp(o.report, "json"))
+		report_json(stdout, &r);
+	else if (o.report || !o.check)
+		report_text(stdout, &r);
+	else
+		for (int i = 0; i < f.nr_expects; i++)
+			printf("%s\n", msg[i]);
+
+	for (int i = 0; i < f.nr_expects; i++)
+		free(msg[i]);
+	free(msg);
+	free(ok);
+	rc = failed ? 1 : 0;
+out:
+	if (tw && trace_ftrace_close(tw))
+		rc = 2;
+	if (tf && tf != stdout)
+		fclose(tf);
+	for (int i = 0; i < rs.n; i++)
+		stats_free(&rs.st[i]);
+	free(rs.st);
+	sched_engine_destroy(e);
+	scenario_free(&f);
+	return rc;
+}

@@ -1,0 +1,76 @@
+/* schedscope: the command line. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define SCHEDSCOPE_VERSION "0.1"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: schedscope                      run the built-in demo\n"
+		"       schedscope run SCENARIO [options]\n"
+		"\n"
+		"run options:\n"
+		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
+		"  --window A..B       limit every statistic to simulated time A..B\n"
+		"  --report text|json  print the report in this form\n"
+		"  --check             check the scenario's expect lines (exit 1 if one fails)\n"
+		"  --trace FILE        write the event stream as ftrace text (- for stdout)\n"
+		"  --seed N            override the scenario's seed\n"
+		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
+		"\n"
+		"SCENARIO may be `%s` for the built-in demo. See schedscope(1).\n",
+		DEMO_SCENARIO_NAME);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("schedscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'schedscope --help'.\n", stderr);
+	return 2;
+}
+
+int cli_load_scenario(const char *path, struct scenario_file *f)
+{
+	char err[1024];
+	int rc;
+
+	if (!strcmp(path, DEMO_SCENARIO_NAME) && access(path, F_OK))
+		rc = scenario_parse("demo.scn", demo_scenario_text, strlen(demo_scenario_text), f, err,
+				    sizeof(err));
+	else
+		rc = scenario_load(path, f, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "schedscope: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		char *demo[] = { argv[0], DEMO_SCENARIO_NAME, NULL };
+		return cmd_run(2, demo);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("schedscope %s\n", SCHEDSCOPE_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	return cli_usage_error("unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,194 @@
+/* The end-of-run report: per task, per CPU and totals, over the chosen window. */
+#include <string.h>
+
+#include "json.h"
+#include "report.h"
+
+const char *policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_NORMAL:
+		return "normal";
+	case SCHED_BATCH:
+		return "batch";
+	case SCHED_IDLE:
+		return "idle";
+	case SCHED_FIFO:
+		return "fifo";
+	case SCHED_RR:
+		return "rr";
+	case SCHED_DEADLINE:
+		return "deadline";
+	default:
+		return "?";
+	}
+}
+
+static const char *kernel_name(char *buf, size_t n, int kv)
+{
+	snprintf(buf, n, "%d.%d", kv / 100, kv % 100);
+	return buf;
+}
+
+static u64 window_ns(const struct stats *st)
+{
+	u64 end = st->end < st->to ? st->end : st->to;
+
+	return end > st->from ? end - st->from : 0;
+}
+
+static double ms(u64 ns)
+{
+	return (double)ns / 1e6;
+}
+
+void report_text(FILE *out, const struct report *r)
+{
+	const struct sched_scenario *sc = &r->f->sc;
+	const struct stats *st = r->st;
+	u64 win = window_ns(st);
+	char kbuf[16];
+
+	fprintf(out, "scenario %s: %s, kernel %s, topology %s (%d CPUs), hz %u, seed %llu\n",
+		r->f->path, sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf",
+		kernel_name(kbuf, sizeof(kbuf), sc->kernel), sc->topo->name, sc->topo->nr_cpus, sc->hz,
+		(unsigned long long)sc->seed);
+	fprintf(out, "window %.3f s .. %.3f s (%.3f s simulated), %llu events\n\n",
+		(double)st->from / 1e9, (double)(st->from + win) / 1e9, (double)win / 1e9,
+		(unsigned long long)st->events);
+
+	fprintf(out, "%-16s %6s %-6s %4s %4s %10s %7s %10s %7s %7s %9s %9s %9s %5s %6s\n", "task", "pid",
+		"policy", "nice", "cpu", "cpu_ms", "share", "wait_ms", "slices", "wakeups", "lat_p50",
+		"lat_p99", "lat_max", "migr", "preempt");
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct task_stats *t = &st->task[i];
+		struct sched_task_info ti;
+
+		sched_task_info(r->e, i, &ti);
+		fprintf(out, "%-16s %6d %-6s %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms %7.3fms %5llu %6llu\n",
+			ti.name, ti.pid, policy_name(ti.policy), ti.nice, ti.cpu, ms(t->cpu_ns),
+			win ? 100.0 * (double)t->cpu_ns / (double)win : 0.0, ms(t->wait_ns),
+			(unsigned long long)t->slices, (unsigned long long)t->wakeups,
+			ms(lat_hist_value(&t->lat, 0)), ms(lat_hist_value(&t->lat, 1)),
+			ms(lat_hist_value(&t->lat, 2)), (unsigned long long)t->migrations,
+			(unsigned long long)t->preemptions);
+	}
+
+	fprintf(out, "\n%-4s %10s %7s %10s\n", "cpu", "busy_ms", "busy", "switches");
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+		fprintf(out, "%-4d %10.3f %6.2f%% %10llu\n", c, ms(cs->busy_ns),
+			win ? 100.0 * (double)cs->busy_ns / (double)win : 0.0,
+			(unsigned long long)cs->switches);
+	}
+	for (int i = 0; i < r->nr_checks; i++)
+		fprintf(out, "%s%s\n", i ? "" : "\n", r->check_msg[i]);
+}
+
+static void json_latency(struct json *j, const struct lat_hist *h)
+{
+	json_key(j, "wakeup_latency");
+	json_begin_object(j);
+	json_kv_u64(j, "p50_ns", lat_hist_value(h, 0));
+	json_kv_u64(j, "p99_ns", lat_hist_value(h, 1));
+	json_kv_u64(j, "max_ns", lat_hist_value(h, 2));
+	json_kv_u64(j, "samples", h->count);
+	json_end_object(j);
+}
+
+void report_json(FILE *out, const struct report *r)
+{
+	const struct sched_scenario *sc = &r->f->sc;
+	const struct stats *st = r->st;
+	struct json j;
+	char kbuf[16];
+
+	json_init(&j, out, JSON_PRETTY);
+	json_begin_object(&j);
+	json_kv_str(&j, "scenario", r->f->path);
+	json_kv_str(&j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
+	json_kv_str(&j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc->kernel));
+	json_kv_str(&j, "topology", sc->topo->name);
+	json_kv_u64(&j, "hz", sc->hz);
+	json_kv_u64(&j, "seed", sc->seed);
+	json_key(&j, "window");
+	json_begin_object(&j);
+	json_kv_u64(&j, "from_ns", st->from);
+	json_kv_u64(&j, "to_ns", st->from + window_ns(st));
+	json_end_object(&j);
+
+	json_key(&j, "tasks");
+	json_begin_array(&j);
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct task_stats *t = &st->task[i];
+		struct sched_task_info ti;
+
+		sched_task_info(r->e, i, &ti);
+		json_begin_object(&j);
+		json_kv_str(&j, "name", ti.name);
+		json_kv_s64(&j, "pid", ti.pid);
+		json_kv_str(&j, "group", "/");
+		json_kv_str(&j, "policy", policy_name(ti.policy));
+		json_kv_s64(&j, "nice", ti.nice);
+		json_kv_s64(&j, "cpu", ti.cpu);
+		json_kv_u64(&j, "cpu_ns", t->cpu_ns);
+		json_kv_u64(&j, "wait_ns", t->wait_ns);
+		json_kv_u64(&j, "slices", t->slices);
+		json_kv_u64(&j, "wakeups", t->wakeups);
+		json_latency(&j, &t->lat);
+		json_kv_u64(&j, "migrations", t->migrations);
+		json_kv_u64(&j, "preemptions", t->preemptions);
+		json_key(&j, "kernel_stats");
+		json_begin_object(&j);
+		json_kv_u64(&j, "sum_exec_runtime", ti.sum_exec_runtime);
+		json_kv_u64(&j, "run_delay", ti.run_delay);
+		json_kv_u64(&j, "pcount", ti.pcount);
+		json_kv_u64(&j, "nr_wakeups", ti.nr_wakeups);
+		json_kv_u64(&j, "nr_migrations", ti.nr_migrations);
+		json_kv_u64(&j, "nvcsw", ti.nvcsw);
+		json_kv_u64(&j, "nivcsw", ti.nivcsw);
+		json_end_object(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+
+	json_key(&j, "cpus");
+	json_begin_array(&j);
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+
+		json_begin_object(&j);
+		json_kv_s64(&j, "cpu", c);
+		json_kv_u64(&j, "busy_ns", cs->busy_ns);
+		json_kv_u64(&j, "idle_ns", cs->idle_ns);
+		json_kv_u64(&j, "switches", cs->switches);
+		json_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+
+	json_key(&j, "groups");
+	json_begin_array(&j);
+	json_end_array(&j);
+
+	if (r->nr_checks) {
+		json_key(&j, "expects");
+		json_begin_array(&j);
+		for (int i = 0; i < r->nr_checks; i++) {
+			json_begin_object(&j);
+			json_kv_bool(&j, "ok", r->check_ok[i]);
+			json_kv_str(&j, "message", r->check_msg[i]);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+	}
+
+	json_key(&j, "totals");
+	json_begin_object(&j);
+	json_kv_u64(&j, "sim_ns", window_ns(st));
+	json_kv_u64(&j, "events", st->events);
+	json_kv_u64(&j, "wall_ns", r->wall_ns);
+	json_end_object(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
