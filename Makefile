@@ -38,6 +38,9 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 	@{ echo '/* generated from scenarios/demo.scn */'; echo 'const char demo_scenario_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
+# keep test objects between runs
+.SECONDARY:
+
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke
 
 all: schedscope
@@ -112,9 +115,11 @@ FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS  = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_TIME ?= 20
 
-$(B)/fuzz/%: tests/fuzz/%.c $(SCHED_SRC) $(APP_SRC)
+# the parsers and what they need, without the CLI
+FUZZ_DEPS  = sched/features.c src/lex.c src/scenario.c src/topology_file.c src/command.c
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
-	clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(SCHED_SRC) $(APP_SRC) -o $@ -lm
+	clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(FUZZ_DEPS) -o $@ -lm
 
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)

@@ -1,8 +1,6 @@
 /* schedscope: the command line. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -25,35 +23,6 @@ static void usage(FILE *out)
 		"\n"
 		"SCENARIO may be `%s` for the built-in demo. See schedscope(1).\n",
 		DEMO_SCENARIO_NAME);
-}
-
-int cli_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("schedscope: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'schedscope --help'.\n", stderr);
-	return 2;
-}
-
-int cli_load_scenario(const char *path, struct scenario_file *f)
-{
-	char err[1024];
-	int rc;
-
-	if (!strcmp(path, DEMO_SCENARIO_NAME) && access(path, F_OK))
-		rc = scenario_parse("demo.scn", demo_scenario_text, strlen(demo_scenario_text), f, err,
-				    sizeof(err));
-	else
-		rc = scenario_load(path, f, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "schedscope: %s\n", err);
-		return 2;
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
