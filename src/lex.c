@@ -151,6 +151,7 @@ void lex_sub_span(struct lexer *sub, const struct lexer *parent, const struct le
 	struct lex_pos from = { pos, pos - (s->col - 1), s->line };
 
 	lex_sub(sub, parent, &from, pos + s->n);
+	sub->quoted = true;
 }
 
 void lex_join(struct lexer *parent, const struct lexer *sub)
@@ -207,6 +208,10 @@ enum tok_type lex_next(struct lexer *lx, struct token *t)
 
 	while (i < lx->end && is_space(s[i]))
 		i++;
+	if (i < lx->end && s[i] == '#' && lx->quoted) {
+		error_at(lx, i, "'#' inside quotes: a comment goes after the closing quote");
+		return t->type = TOK_EOF;
+	}
 	if (i < lx->end && s[i] == '#')
 		while (i < lx->end && s[i] != '\n')
 			i++;

@@ -53,6 +53,7 @@ struct lexer {
 	size_t end;		/* stop here (exclusive) */
 	struct lex_pos at;
 	bool raw;		/* words run up to whitespace or '#': no punctuation */
+	bool quoted;		/* inside a "string" (a program): '#' is no comment but an error */
 	bool nopos;		/* messages are "name: message" (one-line inputs like --set) */
 	bool failed;
 	char *err;
@@ -65,7 +66,7 @@ void lex_init(struct lexer *lx, const char *name, const char *text, size_t len,
 /* A lexer over the part of parent's text from `from` up to byte `end` of the
  * same line, reporting into the parent's error buffer. */
 void lex_sub(struct lexer *sub, const struct lexer *parent, const struct lex_pos *from, size_t end);
-/* The same, over a span (e.g. the raw text of a quoted value). */
+/* The same, over the raw text of a quoted value. */
 void lex_sub_span(struct lexer *sub, const struct lexer *parent, const struct lex_span *s);
 /* After a sub-lexer ran: carry its error (if any) back to the parent. */
 void lex_join(struct lexer *parent, const struct lexer *sub);

@@ -592,6 +592,7 @@ static void test_scenario_errors(void **state)
 	SCN_ERROR(TOPO4 "task a program=\"run 1ms }\"\n", "bad.scn:2:25: unbalanced '}'");
 	SCN_ERROR(TOPO4 "task a program=\"run 1ms\n", "bad.scn:2:16: unterminated string");
 	SCN_ERROR(TOPO4 "note 1s \"abc\n", "bad.scn:2:9: unterminated string");
+	SCN_ERROR(TOPO4 "task a program=\"run 1ms # why\"\n", "bad.scn:2:25: '#' inside quotes");
 	SCN_ERROR(TOPO4 "note 1s \"a\\qb\"\n", "bad.scn:2:11: unknown escape '\\q'");
 	check_scn_error(TOPO4 "hz 2\0" "50\n", strlen(TOPO4) + 9, "bad.scn:2:5: NUL byte");
 	SCN_ERROR(TOPO4 "hz\x01 250\n", "bad.scn:2:3: unexpected control character 0x01");
