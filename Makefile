@@ -12,6 +12,8 @@ OPT       ?= -O2 -g
 CPPFLAGS  += -D_GNU_SOURCE -DSCHEDSCOPE_DATADIR='"$(DATADIR)"'
 CFLAGS    += $(CSTD) $(WARN) $(OPT)
 LDLIBS    += -lm
+# `make V=1` shows the full commands
+Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
@@ -50,19 +52,22 @@ all: schedscope
 define BUILD_TREE
 $(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(UI_CFLAGS) -MMD -MP -c $$< -o $$@
+	@echo "  CC      $$@"
+	$$(Q)$$(CC) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(UI_CFLAGS) -MMD -MP -c $$< -o $$@
 
 $(1)/libsched.a: $$(call objs,$(1),$$(SCHED_SRC))
-	$$(AR) rcs $$@ $$^
+	$$(Q)$$(AR) rcs $$@ $$^
 
 $(1)/libapp.a: $$(call objs,$(1),$$(APP_SRC) $$(UI_SRC) $$(GEN_SRC))
-	$$(AR) rcs $$@ $$^
+	$$(Q)$$(AR) rcs $$@ $$^
 
 $(1)/schedscope: $(1)/src/main.o $(1)/libapp.a $(1)/libsched.a
-	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(UI_LIBS) $$(LDLIBS)
+	@echo "  LINK    $$@"
+	$$(Q)$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(UI_LIBS) $$(LDLIBS)
 
 $(1)/tests/unit/%: $(1)/tests/unit/%.o $(1)/libapp.a $(1)/libsched.a
-	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
+	@echo "  LINK    $$@"
+	$$(Q)$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
 endef
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -119,7 +124,8 @@ FUZZ_TIME ?= 20
 FUZZ_DEPS  = sched/features.c src/lex.c src/scenario.c src/topology_file.c src/command.c
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
-	clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(FUZZ_DEPS) -o $@ -lm
+	@echo "  FUZZ    $@"
+	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(FUZZ_DEPS) -o $@ -lm
 
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)

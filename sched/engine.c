@@ -383,6 +383,7 @@ bool sched_step(struct sched_engine *e)
 		return false;
 	}
 	e->st->now = t->expires;
+	e->st->nr_steps++;
 	fire_timer(t);
 	run_pending_reschedules();
 	return !e->st->finished;
@@ -426,6 +427,11 @@ bool sched_finished(const struct sched_engine *e)
 u64 sched_nr_events(const struct sched_engine *e)
 {
 	return e->st->nr_events;
+}
+
+u64 sched_nr_steps(const struct sched_engine *e)
+{
+	return e->st->nr_steps;
 }
 
 /* ---- checkpoints ---- */

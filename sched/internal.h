@@ -6,6 +6,8 @@
 #ifndef SCHED_INTERNAL_H
 #define SCHED_INTERNAL_H
 
+#include <string.h>
+
 #include "sched.h"
 
 /* ---- weights (kernel/sched/sched.h) ---- */
@@ -251,6 +253,7 @@ extern const struct sched_class idle_sched_class;
 struct sched_state {
 	u64 now;
 	u64 nr_events;
+	u64 nr_steps;			/* timers fired: positions commands in history */
 	u64 rng[4];			/* xoshiro256** */
 	bool finished;
 	int nr_cpus, nr_tasks;
@@ -403,6 +406,8 @@ u64 sched_sample_duration(const struct sched_duration *d);
 void sched_emit(struct sched_event *ev);
 static inline void sched_event_init(struct sched_event *ev, int type, int cpu)
 {
+	/* zeroed whole, padding included, so events compare and hash as bytes */
+	memset(ev, 0, sizeof(*ev));
 	ev->type = type;
 	ev->cpu = cpu;
 	ev->time = ST->now;

@@ -38,6 +38,8 @@ void sched_run_until(struct sched_engine *e, u64 t);
 bool sched_finished(const struct sched_engine *e);
 /* Number of events emitted so far (= seq of the next one). */
 u64 sched_nr_events(const struct sched_engine *e);
+/* Number of sched_step() calls that fired a timer: a position in the run. */
+u64 sched_nr_steps(const struct sched_engine *e);
 /* Apply a command now; it becomes an EV_COMMAND event. 0 or -1 with err. */
 int sched_apply_command(struct sched_engine *e, const struct sched_command *c,
 			char *err, size_t errlen);

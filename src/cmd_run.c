@@ -13,7 +13,9 @@
 #include "expect.h"
 #include "lex.h"
 #include "report.h"
+#include "rewind_check.h"
 #include "scenario_file.h"
+#include "state_dump.h"
 #include "stats.h"
 #include "trace_ftrace.h"
 
@@ -59,6 +61,8 @@ struct run_opts {
 	const char *report;	/* NULL: text unless --check */
 	bool check;
 	const char *trace;
+	const char *dump_state;	/* text|json: print the state where the run stopped */
+	int rewind_check;	/* targets for --rewind-check */
 };
 
 /* "A..B" with durations on both sides. */
@@ -83,6 +87,8 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "trace", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "set", required_argument, NULL, 'S' },
+		{ "dump-state", required_argument, NULL, 'd' },
+		{ "rewind-check", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* --seed and --set apply after parsing, in the order given */
@@ -115,6 +121,19 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		case 'c':
 			o->check = true;
 			break;
+		case 'd':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage_error("--dump-state: '%s' is not text or json", optarg);
+			o->dump_state = optarg;
+			break;
+		case 'R': {
+			char *endp;
+			long n = strtol(optarg, &endp, 10);
+			if (*endp || n < 1 || n > 100000)
+				return cli_usage_error("--rewind-check: '%s' is not a count 1..100000", optarg);
+			o->rewind_check = (int)n;
+			break;
+		}
 		case 't':
 			o->trace = optarg;
 			break;
@@ -206,7 +225,12 @@ int cmd_run(int argc, char **argv)
 		stats_init(&rs.st[i], f.sc.nr_tasks, f.sc.topo->nr_cpus,
 			   x->has_window ? x->from : from, x->has_window ? x->to : to);
 	}
-	sched_add_listener(e, run_stats_event, &rs);
+	/* with time travel, listeners hang on the history so they see each event once */
+	struct sched_history *h = o.rewind_check ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
+	if (h)
+		history_add_listener(h, run_stats_event, &rs);
+	else
+		sched_add_listener(e, run_stats_event, &rs);
 
 	if (o.trace) {
 		tf = strcmp(o.trace, "-") ? fopen(o.trace, "w") : stdout;
@@ -223,12 +247,31 @@ int cmd_run(int argc, char **argv)
 			.ctx = e,
 		};
 		tw = trace_ftrace_open(tf, &to_opts);
-		sched_add_listener(e, trace_ftrace_event, tw);
+		if (h)
+			history_add_listener(h, trace_ftrace_event, tw);
+		else
+			sched_add_listener(e, trace_ftrace_event, tw);
 	}
 
 	u64 t0 = wall_clock_ns();
-	sched_run_until(e, end);
+	if (h)
+		history_run_until(h, end);
+	else
+		sched_run_until(e, end);
 	u64 wall = wall_clock_ns() - t0;
+
+	if (h) {
+		struct rewind_check_result rc_res;
+
+		rewind_check(h, end, o.rewind_check, f.sc.seed, &rc_res);
+		fprintf(stderr, "rewind-check: %d targets, %llu mismatching events, %d final states differ; "
+			"rewind wall time p50 %.3f ms, p99 %.3f ms, max %.3f ms; %d checkpoints, %zu KiB\n",
+			rc_res.targets, (unsigned long long)rc_res.mismatches, rc_res.state_diffs,
+			(double)rc_res.p50_ns / 1e6, (double)rc_res.p99_ns / 1e6,
+			(double)rc_res.max_ns / 1e6, history_nr_checkpoints(h), history_bytes(h) >> 10);
+		if (rc_res.mismatches || rc_res.state_diffs)
+			failed++;
+	}
 
 	for (int i = 0; i < rs.n; i++)
 		stats_finish(&rs.st[i], sched_now(e));
@@ -236,7 +279,7 @@ int cmd_run(int argc, char **argv)
 	char **msg = calloc((size_t)f.nr_expects + 1, sizeof(*msg));
 	bool *ok = calloc((size_t)f.nr_expects + 1, sizeof(*ok));
 	if (o.check)
-		failed = check_expects(&f, &rs, 1, msg, ok);
+		failed += check_expects(&f, &rs, 1, msg, ok);
 
 	struct report r = { &f, e, &rs.st[0], wall, o.check ? f.nr_expects : 0,
 			    (const char *const *)msg, ok };
@@ -247,6 +290,10 @@ int cmd_run(int argc, char **argv)
 	else
 		for (int i = 0; i < f.nr_expects; i++)
 			printf("%s\n", msg[i]);
+	if (o.dump_state && !strcmp(o.dump_state, "json"))
+		state_dump_json(stdout, e);
+	else if (o.dump_state)
+		state_dump_text(stdout, e);
 
 	for (int i = 0; i < f.nr_expects; i++)
 		free(msg[i]);
@@ -261,6 +308,7 @@ out:
 	for (int i = 0; i < rs.n; i++)
 		stats_free(&rs.st[i]);
 	free(rs.st);
+	history_destroy(h);
 	sched_engine_destroy(e);
 	scenario_free(&f);
 	return rc;

@@ -17,6 +17,15 @@ for s in scenarios/*.scn; do
 		echo "determinism: $s: two runs with the same seed differ"
 	fi
 done
+# rewinding to random times and running on must give the same events and state
+for s in scenarios/*.scn; do
+	if out=$("$bin" run "$s" --rewind-check 8 2>&1 >/dev/null); then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "rewind: $s: $out"
+	fi
+done
 # the demo draws uniform() and exp() durations: the seed must matter
 "$bin" run demo --trace "$tmp/a" > /dev/null
 "$bin" run demo --seed 2 --trace "$tmp/b" > /dev/null

@@ -1,0 +1,122 @@
+/*
+ * --dump-state: what the kernel would show in /proc/sched_debug for each
+ * CPU: the cfs_rq's V (or min_vruntime) and every queued entity's vruntime,
+ * lag, deadline, slice and weight.
+ */
+#include <stdlib.h>
+
+#include "json.h"
+#include "report.h"
+#include "state_dump.h"
+
+static const char *state_name(int state)
+{
+	switch (state) {
+	case TASK_NEW:
+		return "new";
+	case TASK_RUNNING:
+		return "running";
+	case TASK_INTERRUPTIBLE:
+		return "sleeping";
+	default:
+		return "dead";
+	}
+}
+
+void state_dump_text(FILE *out, const struct sched_engine *e)
+{
+	int nr = sched_nr_tasks(e);
+	int *q = malloc(((size_t)nr + 1) * sizeof(*q));
+	bool eevdf = sched_variant(e) == SCHED_VARIANT_EEVDF;
+
+	fprintf(out, "state at %.9f s\n", (double)sched_now(e) / 1e9);
+	for (int cpu = 0; cpu < sched_nr_cpus(e); cpu++) {
+		struct sched_cpu_info ci;
+		int n;
+
+		sched_cpu_info(e, cpu, &ci);
+		n = sched_cpu_queue(e, cpu, q, nr);
+		if (!n && ci.idle)
+			continue;
+		fprintf(out, "cpu%d: curr=%s nr_running=%d load=%llu %s=%llu load_avg=%llu util_avg=%llu\n",
+			cpu, ci.idle ? "idle" : sched_comm(e, ci.curr_pid, cpu), ci.nr_running,
+			(unsigned long long)(ci.load_weight >> 10), eevdf ? "V" : "min_vruntime",
+			(unsigned long long)(eevdf ? ci.avg_vruntime : ci.min_vruntime),
+			(unsigned long long)ci.avg.load_avg, (unsigned long long)ci.avg.util_avg);
+		fprintf(out, "  %-16s %6s %20s %12s %20s %10s %7s %s\n", "task", "pid", "vruntime", "lag",
+			"deadline", "slice", "weight", "flags");
+		for (int i = 0; i < n; i++) {
+			struct sched_task_info ti;
+
+			sched_task_info(e, q[i], &ti);
+			fprintf(out, "  %-16s %6d %20llu %12lld %20llu %10llu %7llu %s%s%s\n", ti.name, ti.pid,
+				(unsigned long long)ti.vruntime, (long long)ti.vlag,
+				(unsigned long long)ti.deadline, (unsigned long long)ti.slice,
+				(unsigned long long)(ti.weight >> 10), ti.on_cpu ? "R " : "",
+				eevdf && ti.eligible ? "eligible " : "", ti.sched_delayed ? "delayed" : "");
+		}
+	}
+	free(q);
+}
+
+void state_dump_json(FILE *out, const struct sched_engine *e)
+{
+	int nr = sched_nr_tasks(e);
+	int *q = malloc(((size_t)nr + 1) * sizeof(*q));
+	struct json j;
+
+	json_init(&j, out, JSON_PRETTY);
+	json_begin_object(&j);
+	json_kv_u64(&j, "time_ns", sched_now(e));
+	json_key(&j, "cpus");
+	json_begin_array(&j);
+	for (int cpu = 0; cpu < sched_nr_cpus(e); cpu++) {
+		struct sched_cpu_info ci;
+		int n = sched_cpu_queue(e, cpu, q, nr);
+
+		sched_cpu_info(e, cpu, &ci);
+		json_begin_object(&j);
+		json_kv_s64(&j, "cpu", cpu);
+		json_kv_s64(&j, "curr_pid", ci.curr_pid);
+		json_kv_s64(&j, "nr_running", ci.nr_running);
+		json_kv_u64(&j, "load_weight", ci.load_weight);
+		json_kv_u64(&j, "min_vruntime", ci.min_vruntime);
+		json_kv_u64(&j, "avg_vruntime", ci.avg_vruntime);
+		json_kv_u64(&j, "load_avg", ci.avg.load_avg);
+		json_kv_u64(&j, "runnable_avg", ci.avg.runnable_avg);
+		json_kv_u64(&j, "util_avg", ci.avg.util_avg);
+		json_key(&j, "entities");
+		json_begin_array(&j);
+		for (int i = 0; i < n; i++) {
+			struct sched_task_info ti;
+
+			sched_task_info(e, q[i], &ti);
+			json_begin_object(&j);
+			json_kv_str(&j, "name", ti.name);
+			json_kv_s64(&j, "pid", ti.pid);
+			json_kv_str(&j, "state", state_name(ti.state));
+			json_kv_str(&j, "policy", policy_name(ti.policy));
+			json_kv_s64(&j, "nice", ti.nice);
+			json_kv_bool(&j, "running", ti.on_cpu);
+			json_kv_u64(&j, "weight", ti.weight);
+			json_kv_u64(&j, "vruntime", ti.vruntime);
+			json_kv_s64(&j, "lag", ti.vlag);
+			json_kv_bool(&j, "eligible", ti.eligible);
+			json_kv_u64(&j, "deadline", ti.deadline);
+			json_kv_u64(&j, "slice", ti.slice);
+			json_kv_bool(&j, "delayed", ti.sched_delayed);
+			json_kv_u64(&j, "load_avg", ti.avg.load_avg);
+			json_kv_u64(&j, "util_avg", ti.avg.util_avg);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "groups");
+	json_begin_array(&j);
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	free(q);
+}
