@@ -123,11 +123,9 @@ void update_min_vruntime(struct cfs_rq *cfs_rq)
 		vruntime = curr->vruntime;
 		have = true;
 	}
-	for (se = __pick_first_entity(cfs_rq); se; se = __pick_next_entity(se)) {
-		if (!have || (s64)(se->vruntime - vruntime) < 0)
-			vruntime = se->vruntime;
-		have = true;
-	}
+	se = __pick_first_entity(cfs_rq);
+	if (se && (!have || (s64)(cfs_rq->tl_min_vruntime - vruntime) < 0))
+		vruntime = cfs_rq->tl_min_vruntime;
 	s64 delta = (s64)(vruntime - cfs_rq->min_vruntime);
 	if (delta > 0) {
 		cfs_rq->avg_vruntime -= (s64)cfs_rq->avg_load * delta;
@@ -142,8 +140,8 @@ static u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
 
 	if (curr && curr->on_rq)
 		min_slice = curr->slice;
-	for (struct sched_entity *se = __pick_first_entity(cfs_rq); se; se = __pick_next_entity(se))
-		min_slice = MIN(min_slice, se->slice);
+	if (__pick_first_entity(cfs_rq))
+		min_slice = MIN(min_slice, cfs_rq->tl_min_slice);
 	return min_slice;
 }
 

@@ -139,6 +139,14 @@ struct cfs_rq {
 	u64 avg_load;			/* Σ w_i over the timeline */
 	u64 min_vruntime;		/* v0: min_vruntime (<6.19) or zero_vruntime */
 	struct sched_entity *tl_first, *tl_last;
+	/*
+	 * The rbtree's min_vruntime/min_slice augmentation: an entity's vruntime
+	 * and slice do not change while it waits in the timeline, so a minimum
+	 * and how many share it is enough; a rescan happens only when the last
+	 * holder leaves.
+	 */
+	u64 tl_min_vruntime, tl_min_slice;
+	unsigned int tl_min_vruntime_nr, tl_min_slice_nr;
 	struct sched_entity *curr, *next, *last, *skip;
 	struct sched_avg avg;
 	struct {

@@ -31,6 +31,41 @@ static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->avg_load -= weight;
 }
 
+/* `first`: se is the only entity the minima cover so far. */
+static void timeline_min_add(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
+{
+	if (first || (s64)(se->vruntime - cfs_rq->tl_min_vruntime) < 0) {
+		cfs_rq->tl_min_vruntime = se->vruntime;
+		cfs_rq->tl_min_vruntime_nr = 1;
+	} else if (se->vruntime == cfs_rq->tl_min_vruntime) {
+		cfs_rq->tl_min_vruntime_nr++;
+	}
+	if (first || se->slice < cfs_rq->tl_min_slice) {
+		cfs_rq->tl_min_slice = se->slice;
+		cfs_rq->tl_min_slice_nr = 1;
+	} else if (se->slice == cfs_rq->tl_min_slice) {
+		cfs_rq->tl_min_slice_nr++;
+	}
+}
+
+static void timeline_min_rescan(struct cfs_rq *cfs_rq)
+{
+	for (struct sched_entity *se = cfs_rq->tl_first; se; se = se->tl_next)
+		timeline_min_add(cfs_rq, se, se == cfs_rq->tl_first);
+}
+
+static void timeline_min_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	bool rescan = false;
+
+	if (se->vruntime == cfs_rq->tl_min_vruntime && !--cfs_rq->tl_min_vruntime_nr)
+		rescan = true;
+	if (se->slice == cfs_rq->tl_min_slice && !--cfs_rq->tl_min_slice_nr)
+		rescan = true;
+	if (rescan && cfs_rq->tl_first)
+		timeline_min_rescan(cfs_rq);
+}
+
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u64 key = timeline_key(se);
@@ -38,6 +73,7 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 	if (!sched_legacy_cfs())
 		avg_vruntime_add(cfs_rq, se);
+	timeline_min_add(cfs_rq, se, !cfs_rq->tl_first);
 
 	while (pos && (s64)(key - timeline_key(pos)) < 0)
 		pos = pos->tl_prev;
@@ -68,4 +104,5 @@ void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 	if (!sched_legacy_cfs())
 		avg_vruntime_sub(cfs_rq, se);
+	timeline_min_sub(cfs_rq, se);
 }
