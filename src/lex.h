@@ -73,7 +73,7 @@ void lex_join(struct lexer *parent, const struct lexer *sub);
 
 enum tok_type lex_next(struct lexer *lx, struct token *t);
 enum tok_type lex_peek(struct lexer *lx, struct token *t);
-/* Offset just past the last byte of the current line (its '\n' or the end). */
+/* Offset of the end of the current line: its newline, or the end of the text. */
 size_t lex_eol(const struct lexer *lx);
 /* Require the end of the line here; "unexpected 'x'" otherwise. */
 int lex_expect_eol(struct lexer *lx);

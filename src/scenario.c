@@ -348,14 +348,14 @@ static int expect_punct(struct lexer *lx, const char *what, const char *after)
 	return lex_error(lx, &t.s, "expected '%s' %s, got '%s'", what, after, SNIP(&t.s));
 }
 
-static int duration_word(struct lexer *lx, const char *what, u64 *ns)
+static int duration_word(struct lexer *lx, const struct lex_span *fn, u64 *ns)
 {
 	struct token t;
 
 	if (lex_next(lx, &t) != TOK_WORD) {
 		if (lx->failed)
 			return -1;
-		return lex_error(lx, &t.s, "expected a duration for '%s', got '%s'", what,
+		return lex_error(lx, &t.s, "expected a duration for '%s', got '%s'", SNIP(fn),
 				 t.type == TOK_NEWLINE || t.type == TOK_EOF ? "end of line" : SNIP(&t.s));
 	}
 	return lex_duration(lx, &t.s, "duration", ns);
@@ -374,9 +374,9 @@ static int compile_duration(struct compiler *c, const struct token *kw, struct s
 		bool two = !span_is(&t.s, "exp");
 		lex_next(lx, &p);
 		d->kind = span_is(&t.s, "uniform") ? DIST_UNIFORM : two ? DIST_NORMAL : DIST_EXP;
-		if (duration_word(lx, "uniform", &d->a) < 0 ||
+		if (duration_word(lx, &t.s, &d->a) < 0 ||
 		    (two && (expect_punct(lx, ",", "between the two durations") < 0 ||
-			     duration_word(lx, "uniform", &d->b) < 0)) ||
+			     duration_word(lx, &t.s, &d->b) < 0)) ||
 		    expect_punct(lx, ")", "after the durations") < 0)
 			return -1;
 		if (d->kind == DIST_UNIFORM && d->a > d->b)
