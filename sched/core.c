@@ -348,18 +348,22 @@ void set_load_weight(struct task_struct *p, bool update_load)
 	}
 }
 
+/* Custom slices (sched_attr.sched_runtime on fair tasks) arrived with 6.12's EEVDF. */
+static bool custom_slice_supported(void)
+{
+	return !sched_legacy_cfs() && kernel_at_least(6, 12);
+}
+
+/* Policy, nice and slice come from the task line or from commands given before the fork. */
 static void sched_fork(struct task_struct *p)
 {
+	u64 slice = p->se.custom_slice && custom_slice_supported() ? p->se.slice : 0;
+
 	p->state = TASK_RUNNING;
 	p->se = (struct sched_entity){ 0 };
-	p->se.slice = sysctl(TUN_BASE_SLICE);
-	if (p->spec->slice) {
-		p->se.slice = p->spec->slice;
-		p->se.custom_slice = 1;
-	}
-	p->static_prio = NICE_TO_PRIO(p->spec->nice);
+	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
+	p->se.custom_slice = slice != 0;
 	p->prio = p->static_prio;
-	p->policy = p->spec->policy;
 	p->sched_class = &fair_sched_class;
 	set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);
@@ -436,6 +440,8 @@ void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
 	p->policy = policy;
 	p->static_prio = NICE_TO_PRIO(nice);
 	p->prio = p->static_prio;
+	if (!custom_slice_supported())
+		slice = 0;
 	p->se.custom_slice = slice != 0;
 	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
 	set_load_weight(p, true);

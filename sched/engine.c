@@ -231,7 +231,7 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 	case CMD_SET_POLICY:
 		if (c->task < 0 || c->task >= ST->nr_tasks)
 			break;
-		if (c->value < -20 || c->value > 19) {
+		if (c->kind == CMD_SET_NICE && (c->value < -20 || c->value > 19)) {
 			snprintf(err, errlen, "nice %lld is outside -20..19", (long long)c->value);
 			return -1;
 		}
@@ -296,8 +296,8 @@ static void apply_command(const struct sched_command *c, u32 index)
 	case CMD_SET_NICE:
 		apply_task_attr(p, p->policy, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
 		break;
-	case CMD_SET_POLICY:
-		apply_task_attr(p, c->key, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
+	case CMD_SET_POLICY:	/* keeps the nice it has now */
+		apply_task_attr(p, c->key, PRIO_TO_NICE(p->static_prio), p->se.custom_slice ? p->se.slice : 0);
 		break;
 	case CMD_SET_SLICE:
 		apply_task_attr(p, p->policy, PRIO_TO_NICE(p->static_prio), (u64)c->value);

@@ -69,9 +69,15 @@ int sched_tunable_lookup(const char *name)
 	return -1;
 }
 
+/* Releases that existed: 3.0-3.19, 4.0-4.20, 5.0-5.19, 6.0 up to the newest modelled. */
 bool sched_kernel_version_valid(int kv)
 {
-	return kv >= KV(3, 0) && kv <= KV_LATEST;
+	static const int last_minor[] = { [3] = 19, [4] = 20, [5] = 19, [6] = 19 };
+	int major = kv / 100, minor = kv % 100;
+
+	if (kv < KV(3, 0) || kv > KV_LATEST)
+		return false;
+	return minor <= last_minor[major];
 }
 
 u64 sched_default_features(int kv, enum sched_variant variant)

@@ -105,7 +105,7 @@ enum sched_cmd_kind {
 	CMD_SET_FEATURE,	/* key = enum sched_feature, value = 0/1 */
 	CMD_SET_NICE,		/* task, value = nice */
 	CMD_SET_SLICE,		/* task, value = custom slice ns (0 = default) */
-	CMD_SET_POLICY,		/* task, key = policy, value = nice */
+	CMD_SET_POLICY,		/* task, key = policy (nice is kept) */
 };
 
 struct sched_command {

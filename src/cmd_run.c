@@ -205,7 +205,14 @@ int cmd_run(int argc, char **argv)
 		return rc;
 
 	u64 end = f.sc.duration;
-	if (o.has_until && o.until < end)
+	if (o.has_until && o.until > end) {
+		char a[32], b[32];
+		rc = cli_usage_error("--until %s is after the scenario's duration %s (use --set duration=)",
+				     format_duration(a, sizeof(a), o.until), format_duration(b, sizeof(b), end));
+		scenario_free(&f);
+		return rc;
+	}
+	if (o.has_until)
 		end = o.until;
 	u64 from = o.has_window ? o.win_from : 0, to = o.has_window ? o.win_to : end;
 

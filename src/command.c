@@ -134,8 +134,6 @@ static int per_task(const struct scenario_file *f, struct lexer *lx, const struc
 		if (glob ? fnmatch(p, name, 0) != 0 : strcmp(p, name) != 0)
 			continue;
 		proto.task = i;
-		if (proto.kind == CMD_SET_POLICY)
-			proto.value = f->sc.task[i].nice;
 		if (push(lx, pat, out, max, n, proto) < 0)
 			return -1;
 		found++;

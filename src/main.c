@@ -20,6 +20,8 @@ static void usage(FILE *out)
 		"  --trace FILE        write the event stream as ftrace text (- for stdout)\n"
 		"  --seed N            override the scenario's seed\n"
 		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
+		"  --dump-state text|json  print every runqueue where the run stopped\n"
+		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
 		"\n"
 		"SCENARIO may be `%s` for the built-in demo. See schedscope(1).\n",
 		DEMO_SCENARIO_NAME);
