@@ -31,6 +31,8 @@ UI_CFLAGS  = $(shell pkg-config --cflags ncursesw termkey 2>/dev/null)
 UI_LIBS    = $(shell pkg-config --libs ncursesw termkey 2>/dev/null) -lreadline
 CMOCKA     = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
+all: schedscope
+
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 # The built-in demo scenario, compiled in so `schedscope` needs no data files.
@@ -41,11 +43,9 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
 # keep test objects between runs
-.SECONDARY:
+.PRECIOUS: %.o
 
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke
-
-all: schedscope
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -75,7 +75,13 @@ $(eval $(call BUILD_TREE,$(B),))
 $(eval $(call BUILD_TREE,$(B)/asan,$(SAN)))
 
 schedscope: $(B)/schedscope
-	cp $< $@
+	@cp $< $@
+
+# The data folder is compiled in: rebuild what uses it when PREFIX changes.
+$(B)/datadir.stamp: FORCE
+	@mkdir -p $(B); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+$(B)/src/topology_file.o $(B)/asan/src/topology_file.o: $(B)/datadir.stamp
+FORCE:
 
 UNIT_BINS      = $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
 ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
