@@ -15,5 +15,7 @@ int cli_load_scenario(const char *path, struct scenario_file *f);
 extern const char demo_scenario_text[];
 
 int cmd_run(int argc, char **argv);
+int cmd_view(int, char **);
+int cmd_ui(int, char **);
 
 #endif

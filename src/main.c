@@ -1,6 +1,7 @@
 /* schedscope: the command line. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -9,7 +10,10 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: schedscope                      run the built-in demo\n"
+		"usage: schedscope                      open the visualizer on the built-in demo\n"
+		"       schedscope ui [SCENARIO] [--commands FILE] [--colors 256|16|0] [--speed X] [--paused]\n"
+		"       schedscope view SCENARIO --at T [--size WxH] [--view NAME[,SIDE]]\n"
+		"                       [--format text|ansi|html] [--select task=NAME|cpu=N]\n"
 		"       schedscope run SCENARIO [options]\n"
 		"\n"
 		"run options:\n"
@@ -23,6 +27,8 @@ static void usage(FILE *out)
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
 		"\n"
+		"ui and view also take --seed and --set; view takes --colors and --commands.\n"
+		"\n"
 		"SCENARIO may be `%s` for the built-in demo. See schedscope(1).\n",
 		DEMO_SCENARIO_NAME);
 }
@@ -31,7 +37,10 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		char *demo[] = { argv[0], DEMO_SCENARIO_NAME, NULL };
-		return cmd_run(2, demo);
+		/* without a terminal, the demo's report */
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+			return cmd_run(2, demo);
+		return cmd_ui(2, demo);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
@@ -43,5 +52,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "view"))
+		return cmd_view(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "ui"))
+		return cmd_ui(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }

@@ -1,0 +1,919 @@
+/* The console's command interpreter: see commands.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/command.h"
+#include "../src/lex.h"
+#include "commands.h"
+#include "input.h"
+
+#define MAX_WORDS 16
+
+struct args {
+	int n;
+	char *w[MAX_WORDS];
+	const char *rest[MAX_WORDS];	/* the line from word i on */
+	const char *line;
+};
+
+struct cmd {
+	struct ui_command_info info;
+	int (*fn)(struct ui *ui, struct args *a);
+};
+
+static char msg_buf[512];
+static bool msg_error;
+static char prompt_buf[256];
+static bool prompt_pending, redraw_pending;
+static const struct view *help_return;	/* the view `help` came from */
+
+void ui_message(struct ui *ui, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg_buf, sizeof(msg_buf), fmt, ap);
+	va_end(ap);
+	msg_error = false;
+	ui->message = msg_buf;
+}
+
+void ui_error(struct ui *ui, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg_buf, sizeof(msg_buf), fmt, ap);
+	va_end(ap);
+	msg_error = true;
+	ui->message = msg_buf;
+}
+
+bool ui_message_is_error(void)
+{
+	return msg_error;
+}
+
+const char *ui_take_prompt(void)
+{
+	if (!prompt_pending)
+		return NULL;
+	prompt_pending = false;
+	return prompt_buf;
+}
+
+bool ui_take_redraw(void)
+{
+	bool r = redraw_pending;
+
+	redraw_pending = false;
+	return r;
+}
+
+void ui_commands_reset(void)
+{
+	prompt_pending = redraw_pending = false;
+	help_return = NULL;
+	msg_buf[0] = 0;
+	msg_error = false;
+}
+
+const char *ui_time_text(u64 ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%06llus", (unsigned long long)(ns / NSEC_PER_SEC),
+		 (unsigned long long)(ns % NSEC_PER_SEC / NSEC_PER_USEC));
+	return buf;
+}
+
+/* ---- speed ---- */
+
+static const double speeds[] = {
+	0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5,
+	1, 2, 5, 10, 20, 50, 100,
+};
+#define SPEED_MIN 0.0001
+#define SPEED_MAX 1000.0
+
+double ui_speed_step(double speed, int dir)
+{
+	int n = (int)ARRAY_SIZE(speeds);
+
+	if (speed <= 0)		/* max */
+		return dir > 0 ? 0 : speeds[n - 1];
+	if (dir > 0) {
+		for (int i = 0; i < n; i++)
+			if (speeds[i] > speed * 1.0001)
+				return speeds[i];
+		return 0;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		if (speeds[i] < speed * 0.9999)
+			return speeds[i];
+	return speeds[0];
+}
+
+const char *ui_speed_text(double speed, char *buf, size_t len)
+{
+	if (speed <= 0)
+		snprintf(buf, len, "max");
+	else if (speed >= 1)
+		snprintf(buf, len, "%gx", speed);
+	else
+		snprintf(buf, len, "1/%gx", (double)(long)(1 / speed + 0.5));
+	return buf;
+}
+
+/* "max", "2", "0.5", "10x", "1/100", "1/100x"; false if not a speed. */
+static bool parse_speed(const char *s, double *out)
+{
+	char buf[64];
+	size_t n = strlen(s);
+	double num, den = 1;
+
+	if (!strcmp(s, "max")) {
+		*out = 0;
+		return true;
+	}
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == 'x' || buf[n - 1] == 'X')
+		buf[--n] = 0;
+	char *slash = strchr(buf, '/');
+	if (slash) {
+		*slash = 0;
+		if (parse_decimal(slash + 1, strlen(slash + 1), &den) != PARSE_OK || den <= 0)
+			return false;
+	}
+	if (parse_decimal(buf, strlen(buf), &num) != PARSE_OK)
+		return false;
+	*out = num / den;
+	return true;
+}
+
+/* ---- helpers ---- */
+
+static int task_by_name(const struct ui *ui, const char *name)
+{
+	int found = -1, nr = ui->f->sc.nr_tasks;
+
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(ui->f->sc.task[i].name, name))
+			return i;
+	/* a unique prefix */
+	for (int i = 0; i < nr; i++) {
+		if (!strncmp(ui->f->sc.task[i].name, name, strlen(name))) {
+			if (found >= 0)
+				return -2;
+			found = i;
+		}
+	}
+	return found;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return *s && !*end && !errno && *v >= lo && *v <= hi;
+}
+
+static bool parse_count(struct ui *ui, struct args *a, int i, long *n)
+{
+	*n = 1;
+	if (a->n > i && !parse_int(a->w[i], 1, 1000000, n)) {
+		ui_error(ui, "%s: '%s' is not a count 1..1000000", a->w[0], a->w[i]);
+		return false;
+	}
+	if (a->n > i + 1) {
+		ui_error(ui, "%s: unexpected '%s'", a->w[0], a->w[i + 1]);
+		return false;
+	}
+	return true;
+}
+
+static bool any_event(void *ctx, const struct sched_event *ev)
+{
+	return true;
+}
+
+static void at_message(struct ui *ui, const char *what)
+{
+	char t[32];
+
+	ui_message(ui, "%s: at %s, event %llu", what, ui_time_text(sched_now(ui->e), t, sizeof(t)),
+		   (unsigned long long)sched_nr_events(ui->e));
+}
+
+/* ---- the commands ---- */
+
+static int c_pause(struct ui *ui, struct args *a)
+{
+	ui->paused = true;
+	ui_message(ui, "paused");
+	return 0;
+}
+
+static int c_resume(struct ui *ui, struct args *a)
+{
+	if (sched_finished(ui->e)) {
+		ui_error(ui, "resume: the run is over; , rewinds, g goes to a time");
+		return -1;
+	}
+	ui->paused = false;
+	ui_message(ui, "running");
+	return 0;
+}
+
+static int c_toggle(struct ui *ui, struct args *a)
+{
+	return ui->paused ? c_resume(ui, a) : c_pause(ui, a);
+}
+
+static int c_step(struct ui *ui, struct args *a)
+{
+	long n;
+
+	if (!parse_count(ui, a, 1, &n))
+		return -1;
+	ui->paused = true;
+	for (long i = 0; i < n; i++) {
+		if (history_run_until_event(ui->h, UINT64_MAX, any_event, NULL) < 0) {
+			at_message(ui, "end of the run");
+			return 0;
+		}
+	}
+	at_message(ui, "step");
+	return 0;
+}
+
+static int c_back(struct ui *ui, struct args *a)
+{
+	long n;
+
+	if (!parse_count(ui, a, 1, &n))
+		return -1;
+	u64 ne = sched_nr_events(ui->e);
+	if (ne == 0) {
+		ui_error(ui, "back: already at the start");
+		return -1;
+	}
+	/* events of one step share its time: go back n groups of equal time */
+	u64 s = ne - 1;
+	for (long i = 0; i < n; i++) {
+		u64 t = history_event(ui->h, s)->time;
+
+		while (s > 0 && history_event(ui->h, s)->time == t)
+			s--;
+		if (history_event(ui->h, s)->time == t) {
+			if (i == 0) {
+				ui_error(ui, "back: already at the first step");
+				return -1;
+			}
+			break;
+		}
+	}
+	ui->paused = true;
+	history_goto_event(ui->h, s);
+	at_message(ui, "back");
+	return 0;
+}
+
+/* ---- step-next KIND [cpu=N] [task=NAME] ---- */
+
+static const char *const kind_names[NR_SCHED_EVENTS + 1] = {
+	[EV_SCHED_SWITCH] = "switch",
+	[EV_SCHED_WAKING] = "waking",
+	[EV_SCHED_WAKEUP] = "wakeup",
+	[EV_SCHED_WAKEUP_NEW] = "wakeup_new",
+	[EV_SCHED_MIGRATE_TASK] = "migrate",
+	[EV_SCHED_PROCESS_FORK] = "fork",
+	[EV_SCHED_PROCESS_EXIT] = "exit",
+	[EV_SCHED_STAT_RUNTIME] = "stat_runtime",
+	[EV_SCHED_SET_NICE] = "set_nice",
+	[EV_SCHED_YIELD] = "yield",
+	[EV_COMMAND] = "command",
+	[EV_NOTE] = "note",
+};
+
+const char *const *ui_event_kind_names(void)
+{
+	return kind_names;
+}
+
+static int event_kind(const char *s)
+{
+	for (int i = 0; i < NR_SCHED_EVENTS; i++)
+		if (!strcmp(s, kind_names[i]) || !strcmp(s, sched_event_names[i]))
+			return i;
+	return -1;
+}
+
+/* The pids an event is about. */
+static int event_pids(const struct sched_event *ev, int pid[2])
+{
+	switch (ev->type) {
+	case EV_SCHED_SWITCH:
+		pid[0] = ev->sw.prev_pid;
+		pid[1] = ev->sw.next_pid;
+		return 2;
+	case EV_SCHED_WAKING:
+	case EV_SCHED_WAKEUP:
+	case EV_SCHED_WAKEUP_NEW:
+		pid[0] = ev->wake.pid;
+		return 1;
+	case EV_SCHED_MIGRATE_TASK:
+		pid[0] = ev->migrate.pid;
+		return 1;
+	case EV_SCHED_PROCESS_FORK:
+		pid[0] = ev->fork.parent_pid;
+		pid[1] = ev->fork.child_pid;
+		return 2;
+	case EV_SCHED_PROCESS_EXIT:
+		pid[0] = ev->exit.pid;
+		return 1;
+	case EV_SCHED_STAT_RUNTIME:
+		pid[0] = ev->runtime.pid;
+		return 1;
+	case EV_SCHED_SET_NICE:
+		pid[0] = ev->nice.pid;
+		return 1;
+	case EV_SCHED_YIELD:
+		pid[0] = ev->yield.pid;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+struct kind_match {
+	const struct ui *ui;
+	int type, cpu, task;
+};
+
+static bool kind_test(void *ctx, const struct sched_event *ev)
+{
+	const struct kind_match *m = ctx;
+	int pid[2], n;
+
+	if (ev->type != m->type)
+		return false;
+	if (m->cpu >= 0) {
+		int cpu = ev->cpu;
+		if (ev->type == EV_SCHED_MIGRATE_TASK)
+			cpu = ev->migrate.dest_cpu;
+		else if (ev->type == EV_SCHED_WAKEUP || ev->type == EV_SCHED_WAKEUP_NEW)
+			cpu = ev->wake.target_cpu;
+		if (cpu != m->cpu)
+			return false;
+	}
+	if (m->task >= 0) {
+		n = event_pids(ev, pid);
+		for (int i = 0; i < n; i++)
+			if (pid[i] > 0 && sched_task_by_pid(m->ui->e, pid[i]) == m->task)
+				return true;
+		return false;
+	}
+	return true;
+}
+
+static int c_step_next(struct ui *ui, struct args *a)
+{
+	struct kind_match m = { ui, -1, -1, -1 };
+
+	if (a->n < 2) {
+		ui_error(ui, "step-next: which event? (switch, wakeup, migrate, fork, exit, note, ...)");
+		return -1;
+	}
+	m.type = event_kind(a->w[1]);
+	if (m.type < 0) {
+		ui_error(ui, "step-next: unknown event '%s' (switch, wakeup, migrate, fork, exit, note, ...)",
+			 a->w[1]);
+		return -1;
+	}
+	for (int i = 2; i < a->n; i++) {
+		long v;
+
+		if (!strncmp(a->w[i], "cpu=", 4)) {
+			if (!parse_int(a->w[i] + 4, 0, sched_nr_cpus(ui->e) - 1, &v)) {
+				ui_error(ui, "step-next: no CPU '%s' (0..%d)", a->w[i] + 4,
+					 sched_nr_cpus(ui->e) - 1);
+				return -1;
+			}
+			m.cpu = (int)v;
+		} else if (!strncmp(a->w[i], "task=", 5)) {
+			m.task = task_by_name(ui, a->w[i] + 5);
+			if (m.task < 0) {
+				ui_error(ui, "step-next: no task '%s'", a->w[i] + 5);
+				return -1;
+			}
+		} else {
+			ui_error(ui, "step-next: unexpected '%s' (cpu=N, task=NAME)", a->w[i]);
+			return -1;
+		}
+	}
+	u64 t0 = sched_now(ui->e), ne0 = sched_nr_events(ui->e);
+	s64 seq = history_run_until_event(ui->h, UINT64_MAX, kind_test, &m);
+	if (seq < 0) {
+		/* not found: back to where we were */
+		if (ne0)
+			history_goto_event(ui->h, ne0 - 1);
+		if (sched_now(ui->e) < t0)
+			history_run_until(ui->h, t0);
+		ui_error(ui, "step-next: no later %s%s", sched_event_names[m.type],
+			 m.cpu >= 0 || m.task >= 0 ? " matching" : "");
+		return -1;
+	}
+	ui->paused = true;
+	ui->sel_event = (u64)seq;
+	at_message(ui, sched_event_names[m.type]);
+	return 0;
+}
+
+static int c_goto(struct ui *ui, struct args *a)
+{
+	u64 t;
+	s64 cp;
+	const char *s;
+	int sign = 0;
+
+	if (a->n != 2) {
+		ui_error(ui, "goto: expected TIME (2.5s, +10ms, -1ms) or a checkpoint name");
+		return -1;
+	}
+	s = a->w[1];
+	if (*s == '+' || *s == '-')
+		sign = *s++ == '+' ? 1 : -1;
+	if (parse_duration(s, strlen(s), &t) == PARSE_OK) {
+		u64 now = sched_now(ui->e);
+		if (sign > 0)
+			t = now + t;
+		else if (sign < 0)
+			t = t > now ? 0 : now - t;
+	} else if (!sign && (cp = history_find_checkpoint(ui->h, s)) >= 0) {
+		t = (u64)cp;
+	} else {
+		ui_error(ui, "goto: '%s' is neither a time (2.5s) nor a checkpoint", a->w[1]);
+		return -1;
+	}
+	if (t > ui->f->sc.duration) {
+		char b1[32], b2[32];
+		ui_error(ui, "goto: %s is past the end of the run (%s)", ui_time_text(t, b1, sizeof(b1)),
+			 ui_time_text(ui->f->sc.duration, b2, sizeof(b2)));
+		return -1;
+	}
+	ui->paused = true;
+	history_goto_time(ui->h, t);
+	at_message(ui, "goto");
+	return 0;
+}
+
+static int c_checkpoint(struct ui *ui, struct args *a)
+{
+	char name[64];
+
+	if (a->n > 2) {
+		ui_error(ui, "checkpoint: expected one NAME");
+		return -1;
+	}
+	if (a->n == 2) {
+		snprintf(name, sizeof(name), "%s", a->w[1]);
+		if (!isalpha((unsigned char)name[0]) && name[0] != '_') {
+			ui_error(ui, "checkpoint: a name starts with a letter ('%s')", name);
+			return -1;
+		}
+		if (history_find_checkpoint(ui->h, name) >= 0) {
+			ui_error(ui, "checkpoint: '%s' exists already", name);
+			return -1;
+		}
+	} else {
+		for (int i = 1;; i++) {
+			snprintf(name, sizeof(name), "cp%d", i);
+			if (history_find_checkpoint(ui->h, name) < 0)
+				break;
+		}
+	}
+	if (history_checkpoint(ui->h, name)) {
+		ui_error(ui, "checkpoint: out of checkpoint memory");
+		return -1;
+	}
+	char t[32];
+	ui_message(ui, "checkpoint %s at %s (goto %s returns here)", name,
+		   ui_time_text(sched_now(ui->e), t, sizeof(t)), name);
+	return 0;
+}
+
+static int c_speed(struct ui *ui, struct args *a)
+{
+	double s;
+	char b[32];
+
+	if (a->n != 2) {
+		ui_error(ui, "speed: expected up, down, max or a speed (1, 0.1, 1/1000)");
+		return -1;
+	}
+	if (!strcmp(a->w[1], "up") || !strcmp(a->w[1], "down")) {
+		s = ui_speed_step(ui->speed, a->w[1][0] == 'u' ? 1 : -1);
+	} else if (!parse_speed(a->w[1], &s)) {
+		ui_error(ui, "speed: '%s' is not a speed (1, 0.1, 1/1000, max)", a->w[1]);
+		return -1;
+	} else if (s != 0 && (s < SPEED_MIN * 0.9999 || s > SPEED_MAX)) {
+		ui_error(ui, "speed: %s is out of range (1/10000 .. 1000, or max)", a->w[1]);
+		return -1;
+	}
+	ui->speed = s;
+	ui_message(ui, "speed %s", ui_speed_text(s, b, sizeof(b)));
+	return 0;
+}
+
+static const struct view *find_view(struct ui *ui, const char *name)
+{
+	return ui_view_by_name(name);
+}
+
+static int view_index(const struct view *v)
+{
+	for (int i = 0; i < ui_nr_views; i++)
+		if (ui_views[i] == v)
+			return i;
+	return -1;
+}
+
+static const struct view *cycle_view(const struct view *v, int dir)
+{
+	if (!ui_nr_views)
+		return NULL;
+	int i = view_index(v);
+	if (i < 0)
+		return ui_views[dir > 0 ? 0 : ui_nr_views - 1];
+	return ui_views[(i + dir + ui_nr_views) % ui_nr_views];
+}
+
+static int set_side(struct ui *ui, const char *name, const struct view *main)
+{
+	if (!strcmp(name, "none") || !strcmp(name, "off")) {
+		ui->side_view = NULL;
+		return 0;
+	}
+	const struct view *v = strcmp(name, "next") ? find_view(ui, name) : cycle_view(ui->side_view, 1);
+	if (!v) {
+		ui_error(ui, "side: no view '%s'", name);
+		return -1;
+	}
+	if (v == main) {
+		v = cycle_view(v, 1);
+		if (v == main)
+			v = NULL;
+	}
+	ui->side_view = v;
+	return 0;
+}
+
+static int c_view(struct ui *ui, struct args *a)
+{
+	const struct view *v;
+
+	if (a->n < 2) {
+		ui_error(ui, "view: expected a view name (or next, prev)");
+		return -1;
+	}
+	char name[64], *comma;
+	snprintf(name, sizeof(name), "%s", a->w[1]);
+	comma = strchr(name, ',');
+	if (comma)
+		*comma++ = 0;
+	if (!strcmp(name, "next") || !strcmp(name, "prev"))
+		v = cycle_view(ui->main_view, name[0] == 'n' ? 1 : -1);
+	else
+		v = find_view(ui, name);
+	if (!v) {
+		ui_error(ui, "view: no view '%s'", name);
+		return -1;
+	}
+	const char *side = comma;
+	if (a->n == 4 && !strcmp(a->w[2], "side"))
+		side = a->w[3];
+	else if (a->n != 2) {
+		ui_error(ui, "view: expected NAME [side NAME]");
+		return -1;
+	}
+	if (side && strcmp(side, "none") && strcmp(side, "off") && strcmp(side, "next") &&
+	    !find_view(ui, side)) {
+		ui_error(ui, "view: no view '%s'", side);
+		return -1;
+	}
+	if (v != ui->main_view && ui->main_view && strcmp(ui->main_view->name, "help"))
+		help_return = NULL;
+	ui->main_view = v;
+	if (side)
+		set_side(ui, side, v);
+	else if (ui->side_view == v)
+		ui->side_view = NULL;
+	ui_message(ui, "view %s%s%s", v->name, ui->side_view ? " | " : "",
+		   ui->side_view ? ui->side_view->name : "");
+	return 0;
+}
+
+static int c_side(struct ui *ui, struct args *a)
+{
+	if (a->n != 2) {
+		ui_error(ui, "side: expected a view name, next or none");
+		return -1;
+	}
+	if (set_side(ui, a->w[1], ui->main_view))
+		return -1;
+	ui_message(ui, "side view %s", ui->side_view ? ui->side_view->name : "off");
+	return 0;
+}
+
+static int c_select(struct ui *ui, struct args *a)
+{
+	long v;
+
+	if (a->n == 2 && !strcmp(a->w[1], "none")) {
+		ui->sel_cpu = ui->sel_task = -1;
+		ui->sel_event = ~0ull;
+		ui_message(ui, "selection cleared");
+		return 0;
+	}
+	if (a->n != 3) {
+		ui_error(ui, "select: expected cpu N|next|prev, task NAME|next|prev, or none");
+		return -1;
+	}
+	const char *what = a->w[1], *x = a->w[2];
+	if (!strcmp(what, "cpu")) {
+		int nr = sched_nr_cpus(ui->e);
+		if (!strcmp(x, "next"))
+			ui->sel_cpu = (ui->sel_cpu + 1) % nr;
+		else if (!strcmp(x, "prev"))
+			ui->sel_cpu = ui->sel_cpu <= 0 ? nr - 1 : ui->sel_cpu - 1;
+		else if (parse_int(x, 0, nr - 1, &v))
+			ui->sel_cpu = (int)v;
+		else {
+			ui_error(ui, "select: no CPU '%s' (0..%d)", x, nr - 1);
+			return -1;
+		}
+		ui_message(ui, "cpu %d", ui->sel_cpu);
+		return 0;
+	}
+	if (!strcmp(what, "task")) {
+		int nr = ui->f->sc.nr_tasks, t;
+		if (!nr) {
+			ui_error(ui, "select: the scenario has no tasks");
+			return -1;
+		}
+		if (!strcmp(x, "next"))
+			t = (ui->sel_task + 1) % nr;
+		else if (!strcmp(x, "prev"))
+			t = ui->sel_task <= 0 ? nr - 1 : ui->sel_task - 1;
+		else if ((t = task_by_name(ui, x)) < 0) {
+			ui_error(ui, t == -2 ? "select: '%s' names more than one task" : "select: no task '%s'", x);
+			return -1;
+		}
+		ui->sel_task = t;
+		ui_message(ui, "task %s", ui->f->sc.task[t].name);
+		return 0;
+	}
+	ui_error(ui, "select: expected cpu, task or none, not '%s'", what);
+	return -1;
+}
+
+static int c_set(struct ui *ui, struct args *a)
+{
+	struct sched_command cmds[256];
+	char err[256];
+	int n = 0;
+
+	if (command_parse(ui->f, a->line, cmds, (int)ARRAY_SIZE(cmds), &n, err, sizeof(err))) {
+		ui_error(ui, "%s", err);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (history_apply_command(ui->h, &cmds[i], err, sizeof(err))) {
+			ui_error(ui, "set: %s", err);
+			return -1;
+		}
+	}
+	char t[32];
+	ui_message(ui, "%s (at %s)", a->line, ui_time_text(sched_now(ui->e), t, sizeof(t)));
+	return 0;
+}
+
+static int c_filter(struct ui *ui, struct args *a)
+{
+	const char *text = a->n > 1 ? a->rest[1] : "";
+
+	if (strlen(text) >= sizeof(ui->ev_filter)) {
+		ui_error(ui, "filter: longer than %zu characters", sizeof(ui->ev_filter) - 1);
+		return -1;
+	}
+	snprintf(ui->ev_filter, sizeof(ui->ev_filter), "%s", text);
+	ui_message(ui, *text ? "filter: %s" : "filter off%s", text);
+	return 0;
+}
+
+static int c_help(struct ui *ui, struct args *a)
+{
+	const struct view *help = ui_view_by_name("help");
+
+	if (!help)
+		return 0;
+	if (ui->main_view == help) {
+		ui->main_view = help_return ? help_return : ui_nr_views ? ui_views[0] : NULL;
+		help_return = NULL;
+		ui_message(ui, " ");
+		return 0;
+	}
+	help_return = ui->main_view;
+	ui->main_view = help;
+	ui_message(ui, "help: q or Escape closes it");
+	return 0;
+}
+
+static int c_quit(struct ui *ui, struct args *a)
+{
+	ui->quit = true;
+	return 0;
+}
+
+static int c_bind(struct ui *ui, struct args *a)
+{
+	char err[200];
+
+	if (a->n < 3) {
+		ui_error(ui, "bind: expected KEY COMMAND");
+		return -1;
+	}
+	if (keymap_bind(a->w[1], a->rest[2], err, sizeof(err))) {
+		ui_error(ui, "%s", err);
+		return -1;
+	}
+	ui_message(ui, "%s: %s", a->w[1], a->rest[2]);
+	return 0;
+}
+
+static int c_unbind(struct ui *ui, struct args *a)
+{
+	char err[200];
+
+	if (a->n != 2) {
+		ui_error(ui, "unbind: expected KEY");
+		return -1;
+	}
+	if (keymap_bind(a->w[1], "", err, sizeof(err))) {
+		ui_error(ui, "%s", err);
+		return -1;
+	}
+	ui_message(ui, "%s unbound", a->w[1]);
+	return 0;
+}
+
+static int c_prompt(struct ui *ui, struct args *a)
+{
+	const char *p = strchr(a->line, ' ');
+
+	/* keep the text after "prompt " as typed, trailing space included */
+	snprintf(prompt_buf, sizeof(prompt_buf), "%s", p ? p + 1 : "");
+	prompt_pending = true;
+	return 0;
+}
+
+static int c_redraw(struct ui *ui, struct args *a)
+{
+	redraw_pending = true;
+	return 0;
+}
+
+static const struct cmd cmds[] = {
+	{ { "pause", "", "stop the clock" }, c_pause },
+	{ { "resume", "", "run at the chosen speed" }, c_resume },
+	{ { "toggle-pause", "", "pause or resume" }, c_toggle },
+	{ { "step", "[N]", "run to the next event (N times), paused" }, c_step },
+	{ { "back", "[N]", "rewind N steps (default 1)" }, c_back },
+	{ { "step-next", "KIND [cpu=N] [task=NAME]", "run to the next event of a kind (switch, wakeup, migrate, ...)" }, c_step_next },
+	{ { "goto", "TIME|CHECKPOINT", "jump to a time (2.5s, +10ms, -1ms) or a named checkpoint" }, c_goto },
+	{ { "checkpoint", "[NAME]", "remember this moment under a name" }, c_checkpoint },
+	{ { "speed", "X|up|down|max", "simulated seconds per second: 1/10000 .. 1000, or max" }, c_speed },
+	{ { "view", "NAME [side NAME]", "show a view (and one beside it); next, prev" }, c_view },
+	{ { "side", "NAME|next|none", "the view beside the main one" }, c_side },
+	{ { "select", "cpu N|task NAME|none", "select a CPU or task (next, prev)" }, c_select },
+	{ { "set", "nice|slice|policy|tunable|feature ...", "change the run from now on (as a scenario `at` line)" }, c_set },
+	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
+	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },
+	{ { "unbind", "KEY", "remove a key's binding" }, c_unbind },
+	{ { "prompt", "[TEXT]", "open the : console with TEXT typed" }, c_prompt },
+	{ { "redraw", "", "repaint the whole screen" }, c_redraw },
+	{ { "help", "", "this screen (again to close it)" }, c_help },
+	{ { "quit", "", "leave schedscope" }, c_quit },
+};
+
+int ui_nr_commands(void)
+{
+	return (int)ARRAY_SIZE(cmds);
+}
+
+const struct ui_command_info *ui_command_get(int i)
+{
+	return &cmds[i].info;
+}
+
+int ui_breaks_test(const struct sched_event *ev)
+{
+	return -1;
+}
+
+int ui_nr_breaks(void)
+{
+	return 0;
+}
+
+int ui_command(struct ui *ui, const char *line)
+{
+	char buf[1024], *p;
+	struct args a = { 0 };
+
+	while (isspace((unsigned char)*line))
+		line++;
+	if (strlen(line) >= sizeof(buf)) {
+		ui_error(ui, "command too long");
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", line);
+	/* trailing blanks off, except for `prompt` which keeps them */
+	size_t n = strlen(buf);
+	if (strncmp(buf, "prompt", 6))
+		while (n && isspace((unsigned char)buf[n - 1]))
+			buf[--n] = 0;
+	if (!n)
+		return 0;
+	char copy[1024];
+	memcpy(copy, buf, n + 1);
+	a.line = copy;
+	for (p = buf; *p && a.n < MAX_WORDS;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		a.rest[a.n] = copy + (p - buf);
+		a.w[a.n++] = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		if (*p)
+			*p++ = 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(a.w[0], cmds[i].info.name))
+			return cmds[i].fn(ui, &a);
+	ui_error(ui, "unknown command '%s' (? lists them)", a.w[0]);
+	return -1;
+}
+
+int ui_command_file(struct ui *ui, const char *path)
+{
+	char *text, err[512];
+	size_t len;
+
+	if (lex_read_file(path, &text, &len, err, sizeof(err))) {
+		ui_error(ui, "%s", err);
+		return -1;
+	}
+	char *z = malloc(len + 1);
+	if (!z)
+		abort();
+	memcpy(z, text, len);
+	z[len] = 0;
+	free(text);
+	text = z;
+	int lineno = 0, rc = 0;
+	for (char *p = text, *next; p < text + len && !ui->quit; p = next) {
+		char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		next = nl ? nl + 1 : text + len;
+		if (nl)
+			*nl = 0;
+		lineno++;
+		/* a '#' outside "quotes" starts a comment */
+		bool q = false;
+		for (char *c = p; *c; c++) {
+			if (*c == '"')
+				q = !q;
+			else if (*c == '#' && !q) {
+				*c = 0;
+				break;
+			}
+		}
+		if (ui_command(ui, p)) {
+			char m[512];
+			snprintf(m, sizeof(m), "%s", ui->message ? ui->message : "error");
+			ui_error(ui, "%s:%d: %s", path, lineno, m);
+			rc = -1;
+			break;
+		}
+	}
+	free(text);
+	return rc;
+}

@@ -1,0 +1,113 @@
+/* The help screen: every key and command, generated from the keymap and
+ * the command table so it cannot drift from them. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <string.h>
+
+#include "commands.h"
+#include "input.h"
+#include "loop.h"
+
+static int help_top;
+
+/* Help lines: keys first, then commands. Returns the number of lines;
+ * draws those in [top, top + h) at y. */
+static int help_lines(struct cellbuf *cb, struct rect r, int top)
+{
+	struct style head = { C_CYAN, COLOR_DEFAULT, A_BOLD_ };
+	struct style key = { C_YELLOW, COLOR_DEFAULT, A_BOLD_ };
+	struct style dim = { COLOR_DEFAULT, COLOR_DEFAULT, A_DIM_ };
+	int line = 0, nk = keymap_count();
+#define ROW(...) do { int y_ = r.y + line - top; if (cb && line >= top && y_ < r.y + r.h) { __VA_ARGS__; } line++; } while (0)
+
+	ROW(cb_print(cb, r.x, y_, r.w, head, "Keys"));
+	ROW(cb_print(cb, r.x, y_, r.w, dim,
+		     "every key runs a console command; rebind with  :bind KEY COMMAND"));
+	/* two columns of keys when there is room */
+	int cols = r.w >= 84 ? 2 : 1, colw = r.w / cols;
+	for (int i = 0; i < nk; i += cols) {
+		ROW(for (int c = 0; c < cols && i + c < nk; c++) {
+			const char *k, *cmd;
+			keymap_get(i + c, &k, &cmd);
+			cb_print(cb, r.x + c * colw + 2, y_, 12, key, "%s", k);
+			cb_print(cb, r.x + c * colw + 14, y_, colw - 15, STYLE_PLAIN, "%s", cmd);
+		});
+	}
+	ROW((void)0);
+	ROW(cb_print(cb, r.x, y_, r.w, head, "Commands"));
+	ROW(cb_print(cb, r.x, y_, r.w, dim,
+		     "type : then a command; Tab completes; Up/Down recall; Escape cancels"));
+	for (int i = 0; i < ui_nr_commands(); i++) {
+		const struct ui_command_info *ci = ui_command_get(i);
+		ROW({
+			int n = cb_print(cb, r.x + 2, y_, r.w - 2, key, "%s", ci->name);
+			n += cb_print(cb, r.x + 2 + n, y_, r.w - 2 - n, STYLE_PLAIN, " %s", ci->args);
+			int col = n + 2 < 38 ? 40 : n + 4;
+			cb_print(cb, r.x + col, y_, r.w - col, dim, "%s", ci->help);
+		});
+	}
+	ROW((void)0);
+	ROW(cb_print(cb, r.x, y_, r.w, head, "Views"));
+	for (int i = 0; i < ui_nr_views; i++)
+		ROW(cb_print(cb, r.x + 2, y_, r.w - 2, STYLE_PLAIN, "%d  %-10s %s", i + 1,
+			     ui_views[i]->name, ui_views[i]->title ? ui_views[i]->title : ""));
+	ROW((void)0);
+	ROW(cb_print(cb, r.x, y_, r.w, dim,
+		     "The status line shows the simulated time, speed, paused/running, events and "
+		     "checkpoints; captions from the scenario's notes appear above it."));
+#undef ROW
+	return line;
+}
+
+static void help_draw(struct ui *ui, struct cellbuf *cb, struct rect area)
+{
+	struct style frame = { C_CYAN, COLOR_DEFAULT, 0 };
+
+	cb_box(cb, area, frame, "schedscope help");
+	struct rect in = { area.x + 2, area.y + 1, area.w - 4, area.h - 2 };
+	int total = help_lines(NULL, in, 0);
+	if (help_top > total - in.h)
+		help_top = total - in.h;
+	if (help_top < 0)
+		help_top = 0;
+	help_lines(cb, in, help_top);
+	if (total > in.h)
+		cb_print(cb, area.x + area.w - 22, area.y + area.h - 1, 20, frame,
+			 " %d-%d of %d ", help_top + 1, MIN(total, help_top + in.h), total);
+}
+
+static bool help_key(struct ui *ui, int key)
+{
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		help_top--;
+		return true;
+	case KEY_DOWN:
+	case 'j':
+		help_top++;
+		return true;
+	case KEY_PPAGE:
+		help_top -= 10;
+		return true;
+	case KEY_NPAGE:
+	case ' ':
+		help_top += 10;
+		return true;
+	case KEY_HOME:
+		help_top = 0;
+		return true;
+	case 'q':
+	case 27:
+		ui_command(ui, "help");	/* closes it */
+		return true;
+	}
+	return false;
+}
+
+const struct view view_help = {
+	.name = "help",
+	.title = "every key and command",
+	.draw = help_draw,
+	.key = help_key,
+};

@@ -1,0 +1,344 @@
+/* The main loop and the frame around the views: header, caption, status. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "console.h"
+#include "input.h"
+#include "loop.h"
+#include "screen.h"
+
+#define FRAME_NS (NSEC_PER_SEC / UI_MAX_FPS)
+/* at most this much wall time per frame goes to the engine */
+#define ENGINE_BUDGET_NS (20 * NSEC_PER_MSEC)
+/* a stall (a long rewind, a suspended terminal) is not caught up */
+#define MAX_WALL_STEP_NS (100 * NSEC_PER_MSEC)
+
+static u64 wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+}
+
+/* ---- drawing ---- */
+
+static const struct style st_bar = { C_BLACK, C_CYAN, 0 };
+static const struct style st_bar_key = { C_BLACK, C_CYAN, A_BOLD_ };
+static const struct style st_bar_sel = { C_BRIGHT_WHITE, C_BLUE, A_BOLD_ };
+
+static void draw_header(struct ui *ui, struct cellbuf *cb)
+{
+	struct style bar = st_bar, key = st_bar_key, sel = st_bar_sel;
+	const char *name = strrchr(ui->f->path, '/');
+
+	if (!ui->colors) {
+		bar = key = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ };
+		key.attr |= A_BOLD_;
+		sel = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_ | A_UNDERLINE_ };
+	}
+	name = name ? name + 1 : ui->f->path[0] ? ui->f->path : "demo";
+	cb_fill(cb, (struct rect){ 0, 0, cb->w, 1 }, ' ', bar);
+	int x = cb_print(cb, 0, 0, cb->w, key, " schedscope ");
+	x += cb_print(cb, x, 0, cb->w - x, bar, "%s  ", name);
+	for (int i = 0; i < ui_nr_views && x < cb->w; i++) {
+		bool on = ui->main_view == ui_views[i] || ui->side_view == ui_views[i];
+		x += cb_print(cb, x, 0, cb->w - x, on ? sel : bar, " %d %s ", i + 1, ui_views[i]->name);
+	}
+	const char *right = " ? help  : command  q quit ";
+	int rw = (int)strlen(right);
+	if (cb->w - rw > x)
+		cb_print(cb, cb->w - rw, 0, rw, bar, "%s", right);
+}
+
+/* Until the views land: the CPUs and what runs on them. */
+static void draw_fallback(struct ui *ui, struct cellbuf *cb, struct rect r)
+{
+	struct style dim = { COLOR_DEFAULT, COLOR_DEFAULT, A_DIM_ };
+	int n = sched_nr_cpus(ui->e);
+
+	cb_print(cb, r.x + 1, r.y, r.w - 2, dim, "CPUs (no views are built in yet)");
+	for (int c = 0; c < n && c + 1 < r.h; c++) {
+		struct sched_cpu_info ci;
+
+		sched_cpu_info(ui->e, c, &ci);
+		struct style st = ui_task_style(ui, ci.curr_pid);
+		if (c == ui->sel_cpu)
+			st.attr |= A_REVERSE_;
+		int x = cb_print(cb, r.x + 1, r.y + 1 + c, r.w - 2, c == ui->sel_cpu ? st : STYLE_PLAIN,
+				 "cpu %-3d ", c);
+		x += cb_print(cb, r.x + 1 + x, r.y + 1 + c, r.w - 2 - x, st, "%-16s",
+			      sched_comm(ui->e, ci.curr_pid, c));
+		cb_print(cb, r.x + 1 + x, r.y + 1 + c, r.w - 2 - x, dim, " nr_running %d", ci.nr_running);
+	}
+}
+
+static void draw_views(struct ui *ui, struct cellbuf *cb, struct rect r)
+{
+	if (!ui->main_view) {
+		draw_fallback(ui, cb, r);
+		return;
+	}
+	if (ui->side_view && ui->side_view != ui->main_view && r.w >= 60) {
+		int mw = r.w * 3 / 5;
+		ui->main_view->draw(ui, cb, (struct rect){ r.x, r.y, mw, r.h });
+		ui->side_view->draw(ui, cb, (struct rect){ r.x + mw, r.y, r.w - mw, r.h });
+	} else {
+		ui->main_view->draw(ui, cb, r);
+	}
+}
+
+static void draw_caption(struct ui *ui, struct cellbuf *cb, int y)
+{
+	u64 t;
+	const char *cap = ui_caption(ui, &t);
+	const char *msg = ui->message && *ui->message ? ui->message : NULL;
+	int mw = 0;
+
+	cb_fill(cb, (struct rect){ 0, y, cb->w, 1 }, ' ', STYLE_PLAIN);
+	if (console_active() && *console_matches()) {
+		cb_print(cb, 1, y, cb->w - 2, (struct style){ C_CYAN, COLOR_DEFAULT, 0 }, "%s",
+			 console_matches());
+		return;
+	}
+	if (msg) {
+		bool err = ui_message_is_error();
+		struct style st = err ? (struct style){ C_BRIGHT_RED, COLOR_DEFAULT, A_BOLD_ }
+				      : (struct style){ C_GREEN, COLOR_DEFAULT, 0 };
+		char tmp[600];
+		snprintf(tmp, sizeof(tmp), "%s%s ", err ? "error: " : "", msg);
+		/* the message on the right; an error may take the whole line */
+		int len = (int)strlen(tmp);
+		mw = MIN(len, cap && !err ? cb->w / 2 : cb->w - 1);
+		cb_print(cb, cb->w - mw, y, mw, st, "%s", tmp);
+	}
+	if (cap && cb->w - mw - 2 > 10) {
+		char ts[32];
+		struct style cs = { C_YELLOW, COLOR_DEFAULT, A_BOLD_ };
+		int x = cb_print(cb, 1, y, cb->w - mw - 2, cs, "\u25b8 ");
+		x += cb_print(cb, 1 + x, y, cb->w - mw - 2 - x, (struct style){ C_YELLOW, COLOR_DEFAULT, 0 },
+			      "%s  ", ui_time_text(t, ts, sizeof(ts)));
+		cb_print(cb, 1 + x, y, cb->w - mw - 2 - x, cs, "%s", cap);
+	}
+}
+
+static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
+{
+	struct style bar = st_bar, key = st_bar_key;
+	char t[32], sp[32];
+	const char *state;
+	struct style sst;
+
+	if (!ui->colors)
+		bar = key = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ };
+	if (sched_finished(ui->e) || sched_now(ui->e) >= ui->f->sc.duration) {
+		state = " \u25a0 END    ";
+		sst = (struct style){ C_BRIGHT_WHITE, C_MAGENTA, A_BOLD_ };
+	} else if (ui->paused) {
+		state = " \u275a\u275a PAUSED ";
+		sst = (struct style){ C_BLACK, C_YELLOW, A_BOLD_ };
+	} else {
+		state = " \u25b6 RUNNING ";
+		sst = (struct style){ C_BLACK, C_GREEN, A_BOLD_ };
+	}
+	if (!ui->colors)
+		sst = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_ };
+	cb_fill(cb, (struct rect){ 0, y, cb->w, 1 }, ' ', bar);
+	int x = cb_print(cb, 0, y, cb->w, sst, "%s", state);
+	x += cb_print(cb, x, y, cb->w - x, key, " %s", ui_time_text(sched_now(ui->e), t, sizeof(t)));
+	x += cb_print(cb, x, y, cb->w - x, bar, " / %s", ui_time_text(ui->f->sc.duration, t, sizeof(t)));
+	x += cb_print(cb, x, y, cb->w - x, bar, "  speed %s", ui_speed_text(ui->speed, sp, sizeof(sp)));
+	x += cb_print(cb, x, y, cb->w - x, bar, "  events %llu",
+		      (unsigned long long)sched_nr_events(ui->e));
+	x += cb_print(cb, x, y, cb->w - x, bar, "  cp %d", history_nr_checkpoints(ui->h));
+	if (ui_nr_breaks())
+		x += cb_print(cb, x, y, cb->w - x, bar, "  breaks %d", ui_nr_breaks());
+	if (ui->main_view)
+		x += cb_print(cb, x, y, cb->w - x, bar, "  [%s%s%s]", ui->main_view->name,
+			      ui->side_view ? "|" : "", ui->side_view ? ui->side_view->name : "");
+	if (ui->sel_cpu >= 0)
+		x += cb_print(cb, x, y, cb->w - x, bar, "  cpu %d", ui->sel_cpu);
+	if (ui->sel_task >= 0)
+		x += cb_print(cb, x, y, cb->w - x, bar, "  task %s", ui->f->sc.task[ui->sel_task].name);
+}
+
+void ui_draw_frame(struct ui *ui, struct cellbuf *cb)
+{
+	cb_clear(cb);
+	if (cb->w < SCREEN_MIN_W || cb->h < SCREEN_MIN_H) {
+		screen_draw_too_small(cb);
+		return;
+	}
+	draw_header(ui, cb);
+	draw_views(ui, cb, (struct rect){ 0, 1, cb->w, cb->h - 3 });
+	draw_caption(ui, cb, cb->h - 2);
+	draw_status(ui, cb, cb->h - 1);
+}
+
+/* ---- running ---- */
+
+static bool stop_at_break(void *ctx, const struct sched_event *ev)
+{
+	return ui_breaks_test(ev) >= 0;
+}
+
+/* Move the engine forward by wall_dt of wall time at the chosen speed,
+ * within a wall-time budget. */
+static void advance(struct ui *ui, u64 wall_dt)
+{
+	u64 deadline = wall_ns() + ENGINE_BUDGET_NS, end = ui->f->sc.duration;
+	u64 now = sched_now(ui->e), target;
+
+	if (wall_dt > MAX_WALL_STEP_NS)
+		wall_dt = MAX_WALL_STEP_NS;
+	target = ui->speed > 0 ? now + (u64)((double)wall_dt * ui->speed) : end;
+	if (target > end)
+		target = end;
+	while (sched_now(ui->e) < target && !sched_finished(ui->e)) {
+		u64 chunk = MIN(target, sched_now(ui->e) + NSEC_PER_MSEC);
+
+		if (ui_nr_breaks()) {
+			s64 seq = history_run_until_event(ui->h, chunk, stop_at_break, ui);
+			if (seq >= 0) {
+				const struct sched_event *ev = history_event(ui->h, (u64)seq);
+				char t[32];
+
+				ui->paused = true;
+				ui->sel_event = (u64)seq;
+				if (ev->cpu >= 0)
+					ui->sel_cpu = ev->cpu;
+				ui_message(ui, "breakpoint %d: %s at %s", ui_breaks_test(ev) + 1,
+					   sched_event_names[ev->type], ui_time_text(ev->time, t, sizeof(t)));
+				return;
+			}
+		}
+		history_run_until(ui->h, chunk);
+		if (wall_ns() > deadline)
+			break;
+	}
+	if (sched_finished(ui->e) || sched_now(ui->e) >= end) {
+		ui->paused = true;
+		ui_message(ui, "end of the run: , rewinds, g goes to a time");
+	}
+}
+
+/* A key: the view's own first, then the keymap; the console takes all. */
+static void handle_key(struct ui *ui, const struct input_key *k, int h)
+{
+	if (console_active()) {
+		console_key(k);
+		return;
+	}
+	if (k->mouse) {
+		/* the status line toggles pause; the views see the rest */
+		if (k->y == h - 1 && k->button == 1) {
+			ui_command(ui, "toggle-pause");
+			return;
+		}
+	}
+	if (ui->main_view && ui->main_view->key && ui->main_view->key(ui, k->code))
+		return;
+	if (ui->side_view && ui->side_view->key && ui->side_view->key(ui, k->code))
+		return;
+	const char *cmd = keymap_lookup(k->name);
+	if (cmd) {
+		char copy[512];
+		snprintf(copy, sizeof(copy), "%s", cmd);	/* bind may replace it */
+		ui_command(ui, copy);
+	}
+	const char *p = ui_take_prompt();
+	if (p)
+		console_open(p);
+}
+
+int ui_run(struct ui *ui, const char *commands, int colors)
+{
+	struct cellbuf cb = { 0 };
+	int rc = 0;
+
+	ui->colors = screen_init(colors);
+	if (ui->colors < 0) {
+		fprintf(stderr, "schedscope: the visualizer needs a terminal (try `schedscope view`)\n");
+		return 2;
+	}
+	if (input_init()) {
+		screen_fini();
+		fprintf(stderr, "schedscope: cannot read the terminal's keys\n");
+		return 2;
+	}
+	console_init(ui);
+	keymap_reset();
+	ui_message(ui, "space pauses, . steps, , rewinds, ? lists every key");
+	if (commands)
+		ui_command_file(ui, commands);
+
+	u64 last_adv = wall_ns(), last_frame = 0;
+	bool dirty = true;
+	while (!ui->quit && !screen_quit_requested) {
+		int w, h;
+
+		if (screen_resized && screen_handle_resize())
+			dirty = true;
+		if (ui_take_redraw()) {
+			screen_invalidate();
+			dirty = true;
+		}
+		const char *p = ui_take_prompt();
+		if (p) {
+			console_open(p);
+			dirty = true;
+		}
+		u64 now = wall_ns();
+		if (!ui->paused) {
+			advance(ui, now - last_adv);
+			dirty = true;
+		}
+		last_adv = now;
+
+		screen_size(&w, &h);
+		if (dirty && now - last_frame >= FRAME_NS) {
+			if (cb.w != w || cb.h != h) {
+				cb_free(&cb);
+				cb_init(&cb, w, h);
+			}
+			ui_draw_frame(ui, &cb);
+			int cx = -1;
+			if (console_active() && w >= SCREEN_MIN_W && h >= SCREEN_MIN_H)
+				cx = console_draw(&cb, h - 1);
+			screen_blit(&cb, cx, h - 1);
+			last_frame = now;
+			dirty = false;
+		}
+
+		/* paused with the frame up to date: sleep until a key or a signal */
+		int timeout;
+		if (!ui->paused)
+			timeout = (int)((FRAME_NS - MIN(FRAME_NS, wall_ns() - last_frame)) / NSEC_PER_MSEC);
+		else if (dirty)
+			timeout = (int)((FRAME_NS - MIN(FRAME_NS, wall_ns() - last_frame)) / NSEC_PER_MSEC) + 1;
+		else
+			timeout = -1;
+		struct input_key k;
+		int r = input_wait(&k, timeout);
+		if (r < 0) {
+			rc = 1;
+			break;
+		}
+		if (r > 0) {
+			handle_key(ui, &k, h);
+			dirty = true;
+			/* take every key already typed before drawing again */
+			while (!ui->quit && input_wait(&k, 0) > 0)
+				handle_key(ui, &k, h);
+		}
+	}
+	console_fini();
+	input_fini();
+	screen_fini();
+	cb_free(&cb);
+	return rc;
+}
