@@ -1,0 +1,530 @@
+/*
+ * The CPUs view: every CPU in topology order (package > LLC > core > SMT
+ * sibling) with its current task, its queue, nr_running and PELT load/util
+ * bars; when the CPUs do not fit, a heat strip: one cell per CPU coloured by
+ * utilisation, a row per LLC, rolled up per package on one shared scale.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define MAX_QUEUE 64
+
+static struct style sty(int fg, int bg, int attr)
+{
+	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
+}
+
+/* ---- topology order ---- */
+
+static int cmp_topo(const void *a, const void *b, void *arg)
+{
+	const struct sched_topology *t = arg;
+	const struct sched_topo_cpu *x = &t->cpu[*(const int *)a], *y = &t->cpu[*(const int *)b];
+
+	if (x->package != y->package)
+		return x->package < y->package ? -1 : 1;
+	if (x->llc != y->llc)
+		return x->llc < y->llc ? -1 : 1;
+	if (x->core != y->core)
+		return x->core < y->core ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+/* CPUs sorted by topology into order[]; returns how many. */
+static int topo_order(const struct ui *ui, int *order)
+{
+	const struct sched_topology *t = sched_scenario_of(ui->e)->topo;
+	int n = MIN(sched_nr_cpus(ui->e), SCHED_MAX_CPUS);
+
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	if (t && t->cpu && t->nr_cpus >= n)
+		qsort_r(order, (size_t)n, sizeof(int), cmp_topo, (void *)t);
+	return n;
+}
+
+static const struct sched_topo_cpu *topo_cpu(const struct ui *ui, int cpu)
+{
+	static const struct sched_topo_cpu flat = { 0, 0, 0, 0, 0, 0, 1024 };
+	const struct sched_topology *t = sched_scenario_of(ui->e)->topo;
+
+	if (!t || !t->cpu || cpu >= t->nr_cpus)
+		return &flat;
+	return &t->cpu[cpu];
+}
+
+/* ---- utilisation colours: one scale for the whole view ---- */
+
+static int util_level(u64 util, u32 cap)
+{
+	if (!cap)
+		cap = 1024;
+	u64 pct = util * 100 / cap;
+
+	if (util == 0)
+		return 0;
+	if (pct < 25)
+		return 1;
+	if (pct < 50)
+		return 2;
+	if (pct < 75)
+		return 3;
+	return 4;
+}
+
+static const u32 level_ch[5] = { 0x00b7, 0x2591, 0x2592, 0x2593, 0x2588 };	/* · ░ ▒ ▓ █ */
+
+static struct style level_style(const struct ui *ui, int level)
+{
+	static const int c256[5] = { 240, 34, 148, 214, 196 };
+	static const int c16[5] = { C_BRIGHT_BLACK, C_GREEN, C_YELLOW, C_BRIGHT_YELLOW, C_RED };
+
+	if (ui->colors >= 256)
+		return sty(c256[level], COLOR_DEFAULT, 0);
+	if (ui->colors > 0)
+		return sty(c16[level], COLOR_DEFAULT, level == 4 ? A_BOLD_ : 0);
+	return STYLE_PLAIN;
+}
+
+/* A bar of w cells for v out of max, with eighth blocks; saturates at max. */
+static void draw_bar(struct cellbuf *cb, int x, int y, int w, u64 v, u64 max, struct style st)
+{
+	static const u32 part[8] = { ' ', 0x258f, 0x258e, 0x258d, 0x258c, 0x258b, 0x258a, 0x2589 };
+	u64 eighths = max ? v * (u64)w * 8 / max : 0;
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+
+	if (eighths > (u64)w * 8)
+		eighths = (u64)w * 8;
+	for (int i = 0; i < w; i++) {
+		u64 full = eighths / 8;
+
+		if ((u64)i < full)
+			cb_put(cb, x + i, y, 0x2588, st);
+		else if ((u64)i == full && eighths % 8)
+			cb_put(cb, x + i, y, part[eighths % 8], st);
+		else
+			cb_put(cb, x + i, y, 0x2591, dim);	/* ░ track */
+	}
+}
+
+/* ---- the detailed mode: one row per CPU ---- */
+
+struct layout {
+	int name_w;	/* current task column */
+	int bar_w;	/* load and util bars */
+	bool bars;
+};
+
+static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int cpu,
+		    u32 core_mark, const struct layout *L)
+{
+	struct sched_cpu_info ci;
+	const struct sched_topo_cpu *tc = topo_cpu(ui, cpu);
+	int q[MAX_QUEUE];
+	int x = a.x, right = a.x + a.w;
+	bool sel = cpu == ui->sel_cpu;
+	struct style base = sel ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN;
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+
+	sched_cpu_info(ui->e, cpu, &ci);
+	if (sel)
+		cb_fill(cb, (struct rect){ a.x, y, a.w, 1 }, ' ', base);
+
+	cb_put(cb, x, y, sel ? 0x25b6 : ' ', base);	/* ▶ */
+	cb_put(cb, x + 1, y, core_mark, base);
+	x += 2;
+	x += cb_print(cb, x, y, right - x, base, "CPU%-3d ", cpu);
+
+	/* current task */
+	if (ci.idle) {
+		cb_print(cb, x, y, MIN(L->name_w, right - x), sel ? base : dim, "%s",
+			 ci.tick_stopped ? "idle nohz" : "idle");
+	} else {
+		struct style ts = ui_task_style(ui, ci.curr_pid);
+
+		cb_print(cb, x, y, MIN(L->name_w, right - x), ts, "%s",
+			 sched_comm(ui->e, ci.curr_pid, cpu));
+	}
+	x += L->name_w + 1;
+	if (x >= right)
+		return;
+	x += cb_print(cb, x, y, right - x, base, "%3d ", ci.nr_running);
+
+	if (L->bars && x + 2 * (L->bar_w + 9) <= right) {
+		u32 cap = ci.capacity ? ci.capacity : 1024;
+
+		x += cb_print(cb, x, y, right - x, base, "L");
+		draw_bar(cb, x, y, L->bar_w, ci.avg.load_avg, cap, sty(C_BLUE, COLOR_DEFAULT, 0));
+		x += L->bar_w;
+		x += cb_print(cb, x, y, right - x, base, " %5llu ", (unsigned long long)ci.avg.load_avg);
+		x += cb_print(cb, x, y, right - x, base, "U");
+		draw_bar(cb, x, y, L->bar_w, ci.avg.util_avg, cap,
+			 level_style(ui, util_level(ci.avg.util_avg, cap)));
+		x += L->bar_w;
+		x += cb_print(cb, x, y, right - x, base, " %5llu ", (unsigned long long)ci.avg.util_avg);
+	}
+	if (tc->capacity && tc->capacity != 1024 && x + 9 < right)
+		x += cb_print(cb, x, y, right - x, sty(C_CYAN, COLOR_DEFAULT, 0), "cap %-4u ",
+			      ci.capacity ? ci.capacity : tc->capacity);
+
+	/* queued, in the tree's order (the running one is listed first by the API) */
+	int n = sched_cpu_queue(ui->e, cpu, q, MAX_QUEUE);
+	int shown = 0, queued = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct sched_task_info ti;
+
+		sched_task_info(ui->e, q[i], &ti);
+		if (ti.on_cpu && ti.pid == ci.curr_pid)
+			continue;
+		queued++;
+		const char *name = ti.name;
+		int need = (int)strlen(name) + (ti.sched_delayed ? 2 : 1);
+
+		if (x + need + 4 > right) {
+			continue;
+		}
+		x += cb_print(cb, x, y, right - x, ui_task_style(ui, ti.pid), "%s", name);
+		if (ti.sched_delayed)
+			x += cb_print(cb, x, y, right - x, dim, "%s", "~");
+		x += cb_print(cb, x, y, right - x, base, " ");
+		shown++;
+	}
+	if (queued > shown && x < right)
+		cb_print(cb, x, y, right - x, dim, "+%d", queued - shown);
+	else if (n >= MAX_QUEUE && x < right)
+		cb_print(cb, x, y, right - x, dim, "+more");
+}
+
+static u32 core_mark(const int *order, int n, int i, const struct ui *ui)
+{
+	const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
+	bool prev = i > 0 && topo_cpu(ui, order[i - 1])->core == c->core &&
+		    topo_cpu(ui, order[i - 1])->llc == c->llc;
+	bool next = i + 1 < n && topo_cpu(ui, order[i + 1])->core == c->core &&
+		    topo_cpu(ui, order[i + 1])->llc == c->llc;
+
+	if (prev && next)
+		return 0x251c;	/* ├ */
+	if (next)
+		return 0x250c;	/* ┌ */
+	if (prev)
+		return 0x2514;	/* └ */
+	return ' ';
+}
+
+static int count_groups(const struct ui *ui, const int *order, int n)
+{
+	int groups = 0;
+
+	for (int i = 0; i < n; i++)
+		if (i == 0 || topo_cpu(ui, order[i])->llc != topo_cpu(ui, order[i - 1])->llc ||
+		    topo_cpu(ui, order[i])->package != topo_cpu(ui, order[i - 1])->package)
+			groups++;
+	return groups;
+}
+
+/* Range of CPUs in order[i..] sharing order[i]'s LLC: returns the count. */
+static int llc_span(const struct ui *ui, const int *order, int n, int i)
+{
+	const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
+	int j = i;
+
+	while (j < n && topo_cpu(ui, order[j])->llc == c->llc &&
+	       topo_cpu(ui, order[j])->package == c->package)
+		j++;
+	return j - i;
+}
+
+static void draw_detailed(struct ui *ui, struct cellbuf *cb, struct rect a, const int *order, int n)
+{
+	struct layout L;
+	struct style hdr = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, A_BOLD_);
+	struct style grp = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
+	int y = a.y;
+
+	L.name_w = a.w >= 100 ? 16 : 12;
+	L.bar_w = a.w >= 140 ? 16 : a.w >= 110 ? 10 : 6;
+	L.bars = a.w >= 70;
+
+	/* column header */
+	{
+		int x = a.x + 2;
+
+		x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-7s", "CPU");
+		x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.name_w, "running");
+		x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%3s ", "nr");
+		if (L.bars && x + 2 * (L.bar_w + 12) <= a.x + a.w) {
+			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 6, "load_avg/cap");
+			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 6, "util_avg/cap");
+		}
+		cb_print(cb, x, y, a.x + a.w - x, hdr, "queued (tree order, ~ delayed)");
+		y++;
+	}
+
+	for (int i = 0; i < n && y < a.y + a.h; i++) {
+		const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
+
+		if (i == 0 || c->llc != topo_cpu(ui, order[i - 1])->llc ||
+		    c->package != topo_cpu(ui, order[i - 1])->package) {
+			int cnt = llc_span(ui, order, n, i);
+
+			cb_print(cb, a.x, y, a.w, grp, "package %d \u00b7 node %d \u00b7 LLC %d  (%d CPU%s)",
+				 c->package, c->node, c->llc, cnt, cnt == 1 ? "" : "s");
+			y++;
+			if (y >= a.y + a.h)
+				break;
+		}
+		cpu_row(ui, cb, a, y, order[i], core_mark(order, n, i, ui), &L);
+		y++;
+	}
+}
+
+/* ---- the heat strip ---- */
+
+struct rollup {
+	u64 util_sum;	/* in per-mille of capacity */
+	int nr, busy, max_pm;
+	long nr_running;
+};
+
+static void roll(struct rollup *r, const struct sched_cpu_info *ci)
+{
+	u32 cap = ci->capacity ? ci->capacity : 1024;
+	int pm = (int)MIN(ci->avg.util_avg * 1000 / cap, 1000);
+
+	r->util_sum += (u64)pm;
+	r->nr++;
+	r->busy += !ci->idle;
+	r->nr_running += ci->nr_running;
+	if (pm > r->max_pm)
+		r->max_pm = pm;
+}
+
+static int roll_avg_pct(const struct rollup *r)
+{
+	return r->nr ? (int)(r->util_sum / (u64)r->nr / 10) : 0;
+}
+
+/* Cells per strip row for w columns: groups of 8 CPUs with a gap between groups. */
+static int strip_cells(int w)
+{
+	if (w < 17)
+		return MAX(w, 1);
+	return (w + 1) / 9 * 8;
+}
+
+static int strip_x(int k_in_row)
+{
+	return k_in_row + k_in_row / 8;
+}
+
+/* Cells for CPUs order[i..i+cnt) starting at (x, y), `per_row` cells per row;
+ * returns the rows used (clipped to max_rows). */
+static int draw_cells(struct ui *ui, struct cellbuf *cb, int x, int y, int per_row, int max_rows,
+		      const int *order, int i, int cnt, struct rollup *r)
+{
+	int rows = 0;
+	bool gaps = per_row >= 16;
+
+	for (int k = 0; k < cnt; k++) {
+		struct sched_cpu_info ci;
+		int cpu = order[i + k];
+		int row = k / per_row, col = k % per_row;
+
+		sched_cpu_info(ui->e, cpu, &ci);
+		if (r)
+			roll(r, &ci);
+		if (row >= max_rows)
+			continue;
+		rows = row + 1;
+
+		int lvl = util_level(ci.avg.util_avg, ci.capacity);
+		struct style st = level_style(ui, lvl);
+		u32 ch = level_ch[lvl];
+
+		if (lvl == 0 && !ci.idle)
+			ch = '.';	/* running, but no utilisation built up yet */
+		if (cpu == ui->sel_cpu) {
+			st.attr |= A_REVERSE_ | A_BOLD_;
+			if (ui->colors == 0)
+				ch = '@';
+		}
+		cb_put(cb, x + (gaps ? strip_x(col) : col), y + row, ch, st);
+	}
+	return rows;
+}
+
+static void draw_legend(struct ui *ui, struct cellbuf *cb, int x, int y, int w)
+{
+	static const char *const label[5] = { "0", "<25%", "<50%", "<75%", "\u226575%" };
+	int right = x + w;
+
+	x += cb_print(cb, x, y, right - x, STYLE_PLAIN, "util/capacity: ");
+	for (int l = 0; l < 5 && x < right; l++) {
+		cb_put(cb, x, y, level_ch[l], level_style(ui, l));
+		x++;
+		x += cb_print(cb, x, y, right - x, STYLE_PLAIN, "%s ", label[l]);
+	}
+	x += cb_print(cb, x, y, right - x, STYLE_PLAIN, " . busy, util 0  ");
+	cb_print(cb, x, y, right - x, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_),
+		 ui->colors ? "selected" : "@ selected");
+}
+
+static void draw_selected_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w)
+{
+	struct sched_cpu_info ci;
+	int cpu = ui->sel_cpu;
+
+	if (cpu < 0 || cpu >= sched_nr_cpus(ui->e))
+		cpu = 0;
+	sched_cpu_info(ui->e, cpu, &ci);
+	const struct sched_topo_cpu *c = topo_cpu(ui, cpu);
+	int used = cb_print(cb, x, y, w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
+			    "CPU%d (pkg %d llc %d core %d thread %d): ", cpu, c->package, c->llc,
+			    c->core, c->thread);
+
+	if (ci.idle)
+		used += cb_print(cb, x + used, y, w - used, STYLE_PLAIN, "%s",
+				 ci.tick_stopped ? "idle nohz" : "idle");
+	else
+		used += cb_print(cb, x + used, y, w - used, ui_task_style(ui, ci.curr_pid), "%s",
+				 sched_comm(ui->e, ci.curr_pid, cpu));
+	cb_print(cb, x + used, y, w - used, STYLE_PLAIN,
+		 "  nr_running %d  load_avg %llu  util_avg %llu/%u", ci.nr_running,
+		 (unsigned long long)ci.avg.load_avg, (unsigned long long)ci.avg.util_avg,
+		 ci.capacity ? ci.capacity : 1024);
+}
+
+static void draw_heat(struct ui *ui, struct cellbuf *cb, struct rect a, const int *order, int n)
+{
+	struct style grp = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	int label_w = 9, suffix_w = 6;
+	int per_row = strip_cells(a.w - label_w - suffix_w);
+	int y = a.y, bottom = a.y + a.h;
+	int nr_llc = count_groups(ui, order, n);
+	int nr_pkg = 0;
+
+	if (a.w - label_w - suffix_w < 8) {
+		label_w = 0;
+		suffix_w = 0;
+		per_row = MAX(a.w, 1);
+	}
+	int strip_w = per_row >= 16 ? strip_x(per_row - 1) + 1 : per_row;
+
+	for (int i = 0; i < n; i++)
+		if (i == 0 || topo_cpu(ui, order[i])->package != topo_cpu(ui, order[i - 1])->package)
+			nr_pkg++;
+
+	cb_print(cb, a.x, y++, a.w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
+		 "%d CPUs, %d package%s, %d LLC%s: heat strip, one cell per CPU in topology order", n,
+		 nr_pkg, nr_pkg == 1 ? "" : "s", nr_llc, nr_llc == 1 ? "" : "s");
+	if (y < bottom)
+		draw_legend(ui, cb, a.x, y++, a.w);
+	bottom--;	/* the selected CPU's line */
+
+	/* rows per LLC when they fit, else one strip per package */
+	int need = 0;
+
+	for (int i = 0; i < n;) {
+		int cnt = llc_span(ui, order, n, i);
+
+		need += (cnt + per_row - 1) / per_row;
+		i += cnt;
+	}
+	need += nr_pkg;
+	bool per_llc = need <= bottom - y;
+
+	for (int i = 0; i < n && y < bottom;) {
+		const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
+		int pkg_end = i;
+
+		while (pkg_end < n && topo_cpu(ui, order[pkg_end])->package == c->package)
+			pkg_end++;
+
+		/* package roll-up line; its numbers are known after the cells */
+		int pkg_y = y++;
+		struct rollup pr = { 0 };
+
+		if (per_llc) {
+			for (int j = i; j < pkg_end;) {
+				int cnt = llc_span(ui, order, n, j);
+				struct rollup lr = { 0 };
+				int rows = draw_cells(ui, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
+						      order, j, cnt, &lr);
+
+				if (label_w && rows)
+					cb_print(cb, a.x, y, label_w, dim, " LLC %-3d", topo_cpu(ui, order[j])->llc);
+				if (suffix_w && rows)
+					cb_print(cb, a.x + label_w + strip_w + 1, y, suffix_w - 1, dim,
+						 "%3d%%", roll_avg_pct(&lr));
+				pr.util_sum += lr.util_sum;
+				pr.nr += lr.nr;
+				pr.busy += lr.busy;
+				pr.nr_running += lr.nr_running;
+				pr.max_pm = MAX(pr.max_pm, lr.max_pm);
+				y += rows;
+				j += cnt;
+			}
+		} else {
+			int rows = draw_cells(ui, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
+					      order, i, pkg_end - i, &pr);
+
+			if (label_w && rows)
+				cb_print(cb, a.x, y, label_w, dim, " LLCs");
+			y += rows;
+		}
+		cb_print(cb, a.x, pkg_y, a.w, grp,
+			 "pkg %d node %d: %d CPUs, util avg %d%%, max %d%%, busy %d/%d, nr_running %ld",
+			 c->package, c->node, pr.nr, roll_avg_pct(&pr), pr.max_pm / 10, pr.busy, pr.nr,
+			 pr.nr_running);
+		i = pkg_end;
+	}
+
+	/* spare rows: the CPUs around the selected one, in detail */
+	if (bottom - y >= 3 && a.w >= 40) {
+		struct layout L = { a.w >= 100 ? 16 : 12, a.w >= 140 ? 16 : a.w >= 110 ? 10 : 6, a.w >= 70 };
+		int rows = bottom - y - 1, at = 0;
+
+		for (int i = 0; i < n; i++)
+			if (order[i] == ui->sel_cpu)
+				at = i;
+		int first = MAX(0, MIN(at - rows / 2, n - rows));
+
+		y++;
+		for (int i = first; i < n && y < bottom; i++, y++)
+			cpu_row(ui, cb, a, y, order[i], core_mark(order, n, i, ui), &L);
+	}
+	draw_selected_line(ui, cb, a.x, a.y + a.h - 1, a.w);
+}
+
+static void cpus_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+{
+	int order[SCHED_MAX_CPUS];
+	int n;
+
+	if (a.w <= 0 || a.h <= 0 || !ui->e)
+		return;
+	n = topo_order(ui, order);
+	if (n == 0)
+		return;
+
+	int rows = 1 + count_groups(ui, order, n) + n;
+
+	if (rows <= a.h && a.w >= 40)
+		draw_detailed(ui, cb, a, order, n);
+	else
+		draw_heat(ui, cb, a, order, n);
+}
+
+const struct view view_cpus = {
+	.name = "cpus",
+	.title = "CPUs",
+	.draw = cpus_draw,
+	.key = NULL,
+};

@@ -1,0 +1,442 @@
+/*
+ * The runqueue view: the selected CPU's root cfs_rq on a number line of
+ * virtual time. EEVDF: every queued entity at its vruntime, V (the weighted
+ * average vruntime) marked, eligibility (lag = V - vruntime >= 0), the
+ * virtual deadline as a bracket, and what pick_eevdf() would take and why;
+ * a table below with the numbers. Legacy CFS: vruntimes against min_vruntime,
+ * the leftmost pick and each task's ideal slice (sched_slice()).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define RQ_MAX 256
+
+static struct style sty(int fg, int bg, int attr)
+{
+	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
+}
+
+/* A duration with its unit: "850ns", "12.5us", "1.234ms", "2.500s"; signed when plus. */
+static const char *fmt_dur(char *buf, size_t n, s64 ns, bool plus)
+{
+	u64 a = ns < 0 ? (u64)0 - (u64)ns : (u64)ns;
+	const char *sign = ns < 0 ? "-" : plus && ns > 0 ? "+" : "";
+
+	if (a < 1000)
+		snprintf(buf, n, "%s%" PRIu64 "ns", sign, a);
+	else if (a < 1000000)
+		snprintf(buf, n, "%s%.1fus", sign, (double)a / 1e3);
+	else if (a < 1000000000)
+		snprintf(buf, n, "%s%.3fms", sign, (double)a / 1e6);
+	else
+		snprintf(buf, n, "%s%.3fs", sign, (double)a / 1e9);
+	return buf;
+}
+
+/* A tick label: "+10ms", "-500us", "+1.5ms" (no trailing zeros). */
+static void fmt_tick(char *buf, size_t n, s64 ns)
+{
+	static const struct { u64 div; const char *unit; } u[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
+	};
+	u64 a = ns < 0 ? (u64)0 - (u64)ns : (u64)ns;
+	int i = 0;
+
+	while (u[i].div > 1 && a < u[i].div)
+		i++;
+	char num[24];
+
+	snprintf(num, sizeof(num), "%.3f", (double)a / (double)u[i].div);
+	char *end = num + strlen(num) - 1;
+
+	while (end > num && *end == '0')
+		*end-- = '\0';
+	if (*end == '.')
+		*end = '\0';
+	snprintf(buf, n, "%s%s%s", ns < 0 ? "-" : ns > 0 ? "+" : "", num, u[i].unit);
+}
+
+/* Text over up to `rows` rows, broken at spaces; returns the rows used. */
+static int print_wrapped(struct cellbuf *cb, int x, int y, int w, int rows, struct style st, const char *s)
+{
+	int used = 0;
+
+	while (*s && used < rows && w > 0) {
+		int len = (int)strlen(s), cut = len;
+
+		if (len > w) {
+			cut = w;
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = w;
+		}
+		cb_print(cb, x, y + used, w, st, "%.*s", cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		used++;
+	}
+	return used;
+}
+
+struct rq_ent {
+	struct sched_task_info ti;
+	s64 rel_v;	/* vruntime - reference (V in EEVDF, min_vruntime in CFS) */
+	s64 rel_d;	/* deadline - reference */
+	bool curr;
+};
+
+/* ---- the number line ---- */
+
+struct axis {
+	s64 lo, hi;	/* virtual ns relative to the reference */
+	int x0, w;
+};
+
+static int axis_x(const struct axis *ax, s64 v)
+{
+	if (ax->hi <= ax->lo || ax->w <= 1)
+		return ax->x0;
+	double f = (double)(v - ax->lo) / (double)(ax->hi - ax->lo);
+
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	return ax->x0 + (int)(f * (ax->w - 1) + 0.5);
+}
+
+/* A round tick step (1, 2, 5 x 10^k ns) giving about `cells` columns per tick. */
+static s64 tick_step(const struct axis *ax, int cells)
+{
+	s64 span = ax->hi - ax->lo;
+	s64 want = ax->w > 0 ? span * cells / ax->w : span;
+	s64 step = 1;
+
+	while (step < want) {
+		if (step * 2 >= want)
+			return step * 2;
+		if (step * 5 >= want)
+			return step * 5;
+		step *= 10;
+	}
+	return step > 0 ? step : 1;
+}
+
+static void draw_axis(struct cellbuf *cb, const struct axis *ax, int y, const char *ref_name)
+{
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	struct style bold = sty(C_BRIGHT_WHITE, COLOR_DEFAULT, A_BOLD_);
+	s64 step = tick_step(ax, 12);
+	char buf[48];
+
+	for (int x = ax->x0; x < ax->x0 + ax->w; x++)
+		cb_put(cb, x, y, 0x2500, dim);	/* ─ */
+	/* ticks and labels under them, skipping those that would overlap the reference */
+	s64 first = ax->lo / step * step;
+	int ref_x = axis_x(ax, 0);
+	int last_end = -1;
+
+	for (s64 t = first; t <= ax->hi; t += step) {
+		if (t < ax->lo)
+			continue;
+		int x = axis_x(ax, t);
+
+		cb_put(cb, x, y, 0x253c, dim);	/* ┼ */
+		if (t == 0)
+			continue;
+		fmt_tick(buf, sizeof(buf), t);
+		int lw = (int)strlen(buf);
+		int lx = x - lw / 2;
+
+		if (lx <= last_end || abs(x - ref_x) < lw / 2 + 3 || lx + lw > ax->x0 + ax->w)
+			continue;
+		cb_print(cb, lx, y + 1, lw, dim, "%s", buf);
+		last_end = lx + lw;
+	}
+	cb_put(cb, ref_x, y, 0x253c, bold);
+	cb_print(cb, ref_x - (int)strlen(ref_name) / 2, y + 1, 16, bold, "%s", ref_name);
+}
+
+/* ---- the pick ---- */
+
+/* Index into ents of the entity pick_eevdf() would take, with the reason. */
+static int eevdf_pick(const struct ui *ui, const struct rq_ent *ents, int n, char *why, size_t wn)
+{
+	char b1[32];
+	int curr = -1, best = -1, nr_elig = 0;
+	int kv = sched_kernel_version(ui->e);
+	bool parity = sched_feature_enabled(ui->e, FEAT_RUN_TO_PARITY);
+
+	if (n == 0) {
+		snprintf(why, wn, "nothing queued: the CPU runs its idle task");
+		return -1;
+	}
+	if (n == 1) {
+		snprintf(why, wn, "%s is the only entity: pick_eevdf() takes it", ents[0].ti.name);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (ents[i].curr)
+			curr = i;
+		if (!ents[i].ti.eligible)
+			continue;
+		nr_elig++;
+		if (!ents[i].curr && (best < 0 || ents[i].rel_d < ents[best].rel_d))
+			best = i;
+	}
+	if (curr >= 0 && !ents[curr].ti.eligible) {
+		if (best < 0) {
+			snprintf(why, wn, "no entity is eligible: the first in the tree is taken");
+			return 0;
+		}
+		snprintf(why, wn, "curr %s is not eligible (lag < 0): %s has the earliest deadline (V%s) of %d eligible",
+			 ents[curr].ti.name, ents[best].ti.name,
+			 fmt_dur(b1, sizeof(b1), ents[best].rel_d, true), nr_elig);
+		return best;
+	}
+	if (curr >= 0 && (parity || kv >= KV(6, 17)) && ents[curr].rel_d > ents[curr].rel_v) {
+		snprintf(why, wn, "curr %s: eligible and its slice is protected (%s): keeps the CPU "
+			 "until the protection ends (at its deadline at the latest)", ents[curr].ti.name,
+			 kv >= KV(6, 17) ? "vprot" : "RUN_TO_PARITY");
+		return curr;
+	}
+	if (curr >= 0 && (best < 0 || ents[curr].rel_d < ents[best].rel_d)) {
+		snprintf(why, wn, "curr %s: eligible with the earliest deadline (V%s) of %d eligible",
+			 ents[curr].ti.name, fmt_dur(b1, sizeof(b1), ents[curr].rel_d, true), nr_elig);
+		return curr;
+	}
+	if (best < 0) {
+		snprintf(why, wn, "no entity is eligible: the first in the tree is taken");
+		return 0;
+	}
+	snprintf(why, wn, "%s: earliest deadline (V%s) among %d eligible (lag >= 0)", ents[best].ti.name,
+		 fmt_dur(b1, sizeof(b1), ents[best].rel_d, true), nr_elig);
+	return best;
+}
+
+/* ---- CFS: sched_slice() from the tunables ---- */
+
+static u64 cfs_slice(const struct ui *ui, const struct sched_cpu_info *ci, u64 weight)
+{
+	u64 latency = sched_tunable_value(ui->e, TUN_LATENCY);
+	u64 min_gran = sched_tunable_value(ui->e, TUN_MIN_GRANULARITY);
+	u64 nr = (u64)MAX(ci->nr_running, 1);
+	u64 nr_latency = min_gran ? latency / min_gran : 8;
+	u64 period = nr > nr_latency ? nr * min_gran : latency;
+
+	if (!ci->load_weight)
+		return period;
+	return (u64)((double)period * (double)weight / (double)ci->load_weight);
+}
+
+static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+{
+	static struct rq_ent ents[RQ_MAX];	/* one frame's worth, reused */
+	int q[RQ_MAX];
+	struct sched_cpu_info ci;
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	struct style elig = sty(C_GREEN, COLOR_DEFAULT, A_BOLD_);
+	struct style inel = sty(C_RED, COLOR_DEFAULT, A_BOLD_);
+	char b1[32], b2[32], b3[32], b4[32], why[256];
+	int cpu = ui->sel_cpu;
+	bool cfs = sched_variant(ui->e) == SCHED_VARIANT_CFS;
+	int right = a.x + a.w, bottom = a.y + a.h, y = a.y;
+
+	if (a.w <= 0 || a.h <= 0)
+		return;
+	if (cpu < 0 || cpu >= sched_nr_cpus(ui->e))
+		cpu = 0;
+	sched_cpu_info(ui->e, cpu, &ci);
+	u64 ref = cfs ? ci.min_vruntime : ci.avg_vruntime;
+	int n = sched_cpu_queue(ui->e, cpu, q, RQ_MAX);
+
+	for (int i = 0; i < n; i++) {
+		sched_task_info(ui->e, q[i], &ents[i].ti);
+		ents[i].rel_v = (s64)(ents[i].ti.vruntime - ref);
+		ents[i].rel_d = (s64)(ents[i].ti.deadline - ref);
+		ents[i].curr = ents[i].ti.on_cpu && ents[i].ti.pid == ci.curr_pid;
+		if (cfs)
+			ents[i].ti.eligible = true;
+	}
+
+	/* header */
+	{
+		int kv = sched_kernel_version(ui->e);
+		int x = a.x;
+
+		x += cb_print(cb, x, y, right - x, bold, "CPU %d runqueue \u00b7 %s (kernel %d.%d) \u00b7 nr_running %d",
+			      cpu, cfs ? "CFS" : "EEVDF", kv / 100, kv % 100, ci.nr_running);
+		if (cfs)
+			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 min_vruntime %s (virtual) \u00b7 sched_latency %s",
+				 fmt_dur(b1, sizeof(b1), (s64)ci.min_vruntime, false),
+				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(ui->e, TUN_LATENCY), false));
+		else
+			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 V = avg_vruntime %s (virtual) \u00b7 base_slice %s%s",
+				 fmt_dur(b1, sizeof(b1), (s64)ci.avg_vruntime, false),
+				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(ui->e, TUN_BASE_SLICE), false),
+				 sched_feature_enabled(ui->e, FEAT_RUN_TO_PARITY) ? " \u00b7 RUN_TO_PARITY" : "");
+		y++;
+	}
+
+	int pick;
+
+	if (cfs) {
+		pick = -1;
+		for (int i = 0; i < n; i++)
+			if (!ents[i].curr && (pick < 0 || ents[i].rel_v < ents[pick].rel_v))
+				pick = i;
+		if (n == 0)
+			snprintf(why, sizeof(why), "nothing queued: the CPU runs its idle task");
+		else if (pick < 0)
+			pick = 0, snprintf(why, sizeof(why), "%s is the only task", ents[0].ti.name);
+		else
+			snprintf(why, sizeof(why), "next: leftmost %s (smallest vruntime); curr runs until its ideal "
+				 "slice is used (check_preempt_tick) or a wakeup preempts it", ents[pick].ti.name);
+	} else {
+		pick = eevdf_pick(ui, ents, n, why, sizeof(why));
+	}
+	if (y < bottom) {
+		int x = a.x;
+
+		x += cb_print(cb, x, y, right - x, bold, "%s ", cfs ? "pick_next_entity():" : "pick_eevdf() \u2192");
+		y += print_wrapped(cb, x, y, right - x, MIN(2, bottom - y), STYLE_PLAIN, why);
+	}
+	if (n == 0 || y >= bottom)
+		return;
+
+	/* split the rest between the number line and the table */
+	int avail = bottom - y;
+	int table_rows = MIN(n + 1, MAX(avail / 2 - 1, 2));
+	int lanes = MIN(n, avail - table_rows - 3);
+
+	if (lanes < 1) {
+		lanes = MIN(n, MAX(avail - 4, 0));
+		table_rows = 0;
+	}
+
+	int name_w = MIN(14, MAX(a.w / 7, 6));
+	bool wide = a.w >= 96;
+	struct axis ax = { 0, 0, a.x + name_w + 2, a.w - name_w - 3 };
+
+	for (int i = 0; i < lanes; i++) {
+		ax.lo = MIN(ax.lo, ents[i].rel_v);
+		ax.hi = MAX(ax.hi, cfs ? ents[i].rel_v : ents[i].rel_d);
+		if (!cfs)
+			ax.lo = MIN(ax.lo, ents[i].rel_d);
+	}
+	if (ax.hi - ax.lo < 1000) {
+		ax.lo -= 500;
+		ax.hi += 500;
+	}
+	s64 pad = (ax.hi - ax.lo) / 20;
+
+	ax.lo -= pad;
+	ax.hi += pad;
+
+	if (lanes > 0 && ax.w > 4) {
+		int ref_x = axis_x(&ax, 0);
+
+		for (int i = 0; i < lanes && y < bottom; i++, y++) {
+			const struct rq_ent *en = &ents[i];
+			struct style ns = ui_task_style(ui, en->ti.pid);
+			int xv = axis_x(&ax, en->rel_v);
+
+			cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);	/* ▶ */
+			cb_print(cb, a.x + 1, y, name_w, ns, "%s", en->ti.name);
+			if (en->curr)
+				cb_put(cb, a.x + 1 + MIN((int)strlen(en->ti.name), name_w - 1), y, '*', bold);
+			for (int x = ax.x0; x < ax.x0 + ax.w; x++)
+				cb_put(cb, x, y, x == ref_x ? 0x2502 : 0x00b7, dim);	/* │ · */
+			if (!cfs) {
+				int xd = axis_x(&ax, en->rel_d);
+				struct style span = en->ti.eligible ? sty(C_GREEN, COLOR_DEFAULT, 0)
+								   : sty(C_RED, COLOR_DEFAULT, 0);
+
+				for (int x = xv + 1; x < xd; x++)
+					cb_put(cb, x, y, 0x2500, span);	/* ─ the request still to run */
+				cb_put(cb, xd, y, ']', bold);
+			}
+			u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb;	/* ● ○ */
+
+			cb_put(cb, xv, y, mark, en->ti.eligible ? elig : inel);
+		}
+		if (lanes < n && y < bottom)
+			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below", n - lanes);
+		if (y + 1 < bottom) {
+			draw_axis(cb, &ax, y, cfs ? "min_vruntime" : "V");
+			y += 2;
+		}
+		if (y < bottom) {
+			int x = a.x;
+
+			x += cb_print(cb, x, y, right - x, dim, "vruntime - %s (virtual ns)  ",
+				      cfs ? "min_vruntime" : "V");
+			if (!cfs) {
+				cb_put(cb, x++, y, 0x25cf, elig);
+				x += cb_print(cb, x, y, right - x, dim, " eligible  ");
+				cb_put(cb, x++, y, 0x25cb, inel);
+				x += cb_print(cb, x, y, right - x, dim, " not  ");
+				x += cb_print(cb, x, y, right - x, dim, "d delayed  ] deadline  ");
+			}
+			cb_print(cb, x, y, right - x, dim, "* running  \u25b6 pick");
+			y++;
+		}
+	}
+
+	/* the table */
+	if (table_rows <= 0 || y >= bottom)
+		return;
+	if (cfs)
+		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %14s %12s %12s %8s", name_w, "task", "state",
+			 "vrt-min_vrt", "sum_exec", "ideal slice", "weight");
+	else
+		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %10s%s %10s %9s %6s %4s %7s", name_w, "task",
+			 "state", "vrt-V", wide ? "        lag" : "", "deadline-V", "slice", "weight", "elig", "delayed");
+	y++;
+	for (int i = 0; i < n && y < bottom; i++, y++) {
+		const struct rq_ent *en = &ents[i];
+		const char *state = en->curr ? "running" : en->ti.sched_delayed ? "delayed" : "queued";
+		struct style rs = i == pick ? bold : STYLE_PLAIN;
+
+		if (i == table_rows - 1 && i + 1 < n) {
+			cb_print(cb, a.x + 2, y, a.w - 2, dim, "... %d more", n - i);
+			break;
+		}
+		cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);
+		cb_print(cb, a.x + 2, y, name_w, ui_task_style(ui, en->ti.pid), "%s", en->ti.name);
+		if (cfs) {
+			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %14s %12s %12s %8" PRIu64,
+				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true),
+				 fmt_dur(b2, sizeof(b2), (s64)en->ti.sum_exec_runtime, false),
+				 fmt_dur(b3, sizeof(b3), (s64)cfs_slice(ui, &ci, en->ti.weight), false),
+				 en->ti.weight >> 10);
+		} else {
+			char lag[40] = "";
+
+			if (wide)
+				snprintf(lag, sizeof(lag), " %10s", fmt_dur(b2, sizeof(b2), en->ti.vlag, true));
+			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %10s%s %10s %9s %6" PRIu64 " %4s %7s",
+				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true), lag,
+				 fmt_dur(b3, sizeof(b3), en->rel_d, true),
+				 fmt_dur(b4, sizeof(b4), (s64)en->ti.slice, false), en->ti.weight >> 10,
+				 en->ti.eligible ? "yes" : "no", en->ti.sched_delayed ? "yes" : "no");
+		}
+	}
+	if (y < bottom)
+		cb_print(cb, a.x, y, a.w, dim, cfs ? "times in ns of virtual (vrt) or real time; weight: nice 0 = 1024"
+					  : "vrt (vruntime), lag = V - vruntime, deadline: virtual time; slice: real time; weight: nice 0 = 1024");
+}
+
+const struct view view_runqueue = {
+	.name = "runqueue",
+	.title = "Runqueue",
+	.draw = rq_draw,
+	.key = NULL,
+};

@@ -1,0 +1,320 @@
+/*
+ * The task view: one task's scheduling state (policy, weight, vruntime,
+ * lag, deadline, slice, eligibility), PELT averages, the kernel's counters,
+ * and a wakeup-latency histogram (sched_wakeup -> switched in) computed from
+ * the event log. The histogram is kept incrementally: each frame feeds only
+ * the events logged since the last one; a rewind or another task restarts it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../src/report.h"
+#include "../src/stats.h"
+#include "ui.h"
+
+static struct style sty(int fg, int bg, int attr)
+{
+	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
+}
+
+static const char *fmt_dur(char *buf, size_t n, s64 ns, bool plus)
+{
+	u64 a = ns < 0 ? (u64)0 - (u64)ns : (u64)ns;
+	const char *sign = ns < 0 ? "-" : plus && ns > 0 ? "+" : "";
+
+	if (a < 1000)
+		snprintf(buf, n, "%s%" PRIu64 "ns", sign, a);
+	else if (a < 1000000)
+		snprintf(buf, n, "%s%.1fus", sign, (double)a / 1e3);
+	else if (a < 1000000000)
+		snprintf(buf, n, "%s%.3fms", sign, (double)a / 1e6);
+	else
+		snprintf(buf, n, "%s%.3fs", sign, (double)a / 1e9);
+	return buf;
+}
+
+/* ---- the latency histogram, as src/stats.c buckets it ---- */
+
+static unsigned lat_bucket(u64 v)
+{
+	if (v < LAT_SUB)
+		return (unsigned)v;
+
+	unsigned msb = 63 - (unsigned)__builtin_clzll(v);
+	unsigned octave = msb - 3;
+
+	if (octave >= LAT_OCTAVES)
+		return LAT_OCTAVES * LAT_SUB - 1;
+	return octave * LAT_SUB + (unsigned)((v >> (msb - 4)) & (LAT_SUB - 1));
+}
+
+/* Lower bound of bucket b's values. */
+static u64 lat_bucket_lower(unsigned b)
+{
+	unsigned octave = b / LAT_SUB, sub = b % LAT_SUB;
+
+	if (octave == 0)
+		return sub;
+	return (1ULL << (octave + 3)) + (u64)sub * (1ULL << (octave - 1));
+}
+
+static struct {
+	const struct sched_history *h;
+	int pid;
+	u64 fed;		/* events fed: [0, fed) */
+	struct sched_event last;	/* the event at fed - 1, to notice another log */
+	u64 woken_at;		/* pending wakeup, ~0 when none */
+	bool running;
+	struct lat_hist hist;
+} lat;
+
+static void lat_reset(const struct sched_history *h, int pid)
+{
+	memset(&lat, 0, sizeof(lat));
+	lat.h = h;
+	lat.pid = pid;
+	lat.woken_at = ~0ULL;
+}
+
+static void lat_feed(const struct sched_event *ev)
+{
+	int pid = lat.pid;
+
+	switch (ev->type) {
+	case EV_SCHED_WAKEUP:
+	case EV_SCHED_WAKEUP_NEW:
+		/* the first wakeup before a switch-in counts; none while still on the CPU */
+		if (ev->wake.pid == pid && !lat.running && lat.woken_at == ~0ULL)
+			lat.woken_at = ev->time;
+		break;
+	case EV_SCHED_SWITCH:
+		if (ev->sw.prev_pid == pid)
+			lat.running = false;
+		if (ev->sw.next_pid == pid) {
+			if (lat.woken_at != ~0ULL) {
+				u64 v = ev->time - lat.woken_at;
+
+				lat.hist.bucket[lat_bucket(v)]++;
+				lat.hist.count++;
+				if (v > lat.hist.max)
+					lat.hist.max = v;
+			}
+			lat.woken_at = ~0ULL;
+			lat.running = true;
+		}
+		break;
+	}
+}
+
+static void lat_update(const struct ui *ui, int pid)
+{
+	u64 upto = MIN(history_nr_logged(ui->h), sched_nr_events(ui->e));
+	const struct sched_event *last = lat.fed ? history_event(ui->h, lat.fed - 1) : NULL;
+
+	if (lat.h != ui->h || lat.pid != pid || lat.fed > upto ||
+	    (lat.fed && (!last || last->time != lat.last.time || last->type != lat.last.type ||
+			 last->cpu != lat.last.cpu)))
+		lat_reset(ui->h, pid);
+	for (; lat.fed < upto; lat.fed++)
+		lat_feed(history_event(ui->h, lat.fed));
+	if (lat.fed)
+		lat.last = *history_event(ui->h, lat.fed - 1);
+}
+
+static void draw_hist(struct ui *ui, struct cellbuf *cb, int x, int y, int w, int h)
+{
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	char b1[32], b2[32], b3[32];
+	u64 p50 = lat_hist_value(&lat.hist, 0), p99 = lat_hist_value(&lat.hist, 1);
+	u64 max = lat_hist_value(&lat.hist, 2);
+
+	if (h < 1)
+		return;
+	cb_print(cb, x, y, w, bold, "wakeup latency (sched_wakeup \u2192 switched in): %" PRIu64 " samples",
+		 lat.hist.count);
+	y++;
+	h--;
+	if (lat.hist.count && h > 0) {
+		cb_print(cb, x + 2, y, w - 2, bold, "p50 %s   p99 %s   max %s",
+			 fmt_dur(b1, sizeof(b1), (s64)p50, false), fmt_dur(b2, sizeof(b2), (s64)p99, false),
+			 fmt_dur(b3, sizeof(b3), (s64)max, false));
+		y++;
+		h--;
+	}
+	if (!lat.hist.count || h < 1) {
+		if (h >= 1)
+			cb_print(cb, x + 2, y, w - 2, dim, "no wakeups yet");
+		return;
+	}
+
+	/* rows: powers of two from the smallest sample's octave up to the max */
+	u64 bins[64] = { 0 };
+	int lo = 63, hi = 0;
+
+	for (unsigned b = 0; b < LAT_OCTAVES * LAT_SUB; b++) {
+		if (!lat.hist.bucket[b])
+			continue;
+		u64 v = lat_bucket_lower(b);
+		int k = v ? 63 - __builtin_clzll(v) : 0;
+
+		if (k < 10)
+			k = 9;	/* everything under 1.0us in one row */
+
+		bins[k] += lat.hist.bucket[b];
+		lo = MIN(lo, k);
+		hi = MAX(hi, k);
+	}
+	/* too many rows: merge the low ones into the first */
+	while (hi - lo + 1 > h && lo < hi) {
+		bins[lo + 1] += bins[lo];
+		lo++;
+	}
+	u64 top = 1;
+
+	for (int k = lo; k <= hi; k++)
+		top = MAX(top, bins[k]);
+
+	int label_w = 22, count_w = 8;
+	int bar_w = MAX(w - label_w - count_w - 18, 4);
+	int p50k = p50 ? 63 - __builtin_clzll(p50) : 0, p99k = p99 ? 63 - __builtin_clzll(p99) : 0;
+	int maxk = max ? 63 - __builtin_clzll(max) : 0;
+
+	p50k = MAX(p50k, 9);
+	p99k = MAX(p99k, 9);
+	maxk = MAX(maxk, 9);
+
+	for (int k = lo; k <= hi && h > 0; k++, y++, h--) {
+		u64 from = k == lo ? 0 : (1ULL << k);
+		int cells = (int)(bins[k] * (u64)bar_w / top);
+
+		cb_print(cb, x + 2, y, label_w - 2, dim, "%9s..%-9s", fmt_dur(b1, sizeof(b1), (s64)from, false),
+			 fmt_dur(b2, sizeof(b2), (s64)(2ULL << k), false));
+		for (int c = 0; c < cells; c++)
+			cb_put(cb, x + label_w + c, y, 0x2588, sty(C_GREEN, COLOR_DEFAULT, 0));
+		if (bins[k] && !cells)
+			cb_put(cb, x + label_w, y, 0x258f, sty(C_GREEN, COLOR_DEFAULT, 0));
+		int cx = x + label_w + MAX(cells, 1) + 1;
+
+		cx += cb_print(cb, cx, y, x + w - cx, STYLE_PLAIN, "%" PRIu64, bins[k]);
+		if (k == MIN(MAX(p50k, lo), hi))
+			cx += cb_print(cb, cx, y, x + w - cx, sty(C_CYAN, COLOR_DEFAULT, A_BOLD_), "  \u2190 p50 %s",
+				       fmt_dur(b1, sizeof(b1), (s64)p50, false));
+		if (k == MIN(MAX(p99k, lo), hi))
+			cx += cb_print(cb, cx, y, x + w - cx, sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_), "  \u2190 p99 %s",
+				       fmt_dur(b1, sizeof(b1), (s64)p99, false));
+		if (k == MIN(MAX(maxk, lo), hi))
+			cb_print(cb, cx, y, x + w - cx, sty(C_RED, COLOR_DEFAULT, A_BOLD_), "  \u2190 max %s",
+				 fmt_dur(b1, sizeof(b1), (s64)max, false));
+	}
+}
+
+static const char *state_name(const struct sched_task_info *ti)
+{
+	switch (ti->state) {
+	case TASK_NEW:
+		return "not forked yet";
+	case TASK_RUNNING:
+		return ti->on_cpu ? "running" : "runnable (queued)";
+	case TASK_INTERRUPTIBLE:
+		return ti->sched_delayed ? "sleeping (delayed dequeue)" : "sleeping";
+	case TASK_DEAD:
+		return "dead";
+	}
+	return "?";
+}
+
+static void task_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+{
+	struct sched_task_info ti;
+	struct sched_cpu_info ci;
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	struct style head = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	char b1[32], b2[32], b3[32];
+	int nr = sched_nr_tasks(ui->e);
+	int t = ui->sel_task;
+	int x = a.x, y = a.y, w = a.w, bottom = a.y + a.h;
+	bool cfs = sched_variant(ui->e) == SCHED_VARIANT_CFS;
+
+	if (a.w <= 0 || a.h <= 0)
+		return;
+	if (nr == 0) {
+		cb_print(cb, x, y, w, dim, "no tasks");
+		return;
+	}
+	if (t < 0 || t >= nr)
+		t = 0;
+	sched_task_info(ui->e, t, &ti);
+	sched_cpu_info(ui->e, ti.cpu >= 0 && ti.cpu < sched_nr_cpus(ui->e) ? ti.cpu : 0, &ci);
+
+	{
+		int used = cb_print(cb, x, y, w, ui_task_style(ui, ti.pid), "%s", ti.name);
+
+		used += cb_print(cb, x + used, y, w - used, bold, " (pid %d, task %d of %d): %s on CPU %d", ti.pid,
+				 t + 1, nr, state_name(&ti), ti.cpu);
+		y++;
+	}
+	if (y < bottom)
+		cb_print(cb, x, y++, w, STYLE_PLAIN, "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
+			 policy_name(ti.policy), ti.nice, ti.prio, ti.weight >> 10);
+	y++;
+
+	/* the fair class: EEVDF or CFS */
+	if (y < bottom)
+		cb_print(cb, x, y++, w, head, "%s", cfs ? "CFS" : "EEVDF");
+	if (y < bottom) {
+		u64 ref = cfs ? ci.min_vruntime : ci.avg_vruntime;
+
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "vruntime %" PRIu64 " ns (%s %s)", ti.vruntime,
+			 fmt_dur(b1, sizeof(b1), (s64)(ti.vruntime - ref), true), cfs ? "vs min_vruntime" : "vs V");
+	}
+	if (!cfs && y < bottom)
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "lag %" PRId64 " ns (%s)   deadline %" PRIu64 " ns (%s vs V)",
+			 ti.vlag, fmt_dur(b1, sizeof(b1), ti.vlag, true), ti.deadline,
+			 fmt_dur(b2, sizeof(b2), (s64)(ti.deadline - ci.avg_vruntime), true));
+	if (y < bottom)
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "slice %" PRIu64 " ns (%s)%s%s",
+			 ti.slice, fmt_dur(b1, sizeof(b1), (s64)ti.slice, false),
+			 cfs ? "" : ti.eligible ? "   eligible: yes" : "   eligible: no",
+			 cfs ? "" : ti.sched_delayed ? "   delayed: yes" : "   delayed: no");
+	y++;
+
+	/* PELT */
+	if (y < bottom)
+		cb_print(cb, x, y++, w, head, "PELT (0..1024 scale)");
+	if (y < bottom)
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "load_avg %" PRIu64 "   runnable_avg %" PRIu64
+			 "   util_avg %" PRIu64, ti.avg.load_avg, ti.avg.runnable_avg, ti.avg.util_avg);
+	y++;
+
+	/* kernel statistics */
+	if (y < bottom)
+		cb_print(cb, x, y++, w, head, "statistics (as /proc/PID/sched)");
+	if (y < bottom)
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "sum_exec_runtime %" PRIu64 " ns (%s)   run_delay %"
+			 PRIu64 " ns (%s)   pcount %" PRIu64, ti.sum_exec_runtime,
+			 fmt_dur(b1, sizeof(b1), (s64)ti.sum_exec_runtime, false), ti.run_delay,
+			 fmt_dur(b2, sizeof(b2), (s64)ti.run_delay, false), ti.pcount);
+	if (y < bottom)
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "nr_wakeups %" PRIu64 "   nr_migrations %" PRIu64
+			 "   nvcsw %" PRIu64 "   nivcsw %" PRIu64, ti.nr_wakeups, ti.nr_migrations, ti.nvcsw,
+			 ti.nivcsw);
+	if (y < bottom && ti.pcount)
+		cb_print(cb, x + 2, y++, w - 2, dim, "avg wait per run %s",
+			 fmt_dur(b3, sizeof(b3), (s64)(ti.run_delay / ti.pcount), false));
+	y++;
+
+	if (y < bottom) {
+		lat_update(ui, ti.pid);
+		draw_hist(ui, cb, x, y, w, bottom - y);
+	}
+}
+
+const struct view view_task = {
+	.name = "task",
+	.title = "Task",
+	.draw = task_draw,
+	.key = NULL,
+};

@@ -1,0 +1,421 @@
+/*
+ * The timeline: a Gantt chart of who ran on each CPU, built from the
+ * sched_switch events of the history log. The window is ui->tl_span_ns wide
+ * and ends at ui->tl_end_ns (0 follows the current time). Each cell shows
+ * the task that ran most of the cell's time span; migrations are marked on
+ * the destination CPU's lane; a cursor marks the current time.
+ *
+ * The log is searched by time (binary search), then walked backwards from
+ * the window's end: the task running at the end is known (the engine's
+ * current task when following, else the prev of each CPU's next switch), so
+ * no scan from the start of the run is ever needed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define TL_MAX_LANES 256
+#define TL_MAX_COLS 1024
+#define TL_SLOTS 4
+#define TL_DEFAULT_SPAN (50 * NSEC_PER_MSEC)
+#define TL_MIN_SPAN (10 * NSEC_PER_USEC)
+
+static struct style sty(int fg, int bg, int attr)
+{
+	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
+}
+
+/* First seq in [0, n) whose event time is >= t (n when none). */
+static u64 seq_at(const struct sched_history *h, u64 n, u64 t)
+{
+	u64 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (history_event(h, mid)->time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Events this view may show: logged and not in the engine's future. */
+static u64 nr_visible(const struct ui *ui)
+{
+	u64 n = history_nr_logged(ui->h), now = sched_nr_events(ui->e);
+
+	return MIN(n, now);
+}
+
+/* Per-lane accumulation of the column being filled (columns go right to left). */
+struct lane {
+	int cpu;
+	s32 pid;	/* running at `edge` */
+	u64 edge;	/* everything after this time has been accounted */
+	int col;	/* column being accumulated, -1 before any */
+	s32 slot_pid[TL_SLOTS];
+	u64 slot_ns[TL_SLOTS];
+};
+
+struct grid {
+	u64 t0, t1, dt;	/* window [t0, t1), dt per column */
+	int cols;
+	int nr_lanes;
+	s32 cell[TL_MAX_LANES][TL_MAX_COLS];	/* pid, -1 = nothing (future / before start) */
+	u8 mig[TL_MAX_LANES][TL_MAX_COLS];	/* a migration arrived in this cell */
+};
+
+static void slot_add(struct lane *l, s32 pid, u64 ns)
+{
+	int smallest = 0;
+
+	for (int i = 0; i < TL_SLOTS; i++) {
+		if (l->slot_pid[i] == pid && l->slot_ns[i]) {
+			l->slot_ns[i] += ns;
+			return;
+		}
+		if (l->slot_ns[i] < l->slot_ns[smallest])
+			smallest = i;
+	}
+	if (l->slot_ns[smallest] < ns) {
+		l->slot_pid[smallest] = pid;
+		l->slot_ns[smallest] = ns;
+	}
+}
+
+static void lane_flush(struct grid *g, int li, struct lane *l)
+{
+	int best = -1;
+
+	if (l->col < 0 || l->col >= g->cols)
+		return;
+	for (int i = 0; i < TL_SLOTS; i++)
+		if (l->slot_ns[i] && (best < 0 || l->slot_ns[i] > l->slot_ns[best]))
+			best = i;
+	g->cell[li][l->col] = best < 0 ? -1 : l->slot_pid[best];
+	memset(l->slot_ns, 0, sizeof(l->slot_ns));
+}
+
+/* The lane ran pid over [from, l->edge): spread it over the columns. */
+static void lane_span(struct grid *g, int li, struct lane *l, u64 from, s32 pid)
+{
+	u64 to = l->edge;
+
+	if (from < g->t0)
+		from = g->t0;
+	while (to > from) {
+		int c = (int)((to - 1 - g->t0) / g->dt);
+		u64 cstart = g->t0 + (u64)c * g->dt;
+		u64 a = MAX(from, cstart);
+
+		if (c != l->col) {
+			lane_flush(g, li, l);
+			l->col = c;
+		}
+		slot_add(l, pid, to - a);
+		to = a;
+	}
+	l->edge = from;
+}
+
+static struct grid grid;	/* one frame's worth; reused, never allocated */
+
+static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols)
+{
+	const struct sched_history *h = ui->h;
+	u64 now = sched_now(ui->e);
+	u64 n = nr_visible(ui);
+	struct lane lanes[TL_MAX_LANES];
+	int lane_of_cpu_first = first_lane;
+
+	grid.t0 = t0;
+	grid.t1 = t1;
+	grid.cols = cols;
+	grid.dt = MAX((t1 - t0) / (u64)cols, 1);
+	grid.t1 = t0 + grid.dt * (u64)cols;
+	grid.nr_lanes = nr_lanes;
+	for (int i = 0; i < nr_lanes; i++) {
+		for (int c = 0; c < cols; c++) {
+			grid.cell[i][c] = -1;
+			grid.mig[i][c] = 0;
+		}
+	}
+
+	/* the state at the right edge: the engine's now, or the next switch's prev */
+	u64 end = MIN(grid.t1, now);
+	u64 end_seq = seq_at(h, n, end + 1);
+	int unresolved = 0;
+
+	for (int i = 0; i < nr_lanes; i++) {
+		struct sched_cpu_info ci;
+
+		lanes[i].cpu = first_lane + i;
+		sched_cpu_info(ui->e, lanes[i].cpu, &ci);
+		lanes[i].pid = ci.curr_pid;
+		lanes[i].edge = end;
+		lanes[i].col = -1;
+		memset(lanes[i].slot_ns, 0, sizeof(lanes[i].slot_ns));
+		memset(lanes[i].slot_pid, 0, sizeof(lanes[i].slot_pid));
+	}
+	if (end < now) {
+		bool resolved[TL_MAX_LANES] = { false };
+
+		unresolved = nr_lanes;
+		for (u64 s = end_seq; s < n && unresolved; s++) {
+			const struct sched_event *ev = history_event(h, s);
+			int li = ev->cpu - lane_of_cpu_first;
+
+			if (ev->type != EV_SCHED_SWITCH || li < 0 || li >= nr_lanes || resolved[li])
+				continue;
+			lanes[li].pid = ev->sw.prev_pid;
+			resolved[li] = true;
+			unresolved--;
+		}
+	}
+
+	/* walk back to the window's start */
+	u64 start_seq = seq_at(h, n, t0);
+
+	for (u64 s = end_seq; s-- > start_seq;) {
+		const struct sched_event *ev = history_event(h, s);
+		int li;
+
+		if (ev->type == EV_SCHED_SWITCH) {
+			li = ev->cpu - first_lane;
+			if (li < 0 || li >= nr_lanes)
+				continue;
+			lane_span(&grid, li, &lanes[li], ev->time, ev->sw.next_pid);
+			lanes[li].pid = ev->sw.prev_pid;
+		} else if (ev->type == EV_SCHED_MIGRATE_TASK) {
+			li = ev->migrate.dest_cpu - first_lane;
+			if (li < 0 || li >= nr_lanes || ev->time < t0)
+				continue;
+			int c = (int)((ev->time - t0) / grid.dt);
+
+			if (c >= 0 && c < cols)
+				grid.mig[li][c] = 1;
+		}
+	}
+	for (int i = 0; i < nr_lanes; i++) {
+		lane_span(&grid, i, &lanes[i], t0, lanes[i].pid);
+		lane_flush(&grid, i, &lanes[i]);
+	}
+}
+
+/* "1.234s", "12.5ms" at a precision fitting the tick step. */
+static void fmt_time(char *buf, size_t n, u64 t, u64 step)
+{
+	if (step >= NSEC_PER_SEC)
+		snprintf(buf, n, "%" PRIu64 "s", (u64)(t / NSEC_PER_SEC));
+	else if (step >= 100 * NSEC_PER_MSEC)
+		snprintf(buf, n, "%.1fs", (double)t / 1e9);
+	else if (step >= 10 * NSEC_PER_MSEC)
+		snprintf(buf, n, "%.2fs", (double)t / 1e9);
+	else if (step >= NSEC_PER_MSEC)
+		snprintf(buf, n, "%.3fs", (double)t / 1e9);
+	else if (step >= 100 * NSEC_PER_USEC)
+		snprintf(buf, n, "%.4fs", (double)t / 1e9);
+	else if (step >= 10 * NSEC_PER_USEC)
+		snprintf(buf, n, "%.5fs", (double)t / 1e9);
+	else
+		snprintf(buf, n, "%.6fs", (double)t / 1e9);
+}
+
+static void fmt_span(char *buf, size_t n, u64 ns)
+{
+	if (ns >= NSEC_PER_SEC)
+		snprintf(buf, n, "%.3gs", (double)ns / 1e9);
+	else if (ns >= NSEC_PER_MSEC)
+		snprintf(buf, n, "%.3gms", (double)ns / 1e6);
+	else if (ns >= NSEC_PER_USEC)
+		snprintf(buf, n, "%.3gus", (double)ns / 1e3);
+	else
+		snprintf(buf, n, "%" PRIu64 "ns", ns);
+}
+
+static u64 nice_step(u64 want)
+{
+	u64 step = 1;
+
+	while (step < want) {
+		if (step * 2 >= want)
+			return step * 2;
+		if (step * 5 >= want)
+			return step * 5;
+		step *= 10;
+	}
+	return step;
+}
+
+static u64 span_of(const struct ui *ui)
+{
+	return ui->tl_span_ns ? MAX(ui->tl_span_ns, TL_MIN_SPAN) : TL_DEFAULT_SPAN;
+}
+
+static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+{
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	char b1[48], b2[48], b3[48];
+	int nr_cpus = sched_nr_cpus(ui->e);
+	u64 now = sched_now(ui->e);
+	u64 span = span_of(ui);
+	u64 t1 = ui->tl_end_ns ? ui->tl_end_ns : now;
+	int label_w = 7;
+
+	if (a.w < label_w + 4 || a.h < 4)
+		return;
+
+	int cols = MIN(a.w - label_w, TL_MAX_COLS);
+	/* follow: the current time sits in the last column */
+	if (!ui->tl_end_ns)
+		t1 = now + span / (u64)cols;
+	u64 t0 = t1 > span ? t1 - span : 0;
+
+	if (t1 < span)
+		t1 = span;
+
+	/* lanes: as many CPUs as fit, scrolled so the selected one shows */
+	int rows = a.h - 3;
+	int nr_lanes = MIN(MIN(nr_cpus, rows), TL_MAX_LANES);
+	int sel = ui->sel_cpu >= 0 && ui->sel_cpu < nr_cpus ? ui->sel_cpu : 0;
+	int first = 0;
+
+	if (sel >= nr_lanes)
+		first = MIN(sel - nr_lanes / 2, nr_cpus - nr_lanes);
+
+	build(ui, first, nr_lanes, t0, t1, cols);
+
+	/* header */
+	fmt_time(b1, sizeof(b1), grid.t0, 1);
+	fmt_time(b2, sizeof(b2), grid.t1, 1);
+	fmt_span(b3, sizeof(b3), grid.dt);
+	{
+		char sp[32];
+
+		fmt_span(sp, sizeof(sp), span);
+		cb_print(cb, a.x, a.y, a.w, bold, "Timeline %s .. %s  span %s, %s per cell%s%s", b1, b2, sp, b3,
+			 ui->tl_end_ns ? "" : "  (following now)",
+			 nr_lanes < nr_cpus ? "  [more CPUs: select one to scroll]" : "");
+	}
+
+	int cursor_col = now >= grid.t0 && now < grid.t1 ? (int)((now - grid.t0) / grid.dt) : -1;
+
+	for (int i = 0; i < nr_lanes; i++) {
+		int y = a.y + 1 + i, cpu = first + i;
+		struct style ls = cpu == ui->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
+
+		cb_print(cb, a.x, y, label_w - 1, ls, "CPU%-3d", cpu);
+		for (int c = 0; c < cols;) {
+			s32 pid = grid.cell[i][c];
+			int run = 1;
+
+			while (c + run < cols && grid.cell[i][c + run] == pid && !grid.mig[i][c + run])
+				run++;
+			int x = a.x + label_w + c;
+
+			if (pid < 0) {
+				/* future or before the log: leave blank */
+			} else if (pid == 0) {
+				for (int k = 0; k < run; k++)
+					cb_put(cb, x + k, y, 0x00b7, dim);	/* · idle */
+			} else {
+				struct style ts = ui_task_style(ui, pid);
+
+				if (ts.fg != COLOR_DEFAULT) {	/* a coloured bar, the name on it */
+					ts.bg = ts.fg;
+					ts.fg = C_BLACK;
+				}
+				const char *name = sched_comm(ui->e, pid, cpu);
+				int len = (int)strlen(name);
+
+				for (int k = 0; k < run; k++) {
+					u32 ch = k < len ? (u32)(unsigned char)name[k]
+							 : ui->colors ? ' ' : (k == run - 1 ? '|' : '=');
+
+					if (run < len && k == run - 1 && run > 2)
+						ch = '~';	/* name cut short */
+					cb_put(cb, x + k, y, ch, ts);
+				}
+			}
+			for (int k = 0; k < run; k++)
+				if (grid.mig[i][c + k])
+					cb_put(cb, x + k, y, 0x00bb, sty(C_BRIGHT_WHITE,
+									 pid > 0 ? ui_task_style(ui, pid).fg : COLOR_DEFAULT,
+									 A_BOLD_));	/* » */
+			c += run;
+		}
+		if (cursor_col >= 0) {
+			struct cell *cl = &cb->cell[(size_t)y * (size_t)cb->w + (size_t)(a.x + label_w + cursor_col)];
+
+			if (a.x + label_w + cursor_col < cb->w && y < cb->h)
+				cl->st.attr |= A_UNDERLINE_ | A_BOLD_;
+		}
+	}
+
+	/* time axis */
+	int ay = a.y + 1 + nr_lanes;
+	u64 step = nice_step(grid.dt * 14);
+	int last_end = -1;
+
+	for (int c = 0; c < cols; c++)
+		cb_put(cb, a.x + label_w + c, ay, 0x2500, dim);
+	for (u64 t = (grid.t0 + step - 1) / step * step; t < grid.t1; t += step) {
+		int c = (int)((t - grid.t0) / grid.dt);
+		int x = a.x + label_w + c;
+
+		cb_put(cb, x, ay, 0x253c, dim);	/* ┼ */
+		fmt_time(b1, sizeof(b1), t, step);
+		int lw = (int)strlen(b1);
+
+		if (x <= last_end || c + lw > cols)
+			continue;
+		cb_print(cb, x, ay + 1, lw, dim, "%s", b1);
+		last_end = x + lw;
+	}
+	if (cursor_col >= 0) {
+		cb_put(cb, a.x + label_w + cursor_col, ay, 0x25b2, sty(C_BRIGHT_YELLOW, COLOR_DEFAULT, A_BOLD_));	/* ▲ */
+		cb_print(cb, a.x, ay, label_w, bold, "now");
+	}
+	if (ay + 2 < a.y + a.h)
+		cb_print(cb, a.x, ay + 2, a.w, dim,
+			 "cell = task that ran most of it  \u00b7 idle  \u00bb migrated in  \u25b2 now   keys: < > scroll  z zoom in  x zoom out");
+}
+
+static bool tl_key(struct ui *ui, int key)
+{
+	u64 now = sched_now(ui->e);
+	u64 span = span_of(ui);
+	u64 end = ui->tl_end_ns ? ui->tl_end_ns : now;
+
+	switch (key) {
+	case '<':
+	case ',':
+		ui->tl_end_ns = end > span / 2 + span / 4 ? end - span / 2 : span;
+		return true;
+	case '>':
+	case '.':
+		end += span / 2;
+		ui->tl_end_ns = end >= now ? 0 : end;
+		return true;
+	case 'z':
+		ui->tl_span_ns = MAX(span / 2, TL_MIN_SPAN);
+		return true;
+	case 'x':
+		if (span < 1000 * NSEC_PER_SEC)
+			ui->tl_span_ns = span * 2;
+		return true;
+	}
+	return false;
+}
+
+const struct view view_timeline = {
+	.name = "timeline",
+	.title = "Timeline",
+	.draw = tl_draw,
+	.key = tl_key,
+};
