@@ -9,6 +9,7 @@
 #include "../src/lex.h"
 #include "commands.h"
 #include "input.h"
+#include "loop.h"
 
 #define MAX_WORDS 16
 
@@ -263,20 +264,22 @@ static int c_back(struct ui *ui, struct args *a)
 		ui_error(ui, "back: already at the start");
 		return -1;
 	}
-	/* events of one step share its time: go back n groups of equal time */
+	/* go back n event-emitting steps: to the last event of the step before */
 	u64 s = ne - 1;
 	for (long i = 0; i < n; i++) {
-		u64 t = history_event(ui->h, s)->time;
+		u64 g = ui_event_step(s), last = s;
 
-		while (s > 0 && history_event(ui->h, s)->time == t)
+		while (s > 0 && ui_event_step(s - 1) == g)
 			s--;
-		if (history_event(ui->h, s)->time == t) {
+		if (s == 0) {
 			if (i == 0) {
 				ui_error(ui, "back: already at the first step");
 				return -1;
 			}
+			s = last;	/* stay after the first step */
 			break;
 		}
+		s--;
 	}
 	ui->paused = true;
 	history_goto_event(ui->h, s);

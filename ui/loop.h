@@ -19,6 +19,9 @@ void ui_teardown(struct ui *ui);
  * NULL if none; *time gets the note's time. */
 const char *ui_caption(const struct ui *ui, u64 *time);
 
+/* The engine step (sched_nr_steps()) that emitted event seq. */
+u64 ui_event_step(u64 seq);
+
 /* The whole screen (header, views, caption, status) into cb, as the
  * terminal shows it; console_line, if not NULL, replaces the status line. */
 void ui_draw_frame(struct ui *ui, struct cellbuf *cb);

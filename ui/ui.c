@@ -10,6 +10,32 @@ static u64 *note_seq;
 static u32 *note_idx;
 static size_t nr_notes, cap_notes;
 
+/* For every event, the engine step that emitted it (sched_nr_steps() then):
+ * an engine listener, so replays after a rewind fill it in as well. */
+static u64 *step_of;
+static u64 cap_steps;
+
+static void step_listener(void *ctx, const struct sched_event *ev)
+{
+	const struct ui *ui = ctx;
+
+	if (ev->seq >= cap_steps) {
+		u64 n = cap_steps ? cap_steps : 4096;
+		while (n <= ev->seq)
+			n *= 2;
+		step_of = realloc(step_of, n * sizeof(*step_of));
+		if (!step_of)
+			abort();
+		cap_steps = n;
+	}
+	step_of[ev->seq] = sched_nr_steps(ui->e);
+}
+
+u64 ui_event_step(u64 seq)
+{
+	return seq < cap_steps ? step_of[seq] : 0;
+}
+
 static void note_listener(void *ctx, const struct sched_event *ev)
 {
 	if (ev->type != EV_NOTE)
@@ -66,6 +92,7 @@ int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t err
 		return -1;
 	}
 	nr_notes = 0;
+	sched_add_listener(ui->e, step_listener, ui);
 	history_add_listener(ui->h, note_listener, ui);
 	ui->sel_cpu = -1;
 	ui->sel_task = -1;
@@ -87,6 +114,9 @@ void ui_teardown(struct ui *ui)
 	sched_engine_destroy(ui->e);
 	ui->h = NULL;
 	ui->e = NULL;
+	free(step_of);
+	step_of = NULL;
+	cap_steps = 0;
 	free(note_seq);
 	free(note_idx);
 	note_seq = NULL;

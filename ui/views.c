@@ -3,13 +3,12 @@
 
 #include "loop.h"
 
-/* Views defined in ui/view_*.c join this table as they land. */
+extern const struct view view_cpus, view_runqueue, view_timeline, view_events, view_task;
+
 const struct view *const ui_views[] = {
-	NULL,
+	&view_cpus, &view_runqueue, &view_timeline, &view_events, &view_task,
 };
-const int ui_nr_views = 0;
-
-
+const int ui_nr_views = (int)ARRAY_SIZE(ui_views);
 
 const struct view *ui_view_by_name(const char *name)
 {
