@@ -1,0 +1,465 @@
+/* The views drawn into a cell buffer for a known state, checked by their text. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Before cmocka.h: cmocka has a macro named expect_check. */
+#include "../../src/scenario_file.h"
+#include "../../ui/ui.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+extern const struct view view_cpus, view_runqueue, view_timeline, view_events, view_task;
+
+static const char two_cpus[] =
+	"topology packages=1 cores=2 threads=1\n"
+	"hz 1000\n"
+	"seed 1\n"
+	"duration 1s\n"
+	"sched eevdf\n"
+	"task alpha cpus=0 program=\"run forever\"\n"
+	"task beta cpus=0 nice=5 program=\"run forever\"\n"
+	"task sleeper cpus=1 program=\"loop { run 1ms; sleep 2ms }\"\n";
+
+static const char big[] =
+	"topology packages=2 cores=64 threads=2\n"
+	"duration 1s\n"
+	"task hog count=300 program=\"loop { run 3ms; sleep 1ms }\"\n";
+
+struct fx {
+	struct scenario_file f;
+	struct sched_engine *e;
+	struct sched_history *h;
+	struct ui ui;
+	struct cellbuf cb;
+};
+
+static struct fx *fx_new(const char *text, u64 until, int w, int h)
+{
+	struct fx *x = calloc(1, sizeof(*x));
+	char err[256];
+
+	assert_non_null(x);
+	if (scenario_parse("test.scn", text, strlen(text), &x->f, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	x->e = sched_engine_create(&x->f.sc, err, sizeof(err));
+	assert_non_null(x->e);
+	x->h = history_create(x->e, HISTORY_DEFAULT_BUDGET);
+	assert_non_null(x->h);
+	history_run_until(x->h, until);
+	x->ui.f = &x->f;
+	x->ui.e = x->e;
+	x->ui.h = x->h;
+	x->ui.sel_cpu = 0;
+	x->ui.sel_task = 0;
+	x->ui.sel_event = ~0ULL;
+	x->ui.tl_span_ns = 20 * NSEC_PER_MSEC;
+	assert_int_equal(cb_init(&x->cb, w, h), 0);
+	return x;
+}
+
+static void fx_free(struct fx *x)
+{
+	cb_free(&x->cb);
+	history_destroy(x->h);
+	sched_engine_destroy(x->e);
+	scenario_free(&x->f);
+	free(x);
+}
+
+static void draw(struct fx *x, const struct view *v)
+{
+	cb_clear(&x->cb);
+	v->draw(&x->ui, &x->cb, (struct rect){ 0, 0, x->cb.w, x->cb.h });
+}
+
+static char rowbuf[4096];
+
+static const char *row(struct fx *x, int y)
+{
+	return cb_row(&x->cb, y, rowbuf, sizeof(rowbuf));
+}
+
+/* The first row containing s, -1 if none. */
+static int find_row(struct fx *x, const char *s)
+{
+	for (int y = 0; y < x->cb.h; y++)
+		if (strstr(row(x, y), s))
+			return y;
+	return -1;
+}
+
+static bool screen_has(struct fx *x, const char *s)
+{
+	return find_row(x, s) >= 0;
+}
+
+/* ---- CPUs ---- */
+
+static void test_cpus_rows(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 40);
+	struct sched_cpu_info ci;
+	char cpu0[4096];
+
+	draw(x, &view_cpus);
+	assert_true(screen_has(x, "package 0"));
+	int y0 = find_row(x, "CPU0");
+
+	assert_true(y0 >= 0);
+	snprintf(cpu0, sizeof(cpu0), "%s", row(x, y0));
+	/* both tasks of CPU 0 on its row: one running, one queued */
+	assert_non_null(strstr(cpu0, "alpha"));
+	assert_non_null(strstr(cpu0, "beta"));
+	assert_null(strstr(cpu0, "sleeper"));
+	sched_cpu_info(x->e, 0, &ci);
+	assert_int_equal(ci.nr_running, 2);
+	assert_non_null(strstr(cpu0, sched_comm(x->e, ci.curr_pid, 0)));
+	/* the selected CPU is marked */
+	assert_non_null(strstr(cpu0, "\u25b6"));
+
+	int y1 = find_row(x, "CPU1");
+
+	assert_true(y1 > y0);
+	sched_cpu_info(x->e, 1, &ci);
+	assert_non_null(strstr(row(x, y1), ci.idle ? "idle" : "sleeper"));
+	assert_null(strstr(row(x, y1), "alpha"));
+	fx_free(x);
+}
+
+/* ---- runqueue ---- */
+
+static void test_runqueue_eevdf(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 40);
+	int q[8];
+	int n = sched_cpu_queue(x->e, 0, q, 8);
+
+	assert_int_equal(n, 2);
+	draw(x, &view_runqueue);
+	assert_true(screen_has(x, "V = avg_vruntime"));
+	assert_true(screen_has(x, "pick_eevdf()"));
+	/* the axis has the V mark under it */
+	int ya = find_row(x, "\u253c");
+
+	assert_true(ya >= 0);
+	assert_true(strstr(row(x, ya + 1), "V") != NULL);
+
+	/* table rows: eligibility as the engine says, and the lane marker agrees */
+	int yt = find_row(x, "deadline-V");
+
+	assert_true(yt > ya);
+	for (int i = 0; i < n; i++) {
+		struct sched_task_info ti;
+		bool found = false;
+
+		sched_task_info(x->e, q[i], &ti);
+		for (int y = yt + 1; y < x->cb.h; y++) {
+			const char *r = row(x, y);
+
+			if (!strstr(r, ti.name))
+				continue;
+			const char *elig = ti.sched_delayed ? NULL : ti.eligible ? " yes " : "  no ";
+
+			if (elig)
+				assert_non_null(strstr(r, elig));
+			found = true;
+			break;
+		}
+		assert_true(found);
+		/* the lane: eligible entities are a filled dot */
+		for (int y = find_row(x, "\u2192") + 1; y < ya; y++) {
+			const char *r = row(x, y);
+
+			if (strstr(r, ti.name)) {
+				assert_non_null(strstr(r, ti.eligible ? "\u25cf" : "\u25cb"));
+				break;
+			}
+		}
+	}
+	/* some entity is eligible: lag >= 0 for at least one */
+	assert_true(screen_has(x, "\u25cf"));
+	fx_free(x);
+}
+
+static void test_runqueue_cfs(void **state)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%s", two_cpus);
+	char *p = strstr(text, "sched eevdf");
+
+	memcpy(p, "sched cfs  ", 11);
+	struct fx *x = fx_new(text, 100 * NSEC_PER_MSEC, 120, 40);
+
+	draw(x, &view_runqueue);
+	assert_true(screen_has(x, "CFS"));
+	assert_true(screen_has(x, "min_vruntime"));
+	assert_true(screen_has(x, "ideal slice"));
+	assert_true(screen_has(x, "alpha"));
+	fx_free(x);
+}
+
+/* ---- timeline ---- */
+
+/* pid running on cpu at time t, from the log (the state after all events at or before t) */
+static int running_at(struct fx *x, int cpu, u64 t)
+{
+	int pid = 0;
+	u64 n = sched_nr_events(x->e);
+
+	for (u64 s = 0; s < n; s++) {
+		const struct sched_event *ev = history_event(x->h, s);
+
+		if (ev->time > t)
+			break;
+		if (ev->type == EV_SCHED_SWITCH && ev->cpu == cpu)
+			pid = ev->sw.next_pid;
+	}
+	return pid;
+}
+
+static void test_timeline_lane(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 20);
+	int label_w = 7, cols = 120 - label_w;
+	int checked = 0;
+
+	x->ui.colors = 256;
+	x->ui.tl_end_ns = 90 * NSEC_PER_MSEC;	/* a window in the past: 70ms .. 90ms */
+	draw(x, &view_timeline);
+	int y0 = find_row(x, "CPU0");
+
+	assert_true(y0 >= 0);
+	u64 t0 = 70 * NSEC_PER_MSEC, dt = 20 * NSEC_PER_MSEC / (u64)cols;
+
+	for (int c = 1; c < cols - 1; c += 7) {
+		u64 a = t0 + (u64)c * dt, b = a + dt - 1;
+		int pa = running_at(x, 0, a), pb = running_at(x, 0, b);
+
+		if (pa != pb || pa <= 0)
+			continue;	/* a switch inside the cell: skip */
+		const struct cell *cl = &x->cb.cell[(size_t)y0 * (size_t)x->cb.w + (size_t)(label_w + c)];
+
+		assert_int_equal(cl->st.bg, ui_task_style(&x->ui, pa).fg);
+		checked++;
+	}
+	assert_true(checked > 5);
+
+	/* following: the time cursor is in the last column, the lane shows who runs now */
+	x->ui.tl_end_ns = 0;
+	x->ui.colors = 0;
+	draw(x, &view_timeline);
+	assert_true(screen_has(x, "\u25b2"));
+	assert_true(screen_has(x, "following now"));
+	fx_free(x);
+}
+
+static void test_timeline_keys(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 20);
+
+	assert_true(view_timeline.key(&x->ui, 'z'));
+	assert_int_equal(x->ui.tl_span_ns, 10 * NSEC_PER_MSEC);
+	assert_true(view_timeline.key(&x->ui, 'x'));
+	assert_int_equal(x->ui.tl_span_ns, 20 * NSEC_PER_MSEC);
+	assert_true(view_timeline.key(&x->ui, '<'));
+	assert_int_equal(x->ui.tl_end_ns, 90 * NSEC_PER_MSEC);
+	assert_true(view_timeline.key(&x->ui, '>'));
+	assert_int_equal(x->ui.tl_end_ns, 0);	/* back to following */
+	assert_false(view_timeline.key(&x->ui, 'q'));
+	fx_free(x);
+}
+
+/* ---- events ---- */
+
+static double line_time(const char *r)
+{
+	return atof(r + 1);
+}
+
+static void test_events_order_and_filter(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 50 * NSEC_PER_MSEC, 120, 30);
+	u64 n = sched_nr_events(x->e);
+	const struct sched_event *last = history_event(x->h, n - 1);
+	char want[64];
+
+	draw(x, &view_events);
+	/* in order, the newest at the bottom */
+	double prev = -1;
+	int lines = 0, y_last = -1;
+
+	for (int y = 1; y < x->cb.h - 1; y++) {
+		const char *r = row(x, y);
+
+		if (!strchr(r, '['))
+			continue;
+		assert_true(line_time(r) >= prev);
+		prev = line_time(r);
+		lines++;
+		y_last = y;
+	}
+	assert_int_equal(lines, x->cb.h - 2);
+	snprintf(want, sizeof(want), "%s", sched_event_names[last->type]);
+	assert_non_null(strstr(row(x, y_last), want));
+	assert_true(line_time(row(x, y_last)) * 1e9 > (double)last->time - 1000.0);
+
+	/* filtered by event name */
+	snprintf(x->ui.ev_filter, sizeof(x->ui.ev_filter), "sched_wakeup");
+	draw(x, &view_events);
+	for (int y = 1; y < x->cb.h - 1; y++) {
+		const char *r = row(x, y);
+
+		if (strchr(r, '['))
+			assert_non_null(strstr(r, "sched_wakeup "));
+	}
+	/* filtered by a task glob */
+	snprintf(x->ui.ev_filter, sizeof(x->ui.ev_filter), "sleep*");
+	draw(x, &view_events);
+	lines = 0;
+	for (int y = 1; y < x->cb.h - 1; y++) {
+		const char *r = row(x, y);
+
+		if (strchr(r, '[')) {
+			assert_non_null(strstr(r, "sleeper"));
+			lines++;
+		}
+	}
+	assert_true(lines > 0);
+
+	/* selecting: up selects the newest matching, then moves back */
+	x->ui.ev_filter[0] = '\0';
+	assert_true(view_events.key(&x->ui, KEY_UP));
+	assert_int_equal(x->ui.sel_event, n - 1);
+	assert_true(view_events.key(&x->ui, KEY_UP));
+	assert_int_equal(x->ui.sel_event, n - 2);
+	draw(x, &view_events);
+	assert_true(screen_has(x, "selected"));
+	int ys = find_row(x, ">");
+
+	assert_true(ys > 0);
+	fx_free(x);
+}
+
+/* ---- task ---- */
+
+static void test_task_numbers(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 200 * NSEC_PER_MSEC, 120, 40);
+	struct sched_task_info ti;
+	char want[128];
+
+	x->ui.sel_task = 2;	/* sleeper: it has wakeups */
+	sched_task_info(x->e, 2, &ti);
+	draw(x, &view_task);
+	assert_true(screen_has(x, "sleeper"));
+	snprintf(want, sizeof(want), "sum_exec_runtime %" PRIu64 " ns", ti.sum_exec_runtime);
+	assert_true(screen_has(x, want));
+	snprintf(want, sizeof(want), "run_delay %" PRIu64 " ns", ti.run_delay);
+	assert_true(screen_has(x, want));
+	snprintf(want, sizeof(want), "pcount %" PRIu64, ti.pcount);
+	assert_true(screen_has(x, want));
+	snprintf(want, sizeof(want), "nr_wakeups %" PRIu64 "   nr_migrations %" PRIu64, ti.nr_wakeups,
+		 ti.nr_migrations);
+	assert_true(screen_has(x, want));
+	snprintf(want, sizeof(want), "nvcsw %" PRIu64 "   nivcsw %" PRIu64, ti.nvcsw, ti.nivcsw);
+	assert_true(screen_has(x, want));
+	snprintf(want, sizeof(want), "vruntime %" PRIu64 " ns", ti.vruntime);
+	assert_true(screen_has(x, want));
+	snprintf(want, sizeof(want), "slice %" PRIu64 " ns", ti.slice);
+	assert_true(screen_has(x, want));
+	snprintf(want, sizeof(want), "util_avg %" PRIu64, ti.avg.util_avg);
+	assert_true(screen_has(x, want));
+	assert_true(ti.nr_wakeups > 10);
+	assert_true(screen_has(x, "wakeup latency"));
+	assert_true(screen_has(x, "p50"));
+	assert_true(screen_has(x, "p99"));
+	assert_true(screen_has(x, "max"));
+
+	/* another task, then back: the histogram follows the selection */
+	x->ui.sel_task = 0;
+	draw(x, &view_task);
+	assert_true(screen_has(x, "alpha"));
+	fx_free(x);
+}
+
+/* ---- every view, small and big ---- */
+
+static void all_views(struct fx *x)
+{
+	const struct view *v[] = { &view_cpus, &view_runqueue, &view_timeline, &view_events, &view_task };
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		for (int colors = 0; colors <= 256; colors += 256) {
+			x->ui.colors = colors;
+			draw(x, v[i]);
+			assert_true(screen_has(x, ""));
+		}
+	}
+}
+
+static void test_small_screen(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 80, 24);
+
+	all_views(x);
+	x->ui.sel_cpu = -1;
+	x->ui.sel_task = -1;
+	all_views(x);
+	fx_free(x);
+
+	/* tiny areas must not crash either */
+	x = fx_new(two_cpus, 10 * NSEC_PER_MSEC, 10, 3);
+	all_views(x);
+	fx_free(x);
+}
+
+static void test_256_cpus(void **state)
+{
+	struct fx *x = fx_new(big, 50 * NSEC_PER_MSEC, 80, 24);
+
+	assert_int_equal(sched_nr_cpus(x->e), 256);
+	x->ui.sel_cpu = 200;
+	all_views(x);
+	x->ui.colors = 0;
+	draw(x, &view_cpus);
+	assert_true(screen_has(x, "heat strip"));
+	assert_true(screen_has(x, "pkg 1"));
+	assert_true(screen_has(x, "@"));	/* the selected CPU in monochrome */
+	assert_true(screen_has(x, "CPU200"));
+	draw(x, &view_timeline);
+	assert_true(screen_has(x, "CPU200"));
+	fx_free(x);
+
+	x = fx_new(big, 50 * NSEC_PER_MSEC, 200, 60);
+	all_views(x);
+	draw(x, &view_cpus);
+	assert_true(screen_has(x, "heat strip"));
+	fx_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpus_rows),
+		cmocka_unit_test(test_runqueue_eevdf),
+		cmocka_unit_test(test_runqueue_cfs),
+		cmocka_unit_test(test_timeline_lane),
+		cmocka_unit_test(test_timeline_keys),
+		cmocka_unit_test(test_events_order_and_filter),
+		cmocka_unit_test(test_task_numbers),
+		cmocka_unit_test(test_small_screen),
+		cmocka_unit_test(test_256_cpus),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
