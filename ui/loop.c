@@ -340,5 +340,8 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 	input_fini();
 	screen_fini();
 	cb_free(&cb);
+	/* ended by a signal: say so in the status, as the shell would */
+	if (screen_quit_requested)
+		rc = 128 + screen_quit_requested;
 	return rc;
 }

@@ -40,7 +40,7 @@ static void emergency_restore(void)
 
 static void on_quit(int sig)
 {
-	screen_quit_requested = 1;
+	screen_quit_requested = sig;
 }
 
 static void on_winch(int sig)

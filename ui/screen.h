@@ -13,7 +13,7 @@
 #define SCREEN_MIN_W 80
 #define SCREEN_MIN_H 24
 
-extern volatile sig_atomic_t screen_quit_requested;	/* SIGINT, SIGTERM */
+extern volatile sig_atomic_t screen_quit_requested;	/* the signal: SIGINT, SIGTERM, SIGHUP */
 extern volatile sig_atomic_t screen_resized;		/* SIGWINCH */
 
 /* Colours in use: `colors` is 256, 16 or 0 to force, -1 to detect (NO_COLOR

@@ -1,0 +1,184 @@
+#!/bin/sh
+# End-to-end test of the visualizer: run the real binary in a detached tmux
+# session, send keys, and check the screen, the exit status and that the
+# terminal was restored. Usage: tests/ui/e2e.sh [./schedscope]
+set -u
+bin=${1:-./schedscope}
+results=${RESULTS:-build/test-results}
+scn=scenarios/nice-levels.scn
+pass=0
+fail=0
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "ui-e2e: tmux is not installed (make deps)"
+	exit 1
+fi
+tmp=$(mktemp -d)
+sock="schedscope-e2e-$$"
+T="tmux -L $sock"
+cleanup() {
+	$T kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+ok() {
+	pass=$((pass + 1))
+	echo "ui-e2e: ok: $1"
+}
+
+bad() {
+	fail=$((fail + 1))
+	echo "ui-e2e: FAILED: $1"
+	echo "----- screen -----"
+	$T capture-pane -p -t e2e 2>/dev/null | sed 's/^/| /'
+	echo "------------------"
+}
+
+screen() {
+	$T capture-pane -p -t e2e 2>/dev/null
+}
+
+# wait_for TEXT [SECONDS]: until the screen shows TEXT (fixed string)
+wait_for() {
+	i=0
+	while [ $i -lt $(( ${2:-5} * 20 )) ]; do
+		if screen | grep -qF -- "$1"; then
+			return 0
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+check() {
+	if wait_for "$2" "${3:-5}"; then ok "$1"; else bad "$1 (no '$2' on the screen)"; fi
+}
+
+status_line() {
+	screen | grep -E 'PAUSED|RUNNING|END' | tail -n1
+}
+
+# the simulated time and the event count on the status line
+sim_time() {
+	status_line | sed -n 's/.* \([0-9]*\.[0-9]*s\) \/ .*/\1/p'
+}
+sim_events() {
+	status_line | sed -n 's/.*events \([0-9]*\).*/\1/p'
+}
+
+# start NAME ARGS...: a session running the binary; its exit status goes to $tmp/rc
+start() {
+	rm -f "$tmp/rc"
+	$T new-session -d -s e2e -x 100 -y 30 \
+		"sh -c 'echo \$\$ > $tmp/pid; exec env LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600"
+}
+
+# wait_exit: until the program has exited; prints its status
+wait_exit() {
+	i=0
+	while [ ! -s "$tmp/rc" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	cat "$tmp/rc" 2>/dev/null || echo none
+}
+
+restored() {
+	[ "$($T display -p -t e2e '#{alternate_on}')" = 0 ] && ! screen | grep -q 'PAUSED\|RUNNING'
+}
+
+# ---- the keys ----
+start ui "$scn"
+check "starts running" "RUNNING"
+check "status line shows the duration" "/ 10.000000s"
+
+$T send-keys -t e2e Space
+check "space pauses" "PAUSED"
+t1=$(sim_time)
+sleep 0.4
+t2=$(sim_time)
+if [ -n "$t1" ] && [ "$t1" = "$t2" ]; then ok "paused time stands still ($t1)"; else bad "paused time moved: '$t1' -> '$t2'"; fi
+
+e0=$(sim_events)
+$T send-keys -t e2e .
+wait_for "step: at"
+e1=$(sim_events)
+if [ -n "$e0" ] && [ -n "$e1" ] && [ "$e1" -gt "$e0" ]; then ok "step: events $e0 -> $e1"; else bad "step did not add events: '$e0' -> '$e1'"; fi
+
+$T send-keys -t e2e ,
+wait_for "back: at"
+e2=$(sim_events)
+if [ -n "$e2" ] && [ "$e2" -lt "$e1" ]; then ok "rewind: events $e1 -> $e2"; else bad "rewind did not go back: '$e1' -> '$e2'"; fi
+
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "goto 2s" Enter
+check ":goto 2s" "PAUSED  2.000000s / 10.000000s"
+
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "frobnicate now" Enter
+check "a bad command shows an error" "error: unknown command 'frobnicate'"
+if [ "$(sim_time)" = "2.000000s" ]; then ok "the bad command changed nothing"; else bad "time moved after a bad command: $(sim_time)"; fi
+
+$T send-keys -t e2e g
+sleep 0.1
+$T send-keys -t e2e "1.5s" Enter
+check "g prompts for goto" "1.500000s / 10.000000s"
+
+$T resize-window -t e2e -x 60 -y 20
+check "60x20 is too small" "terminal too small: need 80x24"
+$T resize-window -t e2e -x 100 -y 30
+check "back to 100x30" "PAUSED  1.500000s / 10.000000s"
+if screen | grep -qF "terminal too small"; then bad "the too-small message stayed"; else ok "the too-small message is gone"; fi
+
+$T send-keys -t e2e ?
+check "? opens the help" "schedscope help"
+$T send-keys -t e2e NPage NPage
+check "the help scrolls to the commands" "step-next KIND"
+$T send-keys -t e2e Escape
+sleep 0.3
+if screen | grep -qF "schedscope help"; then bad "Escape did not close the help"; else ok "Escape closes the help"; fi
+
+$T send-keys -t e2e q
+rc=$(wait_exit)
+if [ "$rc" = 0 ]; then ok "q quits with status 0"; else bad "exit status after q: $rc"; fi
+if restored; then ok "terminal restored after q"; else bad "terminal not restored after q"; fi
+$T kill-session -t e2e 2>/dev/null
+
+# ---- a script, and SIGTERM ----
+cat > "$tmp/cmds" <<'CMDS'
+# run to a time, pause, and look at the events
+pause
+goto 3s
+checkpoint three
+view events
+CMDS
+start ui "$scn" --commands "$tmp/cmds"
+check "--commands runs a script" "PAUSED  3.000000s / 10.000000s"
+check "the script's checkpoint and view" "[events]"
+pid=$(cat "$tmp/pid" 2>/dev/null)
+if [ -n "$pid" ]; then
+	kill -TERM "$pid"
+	rc=$(wait_exit)
+	if [ "$rc" = 143 ]; then ok "SIGTERM ends it (status 143)"; else bad "SIGTERM: exit status $rc, not 143"; fi
+	if restored; then ok "terminal restored after SIGTERM"; else bad "terminal not restored after SIGTERM"; fi
+else
+	bad "no process to send SIGTERM to"
+fi
+$T kill-session -t e2e 2>/dev/null
+
+# ---- monochrome ----
+start ui "$scn" --colors 0 --paused
+check "--colors 0 --paused" "PAUSED  0.000000s"
+$T send-keys -t e2e q
+rc=$(wait_exit)
+if [ "$rc" = 0 ]; then ok "monochrome quits"; else bad "monochrome exit status $rc"; fi
+
+echo "ui-e2e: $pass passed, $fail failed"
+mkdir -p "$(dirname "$results")"
+echo "ui-e2e $pass $fail" >> "$results"
+[ "$fail" = 0 ]
