@@ -69,7 +69,8 @@ static void history_on_event(void *ctx, const struct sched_event *ev)
 		for (int i = 0; i < h->nr_listeners; i++)
 			h->listener[i].fn(h->listener[i].ctx, ev);
 	}
-	if (h->stop_fn && h->stop_seq < 0 && h->stop_fn(h->stop_ctx, ev))
+	/* the predicate sees every event (it may keep state), the first hit counts */
+	if (h->stop_fn && h->stop_fn(h->stop_ctx, ev) && h->stop_seq < 0)
 		h->stop_seq = (s64)ev->seq;
 }
 

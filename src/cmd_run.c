@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../sched/sched.h"
+#include "breakpoint.h"
 #include "cli.h"
 #include "expect.h"
 #include "lex.h"
@@ -62,6 +63,7 @@ struct run_opts {
 	bool check;
 	const char *trace;
 	const char *dump_state;	/* text|json: print the state where the run stopped */
+	const char *brk;	/* --break EXPR */
 	int rewind_check;	/* targets for --rewind-check */
 };
 
@@ -88,6 +90,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "seed", required_argument, NULL, 's' },
 		{ "set", required_argument, NULL, 'S' },
 		{ "dump-state", required_argument, NULL, 'd' },
+		{ "break", required_argument, NULL, 'b' },
 		{ "rewind-check", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -120,6 +123,9 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			break;
 		case 'c':
 			o->check = true;
+			break;
+		case 'b':
+			o->brk = optarg;
 			break;
 		case 'd':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
@@ -189,6 +195,43 @@ static int check_expects(const struct scenario_file *f, struct run_stats *rs, in
 	return failed;
 }
 
+/*
+ * --break: run until the expression holds, then say when, on which event
+ * and why. Returns 2 for a bad expression, 0 otherwise (hit or not).
+ */
+static int run_to_break(struct sched_history *h, const struct scenario_file *f, const char *expr,
+			u64 end, bool *hit)
+{
+	const char **names = malloc(((size_t)f->sc.nr_tasks + 1) * sizeof(*names));
+	struct breakpoint *bp;
+	char err[512];
+	s64 seq;
+
+	for (int i = 0; i < f->sc.nr_tasks; i++)
+		names[i] = f->sc.task[i].name;
+	bp = breakpoint_parse(expr, names, f->sc.nr_tasks, f->sc.topo->nr_cpus, err, sizeof(err));
+	if (!bp) {
+		fprintf(stderr, "schedscope: --break: %s\n", err);
+		free(names);
+		return 2;
+	}
+	seq = history_run_until_event(h, end, breakpoint_test, bp);
+	*hit = seq >= 0;
+	if (*hit) {
+		const struct sched_event *ev = history_event(h, (u64)seq);
+		char why[256];
+
+		breakpoint_describe(bp, ev, names, why, sizeof(why));
+		printf("break: '%s' hit at %.9f s, event %lld: %s\n", expr, (double)ev->time / 1e9,
+		       (long long)seq, why);
+	} else {
+		printf("break: '%s' did not hit before %.9f s\n", expr, (double)sched_now(history_engine(h)) / 1e9);
+	}
+	breakpoint_free(bp);
+	free(names);
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -233,7 +276,7 @@ int cmd_run(int argc, char **argv)
 			   x->has_window ? x->from : from, x->has_window ? x->to : to);
 	}
 	/* with time travel, listeners hang on the history so they see each event once */
-	struct sched_history *h = o.rewind_check ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
+	struct sched_history *h = o.rewind_check || o.brk ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
 	if (h)
 		history_add_listener(h, run_stats_event, &rs);
 	else
@@ -261,13 +304,19 @@ int cmd_run(int argc, char **argv)
 	}
 
 	u64 t0 = wall_clock_ns();
-	if (h)
+	bool hit = false;
+	if (o.brk) {
+		rc = run_to_break(h, &f, o.brk, end, &hit);
+		if (rc)
+			goto out;
+	} else if (h) {
 		history_run_until(h, end);
-	else
+	} else {
 		sched_run_until(e, end);
+	}
 	u64 wall = wall_clock_ns() - t0;
 
-	if (h) {
+	if (o.rewind_check) {
 		struct rewind_check_result rc_res;
 
 		rewind_check(h, end, o.rewind_check, f.sc.seed, &rc_res);
@@ -292,14 +341,15 @@ int cmd_run(int argc, char **argv)
 			    (const char *const *)msg, ok };
 	if (o.report && !strcmp(o.report, "json"))
 		report_json(stdout, &r);
-	else if (o.report || !o.check)
+	else if (o.report || (!o.check && !o.brk))
 		report_text(stdout, &r);
-	else
+	else if (o.check)
 		for (int i = 0; i < f.nr_expects; i++)
 			printf("%s\n", msg[i]);
+	/* a breakpoint hit shows the state it stopped in */
 	if (o.dump_state && !strcmp(o.dump_state, "json"))
 		state_dump_json(stdout, e);
-	else if (o.dump_state)
+	else if (o.dump_state || hit)
 		state_dump_text(stdout, e);
 
 	for (int i = 0; i < f.nr_expects; i++)

@@ -24,6 +24,7 @@ static void usage(FILE *out)
 		"  --trace FILE        write the event stream as ftrace text (- for stdout)\n"
 		"  --seed N            override the scenario's seed\n"
 		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
+		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
 		"\n"

@@ -38,10 +38,10 @@ void state_dump_text(FILE *out, const struct sched_engine *e)
 		n = sched_cpu_queue(e, cpu, q, nr);
 		if (!n && ci.idle)
 			continue;
-		fprintf(out, "cpu%d: curr=%s nr_running=%d load=%llu %s=%llu load_avg=%llu util_avg=%llu\n",
+		fprintf(out, "cpu%d: curr=%s nr_running=%d load=%llu %s=%lld load_avg=%llu util_avg=%llu\n",
 			cpu, ci.idle ? "idle" : sched_comm(e, ci.curr_pid, cpu), ci.nr_running,
 			(unsigned long long)(ci.load_weight >> 10), eevdf ? "V" : "min_vruntime",
-			(unsigned long long)(eevdf ? ci.avg_vruntime : ci.min_vruntime),
+			(long long)(eevdf ? ci.avg_vruntime : ci.min_vruntime),
 			(unsigned long long)ci.avg.load_avg, (unsigned long long)ci.avg.util_avg);
 		fprintf(out, "  %-16s %6s %20s %12s %20s %10s %7s %s\n", "task", "pid", "vruntime", "lag",
 			"deadline", "slice", "weight", "flags");
@@ -49,9 +49,9 @@ void state_dump_text(FILE *out, const struct sched_engine *e)
 			struct sched_task_info ti;
 
 			sched_task_info(e, q[i], &ti);
-			fprintf(out, "  %-16s %6d %20llu %12lld %20llu %10llu %7llu %s%s%s\n", ti.name, ti.pid,
-				(unsigned long long)ti.vruntime, (long long)ti.vlag,
-				(unsigned long long)ti.deadline, (unsigned long long)ti.slice,
+			/* signed, as /proc/sched_debug prints them: they start just below 0 */
+			fprintf(out, "  %-16s %6d %20lld %12lld %20lld %10llu %7llu %s%s%s\n", ti.name, ti.pid,
+				(long long)ti.vruntime, (long long)ti.vlag, (long long)ti.deadline, (unsigned long long)ti.slice,
 				(unsigned long long)(ti.weight >> 10), ti.on_cpu ? "R " : "",
 				eevdf && ti.eligible ? "eligible " : "", ti.sched_delayed ? "delayed" : "");
 		}
