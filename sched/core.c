@@ -28,7 +28,7 @@ static void update_rq_clock_task(struct rq *rq, s64 delta)
 
 void update_rq_clock(struct rq *rq)
 {
-	s64 delta = (s64)(ST->now - rq->clock);
+	s64 delta = (s64)(ST->now + SCHED_CLOCK_BOOT - rq->clock);
 
 	if (delta <= 0)
 		return;

@@ -74,6 +74,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 {
 	rq->cpu = cpu;
 	rq->cpu_capacity_orig = capacity;
+	rq->clock = rq->clock_task = rq->clock_pelt = SCHED_CLOCK_BOOT;
 	init_cfs_rq(&rq->cfs, rq);
 	idle->pid = 0;
 	idle->idx = -1;

@@ -322,6 +322,13 @@ static inline struct task_struct *task_of(struct sched_entity *se)
 {
 	return (struct task_struct *)((char *)se - offsetof(struct task_struct, se));
 }
+/*
+ * The runqueue clocks count from boot, which is this long before the
+ * scenario's time 0: as in the kernel they are never 0, which PELT relies
+ * on (last_update_time == 0 means "not attached yet").
+ */
+#define SCHED_CLOCK_BOOT NSEC_PER_SEC
+
 static inline u64 rq_clock(struct rq *rq) { return rq->clock; }
 static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
 static inline bool task_has_idle_policy(const struct task_struct *p) { return p->policy == SCHED_IDLE; }

@@ -100,7 +100,7 @@ struct sched_cpu_info {
 	int nr_running;
 	bool idle;
 	bool tick_stopped;	/* NO_HZ: no tick while idle */
-	u64 clock, clock_task;
+	u64 clock, clock_task;	/* rq clocks: from boot, 1 s before time 0 */
 	u64 min_vruntime;	/* CFS: min_vruntime; EEVDF: the reference v0 */
 	u64 avg_vruntime;	/* EEVDF: V */
 	u64 load_weight;	/* cfs_rq->load.weight, scaled */
