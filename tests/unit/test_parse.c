@@ -206,7 +206,7 @@ static void test_good_scenario(void **state)
 	assert_int_equal(sc->action[4].cmd.kind, CMD_SET_POLICY);
 	assert_int_equal(sc->action[4].cmd.task, 1);
 	assert_int_equal(sc->action[4].cmd.key, SCHED_IDLE);
-	assert_int_equal(sc->action[4].cmd.value, -5);
+	assert_int_equal(sc->action[4].cmd.value, 0);	/* the task keeps its nice */
 
 	assert_int_equal(sc->nr_notes, 2);
 	assert_int_equal(sc->note[0].time, SEC);
@@ -335,7 +335,7 @@ static void test_commands(void **state)
 	assert_int_equal(cmd[0].value, 0);
 	assert_int_equal(command_parse(&f, "set policy web.1 batch", cmd, 8, &n, err, sizeof(err)), 0);
 	assert_int_equal(cmd[0].key, SCHED_BATCH);
-	assert_int_equal(cmd[0].value, 2);
+	assert_int_equal(cmd[0].value, 0);
 	assert_int_equal(command_parse(&f, "set tunable base_slice=1ms latency_ns=6ms", cmd, 8, &n, err,
 				       sizeof(err)), 0);
 	assert_int_equal(n, 2);
