@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/breakpoint.h"
 #include "../src/command.h"
 #include "../src/lex.h"
 #include "commands.h"
@@ -30,6 +31,8 @@ static bool msg_error;
 static char prompt_buf[256];
 static bool prompt_pending, redraw_pending;
 static const struct view *help_return;	/* the view `help` came from */
+
+static void breaks_free(void);
 
 void ui_message(struct ui *ui, const char *fmt, ...)
 {
@@ -78,6 +81,7 @@ void ui_commands_reset(void)
 {
 	prompt_pending = redraw_pending = false;
 	help_return = NULL;
+	breaks_free();
 	msg_buf[0] = 0;
 	msg_error = false;
 }
@@ -287,21 +291,16 @@ static int c_back(struct ui *ui, struct args *a)
 	return 0;
 }
 
-/* ---- step-next KIND [cpu=N] [task=NAME] ---- */
+/* ---- breakpoints and step-next: the breakpoint language (src/breakpoint.h) ---- */
 
-static const char *const kind_names[NR_SCHED_EVENTS + 1] = {
-	[EV_SCHED_SWITCH] = "switch",
-	[EV_SCHED_WAKING] = "waking",
-	[EV_SCHED_WAKEUP] = "wakeup",
-	[EV_SCHED_WAKEUP_NEW] = "wakeup_new",
-	[EV_SCHED_MIGRATE_TASK] = "migrate",
-	[EV_SCHED_PROCESS_FORK] = "fork",
-	[EV_SCHED_PROCESS_EXIT] = "exit",
-	[EV_SCHED_STAT_RUNTIME] = "stat_runtime",
-	[EV_SCHED_SET_NICE] = "set_nice",
-	[EV_SCHED_YIELD] = "yield",
-	[EV_COMMAND] = "command",
-	[EV_NOTE] = "note",
+#define MAX_BREAKS 32
+
+static struct breakpoint *bps[MAX_BREAKS];
+static int nr_bps, last_hit = -1;
+
+static const char *const kind_names[] = {
+	"switch", "wakeup", "migrate", "fork", "exit", "preempt", "wakeup_latency", "nice",
+	"note", "at", "event", NULL,
 };
 
 const char *const *ui_event_kind_names(void)
@@ -309,132 +308,161 @@ const char *const *ui_event_kind_names(void)
 	return kind_names;
 }
 
-static int event_kind(const char *s)
+static struct breakpoint *parse_break(struct ui *ui, const char *what, const char *text)
 {
-	for (int i = 0; i < NR_SCHED_EVENTS; i++)
-		if (!strcmp(s, kind_names[i]) || !strcmp(s, sched_event_names[i]))
-			return i;
-	return -1;
+	const char **names = malloc(((size_t)ui->f->sc.nr_tasks + 1) * sizeof(*names));
+	char err[256];
+
+	if (!names)
+		abort();
+	for (int i = 0; i < ui->f->sc.nr_tasks; i++)
+		names[i] = ui->f->sc.task[i].name;
+	struct breakpoint *bp = breakpoint_parse(text, names, ui->f->sc.nr_tasks,
+						 sched_nr_cpus(ui->e), err, sizeof(err));
+	free(names);
+	if (!bp)
+		ui_error(ui, "%s: %s", what, err);
+	return bp;
 }
 
-/* The pids an event is about. */
-static int event_pids(const struct sched_event *ev, int pid[2])
+int ui_breaks_test(const struct sched_event *ev)
 {
-	switch (ev->type) {
-	case EV_SCHED_SWITCH:
-		pid[0] = ev->sw.prev_pid;
-		pid[1] = ev->sw.next_pid;
-		return 2;
-	case EV_SCHED_WAKING:
-	case EV_SCHED_WAKEUP:
-	case EV_SCHED_WAKEUP_NEW:
-		pid[0] = ev->wake.pid;
-		return 1;
-	case EV_SCHED_MIGRATE_TASK:
-		pid[0] = ev->migrate.pid;
-		return 1;
-	case EV_SCHED_PROCESS_FORK:
-		pid[0] = ev->fork.parent_pid;
-		pid[1] = ev->fork.child_pid;
-		return 2;
-	case EV_SCHED_PROCESS_EXIT:
-		pid[0] = ev->exit.pid;
-		return 1;
-	case EV_SCHED_STAT_RUNTIME:
-		pid[0] = ev->runtime.pid;
-		return 1;
-	case EV_SCHED_SET_NICE:
-		pid[0] = ev->nice.pid;
-		return 1;
-	case EV_SCHED_YIELD:
-		pid[0] = ev->yield.pid;
-		return 1;
-	default:
+	int hit = -1;
+
+	/* every breakpoint sees every event: they keep state (wakeup times) */
+	for (int i = 0; i < nr_bps; i++)
+		if (breakpoint_test(bps[i], ev) && hit < 0)
+			hit = i;
+	if (hit >= 0)
+		last_hit = hit;
+	return hit;
+}
+
+int ui_nr_breaks(void)
+{
+	return nr_bps;
+}
+
+void ui_breaks_reset(void)
+{
+	for (int i = 0; i < nr_bps; i++)
+		breakpoint_reset(bps[i]);
+}
+
+void ui_breaks_hit(struct ui *ui, const struct sched_event *ev)
+{
+	char d[300], t[32];
+	const char **names = malloc(((size_t)ui->f->sc.nr_tasks + 1) * sizeof(*names));
+
+	if (!names)
+		abort();
+	for (int i = 0; i < ui->f->sc.nr_tasks; i++)
+		names[i] = ui->f->sc.task[i].name;
+	if (last_hit >= 0 && last_hit < nr_bps)
+		breakpoint_describe(bps[last_hit], ev, names, d, sizeof(d));
+	else
+		snprintf(d, sizeof(d), "%s", sched_event_names[ev->type]);
+	free(names);
+	ui_message(ui, "break %d at %s: %s", last_hit + 1, ui_time_text(ev->time, t, sizeof(t)), d);
+}
+
+static void breaks_free(void)
+{
+	for (int i = 0; i < nr_bps; i++)
+		breakpoint_free(bps[i]);
+	nr_bps = 0;
+	last_hit = -1;
+}
+
+static int c_break(struct ui *ui, struct args *a)
+{
+	if (a->n < 2) {
+		ui_error(ui, "break: expected a condition (switch cpu=0, wakeup_latency > 4ms, at 2s, ...)");
+		return -1;
+	}
+	if (nr_bps == MAX_BREAKS) {
+		ui_error(ui, "break: at most %d breakpoints", MAX_BREAKS);
+		return -1;
+	}
+	struct breakpoint *bp = parse_break(ui, "break", a->rest[1]);
+	if (!bp)
+		return -1;
+	bps[nr_bps++] = bp;
+	ui_message(ui, "breakpoint %d: %s", nr_bps, breakpoint_text(bp));
+	return 0;
+}
+
+static int c_delete(struct ui *ui, struct args *a)
+{
+	long n;
+
+	if (a->n == 2 && !strcmp(a->w[1], "all")) {
+		breaks_free();
+		ui_message(ui, "no breakpoints");
 		return 0;
 	}
+	if (a->n != 2 || !parse_int(a->w[1], 1, nr_bps, &n)) {
+		if (!nr_bps)
+			ui_error(ui, "delete: there are no breakpoints");
+		else
+			ui_error(ui, "delete: expected a breakpoint number 1..%d or all", nr_bps);
+		return -1;
+	}
+	breakpoint_free(bps[n - 1]);
+	memmove(&bps[n - 1], &bps[n], (size_t)(nr_bps - n) * sizeof(bps[0]));
+	nr_bps--;
+	last_hit = -1;
+	ui_message(ui, "breakpoint %ld deleted", n);
+	return 0;
 }
 
-struct kind_match {
-	const struct ui *ui;
-	int type, cpu, task;
-};
-
-static bool kind_test(void *ctx, const struct sched_event *ev)
+static int c_breaks(struct ui *ui, struct args *a)
 {
-	const struct kind_match *m = ctx;
-	int pid[2], n;
+	char buf[480];
+	size_t len = 0;
 
-	if (ev->type != m->type)
-		return false;
-	if (m->cpu >= 0) {
-		int cpu = ev->cpu;
-		if (ev->type == EV_SCHED_MIGRATE_TASK)
-			cpu = ev->migrate.dest_cpu;
-		else if (ev->type == EV_SCHED_WAKEUP || ev->type == EV_SCHED_WAKEUP_NEW)
-			cpu = ev->wake.target_cpu;
-		if (cpu != m->cpu)
-			return false;
+	if (!nr_bps) {
+		ui_message(ui, "no breakpoints (add one with :break)");
+		return 0;
 	}
-	if (m->task >= 0) {
-		n = event_pids(ev, pid);
-		for (int i = 0; i < n; i++)
-			if (pid[i] > 0 && sched_task_by_pid(m->ui->e, pid[i]) == m->task)
-				return true;
-		return false;
-	}
-	return true;
+	buf[0] = 0;
+	for (int i = 0; i < nr_bps && len < sizeof(buf) - 1; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d: %s", i ? "   " : "", i + 1,
+					breakpoint_text(bps[i]));
+	ui_message(ui, "%s", buf);
+	return 0;
 }
 
 static int c_step_next(struct ui *ui, struct args *a)
 {
-	struct kind_match m = { ui, -1, -1, -1 };
-
 	if (a->n < 2) {
 		ui_error(ui, "step-next: which event? (switch, wakeup, migrate, fork, exit, note, ...)");
 		return -1;
 	}
-	m.type = event_kind(a->w[1]);
-	if (m.type < 0) {
-		ui_error(ui, "step-next: unknown event '%s' (switch, wakeup, migrate, fork, exit, note, ...)",
-			 a->w[1]);
+	struct breakpoint *bp = parse_break(ui, "step-next", a->rest[1]);
+	if (!bp)
 		return -1;
-	}
-	for (int i = 2; i < a->n; i++) {
-		long v;
-
-		if (!strncmp(a->w[i], "cpu=", 4)) {
-			if (!parse_int(a->w[i] + 4, 0, sched_nr_cpus(ui->e) - 1, &v)) {
-				ui_error(ui, "step-next: no CPU '%s' (0..%d)", a->w[i] + 4,
-					 sched_nr_cpus(ui->e) - 1);
-				return -1;
-			}
-			m.cpu = (int)v;
-		} else if (!strncmp(a->w[i], "task=", 5)) {
-			m.task = task_by_name(ui, a->w[i] + 5);
-			if (m.task < 0) {
-				ui_error(ui, "step-next: no task '%s'", a->w[i] + 5);
-				return -1;
-			}
-		} else {
-			ui_error(ui, "step-next: unexpected '%s' (cpu=N, task=NAME)", a->w[i]);
-			return -1;
-		}
-	}
 	u64 t0 = sched_now(ui->e), ne0 = sched_nr_events(ui->e);
-	s64 seq = history_run_until_event(ui->h, UINT64_MAX, kind_test, &m);
+	s64 seq = history_run_until_event(ui->h, UINT64_MAX, breakpoint_test, bp);
 	if (seq < 0) {
 		/* not found: back to where we were */
 		if (ne0)
 			history_goto_event(ui->h, ne0 - 1);
 		if (sched_now(ui->e) < t0)
 			history_run_until(ui->h, t0);
-		ui_error(ui, "step-next: no later %s%s", sched_event_names[m.type],
-			 m.cpu >= 0 || m.task >= 0 ? " matching" : "");
+		ui_error(ui, "step-next: no '%s' before the end", breakpoint_text(bp));
+		breakpoint_free(bp);
 		return -1;
 	}
+	char d[300], t[32];
+	const struct sched_event *ev = history_event(ui->h, (u64)seq);
+	breakpoint_describe(bp, ev, NULL, d, sizeof(d));
+	breakpoint_free(bp);
 	ui->paused = true;
 	ui->sel_event = (u64)seq;
-	at_message(ui, sched_event_names[m.type]);
+	if (ev->cpu >= 0)
+		ui->sel_cpu = ev->cpu;
+	ui_message(ui, "%s: %s", ui_time_text(ev->time, t, sizeof(t)), d);
 	return 0;
 }
 
@@ -798,14 +826,17 @@ static const struct cmd cmds[] = {
 	{ { "toggle-pause", "", "pause or resume" }, c_toggle },
 	{ { "step", "[N]", "run to the next event (N times), paused" }, c_step },
 	{ { "back", "[N]", "rewind N steps (default 1)" }, c_back },
-	{ { "step-next", "KIND [cpu=N] [task=NAME]", "run to the next event of a kind (switch, wakeup, migrate, ...)" }, c_step_next },
+	{ { "step-next", "EXPR", "run to the next event EXPR matches (as break)" }, c_step_next },
 	{ { "goto", "TIME|CHECKPOINT", "jump to a time (2.5s, +10ms, -1ms) or a named checkpoint" }, c_goto },
 	{ { "checkpoint", "[NAME]", "remember this moment under a name" }, c_checkpoint },
 	{ { "speed", "X|up|down|max", "simulated seconds per second: 1/10000 .. 1000, or max" }, c_speed },
+	{ { "break", "EXPR", "pause when EXPR holds: switch cpu=0, at 2s, ..." }, c_break },
+	{ { "delete", "N|all", "delete breakpoint N" }, c_delete },
+	{ { "breaks", "", "list the breakpoints" }, c_breaks },
 	{ { "view", "NAME [side NAME]", "show a view (and one beside it); next, prev" }, c_view },
 	{ { "side", "NAME|next|none", "the view beside the main one" }, c_side },
 	{ { "select", "cpu N|task NAME|none", "select a CPU or task (next, prev)" }, c_select },
-	{ { "set", "nice|slice|policy|tunable|feature ...", "change the run from now on (as a scenario `at` line)" }, c_set },
+	{ { "set", "nice|slice|policy|tunable|feature ...", "change the run from now on" }, c_set },
 	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
 	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },
 	{ { "unbind", "KEY", "remove a key's binding" }, c_unbind },
@@ -823,16 +854,6 @@ int ui_nr_commands(void)
 const struct ui_command_info *ui_command_get(int i)
 {
 	return &cmds[i].info;
-}
-
-int ui_breaks_test(const struct sched_event *ev)
-{
-	return -1;
-}
-
-int ui_nr_breaks(void)
-{
-	return 0;
 }
 
 int ui_command(struct ui *ui, const char *line)
@@ -869,9 +890,16 @@ int ui_command(struct ui *ui, const char *line)
 		if (*p)
 			*p++ = 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(a.w[0], cmds[i].info.name))
-			return cmds[i].fn(ui, &a);
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (strcmp(a.w[0], cmds[i].info.name))
+			continue;
+		u64 steps = sched_nr_steps(ui->e);
+		int rc = cmds[i].fn(ui, &a);
+		/* breakpoints follow the stream: a jump starts them afresh */
+		if (sched_nr_steps(ui->e) != steps)
+			ui_breaks_reset();
+		return rc;
+	}
 	ui_error(ui, "unknown command '%s' (? lists them)", a.w[0]);
 	return -1;
 }

@@ -45,6 +45,10 @@ const char *ui_time_text(u64 ns, char *buf, size_t len);
 /* Breakpoints (`break EXPR`): does any hold for ev? index of the first, or -1. */
 int ui_breaks_test(const struct sched_event *ev);
 int ui_nr_breaks(void);
+/* After a jump: breakpoints forget what they saw. */
+void ui_breaks_reset(void);
+/* The status message for the breakpoint ui_breaks_test() last hit, at ev. */
+void ui_breaks_hit(struct ui *ui, const struct sched_event *ev);
 
 /* Forget breakpoints, the pending prompt and the help view's return point. */
 void ui_commands_reset(void);

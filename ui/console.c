@@ -84,7 +84,7 @@ static const char *view_name(int i)
 
 static const char *event_name(int i)
 {
-	return i < NR_SCHED_EVENTS ? ui_event_kind_names()[i] : NULL;
+	return ui_event_kind_names()[i];
 }
 
 static const char *cp_name(int i)
@@ -161,7 +161,8 @@ static char **complete(const char *text, int start, int end)
 		gen_list = set_what, gen_n = 5;
 	} else if (!strcmp(first, "set") || !strcmp(first, "filter")) {
 		gen_fn = task_name;
-	} else if (!strcmp(first, "step-next") && nw == 1) {
+	} else if ((!strcmp(first, "step-next") || !strcmp(first, "break")) && nw >= 1 &&
+		   !strchr(text, '=')) {
 		gen_fn = event_name;
 	} else if (!strcmp(first, "goto")) {
 		gen_fn = cp_name;

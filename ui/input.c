@@ -317,6 +317,7 @@ void keymap_reset(void)
 		{ "=", "speed up" },
 		{ "-", "speed down" },
 		{ "g", "prompt goto " },
+		{ "b", "prompt break " },
 		{ "f", "prompt filter " },
 		{ "c", "checkpoint" },
 		{ ":", "prompt" },

@@ -205,14 +205,12 @@ static void advance(struct ui *ui, u64 wall_dt)
 			s64 seq = history_run_until_event(ui->h, chunk, stop_at_break, ui);
 			if (seq >= 0) {
 				const struct sched_event *ev = history_event(ui->h, (u64)seq);
-				char t[32];
 
 				ui->paused = true;
 				ui->sel_event = (u64)seq;
 				if (ev->cpu >= 0)
 					ui->sel_cpu = ev->cpu;
-				ui_message(ui, "breakpoint %d: %s at %s", ui_breaks_test(ev) + 1,
-					   sched_event_names[ev->type], ui_time_text(ev->time, t, sizeof(t)));
+				ui_breaks_hit(ui, ev);
 				return;
 			}
 		}

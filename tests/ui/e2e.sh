@@ -124,6 +124,16 @@ $T send-keys -t e2e "frobnicate now" Enter
 check "a bad command shows an error" "error: unknown command 'frobnicate'"
 if [ "$(sim_time)" = "2.000000s" ]; then ok "the bad command changed nothing"; else bad "time moved after a bad command: $(sim_time)"; fi
 
+# a breakpoint stops the run and says why
+for c in "goto 900ms" "break at 1s" "speed 1"; do
+	$T send-keys -t e2e :
+	sleep 0.1
+	$T send-keys -t e2e "$c" Enter
+done
+$T send-keys -t e2e Space
+check "a breakpoint pauses the run" "break 1 at 1.000000s"
+check "and the status line says paused" "PAUSED  1.000000s"
+
 $T send-keys -t e2e g
 sleep 0.1
 $T send-keys -t e2e "1.5s" Enter
@@ -138,7 +148,7 @@ if screen | grep -qF "terminal too small"; then bad "the too-small message staye
 $T send-keys -t e2e ?
 check "? opens the help" "schedscope help"
 $T send-keys -t e2e NPage NPage
-check "the help scrolls to the commands" "step-next KIND"
+check "the help scrolls to the commands" "step-next EXPR"
 $T send-keys -t e2e Escape
 sleep 0.3
 if screen | grep -qF "schedscope help"; then bad "Escape did not close the help"; else ok "Escape closes the help"; fi

@@ -250,6 +250,37 @@ static void test_step_next_select_set(void **state)
 	assert_true(ui->quit);
 }
 
+static void test_breakpoints(void **state)
+{
+	struct fixture *fx = *state;
+	struct ui *ui = &fx->ui;
+
+	assert_int_equal(ui_nr_breaks(), 0);
+	assert_int_equal(ui_command(ui, "break switch cpu=1"), 0);
+	assert_int_equal(ui_command(ui, "break wakeup task=web"), 0);
+	assert_int_equal(ui_nr_breaks(), 2);
+	assert_int_equal(ui_command(ui, "breaks"), 0);
+	assert_non_null(strstr(ui->message, "1: switch cpu=1"));
+	assert_non_null(strstr(ui->message, "2: wakeup task=web"));
+	/* errors make no breakpoint */
+	assert_int_equal(ui_command(ui, "break frobnicate"), -1);
+	assert_int_equal(ui_command(ui, "break switch cpu=9"), -1);
+	assert_int_equal(ui_command(ui, "break"), -1);
+	assert_int_equal(ui_command(ui, "delete 3"), -1);
+	assert_int_equal(ui_nr_breaks(), 2);
+	/* the stream hits them */
+	struct sched_event ev = { .time = 5, .type = EV_SCHED_SWITCH, .cpu = 1 };
+	ev.sw.prev_pid = 0;
+	ev.sw.next_pid = 3;
+	assert_int_equal(ui_breaks_test(&ev), 0);
+	ev.cpu = 0;
+	assert_int_equal(ui_breaks_test(&ev), -1);
+	assert_int_equal(ui_command(ui, "delete 1"), 0);
+	assert_int_equal(ui_nr_breaks(), 1);
+	assert_int_equal(ui_command(ui, "delete all"), 0);
+	assert_int_equal(ui_nr_breaks(), 0);
+}
+
 static void test_bind_and_script(void **state)
 {
 	struct fixture *fx = *state;
@@ -317,6 +348,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_speed_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_commands_change_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_step_next_select_set, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_breakpoints, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_and_script, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame, setup, teardown),
 	};
