@@ -31,6 +31,9 @@ static const struct style st_bar = { C_BLACK, C_CYAN, 0 };
 static const struct style st_bar_key = { C_BLACK, C_CYAN, A_BOLD_ };
 static const struct style st_bar_sel = { C_BRIGHT_WHITE, C_BLUE, A_BOLD_ };
 
+/* where the header's view tabs are, for mouse clicks */
+static int tab_x0[16], tab_x1[16];
+
 static void draw_header(struct ui *ui, struct cellbuf *cb)
 {
 	struct style bar = st_bar, key = st_bar_key, sel = st_bar_sel;
@@ -47,7 +50,12 @@ static void draw_header(struct ui *ui, struct cellbuf *cb)
 	x += cb_print(cb, x, 0, cb->w - x, bar, "%s  ", name);
 	for (int i = 0; i < ui_nr_views && x < cb->w; i++) {
 		bool on = ui->main_view == ui_views[i] || ui->side_view == ui_views[i];
+		int x0 = x;
 		x += cb_print(cb, x, 0, cb->w - x, on ? sel : bar, " %d %s ", i + 1, ui_views[i]->name);
+		if (i < (int)ARRAY_SIZE(tab_x0)) {
+			tab_x0[i] = x0;
+			tab_x1[i] = x;
+		}
 	}
 	const char *right = " ? help  : command  q quit ";
 	int rw = (int)strlen(right);
@@ -236,6 +244,15 @@ static void handle_key(struct ui *ui, const struct input_key *k, int h)
 		if (k->y == h - 1 && k->button == 1) {
 			ui_command(ui, "toggle-pause");
 			return;
+		}
+		/* a view's tab in the header shows it */
+		for (int i = 0; k->y == 0 && i < ui_nr_views && i < (int)ARRAY_SIZE(tab_x0); i++) {
+			if (k->x >= tab_x0[i] && k->x < tab_x1[i]) {
+				char cmd[64];
+				snprintf(cmd, sizeof(cmd), "view %s", ui_views[i]->name);
+				ui_command(ui, cmd);
+				return;
+			}
 		}
 	}
 	if (ui->main_view && ui->main_view->key && ui->main_view->key(ui, k->code))
