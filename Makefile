@@ -45,7 +45,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 # keep test objects between runs
 .PRECIOUS: %.o
 
-.PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke
+.PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -111,9 +111,13 @@ test: check-deps
 	@tests/run-unit.sh $(UNIT_BINS)
 	@tests/run-scenarios.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
+	@tests/ui/e2e.sh ./schedscope
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
+
+ui-e2e: schedscope
+	@tests/ui/e2e.sh ./schedscope
 
 asan-test:
 	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS)
