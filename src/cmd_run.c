@@ -94,13 +94,8 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "rewind-check", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* --seed and --set apply after parsing, in the order given */
-	struct {
-		bool seed;
-		const char *arg;
-	} sets[256];
-	int nr_sets = 0, c;
-	char err[512];
+	struct cli_sets sets = { 0 };
+	int c;
 
 	optind = 1;
 	opterr = 0;
@@ -145,10 +140,8 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			break;
 		case 's':
 		case 'S':
-			if (nr_sets == (int)ARRAY_SIZE(sets))
-				return cli_usage_error("too many --set options");
-			sets[nr_sets].seed = c == 's';
-			sets[nr_sets++].arg = optarg;
+			if (cli_add_set(&sets, optarg, c == 's'))
+				return 2;
 			break;
 		default:
 			return cli_usage_error("run: unknown option '%s'", argv[optind - 1]);
@@ -158,20 +151,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		return cli_usage_error("run: expected one SCENARIO file");
 	*path = argv[optind];
 
-	if (cli_load_scenario(*path, f))
-		return 2;
-	for (int i = 0; i < nr_sets; i++) {
-		char kv[300];
-
-		/* --seed N is --set seed=N */
-		snprintf(kv, sizeof(kv), "%s%s", sets[i].seed ? "seed=" : "", sets[i].arg);
-		if (scenario_set(f, kv, err, sizeof(err))) {
-			fprintf(stderr, "schedscope: %s\n", err);
-			scenario_free(f);
-			return 2;
-		}
-	}
-	return 0;
+	return cli_load_scenario_sets(*path, &sets, f);
 }
 
 /* Evaluate every expect; returns how many failed. */

@@ -14,40 +14,6 @@
 #include "cli.h"
 #include "lex.h"
 
-struct sets {
-	int n;
-	const char *arg[256];
-	bool seed[256];
-};
-
-static int add_set(struct sets *s, const char *arg, bool seed)
-{
-	if (s->n == (int)ARRAY_SIZE(s->arg))
-		return cli_usage_error("too many --set options");
-	s->seed[s->n] = seed;
-	s->arg[s->n++] = arg;
-	return 0;
-}
-
-static int load(const char *path, struct sets *s, struct scenario_file *f)
-{
-	char err[512];
-
-	if (cli_load_scenario(path, f))
-		return 2;
-	for (int i = 0; i < s->n; i++) {
-		char kv[300];
-
-		snprintf(kv, sizeof(kv), "%s%s", s->seed[i] ? "seed=" : "", s->arg[i]);
-		if (scenario_set(f, kv, err, sizeof(err))) {
-			fprintf(stderr, "schedscope: %s\n", err);
-			scenario_free(f);
-			return 2;
-		}
-	}
-	return 0;
-}
-
 static int parse_colors(const char *s, int *colors)
 {
 	if (!strcmp(s, "256"))
@@ -75,7 +41,7 @@ int cmd_view(int argc, char **argv)
 		{ "set", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sets sets = { 0 };
+	struct cli_sets sets = { 0 };
 	const char *view = NULL, *format = "text", *select = NULL, *commands = NULL;
 	u64 at = 0;
 	int w = 120, h = 40, colors = 256, c;
@@ -121,7 +87,7 @@ int cmd_view(int argc, char **argv)
 			break;
 		case 's':
 		case 'e':
-			if (add_set(&sets, optarg, c == 's'))
+			if (cli_add_set(&sets, optarg, c == 's'))
 				return 2;
 			break;
 		default:
@@ -136,7 +102,7 @@ int cmd_view(int argc, char **argv)
 	char err[512], cmd[300];
 	int rc = 0;
 
-	if (load(argv[optind], &sets, &f))
+	if (cli_load_scenario_sets(argv[optind], &sets, &f))
 		return 2;
 	if (at > f.sc.duration) {
 		scenario_free(&f);
@@ -204,7 +170,7 @@ int cmd_ui(int argc, char **argv)
 		{ "set", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sets sets = { 0 };
+	struct cli_sets sets = { 0 };
 	const char *commands = NULL, *speed = NULL;
 	int colors = -1, c;
 	bool paused = false;
@@ -230,7 +196,7 @@ int cmd_ui(int argc, char **argv)
 			break;
 		case 's':
 		case 'e':
-			if (add_set(&sets, optarg, c == 's'))
+			if (cli_add_set(&sets, optarg, c == 's'))
 				return 2;
 			break;
 		default:
@@ -250,7 +216,7 @@ int cmd_ui(int argc, char **argv)
 				"`schedscope view` draws a frame without one\n");
 		return 2;
 	}
-	if (load(path, &sets, &f))
+	if (cli_load_scenario_sets(path, &sets, &f))
 		return 2;
 	if (ui_setup(&ui, &f, err, sizeof(err))) {
 		fprintf(stderr, "schedscope: %s: %s\n", path, err);
