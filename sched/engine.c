@@ -32,7 +32,7 @@ static size_t arena_need(const struct sched_scenario *sc)
 	for (int i = 0; i < sc->nr_tasks; i++)
 		n += (size_t)sc->task[i].prog->nr_loops * sizeof(u32) + 16;
 	n += ((size_t)sc->nr_actions + sc->nr_notes) * (sizeof(struct sched_timer) + 16);
-	n += timers * sizeof(struct sched_timer *) + 16;
+	n += timers * sizeof(struct timer_slot) + 16;
 	return n;
 }
 
@@ -140,7 +140,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	sched_rand_seed(sc->seed);
 
 	st->tq.cap = nr_cpus * 3 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1;
-	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct sched_timer *));
+	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
 
 	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
 	st->idle_task = arena_alloc(e, (size_t)nr_cpus * sizeof(struct task_struct));

@@ -89,8 +89,13 @@ struct sched_timer {
 	s32 arg;	/* cpu, task index or action/note index */
 };
 
+struct timer_slot {
+	u64 expires, seq;	/* copies of the timer's key */
+	struct sched_timer *t;
+};
+
 struct timer_queue {
-	struct sched_timer **heap;
+	struct timer_slot *heap;
 	int nr, cap;
 	u64 next_seq;
 };
@@ -101,7 +106,7 @@ static inline bool timer_queued(const struct sched_timer *t) { return t->heap_id
 struct sched_timer *timer_pop(struct timer_queue *q);
 static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
-	return q->nr ? q->heap[0] : NULL;
+	return q->nr ? q->heap[0].t : NULL;
 }
 
 /* ---- entities and runqueues ---- */

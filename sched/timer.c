@@ -1,52 +1,63 @@
 /*
  * The event queue: a binary min-heap of armed timers ordered by
  * (expiry, arming sequence), so simultaneous timers fire in a stable order.
+ * The keys sit in the heap array itself, so sifting compares without
+ * following pointers.
  */
 #include "internal.h"
 
-static bool timer_before(const struct sched_timer *a, const struct sched_timer *b)
+static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 {
 	if (a->expires != b->expires)
 		return a->expires < b->expires;
 	return a->seq < b->seq;
 }
 
-static void heap_set(struct timer_queue *q, int i, struct sched_timer *t)
+static void heap_set(struct timer_queue *q, int i, struct timer_slot s)
 {
-	q->heap[i] = t;
-	t->heap_idx = i;
+	q->heap[i] = s;
+	s.t->heap_idx = i;
 }
 
 static void sift_up(struct timer_queue *q, int i)
 {
-	struct sched_timer *t = q->heap[i];
+	struct timer_slot s = q->heap[i];
 
 	while (i > 0) {
 		int parent = (i - 1) / 2;
-		if (!timer_before(t, q->heap[parent]))
+		if (!key_before(&s, &q->heap[parent]))
 			break;
 		heap_set(q, i, q->heap[parent]);
 		i = parent;
 	}
-	heap_set(q, i, t);
+	heap_set(q, i, s);
 }
 
 static void sift_down(struct timer_queue *q, int i)
 {
-	struct sched_timer *t = q->heap[i];
+	struct timer_slot s = q->heap[i];
 
 	for (;;) {
 		int c = 2 * i + 1;
 		if (c >= q->nr)
 			break;
-		if (c + 1 < q->nr && timer_before(q->heap[c + 1], q->heap[c]))
+		if (c + 1 < q->nr && key_before(&q->heap[c + 1], &q->heap[c]))
 			c++;
-		if (!timer_before(q->heap[c], t))
+		if (!key_before(&q->heap[c], &s))
 			break;
 		heap_set(q, i, q->heap[c]);
 		i = c;
 	}
-	heap_set(q, i, t);
+	heap_set(q, i, s);
+}
+
+/* Restore the heap order around slot i after its key changed either way. */
+static void sift(struct timer_queue *q, int i)
+{
+	if (i > 0 && key_before(&q->heap[i], &q->heap[(i - 1) / 2]))
+		sift_up(q, i);
+	else
+		sift_down(q, i);
 }
 
 void timer_cancel(struct timer_queue *q, struct sched_timer *t)
@@ -60,19 +71,22 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 	if (i == q->nr)
 		return;
 	heap_set(q, i, q->heap[q->nr]);
-	if (i > 0 && timer_before(q->heap[i], q->heap[(i - 1) / 2]))
-		sift_up(q, i);
-	else
-		sift_down(q, i);
+	sift(q, i);
 }
 
-/* (Re)arm: a queued timer moves to its new expiry and counts as armed now. */
+/* (Re)arm: a queued timer is re-keyed in place and counts as armed now. */
 void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 {
-	timer_cancel(q, t);
+	struct timer_slot s = { expires, q->next_seq++, t };
+
 	t->expires = expires;
-	t->seq = q->next_seq++;
-	heap_set(q, q->nr++, t);
+	t->seq = s.seq;
+	if (t->heap_idx >= 0) {
+		q->heap[t->heap_idx] = s;
+		sift(q, t->heap_idx);
+		return;
+	}
+	heap_set(q, q->nr++, s);
 	sift_up(q, t->heap_idx);
 }
 
