@@ -5,6 +5,8 @@
 #include "../sched/types.h"
 
 struct stats;
+struct lexer;
+struct token;
 
 enum expect_metric {
 	EXPECT_SHARE,		/* cpu_ns / window: fraction of one CPU */
@@ -42,5 +44,12 @@ struct expect {
  */
 bool expect_check(const struct expect *x, const struct stats *st,
 		  const char *const *names, char *msg, size_t msglen);
+
+/*
+ * Parse the rest of an `expect` line into *x: the metric is the token m,
+ * already read after the word `expect` (expect_parse.c has the syntax).
+ * Reads up to the end of the line; -1 with the error in lx.
+ */
+int expect_parse(struct lexer *lx, const struct token *m, struct expect *x);
 
 #endif

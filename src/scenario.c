@@ -27,37 +27,27 @@
  * cpus like 0-3,8 (CPUs of the topology); at= is when the task is forked.
  * Task i has pid i + 1.
  *
- * Programs: run D | run forever | sleep D | loop [N] { ... } | wait |
- * wake PATTERN | yield | exit | nice N, where D is a duration or
- * uniform(A, B), exp(MEAN), normal(MEAN, SD). A loop without a count repeats
- * forever, so its body must take time (run, sleep, wait or exit). Loops nest
- * at most 16 deep. A task whose program ends exits.
- *
- * expect: METRIC is share, cpu_time, wait_time, wakeup_latency (with p50,
- * p99 or max), migrations, switches, wakeups or preemptions; PATTERN a task
- * glob; OP = < > <= >=; VALUE a duration for the time metrics, a fraction or
- * a percentage for share (0.333 or 33.3%), a number otherwise. `+- TOL`
- * only with `=`; `over A..B` limits the window (A < B).
+ * Task programs are described in program_parse.h, expect lines in
+ * expect_parse.c.
  *
  * All or nothing: the first error ("file:line:col: message") is reported
  * and nothing is kept. Errors that need the whole task list (cpus= beyond
  * the topology, wake and at patterns) are reported after the rest of the file
  * has been checked.
  */
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "command.h"
+#include "parse_util.h"
+#include "program_parse.h"
 #include "scenario_file.h"
 #include "topology_file.h"
 
 #define MAX_TASKS 200000
 #define MAX_COUNT 100000
 #define MAX_TASK_NAME 40		/* leaves room for ".99999" in TASK_COMM_LEN */
-#define MAX_PROG_INSNS 65536
-#define MAX_WAKE_TARGETS (1 << 22)
 #define MAX_ACTIONS (1 << 20)
 #define DEFAULT_HZ 250
 #define DEFAULT_SEED 1
@@ -66,20 +56,7 @@
 
 /* Memory the scenario owns beyond the arrays in struct sched_scenario. */
 struct scenario_owned {
-	int nr_progs, cap_progs;
-	struct sched_program **prog;
-};
-
-/* A string-keyed hash table; keys point into the scenario text. */
-struct map_entry {
-	const char *key;
-	size_t n;
-	int value;
-};
-
-struct strmap {
-	struct map_entry *e;
-	size_t size, used;
+	struct program_list progs;
 };
 
 /* One `task` line: count=N gives N task specs from `first`. */
@@ -92,13 +69,6 @@ struct task_line {
 struct named_prog {
 	struct lex_span name;
 	struct sched_program *prog;
-};
-
-/* A `wake PATTERN` statement, resolved once every task is known. */
-struct pending_wake {
-	struct sched_program *prog;
-	int insn;
-	struct lex_span pattern;
 };
 
 /* An `at T COMMAND` line, parsed once every task is known. */
@@ -117,84 +87,16 @@ struct parser {
 	struct scenario_owned *own;
 	u32 seen_line[NR_SINGLE];	/* 0 = not seen */
 
-	int nr_lines, nr_named, nr_wakes, nr_ats;
-	size_t cap_lines, cap_named, cap_wakes, cap_ats, cap_tasks, cap_notes, cap_expects;
-	size_t cap_wake_list, cap_actions;
+	int nr_lines, nr_named, nr_ats;
+	size_t cap_lines, cap_named, cap_ats, cap_tasks, cap_notes, cap_expects, cap_actions;
 	struct task_line *line;
 	struct named_prog *named;
-	struct pending_wake *wake;
 	struct pending_at *at;
 	struct strmap task_names;	/* base name -> task_line index */
-	struct strmap wake_patterns;	/* pattern -> pending_wake index already resolved */
+	struct program_parser programs;
 };
 
 /* ---- small helpers ---- */
-
-/* Make room for element n of *p (capacity *cap). */
-static int reserve(struct parser *ps, void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 16;
-	void *q = realloc(*p, ncap * size);
-	if (!q) {
-		struct lex_span here = { ps->lx.text, 0, ps->lx.at.line, 1 };
-		return lex_error(&ps->lx, &here, "out of memory");
-	}
-	*p = q;
-	*cap = ncap;
-	return 0;
-}
-
-#define RESERVE(ps, arr, cap, n) reserve((ps), (void **)&(arr), &(cap), (size_t)(n), sizeof(*(arr)))
-
-static u64 hash(const char *p, size_t n)
-{
-	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-static struct map_entry *map_find(struct strmap *m, const char *p, size_t n)
-{
-	if (!m->size)
-		return NULL;
-	for (size_t i = hash(p, n) & (m->size - 1);; i = (i + 1) & (m->size - 1)) {
-		struct map_entry *e = &m->e[i];
-		if (!e->key)
-			return NULL;
-		if (e->n == n && !memcmp(e->key, p, n))
-			return e;
-	}
-}
-
-static int map_add(struct strmap *m, const char *p, size_t n, int value)
-{
-	if (2 * (m->used + 1) > m->size) {
-		struct strmap bigger = { calloc(m->size ? m->size * 2 : 64, sizeof(struct map_entry)),
-					 m->size ? m->size * 2 : 64, 0 };
-		if (!bigger.e)
-			return -1;
-		for (size_t i = 0; i < m->size; i++)
-			if (m->e[i].key)
-				map_add(&bigger, m->e[i].key, m->e[i].n, m->e[i].value);
-		free(m->e);
-		*m = bigger;
-	}
-	size_t i = hash(p, n) & (m->size - 1);
-	while (m->e[i].key)
-		i = (i + 1) & (m->size - 1);
-	m->e[i] = (struct map_entry){ p, n, value };
-	m->used++;
-	return 0;
-}
-
-static int oom(struct parser *ps, const struct lex_span *at)
-{
-	return lex_error(&ps->lx, at, "out of memory");
-}
 
 /* Names of tasks and programs: [A-Za-z0-9_-]+; '.' is kept for NAME.N. */
 static bool valid_name(const struct lex_span *s)
@@ -292,278 +194,6 @@ static void set_feature(struct sched_scenario *sc, int which, bool on)
 		sc->features_clear |= bit;
 		sc->features_set &= ~bit;
 	}
-}
-
-/* ---- task programs ---- */
-
-struct compiler {
-	struct parser *ps;
-	struct lexer *lx;
-	struct sched_program *prog;
-	size_t cap;
-	int depth;
-};
-
-static struct sched_program *new_program(struct parser *ps, const struct lex_span *at)
-{
-	struct scenario_owned *own = ps->own;
-	size_t cap = (size_t)own->cap_progs;
-	struct sched_program *p;
-
-	if (reserve(ps, (void **)&own->prog, &cap, (size_t)own->nr_progs, sizeof(*own->prog)) < 0)
-		return NULL;
-	own->cap_progs = (int)cap;
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		oom(ps, at);
-		return NULL;
-	}
-	own->prog[own->nr_progs++] = p;
-	return p;
-}
-
-/* Append an instruction; returns its index or -1. */
-static int emit(struct compiler *c, const struct token *at, enum prog_op op)
-{
-	struct sched_program *p = c->prog;
-
-	if (p->nr_insns >= MAX_PROG_INSNS)
-		return lex_error(c->lx, &at->s, "program is longer than %d statements", MAX_PROG_INSNS);
-	if (reserve(c->ps, (void **)&p->insn, &c->cap, (size_t)p->nr_insns, sizeof(*p->insn)) < 0)
-		return -1;
-	p->insn[p->nr_insns] = (struct prog_insn){ .op = op, .line = at->s.line, .col = at->s.col };
-	return p->nr_insns++;
-}
-
-static int expect_punct(struct lexer *lx, const char *what, const char *after)
-{
-	struct token t;
-
-	if (lex_next(lx, &t) == TOK_PUNCT && span_is(&t.s, what))
-		return 0;
-	if (lx->failed)
-		return -1;
-	if (t.type == TOK_NEWLINE || t.type == TOK_EOF)
-		return lex_error(lx, &t.s, "expected '%s' %s, got the end of the line", what, after);
-	return lex_error(lx, &t.s, "expected '%s' %s, got '%s'", what, after, SNIP(&t.s));
-}
-
-static int duration_word(struct lexer *lx, const struct lex_span *fn, u64 *ns)
-{
-	struct token t;
-
-	if (lex_next(lx, &t) != TOK_WORD) {
-		if (lx->failed)
-			return -1;
-		return lex_error(lx, &t.s, "expected a duration for '%s', got '%s'", SNIP(fn),
-				 t.type == TOK_NEWLINE || t.type == TOK_EOF ? "end of line" : SNIP(&t.s));
-	}
-	return lex_duration(lx, &t.s, "duration", ns);
-}
-
-/* D: a constant, uniform(A, B), exp(MEAN) or normal(MEAN, SD). */
-static int compile_duration(struct compiler *c, const struct token *kw, struct sched_duration *d,
-			    bool *takes_time)
-{
-	struct lexer *lx = c->lx;
-	struct token t, p;
-
-	if (lex_peek(lx, &t) == TOK_WORD && lex_next(lx, &t) == TOK_WORD &&
-	    (span_is(&t.s, "uniform") || span_is(&t.s, "exp") || span_is(&t.s, "normal")) &&
-	    lex_peek(lx, &p) == TOK_PUNCT && span_is(&p.s, "(")) {
-		bool two = !span_is(&t.s, "exp");
-		lex_next(lx, &p);
-		d->kind = span_is(&t.s, "uniform") ? DIST_UNIFORM : two ? DIST_NORMAL : DIST_EXP;
-		if (duration_word(lx, &t.s, &d->a) < 0 ||
-		    (two && (expect_punct(lx, ",", "between the two durations") < 0 ||
-			     duration_word(lx, &t.s, &d->b) < 0)) ||
-		    expect_punct(lx, ")", "after the durations") < 0)
-			return -1;
-		if (d->kind == DIST_UNIFORM && d->a > d->b)
-			return lex_error(lx, &t.s, "uniform(A, B) needs A <= B");
-		*takes_time = d->kind == DIST_UNIFORM ? d->b > 0 : d->a > 0 || d->b > 0;
-		return 0;
-	}
-	if (t.type != TOK_WORD) {
-		if (lx->failed)
-			return -1;
-		if (t.type != TOK_EOF)
-			lex_next(lx, &t);
-		return lex_error(lx, &t.s, "'%s' needs a duration", SNIP(&kw->s));
-	}
-	d->kind = DIST_CONST;
-	if (lex_duration(lx, &t.s, "duration", &d->a) < 0)
-		return -1;
-	*takes_time = d->a > 0;
-	return 0;
-}
-
-static int compile_seq(struct compiler *c, const struct token *open, bool *takes_time);
-
-static int compile_loop(struct compiler *c, const struct token *kw, bool *takes_time)
-{
-	struct lexer *lx = c->lx;
-	struct token t;
-	s64 count = 0;
-	bool body_time = false;
-
-	if (c->depth >= PROG_MAX_LOOP_DEPTH)
-		return lex_error(lx, &kw->s, "loops nest deeper than %d", PROG_MAX_LOOP_DEPTH);
-	if (lex_peek(lx, &t) == TOK_WORD) {
-		lex_next(lx, &t);
-		if (lex_int(lx, &t.s, "loop count", 1, INT32_MAX, &count) < 0)
-			return -1;
-	}
-	if (lex_next(lx, &t) != TOK_PUNCT || !span_is(&t.s, "{")) {
-		if (lx->failed)
-			return -1;
-		return lex_error(lx, &t.s, "expected '{' after 'loop'");
-	}
-
-	int head = emit(c, kw, PROG_LOOP);
-	if (head < 0)
-		return -1;
-	u32 slot = (u32)c->prog->nr_loops++;
-	c->prog->insn[head].arg = (s32)count;
-	c->prog->insn[head].loop_slot = slot;
-
-	c->depth++;
-	int r = compile_seq(c, &t, &body_time);
-	c->depth--;
-	if (r < 0)
-		return -1;
-	if (c->prog->nr_insns == head + 1)
-		return lex_error(lx, &kw->s, "empty loop");
-	if (!count && !body_time)
-		return lex_error(lx, &kw->s, "a loop without a count repeats forever, so its body must "
-				 "take time (run, sleep, wait or exit)");
-
-	int end = emit(c, kw, PROG_END_LOOP);
-	if (end < 0)
-		return -1;
-	c->prog->insn[end].target = head;
-	c->prog->insn[end].loop_slot = slot;
-	c->prog->insn[head].target = end + 1;
-	*takes_time |= body_time;
-	return 0;
-}
-
-static int compile_wake(struct compiler *c, const struct token *kw)
-{
-	struct parser *ps = c->ps;
-	struct token t;
-
-	if (lex_next(c->lx, &t) != TOK_WORD) {
-		if (c->lx->failed)
-			return -1;
-		return lex_error(c->lx, &t.s, "'wake' needs a task name or pattern");
-	}
-	int i = emit(c, kw, PROG_WAKE);
-	if (i < 0 || RESERVE(ps, ps->wake, ps->cap_wakes, ps->nr_wakes) < 0)
-		return -1;
-	ps->wake[ps->nr_wakes++] = (struct pending_wake){ c->prog, i, t.s };
-	return 0;
-}
-
-static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_time, bool *braced)
-{
-	struct lexer *lx = c->lx;
-	struct token t;
-	bool tt = false;
-	int i;
-
-	*braced = false;
-	if (span_is(&kw->s, "run")) {
-		if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "forever")) {
-			lex_next(lx, &t);
-			*takes_time = true;
-			return emit(c, kw, PROG_RUN_FOREVER) < 0 ? -1 : 0;
-		}
-		if ((i = emit(c, kw, PROG_RUN)) < 0 || compile_duration(c, kw, &c->prog->insn[i].dur, &tt) < 0)
-			return -1;
-		*takes_time |= tt;
-	} else if (span_is(&kw->s, "sleep")) {
-		if ((i = emit(c, kw, PROG_SLEEP)) < 0 || compile_duration(c, kw, &c->prog->insn[i].dur, &tt) < 0)
-			return -1;
-		*takes_time |= tt;
-	} else if (span_is(&kw->s, "loop")) {
-		*braced = true;
-		return compile_loop(c, kw, takes_time);
-	} else if (span_is(&kw->s, "wait") || span_is(&kw->s, "exit")) {
-		*takes_time = true;	/* blocks, or ends the task */
-		return emit(c, kw, span_is(&kw->s, "wait") ? PROG_WAIT : PROG_EXIT) < 0 ? -1 : 0;
-	} else if (span_is(&kw->s, "yield")) {
-		return emit(c, kw, PROG_YIELD) < 0 ? -1 : 0;
-	} else if (span_is(&kw->s, "wake")) {
-		return compile_wake(c, kw);
-	} else if (span_is(&kw->s, "nice")) {
-		s64 nice;
-		if (lex_next(lx, &t) != TOK_WORD) {
-			if (lx->failed)
-				return -1;
-			return lex_error(lx, &t.s, "'nice' needs a value -20..19");
-		}
-		if (lex_int(lx, &t.s, "nice", -20, 19, &nice) < 0 || (i = emit(c, kw, PROG_NICE)) < 0)
-			return -1;
-		c->prog->insn[i].arg = (s32)nice;
-	} else {
-		return lex_error(lx, &kw->s, "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
-				 "yield, exit, nice)", SNIP(&kw->s));
-	}
-	return 0;
-}
-
-/* Statements up to the '}' matching `open`, or to the end of the text when open is NULL. */
-static int compile_seq(struct compiler *c, const struct token *open, bool *takes_time)
-{
-	struct lexer *lx = c->lx;
-	bool need_sep = false;
-
-	for (;;) {
-		struct token t;
-		bool braced;
-
-		lex_next(lx, &t);
-		if (lx->failed)
-			return -1;
-		if (t.type == TOK_NEWLINE || tok_is(&t, TOK_PUNCT, ";")) {
-			need_sep = false;
-			continue;
-		}
-		if (tok_is(&t, TOK_PUNCT, "}")) {
-			if (open)
-				return 0;
-			return lex_error(lx, &t.s, "unbalanced '}'");
-		}
-		if (t.type == TOK_EOF) {
-			if (open)
-				return lex_error(lx, &open->s, "unclosed '{'");
-			return 0;
-		}
-		if (need_sep)
-			return lex_error(lx, &t.s, "expected ';' or a new line before '%s'", SNIP(&t.s));
-		if (t.type != TOK_WORD)
-			return lex_error(lx, &t.s, "unexpected '%s' in a program", SNIP(&t.s));
-		if (compile_stmt(c, &t, takes_time, &braced) < 0)
-			return -1;
-		need_sep = !braced;
-	}
-}
-
-/* Compile one program: from lx up to the '}' matching open (or the end of lx). */
-static struct sched_program *compile_program(struct parser *ps, struct lexer *lx,
-					     const struct token *open, const struct lex_span *where)
-{
-	struct compiler c = { ps, lx, new_program(ps, where), 0, 0 };
-	bool tt = false;
-
-	if (!c.prog || compile_seq(&c, open, &tt) < 0)
-		return NULL;
-	if (!c.prog->nr_insns) {
-		lex_error(lx, where, "empty program");
-		return NULL;
-	}
-	return c.prog;
 }
 
 /* ---- directives ---- */
@@ -738,8 +368,8 @@ static int do_program(struct parser *ps, const struct token *dir)
 			return -1;
 		return lex_error(lx, &open.s, "expected '{' after 'program %s'", SNIP(&name.s));
 	}
-	if (!(p = compile_program(ps, lx, &open, &name.s)) ||
-	    RESERVE(ps, ps->named, ps->cap_named, ps->nr_named) < 0)
+	if (!(p = program_compile(&ps->programs, lx, &open, &name.s)) ||
+	    RESERVE(lx, ps->named, ps->cap_named, ps->nr_named) < 0)
 		return -1;
 	ps->named[ps->nr_named++] = (struct named_prog){ name.s, p };
 	return lex_expect_eol(lx);
@@ -767,7 +397,7 @@ static int task_program(struct parser *ps, const struct token *kv, struct sched_
 	if (kv->quoted) {
 		struct lexer sub;
 		lex_sub_span(&sub, &ps->lx, &kv->val);
-		spec->prog = compile_program(ps, &sub, NULL, &kv->val);
+		spec->prog = program_compile(&ps->programs, &sub, NULL, &kv->val);
 		lex_join(&ps->lx, &sub);
 		return spec->prog ? 0 : -1;
 	}
@@ -821,15 +451,15 @@ static int add_tasks(struct parser *ps, const struct token *name, struct task_te
 		return lex_error(&ps->lx, tt->count ? &tt->count_at : &name->s,
 				 "too many tasks: %d more make %d (the limit is %d)", n, sc->nr_tasks + n,
 				 MAX_TASKS);
-	if (RESERVE(ps, ps->line, ps->cap_lines, ps->nr_lines) < 0 ||
-	    map_add(&ps->task_names, name->s.p, name->s.n, ps->nr_lines) < 0)
-		return oom(ps, &name->s);
+	if (RESERVE(&ps->lx, ps->line, ps->cap_lines, ps->nr_lines) < 0 ||
+	    strmap_add(&ps->task_names, name->s.p, name->s.n, ps->nr_lines) < 0)
+		return out_of_memory(&ps->lx, &name->s);
 	ps->line[ps->nr_lines++] = (struct task_line){ sc->nr_tasks, n, tt->has_cpus, tt->cpus };
 
 	tt->spec.has_cpus = tt->has_cpus;
 	tt->spec.line = name->s.line;
 	for (int i = 0; i < n; i++) {
-		if (RESERVE(ps, sc->task, ps->cap_tasks, sc->nr_tasks) < 0)
+		if (RESERVE(&ps->lx, sc->task, ps->cap_tasks, sc->nr_tasks) < 0)
 			return -1;
 		struct sched_task_spec *t = &sc->task[sc->nr_tasks++];
 		*t = tt->spec;
@@ -857,7 +487,7 @@ static int do_task(struct parser *ps, const struct token *dir)
 	if (name.s.n > MAX_TASK_NAME)
 		return lex_error(lx, &name.s, "task name '%s' is longer than %d bytes", SNIP(&name.s),
 				 MAX_TASK_NAME);
-	if ((dup = map_find(&ps->task_names, name.s.p, name.s.n)))
+	if ((dup = strmap_find(&ps->task_names, name.s.p, name.s.n)))
 		return lex_error(lx, &name.s, "duplicate task '%s' (first at line %u)", SNIP(&name.s),
 				 ps->f->sc.task[ps->line[dup->value].first].line);
 
@@ -899,7 +529,7 @@ static int do_at(struct parser *ps, const struct token *dir)
 			return -1;
 		return lex_error(lx, &t.s, "'at %s' needs a command, like 'set nice web.* 5'", SNIP(&v.s));
 	}
-	if (RESERVE(ps, ps->at, ps->cap_ats, ps->nr_ats) < 0)
+	if (RESERVE(lx, ps->at, ps->cap_ats, ps->nr_ats) < 0)
 		return -1;
 	ps->at[ps->nr_ats++] = (struct pending_at){ lx->at, lex_eol(lx), time };
 	/* the tokens are read again once every task is known; skip them now */
@@ -922,181 +552,24 @@ static int do_note(struct parser *ps, const struct token *dir)
 			return -1;
 		return lex_error(lx, &s.s, "'note' needs a \"quoted caption\" after the time");
 	}
-	if (lex_expect_eol(lx) < 0 || RESERVE(ps, sc->note, ps->cap_notes, sc->nr_notes) < 0)
+	if (lex_expect_eol(lx) < 0 || RESERVE(lx, sc->note, ps->cap_notes, sc->nr_notes) < 0)
 		return -1;
 	char *text = malloc(s.val.n + 1);
 	if (!text)
-		return oom(ps, &s.s);
+		return out_of_memory(lx, &s.s);
 	lex_unquote(&s.val, text);
 	sc->note[sc->nr_notes++] = (struct sched_note){ time, text };
 	return 0;
 }
 
-static const char *const metric_names[NR_EXPECT_METRICS] = {
-	[EXPECT_SHARE] = "share",
-	[EXPECT_CPU_TIME] = "cpu_time",
-	[EXPECT_WAIT_TIME] = "wait_time",
-	[EXPECT_WAKEUP_LATENCY] = "wakeup_latency",
-	[EXPECT_MIGRATIONS] = "migrations",
-	[EXPECT_SWITCHES] = "switches",
-	[EXPECT_WAKEUPS] = "wakeups",
-	[EXPECT_PREEMPTIONS] = "preemptions",
-};
-
-static bool metric_is_time(int m)
-{
-	return m == EXPECT_CPU_TIME || m == EXPECT_WAIT_TIME || m == EXPECT_WAKEUP_LATENCY;
-}
-
-/* A value in the metric's unit: ns for times, a fraction for share, a count. */
-static int expect_value(struct lexer *lx, int metric, const struct token *t, double *v)
-{
-	struct lex_span s = t->s;
-	bool percent = false;
-
-	if (t->type != TOK_WORD) {
-		if (lx->failed)
-			return -1;
-		return lex_error(lx, &t->s, "expected a value, got '%s'",
-				 t->type == TOK_NEWLINE || t->type == TOK_EOF ? "end of line" : SNIP(&t->s));
-	}
-	if (metric_is_time(metric)) {
-		u64 ns;
-		if (lex_duration(lx, &s, metric_names[metric], &ns) < 0)
-			return -1;
-		*v = (double)ns;
-		return 0;
-	}
-	if (metric == EXPECT_SHARE && s.n > 1 && s.p[s.n - 1] == '%') {
-		s.n--;
-		percent = true;
-	}
-	if (parse_decimal(s.p, s.n, v) != PARSE_OK)
-		return lex_error(lx, &t->s, "bad %s value '%s' (a number%s)", metric_names[metric],
-				 SNIP(&t->s), metric == EXPECT_SHARE ? " like 0.5 or 50%" : "");
-	if (percent)
-		*v /= 100;
-	return 0;
-}
-
-static int expect_call(struct lexer *lx, const struct token *m, struct expect *x)
-{
-	struct token t;
-
-	if (expect_punct(lx, "(", "after the metric") < 0 || lex_next(lx, &t) != TOK_WORD) {
-		if (lx->failed)
-			return -1;
-		return lex_error(lx, &t.s, "expected a task name or pattern, got '%s'", SNIP(&t.s));
-	}
-	if (!span_copy(&t.s, x->pattern, sizeof(x->pattern)))
-		return lex_error(lx, &t.s, "pattern '%s' is longer than %zu bytes", SNIP(&t.s),
-				 sizeof(x->pattern) - 1);
-	bool has_stat = lex_peek(lx, &t) == TOK_PUNCT && span_is(&t.s, ",");
-	if (has_stat) {
-		lex_next(lx, &t);
-		if (lex_next(lx, &t) != TOK_WORD || !(span_is(&t.s, "p50") || span_is(&t.s, "p99") ||
-						      span_is(&t.s, "max"))) {
-			if (lx->failed)
-				return -1;
-			return lex_error(lx, &t.s, "expected p50, p99 or max, got '%s'", SNIP(&t.s));
-		}
-		if (x->metric != EXPECT_WAKEUP_LATENCY)
-			return lex_error(lx, &t.s, "only wakeup_latency takes p50, p99 or max");
-		x->stat = span_is(&t.s, "p50") ? STAT_P50 : span_is(&t.s, "p99") ? STAT_P99 : STAT_MAX;
-	}
-	if (expect_punct(lx, ")", "after the pattern") < 0)
-		return -1;
-	if (x->metric == EXPECT_WAKEUP_LATENCY && !has_stat)
-		return lex_error(lx, &m->s, "wakeup_latency needs p50, p99 or max, like "
-				 "wakeup_latency(web.*, p99)");
-	return 0;
-}
-
-static int expect_window(struct lexer *lx, const struct token *t, struct expect *x)
-{
-	const char *dots = NULL;
-
-	for (size_t i = 0; i + 1 < t->s.n; i++)
-		if (t->s.p[i] == '.' && t->s.p[i + 1] == '.') {
-			dots = t->s.p + i;
-			break;
-		}
-	if (t->type != TOK_WORD || !dots)
-		return lex_error(lx, &t->s, "expected a window A..B after 'over', like 1s..10s");
-	size_t na = (size_t)(dots - t->s.p);
-	struct lex_span a = { t->s.p, na, t->s.line, t->s.col };
-	struct lex_span b = { dots + 2, t->s.n - na - 2, t->s.line, t->s.col + (u32)na + 2 };
-	if (lex_duration(lx, &a, "window start", &x->from) < 0 ||
-	    lex_duration(lx, &b, "window end", &x->to) < 0)
-		return -1;
-	if (x->from >= x->to)
-		return lex_error(lx, &t->s, "window '%s' is empty: its start must come before its end",
-				 SNIP(&t->s));
-	x->has_window = true;
-	return 0;
-}
-
 static int do_expect(struct parser *ps, const struct token *dir)
 {
-	static const char *const ops[] = { [OP_EQ] = "=", [OP_LT] = "<", [OP_GT] = ">",
-					   [OP_LE] = "<=", [OP_GE] = ">=" };
-	struct lexer *lx = &ps->lx;
 	struct scenario_file *f = ps->f;
-	struct expect x = { 0 };
-	struct token m, t;
-	const char *last;
+	struct expect x;
+	struct token m;
 
-	if (value_word(ps, dir, &m) < 0)
-		return -1;
-	for (x.metric = 0; x.metric < NR_EXPECT_METRICS; x.metric++)
-		if (span_is(&m.s, metric_names[x.metric]))
-			break;
-	if (x.metric == NR_EXPECT_METRICS)
-		return lex_error(lx, &m.s, "unknown metric '%s' (expected share, cpu_time, wait_time, "
-				 "wakeup_latency, migrations, switches, wakeups, preemptions)", SNIP(&m.s));
-	x.line = m.s.line;
-	x.col = m.s.col;
-	if (expect_call(lx, &m, &x) < 0)
-		return -1;
-
-	lex_next(lx, &t);
-	for (x.op = 0; x.op < (int)ARRAY_SIZE(ops); x.op++)
-		if (tok_is(&t, TOK_PUNCT, ops[x.op]))
-			break;
-	if (x.op == (int)ARRAY_SIZE(ops)) {
-		if (lx->failed)
-			return -1;
-		return lex_error(lx, &t.s, "expected =, <, >, <= or >=, got '%s'",
-				 t.type == TOK_NEWLINE || t.type == TOK_EOF ? "end of line" : SNIP(&t.s));
-	}
-	lex_next(lx, &t);
-	if (expect_value(lx, x.metric, &t, &x.value) < 0)
-		return -1;
-	last = t.s.p + t.s.n;
-
-	if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "+-")) {
-		lex_next(lx, &t);
-		if (x.op != OP_EQ)
-			return lex_error(lx, &t.s, "'+-' goes only with '='");
-		lex_next(lx, &t);
-		if (expect_value(lx, x.metric, &t, &x.tol) < 0)
-			return -1;
-		last = t.s.p + t.s.n;
-	}
-	if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "over")) {
-		lex_next(lx, &t);
-		lex_next(lx, &t);
-		if (expect_window(lx, &t, &x) < 0)
-			return -1;
-		last = t.s.p + t.s.n;
-	}
-	if (lex_expect_eol(lx) < 0)
-		return -1;
-
-	size_t n = MIN((size_t)(last - m.s.p), sizeof(x.text) - 1);
-	memcpy(x.text, m.s.p, n);
-	x.text[n] = 0;
-	if (RESERVE(ps, f->expect, ps->cap_expects, f->nr_expects) < 0)
+	if (value_word(ps, dir, &m) < 0 || expect_parse(&ps->lx, &m, &x) < 0 ||
+	    RESERVE(&ps->lx, f->expect, ps->cap_expects, f->nr_expects) < 0)
 		return -1;
 	f->expect[f->nr_expects++] = x;
 	return 0;
@@ -1155,46 +628,6 @@ static int check_cpus(struct parser *ps)
 	return 0;
 }
 
-/* Each `wake PATTERN` gets its range of wake_list; equal patterns share one. */
-static int resolve_wakes(struct parser *ps)
-{
-	struct sched_scenario *sc = &ps->f->sc;
-	char pat[256];
-
-	for (int w = 0; w < ps->nr_wakes; w++) {
-		struct pending_wake *pw = &ps->wake[w];
-		struct prog_insn *insn = &pw->prog->insn[pw->insn];
-		struct map_entry *e = map_find(&ps->wake_patterns, pw->pattern.p, pw->pattern.n);
-
-		if (e) {
-			const struct pending_wake *first = &ps->wake[e->value];
-			insn->wake_first = first->prog->insn[first->insn].wake_first;
-			insn->wake_count = first->prog->insn[first->insn].wake_count;
-			continue;
-		}
-		if (!span_copy(&pw->pattern, pat, sizeof(pat)))
-			return lex_error(&ps->lx, &pw->pattern, "pattern '%s' is too long", SNIP(&pw->pattern));
-		bool glob = strpbrk(pat, "*?[\\") != NULL;
-		insn->wake_first = (u32)sc->nr_wake_list;
-		for (int i = 0; i < sc->nr_tasks; i++) {
-			if (glob ? fnmatch(pat, sc->task[i].name, 0) != 0 : strcmp(pat, sc->task[i].name) != 0)
-				continue;
-			if (sc->nr_wake_list >= MAX_WAKE_TARGETS)
-				return lex_error(&ps->lx, &pw->pattern, "wake targets exceed %d in all",
-						 MAX_WAKE_TARGETS);
-			if (RESERVE(ps, sc->wake_list, ps->cap_wake_list, sc->nr_wake_list) < 0)
-				return -1;
-			sc->wake_list[sc->nr_wake_list++] = i;
-		}
-		insn->wake_count = (u32)sc->nr_wake_list - insn->wake_first;
-		if (!insn->wake_count)
-			return lex_error(&ps->lx, &pw->pattern, "wake '%s': no task matches", SNIP(&pw->pattern));
-		if (map_add(&ps->wake_patterns, pw->pattern.p, pw->pattern.n, w) < 0)
-			return oom(ps, &pw->pattern);
-	}
-	return 0;
-}
-
 static int resolve_ats(struct parser *ps)
 {
 	struct sched_scenario *sc = &ps->f->sc;
@@ -1203,7 +636,7 @@ static int resolve_ats(struct parser *ps)
 	struct lex_span where = { ps->lx.text, 0, 1, 1 };
 
 	if (!cmd)
-		return oom(ps, &where);
+		return out_of_memory(&ps->lx, &where);
 	for (int i = 0; i < ps->nr_ats; i++) {
 		struct pending_at *a = &ps->at[i];
 		struct lexer sub;
@@ -1221,7 +654,7 @@ static int resolve_ats(struct parser *ps)
 			break;
 		}
 		for (int k = 0; k < n; k++) {
-			if (RESERVE(ps, sc->action, ps->cap_actions, sc->nr_actions) < 0)
+			if (RESERVE(&ps->lx, sc->action, ps->cap_actions, sc->nr_actions) < 0)
 				break;
 			sc->action[sc->nr_actions++] = (struct sched_action){ a->time, cmd[k], a->from.line };
 		}
@@ -1260,7 +693,7 @@ static int sort_by_time(struct parser *ps, void *base, size_t n, size_t size, si
 	if (!k || !copy) {
 		free(k);
 		free(copy);
-		return oom(ps, &here);
+		return out_of_memory(&ps->lx, &here);
 	}
 	for (size_t i = 0; i < n; i++) {
 		memcpy(&k[i].time, (char *)base + i * size + time_offset, sizeof(u64));
@@ -1284,7 +717,8 @@ static int finish(struct parser *ps)
 		struct lex_span start = { ps->lx.text, 0, 1, 1 };
 		return lex_error(&ps->lx, &start, "missing 'topology' line");
 	}
-	if (check_cpus(ps) < 0 || resolve_wakes(ps) < 0 || resolve_ats(ps) < 0)
+	if (check_cpus(ps) < 0 || program_resolve_wakes(&ps->programs, &ps->lx, sc) < 0 ||
+	    resolve_ats(ps) < 0)
 		return -1;
 	if (sort_by_time(ps, sc->action, (size_t)sc->nr_actions, sizeof(*sc->action),
 			 offsetof(struct sched_action, time)) < 0 ||
@@ -1304,10 +738,9 @@ static void parser_free(struct parser *ps)
 {
 	free(ps->line);
 	free(ps->named);
-	free(ps->wake);
 	free(ps->at);
 	free(ps->task_names.e);
-	free(ps->wake_patterns.e);
+	program_parser_free(&ps->programs);
 }
 
 int scenario_parse(const char *name, const char *text, size_t len,
@@ -1324,11 +757,13 @@ int scenario_parse(const char *name, const char *text, size_t len,
 	out->sc.kernel = KV_LATEST;
 	ps.own = calloc(1, sizeof(*ps.own));
 	out->owned = ps.own;
+	if (ps.own)
+		ps.programs.progs = &ps.own->progs;
 
 	lex_init(&ps.lx, name, text, len, err, errlen);
 	if (!ps.own) {
 		struct lex_span start = { text, 0, 1, 1 };
-		oom(&ps, &start);
+		out_of_memory(&ps.lx, &start);
 	}
 	if (!ps.lx.failed && len > LEX_MAX_FILE) {
 		struct lex_span start = { text, 0, 1, 1 };
@@ -1363,11 +798,7 @@ void scenario_free(struct scenario_file *f)
 	struct sched_scenario *sc = &f->sc;
 
 	if (own) {
-		for (int i = 0; i < own->nr_progs; i++) {
-			free(own->prog[i]->insn);
-			free(own->prog[i]);
-		}
-		free(own->prog);
+		program_list_free(&own->progs);
 		free(own);
 	}
 	for (int i = 0; i < sc->nr_notes; i++)
