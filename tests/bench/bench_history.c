@@ -1,0 +1,383 @@
+/*
+ * Time-travel benchmark (`make bench`): the figures issue 5 asks for.
+ *
+ * The reference load is bench_engine's (b): 16 CPUs (4 packages x 4 cores),
+ * 100 `run forever` hogs and 100 `loop { run 1ms; sleep 9ms }` tasks, HZ 250,
+ * EEVDF, run for 60 s under a history with the default budget
+ * (HISTORY_DEFAULT_BUDGET, 256 MiB). Then:
+ *
+ *   - the checkpoint: sched_state_size(), and the time of one
+ *     sched_state_save() and one sched_state_restore();
+ *   - what the history holds after 60 s: history_nr_checkpoints(),
+ *     history_bytes() (checkpoints), and the event log, which the budget does
+ *     not cover: history_nr_logged() x sizeof(struct sched_event);
+ *   - rewind latency: history_goto_time() to 200 targets drawn uniformly
+ *     from [0, 60 s) by a seeded generator, one after the other (each jump
+ *     starts where the previous one left the engine, as a user hopping
+ *     around does). Reported as median, p99 and max in ms.
+ *
+ * The same rewind figures follow for a server-256-like load: 2 packages x
+ * 64 cores x 2 threads, 1000 hogs + 1000 periodic tasks, 10 s.
+ *
+ * The issue's goal is a median rewind under 50 ms and p99 under 200 ms within
+ * the default budget; the numbers are printed, not asserted. What is checked
+ * (exit 1): the CPU-time books of the listener balance, repeated runs are
+ * identical, and re-executing after a rewind reproduces the log
+ * (history_mismatches() stays 0).
+ *
+ * Timings are best of REPS: the 60 s run is done REPS times (the last
+ * history is kept); save and restore are timed as the mean over a batch,
+ * best batch of REPS; the 200 rewinds are done in REPS passes over the same
+ * targets (each pass starts from the end of the run) and each target's
+ * fastest pass counts. Scenarios are parsed from inline text with
+ * scenario_parse. Output: `bench: NAME VALUE UNIT`.
+ *
+ * Usage: bench_history [-q]   (-q: one run per figure instead of REPS)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../sched/history.h"
+#include "../../src/scenario_file.h"
+
+#define REPS 3
+#define NR_TARGETS 200
+#define TARGET_SEED 0x5c4ed5c09eull
+
+static int reps = REPS;
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		fprintf(stderr, "bench: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* splitmix64: the seeded generator of the rewind targets */
+static u64 next_rand(u64 *s)
+{
+	u64 z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* ---- the loads ---- */
+
+static const char ref_text[] =
+	"topology packages=4 cores=4 threads=1\n"
+	"hz       250\n"
+	"seed     1\n"
+	"duration 60s\n"
+	"sched    eevdf\n"
+	"task hog  count=100 program=\"run forever\"\n"
+	"task loop count=100 program=\"loop { run 1ms; sleep 9ms }\"\n";
+
+static const char server_text[] =
+	"topology packages=2 cores=64 threads=2\n"
+	"hz       250\n"
+	"seed     1\n"
+	"duration 10s\n"
+	"sched    eevdf\n"
+	"task hog  count=1000 program=\"run forever\"\n"
+	"task loop count=1000 program=\"loop { run 1ms; sleep 9ms }\"\n";
+
+static void load(const char *name, const char *text, struct scenario_file *f)
+{
+	char err[512];
+
+	if (scenario_parse(name, text, strlen(text), f, err, sizeof(err))) {
+		fprintf(stderr, "bench: %s\n", err);
+		exit(1);
+	}
+}
+
+/* ---- the listener: a typical stream consumer (as in bench_engine) ---- */
+
+struct consumer {
+	u64 nr_events;
+	int nr_cpus, nr_pids;
+	u64 *last_switch;	/* [nr_cpus] time of the CPU's last sched_switch */
+	s32 *curr_pid;		/* [nr_cpus] */
+	u64 *cpu_time;		/* [nr_pids] ns on a CPU, by pid (0 = idle) */
+};
+
+static void consumer_init(struct consumer *c, int nr_cpus, int nr_tasks)
+{
+	memset(c, 0, sizeof(*c));
+	c->nr_cpus = nr_cpus;
+	c->nr_pids = nr_tasks + 1;
+	c->last_switch = xcalloc((size_t)nr_cpus, sizeof(u64));
+	c->curr_pid = xcalloc((size_t)nr_cpus, sizeof(s32));
+	c->cpu_time = xcalloc((size_t)c->nr_pids, sizeof(u64));
+}
+
+static void consumer_free(struct consumer *c)
+{
+	free(c->last_switch);
+	free(c->curr_pid);
+	free(c->cpu_time);
+}
+
+static void consume(void *ctx, const struct sched_event *ev)
+{
+	struct consumer *c = ctx;
+
+	c->nr_events++;
+	if (ev->type == EV_SCHED_SWITCH && ev->cpu >= 0 && ev->cpu < c->nr_cpus) {
+		int prev = ev->sw.prev_pid;
+
+		if (prev >= 0 && prev < c->nr_pids)
+			c->cpu_time[prev] += ev->time - c->last_switch[ev->cpu];
+		c->last_switch[ev->cpu] = ev->time;
+		c->curr_pid[ev->cpu] = ev->sw.next_pid;
+	}
+}
+
+/* Charge what runs at the end; every CPU's time must be accounted for. */
+static void consumer_check(struct consumer *c, u64 end)
+{
+	u64 total = 0;
+
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		int pid = c->curr_pid[cpu];
+		if (pid >= 0 && pid < c->nr_pids)
+			c->cpu_time[pid] += end - c->last_switch[cpu];
+	}
+	for (int pid = 0; pid < c->nr_pids; pid++)
+		total += c->cpu_time[pid];
+	if (total != (u64)c->nr_cpus * end) {
+		fprintf(stderr, "bench: accounting mismatch: %llu ns over %d CPUs x %llu ns\n",
+			(unsigned long long)total, c->nr_cpus, (unsigned long long)end);
+		exit(1);
+	}
+}
+
+/* ---- a run under a history ---- */
+
+struct run {
+	struct sched_engine *e;
+	struct sched_history *h;
+	struct consumer c;
+	double wall;		/* best time of the whole run, s */
+};
+
+/* Run f's scenario to its end under a history, `reps` times; keeps the last. */
+static void run_history(const struct scenario_file *f, struct run *r)
+{
+	u64 events = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->wall = 1e30;
+	for (int rep = 0; rep < reps; rep++) {
+		char err[256];
+		double t0;
+
+		if (r->h) {
+			history_destroy(r->h);
+			sched_engine_destroy(r->e);
+			consumer_free(&r->c);
+		}
+		consumer_init(&r->c, f->sc.topo->nr_cpus, f->sc.nr_tasks);
+		t0 = now_sec();
+		r->e = sched_engine_create(&f->sc, err, sizeof(err));
+		if (!r->e) {
+			fprintf(stderr, "bench: sched_engine_create: %s\n", err);
+			exit(1);
+		}
+		r->h = history_create(r->e, HISTORY_DEFAULT_BUDGET);
+		if (!r->h) {
+			fprintf(stderr, "bench: history_create failed\n");
+			exit(1);
+		}
+		history_add_listener(r->h, consume, &r->c);
+		history_run_until(r->h, f->sc.duration);
+		if (now_sec() - t0 < r->wall)
+			r->wall = now_sec() - t0;
+		if (rep && r->c.nr_events != events) {
+			fprintf(stderr, "bench: run %d differs from run 0 (not deterministic)\n", rep);
+			exit(1);
+		}
+		events = r->c.nr_events;
+	}
+	consumer_check(&r->c, sched_now(r->e));
+}
+
+static void run_free(struct run *r)
+{
+	history_destroy(r->h);
+	sched_engine_destroy(r->e);
+	consumer_free(&r->c);
+}
+
+/* ---- the figures ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted v[n]. */
+static double percentile(const double *v, int n, double p)
+{
+	int k = (int)(p / 100.0 * n + 0.999999);
+
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return v[k - 1];
+}
+
+/* 200 seeded random targets in [0, duration); per target the fastest of the passes. */
+static void rewind_figures(const char *name, struct run *r, u64 duration)
+{
+	double best[NR_TARGETS];
+	u64 target[NR_TARGETS], seed = TARGET_SEED;
+
+	for (int i = 0; i < NR_TARGETS; i++) {
+		target[i] = next_rand(&seed) % duration;
+		best[i] = 1e30;
+	}
+	for (int rep = 0; rep < reps; rep++) {
+		history_goto_time(r->h, duration);	/* every pass starts at the end */
+		for (int i = 0; i < NR_TARGETS; i++) {
+			double t0 = now_sec(), dt;
+
+			history_goto_time(r->h, target[i]);
+			dt = now_sec() - t0;
+			if (sched_now(r->e) != target[i]) {
+				fprintf(stderr, "bench: goto %llu ns landed at %llu ns\n",
+					(unsigned long long)target[i], (unsigned long long)sched_now(r->e));
+				exit(1);
+			}
+			if (dt < best[i])
+				best[i] = dt;
+		}
+	}
+	if (history_mismatches(r->h)) {
+		fprintf(stderr, "bench: %s: %llu events differ from the log after rewinds\n", name,
+			(unsigned long long)history_mismatches(r->h));
+		exit(1);
+	}
+	qsort(best, NR_TARGETS, sizeof(best[0]), cmp_double);
+	printf("bench: %s rewind_median %.2f ms\n", name, percentile(best, NR_TARGETS, 50) * 1e3);
+	printf("bench: %s rewind_p99 %.2f ms\n", name, percentile(best, NR_TARGETS, 99) * 1e3);
+	printf("bench: %s rewind_max %.2f ms\n", name, best[NR_TARGETS - 1] * 1e3);
+	fflush(stdout);
+}
+
+/*
+ * Mean time of one sched_state_save() (restore = false) or
+ * sched_state_restore(), best batch of `reps`. The calls cycle through a ring
+ * of buffers larger than the caches (64 MiB), so each copy goes to or comes
+ * from memory, as a checkpoint taken or restored during a run does; the pages
+ * are touched beforehand, so page faults are not counted.
+ */
+static double time_state(struct sched_engine *e, bool restore)
+{
+	size_t size = sched_state_size(e);
+	int nbuf = (int)MAX(4, MIN(4096, (64u << 20) / size));
+	int n = MAX(nbuf, 200);
+	char *ring = xcalloc((size_t)nbuf, size);
+	double best = 1e30;
+
+	/* every buffer holds the current state: restoring any leaves it as is */
+	for (int i = 0; i < nbuf; i++)
+		sched_state_save(e, ring + (size_t)i * size);
+	for (int rep = 0; rep < reps; rep++) {
+		double t0 = now_sec(), dt;
+
+		for (int i = 0; i < n; i++) {
+			void *buf = ring + (size_t)(i % nbuf) * size;
+
+			if (restore)
+				sched_state_restore(e, buf);
+			else
+				sched_state_save(e, buf);
+		}
+		dt = (now_sec() - t0) / n;
+		if (dt < best)
+			best = dt;
+	}
+	free(ring);
+	return best;
+}
+
+static void fig_reference(void)
+{
+	static const char name[] = "hist_16cpu_200tasks_60s";
+	struct scenario_file f;
+	struct run r;
+
+	load("reference", ref_text, &f);
+	run_history(&f, &r);
+
+	/* the checkpoint: the engine's arena at the end of 60 s */
+	size_t size = sched_state_size(r.e);
+	u64 now = sched_now(r.e), nr = sched_nr_events(r.e);
+	double save = time_state(r.e, false);
+	double restore = time_state(r.e, true);
+	if (sched_now(r.e) != now || sched_nr_events(r.e) != nr) {
+		fprintf(stderr, "bench: restoring the current state moved the engine\n");
+		exit(1);
+	}
+	printf("bench: %s checkpoint_bytes %zu B\n", name, size);
+	printf("bench: %s checkpoint_save %.1f us\n", name, save * 1e6);
+	printf("bench: %s checkpoint_restore %.1f us\n", name, restore * 1e6);
+
+	/* what 60 s of history holds */
+	printf("bench: %s checkpoints %d count\n", name, history_nr_checkpoints(r.h));
+	printf("bench: %s history_bytes %zu B\n", name, history_bytes(r.h));
+	printf("bench: %s event_log_bytes %llu B\n", name,
+	       (unsigned long long)(history_nr_logged(r.h) * sizeof(struct sched_event)));
+	fflush(stdout);
+
+	rewind_figures(name, &r, f.sc.duration);
+	run_free(&r);
+	scenario_free(&f);
+}
+
+static void fig_server(void)
+{
+	struct scenario_file f;
+	struct run r;
+
+	load("server-256", server_text, &f);
+	run_history(&f, &r);
+	rewind_figures("hist_256cpu_2000tasks_10s", &r, f.sc.duration);
+	run_free(&r);
+	scenario_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-q")) {
+			reps = 1;
+			continue;
+		}
+		fprintf(stderr, "usage: %s [-q]\n", argv[0]);
+		return 2;
+	}
+	fig_reference();
+	fig_server();
+	return 0;
+}

@@ -1,0 +1,204 @@
+/*
+ * Visualizer benchmark (`make bench`): the figures issue 6 asks for.
+ *
+ * A struct ui is set up with no terminal exactly as `schedscope view` does
+ * it (src/cmd_view.c): ui_setup() on a parsed scenario, the engine run under
+ * its history to a mid point, then frames drawn with ui_draw_frame() into a
+ * 200x60 cellbuf. Two loads:
+ *   16 CPUs:  4 packages x 4 cores, 100 hogs + 100 `loop { run 1ms; sleep 9ms }`
+ *   256 CPUs: 2 packages x 64 cores x 2 threads, 1000 hogs + 1000 periodic
+ * both HZ 250, EEVDF, 10 s long, paused at 5 s, CPU 0 and task loop.0
+ * selected (so the runqueue and task views have something to show).
+ *
+ * Frame time: for every entry of ui_views, `view NAME` (the console command)
+ * makes it the main view, and whole frames (header, view, caption, status:
+ * what the terminal is sent) are drawn until at least MIN_BATCH_SEC have
+ * passed; the mean per frame of the best of REPS batches, in µs.
+ *
+ * Bytes per frame: ui/screen.c draws only through ncurses on a real
+ * terminal (newterm on stdout) and has no way to render into memory or to
+ * count its output, so this reports the size of cb_write_ansi(cb, f, 256)
+ * (the `schedscope view --format ansi` writer) for one frame of the default
+ * view, and for the frame after one more engine step (history_step). That is
+ * the ANSI writer's size of a whole frame, an upper bound: curses' diff
+ * sends only the cells that changed since the previous frame.
+ *
+ * Output: `bench: NAME VALUE UNIT`.
+ *
+ * Usage: bench_ui [-q]   (-q: one batch per figure instead of REPS)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../ui/commands.h"
+#include "../../ui/loop.h"
+
+#define REPS 3
+#define MIN_BATCH_SEC 0.05
+#define MIN_BATCH_FRAMES 5
+#define SCREEN_W 200
+#define SCREEN_H 60
+
+static int reps = REPS;
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char load16_text[] =
+	"topology packages=4 cores=4 threads=1\n"
+	"hz       250\n"
+	"seed     1\n"
+	"duration 10s\n"
+	"sched    eevdf\n"
+	"task hog  count=100 program=\"run forever\"\n"
+	"task loop count=100 program=\"loop { run 1ms; sleep 9ms }\"\n";
+
+static const char load256_text[] =
+	"topology packages=2 cores=64 threads=2\n"
+	"hz       250\n"
+	"seed     1\n"
+	"duration 10s\n"
+	"sched    eevdf\n"
+	"task hog  count=1000 program=\"run forever\"\n"
+	"task loop count=1000 program=\"loop { run 1ms; sleep 9ms }\"\n";
+
+#define MID_POINT (5 * NSEC_PER_SEC)
+
+static void command(struct ui *ui, const char *line)
+{
+	if (ui_command(ui, line)) {
+		fprintf(stderr, "bench: '%s': %s\n", line, ui->message);
+		exit(1);
+	}
+}
+
+/* ---- counting what a FILE is sent ---- */
+
+static ssize_t count_write(void *cookie, const char *buf, size_t size)
+{
+	*(u64 *)cookie += size;
+	return (ssize_t)size;
+}
+
+static u64 ansi_bytes(const struct cellbuf *cb)
+{
+	cookie_io_functions_t io = { .write = count_write };
+	u64 n = 0;
+	FILE *f = fopencookie(&n, "w", io);
+
+	if (!f) {
+		fprintf(stderr, "bench: fopencookie failed\n");
+		exit(1);
+	}
+	cb_write_ansi(cb, f, 256);
+	if (fclose(f)) {
+		fprintf(stderr, "bench: writing the ANSI frame failed\n");
+		exit(1);
+	}
+	return n;
+}
+
+/* ---- the figures ---- */
+
+/* Mean µs per whole frame with the main view `v`, best of `reps` batches. */
+static double frame_us(struct ui *ui, struct cellbuf *cb, const struct view *v)
+{
+	char cmd[128];
+	double best = 1e30;
+
+	snprintf(cmd, sizeof(cmd), "view %s", v->name);
+	command(ui, cmd);
+	if (ui->main_view != v) {
+		fprintf(stderr, "bench: '%s' did not show view %s\n", cmd, v->name);
+		exit(1);
+	}
+	ui->message = "";
+	ui_draw_frame(ui, cb);	/* warm up: first-use allocations, caches */
+	for (int rep = 0; rep < reps; rep++) {
+		double t0 = now_sec(), dt;
+		int n = 0;
+
+		do {
+			ui_draw_frame(ui, cb);
+			n++;
+			dt = now_sec() - t0;
+		} while (n < MIN_BATCH_FRAMES || dt < MIN_BATCH_SEC);
+		if (dt / n < best)
+			best = dt / n;
+	}
+	return best * 1e6;
+}
+
+static void fig(const char *name, const char *text)
+{
+	struct scenario_file f;
+	struct cellbuf cb;
+	struct ui ui;
+	char err[512];
+
+	if (scenario_parse(name, text, strlen(text), &f, err, sizeof(err))) {
+		fprintf(stderr, "bench: %s\n", err);
+		exit(1);
+	}
+	if (ui_setup(&ui, &f, err, sizeof(err))) {
+		fprintf(stderr, "bench: %s: %s\n", name, err);
+		exit(1);
+	}
+	if (cb_init(&cb, SCREEN_W, SCREEN_H)) {
+		fprintf(stderr, "bench: out of memory\n");
+		exit(1);
+	}
+	ui.colors = 256;
+	ui.paused = true;
+	history_run_until(ui.h, MID_POINT);
+	command(&ui, "select cpu 0");
+	command(&ui, "select task loop.0");
+
+	for (int i = 0; i < ui_nr_views; i++) {
+		const struct view *v = ui_views[i];
+
+		printf("bench: ui_%s_%dx%d frame_%s %.1f us\n", name, SCREEN_W, SCREEN_H, v->name,
+		       frame_us(&ui, &cb, v));
+		fflush(stdout);
+	}
+
+	/* the ANSI writer's bytes: one frame of the default view, then after a step */
+	ui.main_view = ui_nr_views ? ui_views[0] : NULL;	/* as ui_setup leaves it */
+	ui.message = "";
+	ui_draw_frame(&ui, &cb);
+	u64 first = ansi_bytes(&cb);
+	history_step(ui.h);
+	ui_draw_frame(&ui, &cb);
+	u64 stepped = ansi_bytes(&cb);
+	printf("bench: ui_%s_%dx%d ansi_bytes_frame %llu B\n", name, SCREEN_W, SCREEN_H,
+	       (unsigned long long)first);
+	printf("bench: ui_%s_%dx%d ansi_bytes_after_step %llu B\n", name, SCREEN_W, SCREEN_H,
+	       (unsigned long long)stepped);
+	fflush(stdout);
+
+	cb_free(&cb);
+	ui_teardown(&ui);
+	scenario_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-q")) {
+			reps = 1;
+			continue;
+		}
+		fprintf(stderr, "usage: %s [-q]\n", argv[0]);
+		return 2;
+	}
+	fig("16cpu", load16_text);
+	fig("256cpu", load256_text);
+	return 0;
+}
