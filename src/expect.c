@@ -37,7 +37,7 @@ static void __attribute__((format(printf, 2, 3))) msg_add(struct msgbuf *m, cons
 	m->len = MIN(m->len + (size_t)n, m->cap - 1);
 }
 
-static const char *const metric_names[NR_EXPECT_METRICS] = {
+const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_SHARE] = "share",
 	[EXPECT_CPU_TIME] = "cpu_time",
 	[EXPECT_WAIT_TIME] = "wait_time",
@@ -53,7 +53,7 @@ static const char *const op_names[] = {
 	[OP_EQ] = "=", [OP_LT] = "<", [OP_GT] = ">", [OP_LE] = "<=", [OP_GE] = ">=",
 };
 
-static bool metric_is_time(int metric)
+bool expect_metric_is_time(int metric)
 {
 	return metric == EXPECT_CPU_TIME || metric == EXPECT_WAIT_TIME ||
 	       metric == EXPECT_WAKEUP_LATENCY;
@@ -78,7 +78,7 @@ static void msg_add_value(struct msgbuf *m, int metric, double v)
 {
 	if (metric == EXPECT_SHARE)
 		msg_add(m, "%.4f", v);
-	else if (metric_is_time(metric))
+	else if (expect_metric_is_time(metric))
 		msg_add_time(m, v);
 	else
 		msg_add(m, "%.0f", v);
@@ -93,18 +93,18 @@ static void msg_add_expect(struct msgbuf *m, const struct expect *x)
 		return;
 	}
 	msg_add(m, "expect %s", x->metric >= 0 && x->metric < NR_EXPECT_METRICS ?
-				       metric_names[x->metric] : "?");
+				       expect_metric_names[x->metric] : "?");
 	if (x->metric == EXPECT_WAKEUP_LATENCY && x->stat >= 0 && x->stat <= STAT_MAX)
 		msg_add(m, ".%s", stat_names[x->stat]);
 	msg_add(m, "(%.*s) %s ", (int)sizeof(x->pattern), x->pattern,
 		x->op >= 0 && x->op <= OP_GE ? op_names[x->op] : "?");
-	if (metric_is_time(x->metric))
+	if (expect_metric_is_time(x->metric))
 		msg_add_time(m, x->value);
 	else
 		msg_add(m, "%g", x->value);
 	if (x->op == OP_EQ && x->tol > 0) {
 		msg_add(m, " +- ");
-		if (metric_is_time(x->metric))
+		if (expect_metric_is_time(x->metric))
 			msg_add_time(m, x->tol);
 		else
 			msg_add(m, "%g", x->tol);

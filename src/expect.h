@@ -21,6 +21,11 @@ enum expect_metric {
 };
 
 enum expect_stat { STAT_P50, STAT_P99, STAT_MAX };
+
+/* Names as written in scenarios: share, cpu_time, ... */
+extern const char *const expect_metric_names[NR_EXPECT_METRICS];
+/* Is the metric a duration (written with units, held in ns)? */
+bool expect_metric_is_time(int metric);
 enum expect_op { OP_EQ, OP_LT, OP_GT, OP_LE, OP_GE };
 
 struct expect {

@@ -15,21 +15,7 @@
 #include "lex.h"
 #include "parse_util.h"
 
-static const char *const metric_names[NR_EXPECT_METRICS] = {
-	[EXPECT_SHARE] = "share",
-	[EXPECT_CPU_TIME] = "cpu_time",
-	[EXPECT_WAIT_TIME] = "wait_time",
-	[EXPECT_WAKEUP_LATENCY] = "wakeup_latency",
-	[EXPECT_MIGRATIONS] = "migrations",
-	[EXPECT_SWITCHES] = "switches",
-	[EXPECT_WAKEUPS] = "wakeups",
-	[EXPECT_PREEMPTIONS] = "preemptions",
-};
 
-static bool metric_is_time(int m)
-{
-	return m == EXPECT_CPU_TIME || m == EXPECT_WAIT_TIME || m == EXPECT_WAKEUP_LATENCY;
-}
 
 /* A value in the metric's unit: ns for times, a fraction for share, a count. */
 static int expect_value(struct lexer *lx, int metric, const struct token *t, double *v)
@@ -43,9 +29,9 @@ static int expect_value(struct lexer *lx, int metric, const struct token *t, dou
 		return lex_error(lx, &t->s, "expected a value, got '%s'",
 				 t->type == TOK_NEWLINE || t->type == TOK_EOF ? "end of line" : SNIP(&t->s));
 	}
-	if (metric_is_time(metric)) {
+	if (expect_metric_is_time(metric)) {
 		u64 ns;
-		if (lex_duration(lx, &s, metric_names[metric], &ns) < 0)
+		if (lex_duration(lx, &s, expect_metric_names[metric], &ns) < 0)
 			return -1;
 		*v = (double)ns;
 		return 0;
@@ -55,7 +41,7 @@ static int expect_value(struct lexer *lx, int metric, const struct token *t, dou
 		percent = true;
 	}
 	if (parse_decimal(s.p, s.n, v) != PARSE_OK)
-		return lex_error(lx, &t->s, "bad %s value '%s' (a number%s)", metric_names[metric],
+		return lex_error(lx, &t->s, "bad %s value '%s' (a number%s)", expect_metric_names[metric],
 				 SNIP(&t->s), metric == EXPECT_SHARE ? " like 0.5 or 50%" : "");
 	if (percent)
 		*v /= 100;
@@ -128,7 +114,7 @@ int expect_parse(struct lexer *lx, const struct token *m, struct expect *x)
 
 	*x = (struct expect){ 0 };
 	for (x->metric = 0; x->metric < NR_EXPECT_METRICS; x->metric++)
-		if (span_is(&m->s, metric_names[x->metric]))
+		if (span_is(&m->s, expect_metric_names[x->metric]))
 			break;
 	if (x->metric == NR_EXPECT_METRICS)
 		return lex_error(lx, &m->s, "unknown metric '%s' (expected share, cpu_time, wait_time, "
