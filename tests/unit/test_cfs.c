@@ -1,0 +1,608 @@
+/*
+ * Legacy CFS (kernel-sched-notes §3; variant SCHED_VARIANT_CFS, rules of 6.1
+ * and 3.3): tunables and their CPU-count factor, sched_slice() and the
+ * period stretch past sched_nr_latency, tick preemption, nice shares of
+ * hogs, START_DEBIT and the sleeper credit of GENTLE_FAIR_SLEEPERS.
+ *
+ * Expected slices are hand-computed (tables below); shares come from the
+ * weight table; placements from the notes' formulas.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../sched/internal.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define US NSEC_PER_USEC
+#define MS NSEC_PER_MSEC
+#define SEC NSEC_PER_SEC
+
+/* ---- a scenario built by hand ---- */
+
+#define FX_MAX_CPUS 16
+#define FX_MAX_TASKS 24
+
+struct fx {
+	struct sched_topo_cpu cpu[FX_MAX_CPUS];
+	u32 dist;
+	struct sched_topology topo;
+	struct prog_insn forever_insn;
+	struct sched_program forever;
+	struct prog_insn insn[FX_MAX_TASKS][4];
+	struct sched_program prog[FX_MAX_TASKS];
+	struct sched_task_spec task[FX_MAX_TASKS];
+	struct sched_scenario sc;
+	struct sched_engine *e;
+};
+
+static struct fx *live_fx;
+
+static struct fx *fx_new(int ncpus, int kernel)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	assert_null(live_fx);
+	live_fx = f;
+	f->dist = 10;
+	f->topo.nr_cpus = ncpus;
+	f->topo.cpu = f->cpu;
+	f->topo.nr_nodes = 1;
+	f->topo.distance = &f->dist;
+	snprintf(f->topo.name, sizeof(f->topo.name), "cpus%d", ncpus);
+	for (int i = 0; i < ncpus; i++)
+		f->cpu[i] = (struct sched_topo_cpu){ .core = i, .capacity = 1024 };
+	f->forever_insn.op = PROG_RUN_FOREVER;
+	f->forever.nr_insns = 1;
+	f->forever.insn = &f->forever_insn;
+	f->sc.topo = &f->topo;
+	f->sc.kernel = kernel;
+	f->sc.variant = SCHED_VARIANT_CFS;
+	f->sc.hz = 1000;
+	f->sc.seed = 1;
+	f->sc.duration = 60 * SEC;
+	f->sc.task = f->task;
+	return f;
+}
+
+/* A task pinned to CPU 0; prog NULL = run forever. */
+static int fx_task(struct fx *f, int nice, int policy, u64 start, const struct sched_program *prog)
+{
+	int i = f->sc.nr_tasks++;
+	struct sched_task_spec *t = &f->task[i];
+
+	snprintf(t->name, sizeof(t->name), "t%d", i);
+	t->nice = nice;
+	t->policy = policy;
+	t->start = start;
+	t->prog = prog ? prog : &f->forever;
+	t->has_cpus = true;
+	cpumask_set(&t->cpus, 0);
+	return i;
+}
+
+/* sleep S; run forever */
+static const struct sched_program *fx_sleep_then_run(struct fx *f, int slot, u64 sleep)
+{
+	struct prog_insn *in = f->insn[slot];
+
+	in[0] = (struct prog_insn){ .op = PROG_SLEEP, .dur = { DIST_CONST, sleep, 0 } };
+	in[1] = (struct prog_insn){ .op = PROG_RUN_FOREVER };
+	f->prog[slot] = (struct sched_program){ .nr_insns = 2, .insn = in };
+	return &f->prog[slot];
+}
+
+static struct sched_engine *fx_start(struct fx *f)
+{
+	char err[256];
+
+	f->e = sched_engine_create(&f->sc, err, sizeof(err));
+	if (!f->e)
+		fail_msg("sched_engine_create: %s", err);
+	cur_engine = f->e;
+	return f->e;
+}
+
+static void fx_free(struct fx *f)
+{
+	sched_engine_destroy(f->e);
+	free(f);
+	live_fx = NULL;
+}
+
+static int cleanup(void **state)
+{
+	if (live_fx)
+		fx_free(live_fx);
+	return 0;
+}
+
+static struct task_struct *T(struct sched_engine *e, int i)
+{
+	return &e->st->task[i];
+}
+
+/* ---- tunables ---- */
+
+static void test_tunables_scaled(void **state)
+{
+	/* factor 1 + ilog2(min(ncpus, 8)) (notes §3.2) */
+	const int ncpus[] = { 1, 2, 3, 4, 7, 8, 16 };
+	const u64 lat[] = { 6 * MS, 12 * MS, 12 * MS, 18 * MS, 18 * MS, 24 * MS, 24 * MS };
+	const u64 gran[] = { 750 * US, 1500 * US, 1500 * US, 2250 * US, 2250 * US, 3 * MS, 3 * MS };
+	const u64 wgran[] = { 1 * MS, 2 * MS, 2 * MS, 3 * MS, 3 * MS, 4 * MS, 4 * MS };
+	const int kv[] = { KV(6, 1), KV(3, 3), KV(5, 15) };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ncpus); i++) {
+		for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
+			struct fx *f = fx_new(ncpus[i], kv[k]);
+			fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+			struct sched_engine *e = fx_start(f);
+
+			assert_int_equal(sched_variant(e), SCHED_VARIANT_CFS);
+			assert_int_equal(sched_tunable_value(e, TUN_LATENCY), lat[i]);
+			assert_int_equal(sched_tunable_value(e, TUN_MIN_GRANULARITY), gran[i]);
+			assert_int_equal(sched_tunable_value(e, TUN_WAKEUP_GRANULARITY), wgran[i]);
+			/* not scaled */
+			assert_int_equal(sched_tunable_value(e, TUN_IDLE_MIN_GRANULARITY), 750 * US);
+			assert_int_equal(sched_tunable_value(e, TUN_MIGRATION_COST), 500 * US);
+			fx_free(f);
+		}
+	}
+}
+
+/* Features of the legacy class: sleepers, debit, last buddy; ALT_PERIOD/BASE_SLICE from 5.13. */
+static void test_features(void **state)
+{
+	struct fx *f = fx_new(1, KV(6, 1));
+	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+
+	assert_true(sched_feature_enabled(e, FEAT_GENTLE_FAIR_SLEEPERS));
+	assert_true(sched_feature_enabled(e, FEAT_START_DEBIT));
+	assert_true(sched_feature_enabled(e, FEAT_LAST_BUDDY));
+	assert_true(sched_feature_enabled(e, FEAT_ALT_PERIOD));
+	assert_true(sched_feature_enabled(e, FEAT_BASE_SLICE));
+	assert_true(sched_feature_enabled(e, FEAT_WAKEUP_PREEMPTION));
+	assert_false(sched_feature_enabled(e, FEAT_NEXT_BUDDY));
+	assert_false(sched_feature_enabled(e, FEAT_PLACE_LAG));
+	assert_false(sched_feature_enabled(e, FEAT_DELAY_DEQUEUE));
+	fx_free(f);
+
+	f = fx_new(1, KV(3, 3));
+	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	e = fx_start(f);
+	assert_true(sched_feature_enabled(e, FEAT_GENTLE_FAIR_SLEEPERS));
+	assert_true(sched_feature_enabled(e, FEAT_START_DEBIT));
+	assert_false(sched_feature_enabled(e, FEAT_ALT_PERIOD));
+	assert_false(sched_feature_enabled(e, FEAT_BASE_SLICE));
+	fx_free(f);
+}
+
+/* ---- sched_slice ---- */
+
+/*
+ * N equal nice-0 hogs on one CPU. period = latency, or N * min_granularity
+ * past sched_nr_latency = 8; slice = period * 1024 / (N * 1024) through
+ * __calc_delta() with the queue's recomputed inverse floor((2^32-1)/(1024 N)),
+ * i.e. floor(period * 1024 * inv / 2^32) (a hair below period / N); 6.1's
+ * BASE_SLICE then raises it to min_granularity. Hand-computed:
+ */
+struct slice_case {
+	int n;
+	u64 period;
+	u64 fp;		/* fixed-point period / N */
+};
+
+static const struct slice_case slices_1cpu[] = {	/* latency 6 ms, min_gran 0.75 ms */
+	{ 1, 6000000, 5999998 }, { 2, 6000000, 2999998 }, { 3, 6000000, 1999999 },
+	{ 5, 6000000, 1199998 }, { 7, 6000000, 857142 },  { 8, 6000000, 749998 },
+	{ 9, 6750000, 749998 },  { 10, 7500000, 749999 }, { 16, 12000000, 749997 },
+	{ 20, 15000000, 749999 },
+};
+
+static const struct slice_case slices_4cpu[] = {	/* latency 18 ms, min_gran 2.25 ms */
+	{ 1, 18000000, 17999995 }, { 2, 18000000, 8999995 }, { 3, 18000000, 5999998 },
+	{ 7, 18000000, 2571427 },  { 8, 18000000, 2249995 }, { 9, 20250000, 2249996 },
+	{ 10, 22500000, 2249997 }, { 16, 36000000, 2249991 },
+};
+
+static void check_slices(int kernel, int ncpus, const struct slice_case *c, size_t nc, u64 gran)
+{
+	for (size_t k = 0; k < nc; k++) {
+		struct fx *f = fx_new(ncpus, kernel);
+		bool base_slice = kernel >= KV(5, 13);
+		u64 want = base_slice ? MAX(c[k].fp, gran) : c[k].fp;
+
+		for (int i = 0; i < c[k].n; i++)
+			fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		struct sched_engine *e = fx_start(f);
+		sched_run_until(e, 100 * MS + 500 * US);
+		cur_engine = e;
+		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+		assert_int_equal(cfs->nr_running, c[k].n);
+		/* sanity of the table: a hair below period / N */
+		assert_true(c[k].fp <= c[k].period / (u64)c[k].n &&
+			    c[k].fp + 10 >= c[k].period / (u64)c[k].n);
+		for (int i = 0; i < c[k].n; i++) {
+			u64 got = sched_slice(cfs, &T(e, i)->se);
+			if (got != want)
+				fail_msg("kernel %d, %d CPUs, %d hogs: sched_slice = %llu, want %llu",
+					 kernel, ncpus, c[k].n, (unsigned long long)got,
+					 (unsigned long long)want);
+		}
+		fx_free(f);
+	}
+}
+
+static void test_sched_slice_equal_tasks(void **state)
+{
+	check_slices(KV(6, 1), 1, slices_1cpu, ARRAY_SIZE(slices_1cpu), 750 * US);
+	check_slices(KV(3, 3), 1, slices_1cpu, ARRAY_SIZE(slices_1cpu), 750 * US);
+	check_slices(KV(6, 1), 4, slices_4cpu, ARRAY_SIZE(slices_4cpu), 2250 * US);
+	check_slices(KV(3, 3), 4, slices_4cpu, ARRAY_SIZE(slices_4cpu), 2250 * US);
+}
+
+/* Unequal weights, and an entity not yet queued (counted as one more). */
+static void test_sched_slice_weighted(void **state)
+{
+	const int kv[] = { KV(6, 1), KV(3, 3) };
+
+	for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
+		struct fx *f = fx_new(1, kv[k]);
+		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		fx_task(f, 5, SCHED_NORMAL, 0, NULL);
+		fx_task(f, 5, SCHED_NORMAL, 0, NULL);
+		struct sched_engine *e = fx_start(f);
+		sched_run_until(e, 50 * MS + 500 * US);
+		cur_engine = e;
+		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+
+		/* 6 ms * 1024 / 1694 = 3626918.5 and 6 ms * 335 / 1694 = 1186540.7, truncated
+		 * by the fixed point to 3626917 and 1186540 */
+		assert_int_equal(sched_slice(cfs, &T(e, 0)->se), 3626917);
+		assert_int_equal(sched_slice(cfs, &T(e, 1)->se), 1186540);
+		assert_int_equal(sched_slice(cfs, &T(e, 2)->se), 1186540);
+
+		/* a nice-0 task about to join (not queued): the period of 4 tasks (6 ms)
+		 * over 1694 + 1024: 6e6 * 1024 / 2718 = 2260485.65, a hair less */
+		struct task_struct *p = calloc(1, sizeof(*p));
+		assert_non_null(p);
+		p->policy = SCHED_NORMAL;
+		p->se.load.weight = NICE_0_LOAD;
+		p->se.load.inv_weight = 4194304;
+		p->se.cfs_rq = cfs;
+		u64 s = sched_slice(cfs, &p->se);
+		free(p);
+		assert_true(s <= 2260485 && s + 2 >= 2260485);
+		fx_free(f);
+	}
+
+	/* a nice-19 hog among two nice-0: 6 ms * 15 / 2063 = 43625.8 -> 43625; 6.1's
+	 * BASE_SLICE raises it to 0.75 ms, 3.3 has no floor */
+	for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
+		struct fx *f = fx_new(1, kv[k]);
+		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		fx_task(f, 19, SCHED_NORMAL, 0, NULL);
+		struct sched_engine *e = fx_start(f);
+		sched_run_until(e, 50 * MS + 500 * US);
+		cur_engine = e;
+		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+		assert_int_equal(sched_slice(cfs, &T(e, 2)->se), kv[k] == KV(6, 1) ? 750000 : 43625);
+		assert_int_equal(sched_slice(cfs, &T(e, 0)->se), 2978186);	/* 6e6*1024/2063 */
+		fx_free(f);
+	}
+}
+
+/* ---- tick preemption: turns last the slice, rounded up to the tick ---- */
+
+struct turns {
+	u64 in[FX_MAX_TASKS + 1];
+	u64 nr, min, max;
+	u64 after;
+};
+
+static void on_switch(void *ctx, const struct sched_event *ev)
+{
+	struct turns *t = ctx;
+
+	if (ev->type != EV_SCHED_SWITCH)
+		return;
+	if (ev->sw.prev_pid && ev->time >= t->after && t->in[ev->sw.prev_pid] >= t->after) {
+		u64 d = ev->time - t->in[ev->sw.prev_pid];
+		t->nr++;
+		t->min = MIN(t->min, d);
+		t->max = MAX(t->max, d);
+	}
+	t->in[ev->sw.next_pid] = ev->time;
+}
+
+static void check_turns(int kernel, int n, u64 want)
+{
+	struct fx *f = fx_new(1, kernel);
+	struct turns t = { .min = ~0ULL, .after = 200 * MS };
+
+	for (int i = 0; i < n; i++)
+		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+	sched_add_listener(e, on_switch, &t);
+	sched_run_until(e, 2 * SEC);
+	assert_true(t.nr > 100);
+	if (t.min != want || t.max != want)
+		fail_msg("kernel %d, %d hogs: turns of %llu..%llu ns, want %llu", kernel, n,
+			 (unsigned long long)t.min, (unsigned long long)t.max, (unsigned long long)want);
+	fx_free(f);
+}
+
+static void test_tick_preemption_turns(void **state)
+{
+	/* slice 2999998 (2 hogs) -> preempted at the 3rd tick; 1999999 (3) -> 2nd;
+	 * 857142 (7) -> 1st; 0.75 ms (10, stretched period) -> 1st */
+	check_turns(KV(6, 1), 2, 3 * MS);
+	check_turns(KV(6, 1), 3, 2 * MS);
+	check_turns(KV(6, 1), 7, 1 * MS);
+	check_turns(KV(6, 1), 10, 1 * MS);
+	check_turns(KV(3, 3), 2, 3 * MS);
+	check_turns(KV(3, 3), 3, 2 * MS);
+}
+
+/* ---- shares ---- */
+
+static void check_shares(int kernel, int n, const int *nice)
+{
+	struct fx *f = fx_new(1, kernel);
+	double wsum = 0, w[FX_MAX_TASKS];
+	u64 tot = 0, run[FX_MAX_TASKS];
+
+	for (int i = 0; i < n; i++) {
+		fx_task(f, nice[i], SCHED_NORMAL, 0, NULL);
+		w[i] = sched_prio_to_weight[nice[i] + 20];
+		wsum += w[i];
+	}
+	struct sched_engine *e = fx_start(f);
+	sched_run_until(e, 10 * SEC);
+	for (int i = 0; i < n; i++) {
+		struct sched_task_info ti;
+		sched_task_info(e, i, &ti);
+		run[i] = ti.sum_exec_runtime;
+		tot += run[i];
+	}
+	assert_true(tot <= 10 * SEC && tot >= 10 * SEC - 10 * MS);
+	for (int i = 0; i < n; i++) {
+		double share = 100.0 * (double)run[i] / (double)tot, want = 100.0 * w[i] / wsum;
+		if (share < want - 0.5 || share > want + 0.5)
+			fail_msg("kernel %d: nice %d got %.3f%%, weight share %.3f%%", kernel, nice[i],
+				 share, want);
+	}
+	fx_free(f);
+}
+
+static void test_shares(void **state)
+{
+	const int a[] = { 0, 0, 5 }, b[] = { -5, 0, 5, 10 }, c[] = { 0, 1 };
+
+	check_shares(KV(6, 1), 3, a);
+	check_shares(KV(6, 1), 4, b);
+	check_shares(KV(6, 1), 2, c);	/* 55.5 / 44.5 */
+	check_shares(KV(3, 3), 3, a);
+	check_shares(KV(3, 3), 4, b);
+}
+
+/* ---- placement ---- */
+
+/*
+ * START_DEBIT: a task forked next to a running hog starts one virtual slice
+ * behind min_vruntime: sched_vslice for 2 nice-0 tasks = 2999998.
+ */
+static void test_start_debit(void **state)
+{
+	const int kv[] = { KV(6, 1), KV(3, 3) };
+
+	for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
+		struct fx *f = fx_new(1, kv[k]);
+		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		int b = fx_task(f, 0, SCHED_NORMAL, 50 * MS + 300 * US, NULL);
+		struct sched_engine *e = fx_start(f);
+
+		while (T(e, b)->state == TASK_NEW)
+			assert_true(sched_step(e));
+		struct sched_cpu_info ci;
+		sched_cpu_info(e, 0, &ci);
+		/* the hog alone was min_vruntime; the newcomer waits behind it */
+		assert_int_equal(ci.min_vruntime, T(e, 0)->se.vruntime);
+		assert_int_equal(T(e, b)->se.vruntime - ci.min_vruntime, 2999998);
+		assert_int_equal(ci.curr_pid, 1);
+		fx_free(f);
+	}
+}
+
+/*
+ * Sleeper credit (GENTLE_FAIR_SLEEPERS): a task waking from a long sleep is
+ * placed at min_vruntime - latency/2 (SCHED_IDLE: min_granularity/2, 5.15+);
+ * a short sleeper keeps its own, larger vruntime.
+ */
+static void check_sleeper(int kernel, int ncpus, int policy, u64 sleep, s64 credit, bool lifted)
+{
+	struct fx *f = fx_new(ncpus, kernel);
+
+	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	/* forked once the hog runs, so START_DEBIT puts it behind the hog */
+	int b = fx_task(f, 0, policy, 20 * MS, fx_sleep_then_run(f, 1, sleep));
+	struct sched_engine *e = fx_start(f);
+
+	/* until it has gone to sleep, then until it wakes */
+	while (T(e, b)->state != TASK_INTERRUPTIBLE)
+		assert_true(sched_step(e));
+	u64 v_before = T(e, b)->se.vruntime;
+	while (T(e, b)->state != TASK_RUNNING)
+		assert_true(sched_step(e));
+	struct sched_cpu_info ci;
+	sched_cpu_info(e, 0, &ci);
+	u64 v = T(e, b)->se.vruntime;
+	if (lifted) {
+		/* slept long: lifted to exactly min_vruntime - credit */
+		if ((s64)(v - ci.min_vruntime) != -credit)
+			fail_msg("kernel %d, %d CPUs: woke at min_vruntime %+lld, want -%lld", kernel,
+				 ncpus, (long long)(s64)(v - ci.min_vruntime), (long long)credit);
+		/* and min_vruntime is the hog's, which kept running */
+		assert_int_equal(ci.min_vruntime, T(e, 0)->se.vruntime);
+		/* far behind, it preempts the hog at once (gap > wakeup granularity);
+		 * a SCHED_IDLE wakee never preempts a normal task */
+		assert_int_equal(ci.curr_pid, policy == SCHED_IDLE ? 1 : b + 1);
+	} else {
+		/* short sleep: above the credit point, it keeps its own vruntime */
+		assert_int_equal(v, v_before);
+		assert_true((s64)(v - ci.min_vruntime) > -credit);
+	}
+	fx_free(f);
+}
+
+static void test_sleeper_credit(void **state)
+{
+	check_sleeper(KV(6, 1), 1, SCHED_NORMAL, 1 * SEC, 3 * MS, true);
+	check_sleeper(KV(6, 1), 4, SCHED_NORMAL, 1 * SEC, 9 * MS, true);
+	check_sleeper(KV(6, 1), 16, SCHED_NORMAL, 1 * SEC, 12 * MS, true);
+	check_sleeper(KV(3, 3), 1, SCHED_NORMAL, 1 * SEC, 3 * MS, true);
+	check_sleeper(KV(3, 3), 2, SCHED_NORMAL, 1 * SEC, 6 * MS, true);
+	/* 5.15+ SCHED_IDLE: min_granularity / 2 */
+	check_sleeper(KV(6, 1), 1, SCHED_IDLE, 1 * SEC, 375 * US, true);
+	/* a 100 us nap: nothing to credit */
+	check_sleeper(KV(6, 1), 1, SCHED_NORMAL, 100 * US, 3 * MS, false);
+	check_sleeper(KV(3, 3), 4, SCHED_NORMAL, 100 * US, 9 * MS, false);
+}
+
+/* Without GENTLE_FAIR_SLEEPERS the credit is a whole latency. */
+static void test_sleeper_credit_not_gentle(void **state)
+{
+	struct fx *f = fx_new(1, KV(6, 1));
+
+	f->sc.features_clear = FEAT_BIT(FEAT_GENTLE_FAIR_SLEEPERS);
+	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	int b = fx_task(f, 0, SCHED_NORMAL, 0, fx_sleep_then_run(f, 1, 500 * MS));
+	struct sched_engine *e = fx_start(f);
+	while (T(e, b)->state != TASK_INTERRUPTIBLE)
+		assert_true(sched_step(e));
+	while (T(e, b)->state != TASK_RUNNING)
+		assert_true(sched_step(e));
+	struct sched_cpu_info ci;
+	sched_cpu_info(e, 0, &ci);
+	assert_int_equal((s64)(T(e, b)->se.vruntime - ci.min_vruntime), -(s64)(6 * MS));
+	fx_free(f);
+}
+
+/*
+ * A nice change keeps the vruntime: set_user_nice() dequeues with
+ * DEQUEUE_SAVE only (kernel/sched/syscalls.c in 6.12, core.c in 6.1), so
+ * dequeue_entity() stores the vruntime relative to min_vruntime without
+ * calling update_min_vruntime(), and the ENQUEUE_RESTORE re-bases it on the
+ * same min_vruntime. The only change is the runtime charged up to the call.
+ *
+ * ENGINE BUG: the engine's set_user_nice() goes through sched_setattr_fair(),
+ * which dequeues with DEQUEUE_SAVE | DEQUEUE_MOVE; legacy dequeue_entity()
+ * then runs update_min_vruntime() between "v -= min_vruntime" and the
+ * re-enqueue's "v += min_vruntime". Renicing the task that holds the
+ * minimum (here the running hog) moves its vruntime forward by however far
+ * min_vruntime jumps: with two hogs, +1 ms instead of the +0.5 ms it ran.
+ */
+static void check_renice_keeps_vruntime(int kernel)
+{
+	const int who[] = { 0, 1 };
+
+	for (size_t k = 0; k < ARRAY_SIZE(who); k++) {
+		struct fx *f = fx_new(1, kernel);
+		char err[128];
+
+		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		struct sched_engine *e = fx_start(f);
+		/* half-way between two ticks: the running hog has 0.5 ms not yet charged */
+		sched_run_until(e, 50 * MS + 500 * US);
+		struct task_struct *p = T(e, who[k]);
+		bool running = cpu_rq(0)->curr == p;
+		u64 v = p->se.vruntime;
+
+		struct sched_command c = { .kind = CMD_SET_NICE, .task = who[k], .value = 5 };
+		assert_int_equal(sched_apply_command(e, &c, err, sizeof(err)), 0);
+		cur_engine = e;
+		assert_int_equal(p->se.load.weight, scale_load(335));
+		/* nice 0 until the change: 0.5 ms of runtime is 500000 of vruntime */
+		u64 want = v + (running ? 500 * US : 0);
+		if (p->se.vruntime != want)
+			fail_msg("kernel %d: renicing the %s hog moved its vruntime by %+lld, want %+lld",
+				 kernel, running ? "running" : "waiting",
+				 (long long)(s64)(p->se.vruntime - v), (long long)(s64)(want - v));
+		fx_free(f);
+	}
+}
+
+static void test_renice_keeps_vruntime(void **state)
+{
+	check_renice_keeps_vruntime(KV(6, 1));
+	check_renice_keeps_vruntime(KV(3, 3));
+}
+
+/*
+ * min_vruntime never goes backwards, and no queued entity is more than the
+ * sleeper credit (latency/2) below it: placement lifts a sleeper to at least
+ * min_vruntime - latency/2, and min_vruntime cannot pass a queued entity.
+ */
+static void test_min_vruntime_monotonic(void **state)
+{
+	struct fx *f = fx_new(1, KV(6, 1));
+	struct prog_insn in[4] = {
+		{ .op = PROG_LOOP, .arg = 0, .target = 4, .loop_slot = 0 },
+		{ .op = PROG_RUN, .dur = { DIST_UNIFORM, 100 * US, 5 * MS } },
+		{ .op = PROG_SLEEP, .dur = { DIST_UNIFORM, 100 * US, 20 * MS } },
+		{ .op = PROG_END_LOOP, .target = 0, .loop_slot = 0 },
+	};
+	struct sched_program p = { .nr_insns = 4, .insn = in, .nr_loops = 1 };
+
+	fx_task(f, 0, SCHED_NORMAL, 0, &p);
+	fx_task(f, 5, SCHED_NORMAL, 0, &p);
+	fx_task(f, -5, SCHED_NORMAL, 0, &p);
+	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+	u64 last = 0;
+	bool first = true;
+	while (sched_now(e) < 1 * SEC && sched_step(e)) {
+		struct sched_cpu_info ci;
+		sched_cpu_info(e, 0, &ci);
+		if (!first)
+			assert_true((s64)(ci.min_vruntime - last) >= 0);
+		last = ci.min_vruntime;
+		first = false;
+		cur_engine = e;
+		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+		if (cfs->curr && cfs->curr->on_rq)
+			assert_true((s64)(cfs->curr->vruntime - ci.min_vruntime) >= -(s64)(3 * MS));
+		for (struct sched_entity *se = cfs->tl_first; se; se = se->tl_next)
+			assert_true((s64)(se->vruntime - ci.min_vruntime) >= -(s64)(3 * MS));
+	}
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_tunables_scaled, cleanup),
+		cmocka_unit_test_teardown(test_features, cleanup),
+		cmocka_unit_test_teardown(test_sched_slice_equal_tasks, cleanup),
+		cmocka_unit_test_teardown(test_sched_slice_weighted, cleanup),
+		cmocka_unit_test_teardown(test_tick_preemption_turns, cleanup),
+		cmocka_unit_test_teardown(test_shares, cleanup),
+		cmocka_unit_test_teardown(test_start_debit, cleanup),
+		cmocka_unit_test_teardown(test_sleeper_credit, cleanup),
+		cmocka_unit_test_teardown(test_sleeper_credit_not_gentle, cleanup),
+		cmocka_unit_test_teardown(test_renice_keeps_vruntime, cleanup),
+		cmocka_unit_test_teardown(test_min_vruntime_monotonic, cleanup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
