@@ -98,7 +98,9 @@ void place_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *se, int ini
 		vruntime += sched_vslice(cfs_rq, se);
 
 	if (!initial) {
-		u64 thresh = se_is_idle(se) ? sysctl(TUN_MIN_GRANULARITY) : sysctl(TUN_LATENCY);
+		/* 5.15 gave SCHED_IDLE sleepers the smaller credit */
+		u64 thresh = se_is_idle(se) && kernel_at_least(5, 15) ? sysctl(TUN_MIN_GRANULARITY) :
+									 sysctl(TUN_LATENCY);
 
 		if (sched_feat(GENTLE_FAIR_SLEEPERS))
 			thresh >>= 1;

@@ -421,11 +421,13 @@ static void prio_changed(struct rq *rq, struct task_struct *p, int old_prio)
 /*
  * The dequeue(SAVE) ... enqueue(RESTORE) dance of set_user_nice() and
  * __sched_setscheduler(): lag is saved and restored around the change.
+ * set_user_nice() dequeues with SAVE alone, which keeps min_vruntime where
+ * it is so the task is not penalised; a policy change also MOVEs.
  */
-void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
+static void change_attr(struct task_struct *p, int policy, int nice, u64 slice, int dequeue_flags)
 {
 	struct rq *rq = task_rq(p);
-	bool queued = task_on_rq_queued(p) && p->state != TASK_DEAD;
+	bool queued = task_on_rq_queued(p);
 	bool running = task_current(rq, p);
 	int old_prio = p->prio, old_nice = PRIO_TO_NICE(p->static_prio);
 
@@ -433,7 +435,7 @@ void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
 		return;
 	update_rq_clock(rq);
 	if (queued)
-		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+		dequeue_task(rq, p, dequeue_flags);
 	if (running)
 		p->sched_class->put_prev_task(rq, p);
 
@@ -454,9 +456,14 @@ void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
 	emit_set_nice(p, old_nice);
 }
 
+void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
+{
+	change_attr(p, policy, nice, slice, DEQUEUE_SAVE | DEQUEUE_MOVE);
+}
+
 void set_user_nice(struct task_struct *p, int nice)
 {
-	sched_setattr_fair(p, p->policy, nice, p->se.custom_slice ? p->se.slice : 0);
+	change_attr(p, p->policy, nice, p->se.custom_slice ? p->se.slice : 0, DEQUEUE_SAVE);
 }
 
 /* ---- yield and exit ---- */

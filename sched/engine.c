@@ -295,7 +295,10 @@ static void apply_command(const struct sched_command *c, u32 index)
 			ST->features &= ~FEAT_BIT(c->key);
 		break;
 	case CMD_SET_NICE:
-		apply_task_attr(p, p->policy, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
+		if (p->state == TASK_NEW)
+			apply_task_attr(p, p->policy, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
+		else
+			set_user_nice(p, (int)c->value);
 		break;
 	case CMD_SET_POLICY:	/* keeps the nice it has now */
 		apply_task_attr(p, c->key, PRIO_TO_NICE(p->static_prio), p->se.custom_slice ? p->se.slice : 0);
