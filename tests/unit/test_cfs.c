@@ -504,14 +504,9 @@ static void test_sleeper_credit_not_gentle(void **state)
  * calling update_min_vruntime(), and the ENQUEUE_RESTORE re-bases it on the
  * same min_vruntime. The only change is the runtime charged up to the call.
  *
- * ENGINE BUG: the engine's set_user_nice() goes through sched_setattr_fair(),
- * which dequeues with DEQUEUE_SAVE | DEQUEUE_MOVE; legacy dequeue_entity()
- * then runs update_min_vruntime() between "v -= min_vruntime" and the
- * re-enqueue's "v += min_vruntime". Renicing the task that holds the
- * minimum (here the running hog) moves its vruntime forward by however far
- * min_vruntime jumps: with two hogs, +1 ms instead of the +0.5 ms it ran
- * (the kernel's comment in dequeue_entity(): "if we advance min_vruntime,
- * we'll be placed back further than we started -- ie. we'll be penalized").
+ * Regression: the engine once dequeued with SAVE | MOVE here, which ran
+ * update_min_vruntime() in between and moved the running hog's vruntime by
+ * +1 ms instead of the +0.5 ms it ran.
  */
 static void check_renice_keeps_vruntime(int kernel)
 {

@@ -673,13 +673,12 @@ static void test_renice_keeps_weighted_lag(void **state)
 }
 
 /*
- * ENGINE BUG (same cause as test_cfs.c test_renice_keeps_vruntime):
+ * Regression (same cause as test_cfs.c test_renice_keeps_vruntime):
  * set_user_nice() dequeues with DEQUEUE_SAVE only, and dequeue_entity()
  * (6.6-6.18) calls update_min_vruntime() only when the flags are not
  * "SAVE without MOVE"; at a tick-aligned time update_curr() has nothing to
  * charge, so renicing a waiting task leaves min_vruntime where it was. The
- * engine dequeues with DEQUEUE_SAVE | DEQUEUE_MOVE and moves min_vruntime
- * when the reniced task held the minimum (visible in sched_cpu_info()).
+ * engine once dequeued with DEQUEUE_SAVE | DEQUEUE_MOVE and moved it.
  */
 static void check_renice_keeps_min_vruntime(int kernel)
 {
