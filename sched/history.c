@@ -13,6 +13,7 @@ struct checkpoint {
 
 struct logged_command {
 	u64 nr_steps;		/* applied after this many steps */
+	u64 time;		/* ... with the clock reading this (it may be past the step) */
 	struct sched_command cmd;
 };
 
@@ -28,8 +29,9 @@ struct sched_history {
 	u64 nr_log, cap_log;
 	u64 mismatches;
 
-	struct logged_command *cmd;
+	struct logged_command *cmd;	/* in the order they were applied */
 	int nr_cmd, cap_cmd;
+	int cmd_next;			/* the first one not applied in the current state */
 
 	struct {
 		sched_event_fn fn;
@@ -86,7 +88,7 @@ static void take_checkpoint(struct sched_history *h, const char *name)
 		.time = sched_now(h->e),
 		.nr_events = sched_nr_events(h->e),
 		.nr_steps = sched_nr_steps(h->e),
-		.nr_cmd = h->nr_cmd,
+		.nr_cmd = h->cmd_next,
 		.data = xrealloc(NULL, h->state_size),
 		.name = name ? strdup(name) : NULL,
 	};
@@ -188,23 +190,33 @@ int history_add_listener(struct sched_history *h, sched_event_fn fn, void *ctx)
 	return 0;
 }
 
-/* Re-apply the commands recorded at this position, from index `first` (replay). */
-static void replay_commands(struct sched_history *h, int first)
+/*
+ * Replay: re-apply the recorded commands due at this step whose time is at
+ * most `limit`, each with the clock at the time it was first applied (no
+ * timer lies between the step and that time, or it would be a later step).
+ */
+static void replay_commands(struct sched_history *h, u64 limit)
 {
 	u64 steps = sched_nr_steps(h->e);
 	char err[128];
 
-	for (int i = first; i < h->nr_cmd; i++)
-		if (h->cmd[i].nr_steps == steps)
-			sched_apply_command(h->e, &h->cmd[i].cmd, err, sizeof(err));
+	while (h->cmd_next < h->nr_cmd && h->cmd[h->cmd_next].nr_steps == steps &&
+	       h->cmd[h->cmd_next].time <= limit) {
+		const struct logged_command *lc = &h->cmd[h->cmd_next++];
+
+		sched_run_until(h->e, lc->time);
+		sched_apply_command(h->e, &lc->cmd, err, sizeof(err));
+	}
 }
 
 bool history_step(struct sched_history *h)
 {
-	bool more = sched_step(h->e);
+	bool more;
 	u64 last = h->nr_cp ? h->cp[h->nr_cp - 1].nr_events : 0;
 
-	replay_commands(h, 0);
+	/* commands given after the current step come before the next one */
+	replay_commands(h, UINT64_MAX);
+	more = sched_step(h->e);
 	/* a new automatic checkpoint only on ground not yet covered */
 	if (sched_nr_events(h->e) >= last + h->interval &&
 	    sched_nr_steps(h->e) > h->cp[h->nr_cp - 1].nr_steps) {
@@ -218,6 +230,7 @@ void history_run_until(struct sched_history *h, u64 t)
 {
 	while (!sched_finished(h->e) && sched_next_time(h->e) <= t)
 		history_step(h);
+	replay_commands(h, t);
 	/* let the clock read t, as sched_run_until does */
 	sched_run_until(h->e, t);
 }
@@ -249,7 +262,7 @@ static void restore_before(struct sched_history *h, u64 time, u64 seq, bool by_t
 		    : (sched_nr_events(h->e) <= seq && sched_nr_events(h->e) >= h->cp[i].nr_events))
 		return;
 	sched_state_restore(h->e, h->cp[i].data);
-	replay_commands(h, h->cp[i].nr_cmd);
+	h->cmd_next = h->cp[i].nr_cmd;
 }
 
 void history_goto_time(struct sched_history *h, u64 t)
@@ -270,10 +283,12 @@ static void truncate_future(struct sched_history *h)
 {
 	u64 steps = sched_nr_steps(h->e);
 
-	while (h->nr_cp > 1 && h->cp[h->nr_cp - 1].nr_steps > steps)
+	while (h->nr_cp > 1 && (h->cp[h->nr_cp - 1].nr_steps > steps ||
+				h->cp[h->nr_cp - 1].nr_cmd > h->cmd_next ||
+				h->cp[h->nr_cp - 1].time > sched_now(h->e)))
 		drop_checkpoint(h, h->nr_cp - 1);
-	while (h->nr_cmd > 0 && h->cmd[h->nr_cmd - 1].nr_steps >= steps)
-		h->nr_cmd--;
+	/* the commands not applied in the current state are the old future's */
+	h->nr_cmd = h->cmd_next;
 	if (h->nr_log > sched_nr_events(h->e))
 		h->nr_log = sched_nr_events(h->e);
 }
@@ -291,8 +306,9 @@ int history_apply_command(struct sched_history *h, const struct sched_command *c
 		h->cmd = xrealloc(h->cmd, (size_t)h->cap_cmd * sizeof(*h->cmd));
 	}
 	h->cmd[h->nr_cmd].nr_steps = sched_nr_steps(h->e);
+	h->cmd[h->nr_cmd].time = sched_now(h->e);
 	h->cmd[h->nr_cmd].cmd = *c;
-	h->nr_cmd++;
+	h->cmd_next = ++h->nr_cmd;
 	return 0;
 }
 
