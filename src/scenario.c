@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "breakpoint.h"
 #include "command.h"
 #include "parse_util.h"
 #include "program_parse.h"
@@ -71,7 +72,7 @@ struct named_prog {
 	struct sched_program *prog;
 };
 
-/* An `at T COMMAND` line, parsed once every task is known. */
+/* An `at T COMMAND` or `break EXPR` line, parsed once every task is known. */
 struct pending_at {
 	struct lex_pos from;
 	size_t end;
@@ -87,11 +88,12 @@ struct parser {
 	struct scenario_owned *own;
 	u32 seen_line[NR_SINGLE];	/* 0 = not seen */
 
-	int nr_lines, nr_named, nr_ats;
-	size_t cap_lines, cap_named, cap_ats, cap_tasks, cap_notes, cap_expects, cap_actions;
+	int nr_lines, nr_named, nr_ats, nr_breaks;
+	size_t cap_lines, cap_named, cap_ats, cap_breaks, cap_brk, cap_tasks, cap_notes, cap_expects, cap_actions;
 	struct task_line *line;
 	struct named_prog *named;
 	struct pending_at *at;
+	struct pending_at *brk;		/* time unused */
 	struct strmap task_names;	/* base name -> task_line index */
 	struct program_parser programs;
 };
@@ -562,6 +564,24 @@ static int do_note(struct parser *ps, const struct token *dir)
 	return 0;
 }
 
+static int do_break(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct token t;
+
+	if (lex_peek(lx, &t) == TOK_NEWLINE || t.type == TOK_EOF) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t.s, "'break' needs an expression, like 'switch cpu=0'");
+	}
+	if (RESERVE(lx, ps->brk, ps->cap_breaks, ps->nr_breaks) < 0)
+		return -1;
+	ps->brk[ps->nr_breaks++] = (struct pending_at){ lx->at, lex_eol(lx), 0 };
+	while (lex_next(lx, &t) != TOK_NEWLINE && t.type != TOK_EOF)
+		;
+	return lx->failed ? -1 : 0;
+}
+
 static int do_expect(struct parser *ps, const struct token *dir)
 {
 	struct scenario_file *f = ps->f;
@@ -585,6 +605,7 @@ static const struct {
 	{ "duration", do_duration }, { "sched", do_sched }, { "kernel", do_kernel },
 	{ "feature", do_feature }, { "tunable", do_tunable }, { "program", do_program },
 	{ "task", do_task }, { "at", do_at }, { "note", do_note }, { "expect", do_expect },
+	{ "break", do_break },
 };
 
 static int parse_lines(struct parser *ps)
@@ -665,6 +686,39 @@ static int resolve_ats(struct parser *ps)
 	return ps->lx.failed ? -1 : 0;
 }
 
+/* Check each `break` line against the tasks and CPUs, and keep its text. */
+static int resolve_breaks(struct parser *ps)
+{
+	struct scenario_file *f = ps->f;
+	const char **names = malloc(((size_t)f->sc.nr_tasks + 1) * sizeof(*names));
+	struct lex_span where = { ps->lx.text, 0, 1, 1 };
+
+	if (!names)
+		return out_of_memory(&ps->lx, &where);
+	for (int i = 0; i < f->sc.nr_tasks; i++)
+		names[i] = f->sc.task[i].name;
+	for (int i = 0; i < ps->nr_breaks && !ps->lx.failed; i++) {
+		struct pending_at *b = &ps->brk[i];
+		struct lexer sub;
+		struct breakpoint *bp;
+
+		lex_sub(&sub, &ps->lx, &b->from, b->end);
+		bp = breakpoint_parse_lex(&sub, names, f->sc.nr_tasks, f->topo.nr_cpus);
+		lex_join(&ps->lx, &sub);
+		if (!bp)
+			break;
+		breakpoint_free(bp);
+		if (RESERVE(&ps->lx, f->brk, ps->cap_brk, f->nr_breaks) < 0)
+			break;
+		f->brk[f->nr_breaks].text = strndup(ps->lx.text + b->from.pos, b->end - b->from.pos);
+		f->brk[f->nr_breaks].line = b->from.line;
+		if (!f->brk[f->nr_breaks++].text)
+			out_of_memory(&ps->lx, &where);
+	}
+	free(names);
+	return ps->lx.failed ? -1 : 0;
+}
+
 /* Sort by time, keeping file order among equal times. */
 struct sort_key {
 	u64 time;
@@ -718,7 +772,7 @@ static int finish(struct parser *ps)
 		return lex_error(&ps->lx, &start, "missing 'topology' line");
 	}
 	if (check_cpus(ps) < 0 || program_resolve_wakes(&ps->programs, &ps->lx, sc) < 0 ||
-	    resolve_ats(ps) < 0)
+	    resolve_ats(ps) < 0 || resolve_breaks(ps) < 0)
 		return -1;
 	if (sort_by_time(ps, sc->action, (size_t)sc->nr_actions, sizeof(*sc->action),
 			 offsetof(struct sched_action, time)) < 0 ||
@@ -739,6 +793,7 @@ static void parser_free(struct parser *ps)
 	free(ps->line);
 	free(ps->named);
 	free(ps->at);
+	free(ps->brk);
 	free(ps->task_names.e);
 	program_parser_free(&ps->programs);
 }
@@ -808,6 +863,9 @@ void scenario_free(struct scenario_file *f)
 	free(sc->wake_list);
 	free(sc->action);
 	free(f->expect);
+	for (int i = 0; i < f->nr_breaks; i++)
+		free(f->brk[i].text);
+	free(f->brk);
 	topology_free(&f->topo);
 	memset(f, 0, sizeof(*f));
 }

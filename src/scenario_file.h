@@ -12,6 +12,11 @@ struct scenario_file {
 	struct sched_topology topo;	/* sc.topo points here */
 	int nr_expects;
 	struct expect *expect;
+	int nr_breaks;
+	struct scenario_break {
+		char *text;		/* the breakpoint expression (src/breakpoint.h) */
+		u32 line;
+	} *brk;			/* where the visualizer pauses */
 	void *owned;			/* allocations freed by scenario_free() */
 	/* `sched` / `kernel` were given (in the file or by --set): the other
 	 * one then follows the rule "cfs implies 6.1, < 6.6 implies cfs". */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/lex.h"
 #include "commands.h"
 #include "loop.h"
 
@@ -105,6 +106,14 @@ int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t err
 	ui->colors = 256;
 	ui->message = "";
 	ui_commands_reset();
+	/* the scenario's `break` lines: where a guided scenario pauses */
+	for (int i = 0; i < f->nr_breaks; i++) {
+		char line[LEX_MAX_LINE + 8];
+
+		snprintf(line, sizeof(line), "break %s", f->brk[i].text);
+		ui_command(ui, line);
+	}
+	ui->message = "";
 	return 0;
 }
 
