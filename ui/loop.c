@@ -119,9 +119,11 @@ static void draw_caption(struct ui *ui, struct cellbuf *cb, int y)
 				      : (struct style){ C_GREEN, COLOR_DEFAULT, 0 };
 		char tmp[600];
 		snprintf(tmp, sizeof(tmp), "%s%s ", err ? "error: " : "", msg);
-		/* the message on the right; an error may take the whole line */
+		/* the message on the right, after the caption (captions explain the
+		 * scenario, so they keep their width); an error may take the line */
 		int len = (int)strlen(tmp);
-		mw = MIN(len, cap && !err ? cb->w / 2 : cb->w - 1);
+		int capw = cap ? 16 + (int)strlen(cap) : 0;
+		mw = MIN(len, cap && !err ? MAX(24, cb->w - 2 - capw) : cb->w - 1);
 		cb_print(cb, cb->w - mw, y, mw, st, "%s", tmp);
 	}
 	if (cap && cb->w - mw - 2 > 10) {
