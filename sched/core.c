@@ -178,6 +178,8 @@ void __schedule(struct rq *rq)
 {
 	struct task_struct *prev = rq->curr, *next;
 
+	/* hrtick_clear(): the next task programs its own slice end */
+	timer_cancel(&ST->tq, &rq->hrtick);
 	update_rq_clock(rq);
 	rq->need_resched = false;
 
