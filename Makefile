@@ -123,6 +123,7 @@ asan-test:
 	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
+	@tests/run-cross-build.sh ./schedscope $(B)/asan/schedscope
 
 # ---- fuzzing (clang's libFuzzer) ----
 

@@ -110,7 +110,7 @@ enum sched_cmd_kind {
 
 struct sched_command {
 	u8 kind;
-	s32 task;		/* task index, for per-task commands */
+	s32 task;		/* task index for per-task commands, -1 otherwise */
 	s32 key;
 	s64 value;
 };

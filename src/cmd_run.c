@@ -149,6 +149,8 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 	}
 	if (optind != argc - 1)
 		return cli_usage_error("run: expected one SCENARIO file");
+	if (o->brk && o->rewind_check)
+		return cli_usage_error("--break and --rewind-check do not go together");
 	*path = argv[optind];
 
 	return cli_load_scenario_sets(*path, &sets, f);
@@ -158,20 +160,16 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 static int check_expects(const struct scenario_file *f, struct run_stats *rs, int first,
 			 char **msg, bool *ok)
 {
-	const char **names = malloc((size_t)f->sc.nr_tasks * sizeof(*names) + 1);
 	int failed = 0;
 
-	for (int i = 0; i < f->sc.nr_tasks; i++)
-		names[i] = f->sc.task[i].name;
 	for (int i = 0; i < f->nr_expects; i++) {
 		const struct expect *x = &f->expect[i];
 		const struct stats *st = x->has_window ? &rs->st[first + i] : &rs->st[0];
 
 		msg[i] = malloc(512);
-		ok[i] = expect_check(x, st, names, msg[i], 512);
+		ok[i] = expect_check(x, st, f->task_names, msg[i], 512);
 		failed += !ok[i];
 	}
-	free(names);
 	return failed;
 }
 
@@ -182,17 +180,14 @@ static int check_expects(const struct scenario_file *f, struct run_stats *rs, in
 static int run_to_break(struct sched_history *h, const struct scenario_file *f, const char *expr,
 			u64 end, bool *hit)
 {
-	const char **names = malloc(((size_t)f->sc.nr_tasks + 1) * sizeof(*names));
+	const char *const *names = f->task_names;
 	struct breakpoint *bp;
 	char err[512];
 	s64 seq;
 
-	for (int i = 0; i < f->sc.nr_tasks; i++)
-		names[i] = f->sc.task[i].name;
 	bp = breakpoint_parse(expr, names, f->sc.nr_tasks, f->sc.topo->nr_cpus, err, sizeof(err));
 	if (!bp) {
 		fprintf(stderr, "schedscope: --break: %s\n", err);
-		free(names);
 		return 2;
 	}
 	seq = history_run_until_event(h, end, breakpoint_test, bp);
@@ -208,7 +203,6 @@ static int run_to_break(struct sched_history *h, const struct scenario_file *f, 
 		printf("break: '%s' did not hit before %.9f s\n", expr, (double)sched_now(history_engine(h)) / 1e9);
 	}
 	breakpoint_free(bp);
-	free(names);
 	return 0;
 }
 

@@ -184,7 +184,8 @@ static int set_tunables(struct lexer *lx, struct sched_command *out, int max, in
 		lex_next(lx, &t);
 		if (command_tunable(lx, &t, &which, &v) < 0 ||
 		    push(lx, &t.s, out, max, n, (struct sched_command){
-				.kind = CMD_SET_TUNABLE, .key = which, .value = (s64)v }) < 0)
+				.kind = CMD_SET_TUNABLE, .task = -1, .key = which,
+				.value = (s64)v }) < 0)
 			return -1;
 		count++;
 	}
@@ -206,7 +207,7 @@ static int set_features(struct lexer *lx, struct sched_command *out, int max, in
 		lex_next(lx, &t);
 		if (command_feature(lx, &t.s, &which, &on) < 0 ||
 		    push(lx, &t.s, out, max, n, (struct sched_command){
-				.kind = CMD_SET_FEATURE, .key = which, .value = on }) < 0)
+				.kind = CMD_SET_FEATURE, .task = -1, .key = which, .value = on }) < 0)
 			return -1;
 		count++;
 	}

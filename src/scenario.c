@@ -690,13 +690,9 @@ static int resolve_ats(struct parser *ps)
 static int resolve_breaks(struct parser *ps)
 {
 	struct scenario_file *f = ps->f;
-	const char **names = malloc(((size_t)f->sc.nr_tasks + 1) * sizeof(*names));
+	const char *const *names = f->task_names;
 	struct lex_span where = { ps->lx.text, 0, 1, 1 };
 
-	if (!names)
-		return out_of_memory(&ps->lx, &where);
-	for (int i = 0; i < f->sc.nr_tasks; i++)
-		names[i] = f->sc.task[i].name;
 	for (int i = 0; i < ps->nr_breaks && !ps->lx.failed; i++) {
 		struct pending_at *b = &ps->brk[i];
 		struct lexer sub;
@@ -715,8 +711,20 @@ static int resolve_breaks(struct parser *ps)
 		if (!f->brk[f->nr_breaks++].text)
 			out_of_memory(&ps->lx, &where);
 	}
-	free(names);
 	return ps->lx.failed ? -1 : 0;
+}
+
+static int list_task_names(struct parser *ps)
+{
+	struct scenario_file *f = ps->f;
+	struct lex_span where = { ps->lx.text, 0, 1, 1 };
+
+	f->task_names = malloc(((size_t)f->sc.nr_tasks + 1) * sizeof(*f->task_names));
+	if (!f->task_names)
+		return out_of_memory(&ps->lx, &where);
+	for (int i = 0; i < f->sc.nr_tasks; i++)
+		f->task_names[i] = f->sc.task[i].name;
+	return 0;
 }
 
 /* Sort by time, keeping file order among equal times. */
@@ -772,7 +780,7 @@ static int finish(struct parser *ps)
 		return lex_error(&ps->lx, &start, "missing 'topology' line");
 	}
 	if (check_cpus(ps) < 0 || program_resolve_wakes(&ps->programs, &ps->lx, sc) < 0 ||
-	    resolve_ats(ps) < 0 || resolve_breaks(ps) < 0)
+	    resolve_ats(ps) < 0 || list_task_names(ps) < 0 || resolve_breaks(ps) < 0)
 		return -1;
 	if (sort_by_time(ps, sc->action, (size_t)sc->nr_actions, sizeof(*sc->action),
 			 offsetof(struct sched_action, time)) < 0 ||
@@ -863,6 +871,7 @@ void scenario_free(struct scenario_file *f)
 	free(sc->wake_list);
 	free(sc->action);
 	free(f->expect);
+	free(f->task_names);
 	for (int i = 0; i < f->nr_breaks; i++)
 		free(f->brk[i].text);
 	free(f->brk);

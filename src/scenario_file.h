@@ -10,6 +10,7 @@ struct scenario_file {
 	char path[1024];
 	struct sched_scenario sc;
 	struct sched_topology topo;	/* sc.topo points here */
+	const char **task_names;	/* [sc.nr_tasks]: task i's name, for glob matching */
 	int nr_expects;
 	struct expect *expect;
 	int nr_breaks;

@@ -310,16 +310,9 @@ const char *const *ui_event_kind_names(void)
 
 static struct breakpoint *parse_break(struct ui *ui, const char *what, const char *text)
 {
-	const char **names = malloc(((size_t)ui->f->sc.nr_tasks + 1) * sizeof(*names));
 	char err[256];
-
-	if (!names)
-		abort();
-	for (int i = 0; i < ui->f->sc.nr_tasks; i++)
-		names[i] = ui->f->sc.task[i].name;
-	struct breakpoint *bp = breakpoint_parse(text, names, ui->f->sc.nr_tasks,
+	struct breakpoint *bp = breakpoint_parse(text, ui->f->task_names, ui->f->sc.nr_tasks,
 						 sched_nr_cpus(ui->e), err, sizeof(err));
-	free(names);
 	if (!bp)
 		ui_error(ui, "%s: %s", what, err);
 	return bp;
@@ -352,17 +345,10 @@ void ui_breaks_reset(void)
 void ui_breaks_hit(struct ui *ui, const struct sched_event *ev)
 {
 	char d[300], t[32];
-	const char **names = malloc(((size_t)ui->f->sc.nr_tasks + 1) * sizeof(*names));
-
-	if (!names)
-		abort();
-	for (int i = 0; i < ui->f->sc.nr_tasks; i++)
-		names[i] = ui->f->sc.task[i].name;
 	if (last_hit >= 0 && last_hit < nr_bps)
-		breakpoint_describe(bps[last_hit], ev, names, d, sizeof(d));
+		breakpoint_describe(bps[last_hit], ev, ui->f->task_names, d, sizeof(d));
 	else
 		snprintf(d, sizeof(d), "%s", sched_event_names[ev->type]);
-	free(names);
 	ui_message(ui, "break %d at %s: %s", last_hit + 1, ui_time_text(ev->time, t, sizeof(t)), d);
 }
 
@@ -456,7 +442,7 @@ static int c_step_next(struct ui *ui, struct args *a)
 	}
 	char d[300], t[32];
 	const struct sched_event *ev = history_event(ui->h, (u64)seq);
-	breakpoint_describe(bp, ev, NULL, d, sizeof(d));
+	breakpoint_describe(bp, ev, ui->f->task_names, d, sizeof(d));
 	breakpoint_free(bp);
 	ui->paused = true;
 	ui->sel_event = (u64)seq;

@@ -394,11 +394,9 @@ static bool tl_key(struct ui *ui, int key)
 
 	switch (key) {
 	case '<':
-	case ',':
 		ui->tl_end_ns = end > span / 2 + span / 4 ? end - span / 2 : span;
 		return true;
 	case '>':
-	case '.':
 		end += span / 2;
 		ui->tl_end_ns = end >= now ? 0 : end;
 		return true;
