@@ -19,6 +19,7 @@
 #include "state_dump.h"
 #include "stats.h"
 #include "trace_ftrace.h"
+#include "trace_perfetto.h"
 
 /* The report's window plus one per expect that names its own. */
 struct run_stats {
@@ -46,6 +47,21 @@ static const char *trace_note(void *ctx, u32 index)
 	return index < (u32)sc->nr_notes ? sc->note[index].text : NULL;
 }
 
+static void trace_cpu_info(void *ctx, int cpu, struct sched_cpu_info *out)
+{
+	sched_cpu_info(ctx, cpu, out);
+}
+
+static bool trace_task_info(void *ctx, int pid, struct sched_task_info *out)
+{
+	int task = sched_task_by_pid(ctx, pid);
+
+	if (task < 0)
+		return false;
+	sched_task_info(ctx, task, out);
+	return true;
+}
+
 static u64 wall_clock_ns(void)
 {
 	struct timespec ts;
@@ -62,6 +78,8 @@ struct run_opts {
 	const char *report;	/* NULL: text unless --check */
 	bool check;
 	const char *trace;
+	u64 trace_from, trace_to;	/* --trace-window; to == 0: no end */
+	const char *trace_tasks;	/* --trace-tasks GLOB[,GLOB] */
 	const char *dump_state;	/* text|json: print the state where the run stopped */
 	const char *brk;	/* --break EXPR */
 	int rewind_check;	/* targets for --rewind-check */
@@ -87,6 +105,8 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "report", required_argument, NULL, 'r' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "trace", required_argument, NULL, 't' },
+		{ "trace-window", required_argument, NULL, 'W' },
+		{ "trace-tasks", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "set", required_argument, NULL, 'S' },
 		{ "dump-state", required_argument, NULL, 'd' },
@@ -137,6 +157,13 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		}
 		case 't':
 			o->trace = optarg;
+			break;
+		case 'W':
+			if (parse_window(optarg, &o->trace_from, &o->trace_to))
+				return cli_usage_error("--trace-window: '%s' is not A..B with A < B (e.g. 1s..2s)", optarg);
+			break;
+		case 'T':
+			o->trace_tasks = optarg;
 			break;
 		case 's':
 		case 'S':
@@ -212,6 +239,7 @@ int cmd_run(int argc, char **argv)
 	struct scenario_file f;
 	struct run_stats rs = { 0 };
 	struct trace_ftrace *tw = NULL;
+	struct trace_perfetto *pw = NULL;
 	FILE *tf = NULL;
 	const char *path = NULL;
 	char err[512];
@@ -263,18 +291,42 @@ int cmd_run(int argc, char **argv)
 			rc = 2;
 			goto out;
 		}
-		struct trace_ftrace_opts to_opts = {
-			.nr_cpus = f.sc.topo->nr_cpus,
-			.kernel = f.sc.kernel,
-			.comm = trace_comm,
-			.note = trace_note,
-			.ctx = e,
-		};
-		tw = trace_ftrace_open(tf, &to_opts);
-		if (h)
-			history_add_listener(h, trace_ftrace_event, tw);
-		else
-			sched_add_listener(e, trace_ftrace_event, tw);
+		if (trace_perfetto_wanted(o.trace)) {
+			struct trace_perfetto_opts po = {
+				.nr_cpus = f.sc.topo->nr_cpus,
+				.from = o.trace_from,
+				.to = o.trace_to,
+				.tasks = o.trace_tasks,
+				.comm = trace_comm,
+				.note = trace_note,
+				.cpu_info = trace_cpu_info,
+				.task_info = trace_task_info,
+				.ctx = e,
+			};
+			pw = trace_perfetto_open(tf, &po);
+			if (!pw) {
+				fprintf(stderr, "schedscope: %s: out of memory\n", o.trace);
+				rc = 2;
+				goto out;
+			}
+			if (h)
+				history_add_listener(h, trace_perfetto_event, pw);
+			else
+				sched_add_listener(e, trace_perfetto_event, pw);
+		} else {
+			struct trace_ftrace_opts to_opts = {
+				.nr_cpus = f.sc.topo->nr_cpus,
+				.kernel = f.sc.kernel,
+				.comm = trace_comm,
+				.note = trace_note,
+				.ctx = e,
+			};
+			tw = trace_ftrace_open(tf, &to_opts);
+			if (h)
+				history_add_listener(h, trace_ftrace_event, tw);
+			else
+				sched_add_listener(e, trace_ftrace_event, tw);
+		}
 	}
 
 	u64 t0 = wall_clock_ns();
@@ -333,6 +385,8 @@ int cmd_run(int argc, char **argv)
 	rc = failed ? 1 : 0;
 out:
 	if (tw && trace_ftrace_close(tw))
+		rc = 2;
+	if (pw && trace_perfetto_close(pw, sched_now(e)))
 		rc = 2;
 	if (tf && tf != stdout)
 		fclose(tf);
