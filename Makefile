@@ -25,6 +25,7 @@ SCHED_SRC  = $(wildcard sched/*.c)
 APP_SRC    = $(filter-out src/main.c,$(wildcard src/*.c))
 UI_SRC     = $(wildcard ui/*.c)
 UNIT_SRC   = $(wildcard tests/unit/test_*.c)
+UNIT_FIXTURE = tests/unit/fixture.c
 BENCH_SRC  = $(wildcard tests/bench/*.c)
 
 UI_CFLAGS  = $(shell pkg-config --cflags ncursesw termkey 2>/dev/null)
@@ -65,7 +66,7 @@ $(1)/schedscope: $(1)/src/main.o $(1)/libapp.a $(1)/libsched.a
 	@echo "  LINK    $$@"
 	$$(Q)$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(UI_LIBS) $$(LDLIBS)
 
-$(1)/tests/unit/%: $(1)/tests/unit/%.o $(1)/libapp.a $(1)/libsched.a
+$(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $(1)/libapp.a $(1)/libsched.a
 	@echo "  LINK    $$@"
 	$$(Q)$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
 endef

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "fixture.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,68 +25,6 @@
 
 /* ---- a scenario built by hand ---- */
 
-#define FX_MAX_CPUS 16
-#define FX_MAX_TASKS 24
-
-struct fx {
-	struct sched_topo_cpu cpu[FX_MAX_CPUS];
-	u32 dist;
-	struct sched_topology topo;
-	struct prog_insn forever_insn;
-	struct sched_program forever;
-	struct prog_insn insn[FX_MAX_TASKS][4];
-	struct sched_program prog[FX_MAX_TASKS];
-	struct sched_task_spec task[FX_MAX_TASKS];
-	struct sched_scenario sc;
-	struct sched_engine *e;
-};
-
-static struct fx *live_fx;
-
-static struct fx *fx_new(int ncpus, int kernel)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	assert_null(live_fx);
-	live_fx = f;
-	f->dist = 10;
-	f->topo.nr_cpus = ncpus;
-	f->topo.cpu = f->cpu;
-	f->topo.nr_nodes = 1;
-	f->topo.distance = &f->dist;
-	snprintf(f->topo.name, sizeof(f->topo.name), "cpus%d", ncpus);
-	for (int i = 0; i < ncpus; i++)
-		f->cpu[i] = (struct sched_topo_cpu){ .core = i, .capacity = 1024 };
-	f->forever_insn.op = PROG_RUN_FOREVER;
-	f->forever.nr_insns = 1;
-	f->forever.insn = &f->forever_insn;
-	f->sc.topo = &f->topo;
-	f->sc.kernel = kernel;
-	f->sc.variant = SCHED_VARIANT_CFS;
-	f->sc.hz = 1000;
-	f->sc.seed = 1;
-	f->sc.duration = 60 * SEC;
-	f->sc.task = f->task;
-	return f;
-}
-
-/* A task pinned to CPU 0; prog NULL = run forever. */
-static int fx_task(struct fx *f, int nice, int policy, u64 start, const struct sched_program *prog)
-{
-	int i = f->sc.nr_tasks++;
-	struct sched_task_spec *t = &f->task[i];
-
-	snprintf(t->name, sizeof(t->name), "t%d", i);
-	t->nice = nice;
-	t->policy = policy;
-	t->start = start;
-	t->prog = prog ? prog : &f->forever;
-	t->has_cpus = true;
-	cpumask_set(&t->cpus, 0);
-	return i;
-}
-
 /* sleep S; run forever */
 static const struct sched_program *fx_sleep_then_run(struct fx *f, int slot, u64 sleep)
 {
@@ -96,36 +34,6 @@ static const struct sched_program *fx_sleep_then_run(struct fx *f, int slot, u64
 	in[1] = (struct prog_insn){ .op = PROG_RUN_FOREVER };
 	f->prog[slot] = (struct sched_program){ .nr_insns = 2, .insn = in };
 	return &f->prog[slot];
-}
-
-static struct sched_engine *fx_start(struct fx *f)
-{
-	char err[256];
-
-	f->e = sched_engine_create(&f->sc, err, sizeof(err));
-	if (!f->e)
-		fail_msg("sched_engine_create: %s", err);
-	cur_engine = f->e;
-	return f->e;
-}
-
-static void fx_free(struct fx *f)
-{
-	sched_engine_destroy(f->e);
-	free(f);
-	live_fx = NULL;
-}
-
-static int cleanup(void **state)
-{
-	if (live_fx)
-		fx_free(live_fx);
-	return 0;
-}
-
-static struct task_struct *T(struct sched_engine *e, int i)
-{
-	return &e->st->task[i];
 }
 
 /* ---- tunables ---- */
@@ -141,8 +49,8 @@ static void test_tunables_scaled(void **state)
 
 	for (size_t i = 0; i < ARRAY_SIZE(ncpus); i++) {
 		for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
-			struct fx *f = fx_new(ncpus[i], kv[k]);
-			fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+			struct fx *f = fx_new(ncpus[i], kv[k], SCHED_VARIANT_CFS);
+			fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 			struct sched_engine *e = fx_start(f);
 
 			assert_int_equal(sched_variant(e), SCHED_VARIANT_CFS);
@@ -160,8 +68,8 @@ static void test_tunables_scaled(void **state)
 /* Features of the legacy class: sleepers, debit, last buddy; ALT_PERIOD/BASE_SLICE from 5.13. */
 static void test_features(void **state)
 {
-	struct fx *f = fx_new(1, KV(6, 1));
-	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	struct fx *f = fx_new(1, KV(6, 1), SCHED_VARIANT_CFS);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	struct sched_engine *e = fx_start(f);
 
 	assert_true(sched_feature_enabled(e, FEAT_GENTLE_FAIR_SLEEPERS));
@@ -175,8 +83,8 @@ static void test_features(void **state)
 	assert_false(sched_feature_enabled(e, FEAT_DELAY_DEQUEUE));
 	fx_free(f);
 
-	f = fx_new(1, KV(3, 3));
-	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	f = fx_new(1, KV(3, 3), SCHED_VARIANT_CFS);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	e = fx_start(f);
 	assert_true(sched_feature_enabled(e, FEAT_GENTLE_FAIR_SLEEPERS));
 	assert_true(sched_feature_enabled(e, FEAT_START_DEBIT));
@@ -216,12 +124,12 @@ static const struct slice_case slices_4cpu[] = {	/* latency 18 ms, min_gran 2.25
 static void check_slices(int kernel, int ncpus, const struct slice_case *c, size_t nc, u64 gran)
 {
 	for (size_t k = 0; k < nc; k++) {
-		struct fx *f = fx_new(ncpus, kernel);
+		struct fx *f = fx_new(ncpus, kernel, SCHED_VARIANT_CFS);
 		bool base_slice = kernel >= KV(5, 13);
 		u64 want = base_slice ? MAX(c[k].fp, gran) : c[k].fp;
 
 		for (int i = 0; i < c[k].n; i++)
-			fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+			fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 		struct sched_engine *e = fx_start(f);
 		sched_run_until(e, 100 * MS + 500 * US);
 		cur_engine = e;
@@ -255,10 +163,10 @@ static void test_sched_slice_weighted(void **state)
 	const int kv[] = { KV(6, 1), KV(3, 3) };
 
 	for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
-		struct fx *f = fx_new(1, kv[k]);
-		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
-		fx_task(f, 5, SCHED_NORMAL, 0, NULL);
-		fx_task(f, 5, SCHED_NORMAL, 0, NULL);
+		struct fx *f = fx_new(1, kv[k], SCHED_VARIANT_CFS);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+		fx_task(f, 5, SCHED_NORMAL, 0, 0, NULL);
+		fx_task(f, 5, SCHED_NORMAL, 0, 0, NULL);
 		struct sched_engine *e = fx_start(f);
 		sched_run_until(e, 50 * MS + 500 * US);
 		cur_engine = e;
@@ -287,10 +195,10 @@ static void test_sched_slice_weighted(void **state)
 	/* a nice-19 hog among two nice-0: 6 ms * 15 / 2063 = 43625.8 -> 43625; 6.1's
 	 * BASE_SLICE raises it to 0.75 ms, 3.3 has no floor */
 	for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
-		struct fx *f = fx_new(1, kv[k]);
-		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
-		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
-		fx_task(f, 19, SCHED_NORMAL, 0, NULL);
+		struct fx *f = fx_new(1, kv[k], SCHED_VARIANT_CFS);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+		fx_task(f, 19, SCHED_NORMAL, 0, 0, NULL);
 		struct sched_engine *e = fx_start(f);
 		sched_run_until(e, 50 * MS + 500 * US);
 		cur_engine = e;
@@ -326,11 +234,11 @@ static void on_switch(void *ctx, const struct sched_event *ev)
 
 static void check_turns(int kernel, int n, u64 want)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_CFS);
 	struct turns t = { .min = ~0ULL, .after = 200 * MS };
 
 	for (int i = 0; i < n; i++)
-		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	struct sched_engine *e = fx_start(f);
 	sched_add_listener(e, on_switch, &t);
 	sched_run_until(e, 2 * SEC);
@@ -357,23 +265,16 @@ static void test_tick_preemption_turns(void **state)
 
 static void check_shares(int kernel, int n, const int *nice)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_CFS);
 	double wsum = 0, w[FX_MAX_TASKS];
-	u64 tot = 0, run[FX_MAX_TASKS];
+	u64 run[FX_MAX_TASKS];
 
 	for (int i = 0; i < n; i++) {
-		fx_task(f, nice[i], SCHED_NORMAL, 0, NULL);
+		fx_task(f, nice[i], SCHED_NORMAL, 0, 0, NULL);
 		w[i] = sched_prio_to_weight[nice[i] + 20];
 		wsum += w[i];
 	}
-	struct sched_engine *e = fx_start(f);
-	sched_run_until(e, 10 * SEC);
-	for (int i = 0; i < n; i++) {
-		struct sched_task_info ti;
-		sched_task_info(e, i, &ti);
-		run[i] = ti.sum_exec_runtime;
-		tot += run[i];
-	}
+	u64 tot = fx_run_times(f, n, 10 * SEC, run);
 	assert_true(tot <= 10 * SEC && tot >= 10 * SEC - 10 * MS);
 	for (int i = 0; i < n; i++) {
 		double share = 100.0 * (double)run[i] / (double)tot, want = 100.0 * w[i] / wsum;
@@ -406,9 +307,9 @@ static void test_start_debit(void **state)
 	const int kv[] = { KV(6, 1), KV(3, 3) };
 
 	for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
-		struct fx *f = fx_new(1, kv[k]);
-		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
-		int b = fx_task(f, 0, SCHED_NORMAL, 50 * MS + 300 * US, NULL);
+		struct fx *f = fx_new(1, kv[k], SCHED_VARIANT_CFS);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+		int b = fx_task(f, 0, SCHED_NORMAL, 0, 50 * MS + 300 * US, NULL);
 		struct sched_engine *e = fx_start(f);
 
 		while (T(e, b)->state == TASK_NEW)
@@ -430,11 +331,11 @@ static void test_start_debit(void **state)
  */
 static void check_sleeper(int kernel, int ncpus, int policy, u64 sleep, s64 credit, bool lifted)
 {
-	struct fx *f = fx_new(ncpus, kernel);
+	struct fx *f = fx_new(ncpus, kernel, SCHED_VARIANT_CFS);
 
-	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	/* forked once the hog runs, so START_DEBIT puts it behind the hog */
-	int b = fx_task(f, 0, policy, 20 * MS, fx_sleep_then_run(f, 1, sleep));
+	int b = fx_task(f, 0, policy, 0, 20 * MS, fx_sleep_then_run(f, 1, sleep));
 	struct sched_engine *e = fx_start(f);
 
 	/* until it has gone to sleep, then until it wakes */
@@ -481,11 +382,11 @@ static void test_sleeper_credit(void **state)
 /* Without GENTLE_FAIR_SLEEPERS the credit is a whole latency. */
 static void test_sleeper_credit_not_gentle(void **state)
 {
-	struct fx *f = fx_new(1, KV(6, 1));
+	struct fx *f = fx_new(1, KV(6, 1), SCHED_VARIANT_CFS);
 
 	f->sc.features_clear = FEAT_BIT(FEAT_GENTLE_FAIR_SLEEPERS);
-	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
-	int b = fx_task(f, 0, SCHED_NORMAL, 0, fx_sleep_then_run(f, 1, 500 * MS));
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	int b = fx_task(f, 0, SCHED_NORMAL, 0, 0, fx_sleep_then_run(f, 1, 500 * MS));
 	struct sched_engine *e = fx_start(f);
 	while (T(e, b)->state != TASK_INTERRUPTIBLE)
 		assert_true(sched_step(e));
@@ -513,11 +414,11 @@ static void check_renice_keeps_vruntime(int kernel)
 	const int who[] = { 0, 1 };
 
 	for (size_t k = 0; k < ARRAY_SIZE(who); k++) {
-		struct fx *f = fx_new(1, kernel);
+		struct fx *f = fx_new(1, kernel, SCHED_VARIANT_CFS);
 		char err[128];
 
-		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
-		fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 		struct sched_engine *e = fx_start(f);
 		/* half-way between two ticks: the running hog has 0.5 ms not yet charged */
 		sched_run_until(e, 50 * MS + 500 * US);
@@ -553,7 +454,7 @@ static void test_renice_keeps_vruntime(void **state)
  */
 static void test_min_vruntime_monotonic(void **state)
 {
-	struct fx *f = fx_new(1, KV(6, 1));
+	struct fx *f = fx_new(1, KV(6, 1), SCHED_VARIANT_CFS);
 	struct prog_insn in[4] = {
 		{ .op = PROG_LOOP, .arg = 0, .target = 4, .loop_slot = 0 },
 		{ .op = PROG_RUN, .dur = { DIST_UNIFORM, 100 * US, 5 * MS } },
@@ -562,10 +463,10 @@ static void test_min_vruntime_monotonic(void **state)
 	};
 	struct sched_program p = { .nr_insns = 4, .insn = in, .nr_loops = 1 };
 
-	fx_task(f, 0, SCHED_NORMAL, 0, &p);
-	fx_task(f, 5, SCHED_NORMAL, 0, &p);
-	fx_task(f, -5, SCHED_NORMAL, 0, &p);
-	fx_task(f, 0, SCHED_NORMAL, 0, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, &p);
+	fx_task(f, 5, SCHED_NORMAL, 0, 0, &p);
+	fx_task(f, -5, SCHED_NORMAL, 0, 0, &p);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	struct sched_engine *e = fx_start(f);
 	u64 last = 0;
 	bool first = true;
@@ -589,17 +490,17 @@ static void test_min_vruntime_monotonic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_tunables_scaled, cleanup),
-		cmocka_unit_test_teardown(test_features, cleanup),
-		cmocka_unit_test_teardown(test_sched_slice_equal_tasks, cleanup),
-		cmocka_unit_test_teardown(test_sched_slice_weighted, cleanup),
-		cmocka_unit_test_teardown(test_tick_preemption_turns, cleanup),
-		cmocka_unit_test_teardown(test_shares, cleanup),
-		cmocka_unit_test_teardown(test_start_debit, cleanup),
-		cmocka_unit_test_teardown(test_sleeper_credit, cleanup),
-		cmocka_unit_test_teardown(test_sleeper_credit_not_gentle, cleanup),
-		cmocka_unit_test_teardown(test_renice_keeps_vruntime, cleanup),
-		cmocka_unit_test_teardown(test_min_vruntime_monotonic, cleanup),
+		cmocka_unit_test_teardown(test_tunables_scaled, fx_cleanup),
+		cmocka_unit_test_teardown(test_features, fx_cleanup),
+		cmocka_unit_test_teardown(test_sched_slice_equal_tasks, fx_cleanup),
+		cmocka_unit_test_teardown(test_sched_slice_weighted, fx_cleanup),
+		cmocka_unit_test_teardown(test_tick_preemption_turns, fx_cleanup),
+		cmocka_unit_test_teardown(test_shares, fx_cleanup),
+		cmocka_unit_test_teardown(test_start_debit, fx_cleanup),
+		cmocka_unit_test_teardown(test_sleeper_credit, fx_cleanup),
+		cmocka_unit_test_teardown(test_sleeper_credit_not_gentle, fx_cleanup),
+		cmocka_unit_test_teardown(test_renice_keeps_vruntime, fx_cleanup),
+		cmocka_unit_test_teardown(test_min_vruntime_monotonic, fx_cleanup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

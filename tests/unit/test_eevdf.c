@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "fixture.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,71 +42,6 @@
 
 /* ---- a scenario built by hand ---- */
 
-#define FX_MAX_CPUS 16
-#define FX_MAX_TASKS 12
-#define FX_MAX_INSNS 8
-
-struct fx {
-	struct sched_topo_cpu cpu[FX_MAX_CPUS];
-	u32 dist;
-	struct sched_topology topo;
-	struct prog_insn forever_insn;
-	struct sched_program forever;
-	struct prog_insn insn[FX_MAX_TASKS][FX_MAX_INSNS];
-	struct sched_program prog[FX_MAX_TASKS];
-	struct sched_task_spec task[FX_MAX_TASKS];
-	struct sched_scenario sc;
-	struct sched_engine *e;
-};
-
-static struct fx *live_fx;
-
-static struct fx *fx_new(int ncpus, int kernel)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	assert_null(live_fx);
-	live_fx = f;
-	f->dist = 10;
-	f->topo.nr_cpus = ncpus;
-	f->topo.cpu = f->cpu;
-	f->topo.nr_nodes = 1;
-	f->topo.distance = &f->dist;
-	snprintf(f->topo.name, sizeof(f->topo.name), "cpus%d", ncpus);
-	for (int i = 0; i < ncpus; i++)
-		f->cpu[i] = (struct sched_topo_cpu){ .core = i, .capacity = 1024 };
-	f->forever_insn.op = PROG_RUN_FOREVER;
-	f->forever.nr_insns = 1;
-	f->forever.insn = &f->forever_insn;
-	f->sc.topo = &f->topo;
-	f->sc.kernel = kernel;
-	f->sc.variant = SCHED_VARIANT_EEVDF;
-	f->sc.hz = 1000;
-	f->sc.seed = 1;
-	f->sc.duration = 60 * SEC;
-	f->sc.task = f->task;
-	return f;
-}
-
-/* A task pinned to CPU 0; prog NULL = run forever. */
-static int fx_task(struct fx *f, int nice, int policy, u64 slice, u64 start,
-		   const struct sched_program *prog)
-{
-	int i = f->sc.nr_tasks++;
-	struct sched_task_spec *t = &f->task[i];
-
-	snprintf(t->name, sizeof(t->name), "t%d", i);
-	t->nice = nice;
-	t->policy = policy;
-	t->slice = slice;
-	t->start = start;
-	t->prog = prog ? prog : &f->forever;
-	t->has_cpus = true;
-	cpumask_set(&t->cpus, 0);
-	return i;
-}
-
 /* loop { run R; sleep S } with constant or uniform durations */
 static const struct sched_program *fx_periodic(struct fx *f, int slot, u64 run_lo, u64 run_hi,
 					       u64 sleep_lo, u64 sleep_hi)
@@ -121,36 +56,6 @@ static const struct sched_program *fx_periodic(struct fx *f, int slot, u64 run_l
 	in[3] = (struct prog_insn){ .op = PROG_END_LOOP, .target = 0, .loop_slot = 0 };
 	f->prog[slot] = (struct sched_program){ .nr_insns = 4, .insn = in, .nr_loops = 1 };
 	return &f->prog[slot];
-}
-
-static struct sched_engine *fx_start(struct fx *f)
-{
-	char err[256];
-
-	f->e = sched_engine_create(&f->sc, err, sizeof(err));
-	if (!f->e)
-		fail_msg("sched_engine_create: %s", err);
-	cur_engine = f->e;
-	return f->e;
-}
-
-static void fx_free(struct fx *f)
-{
-	sched_engine_destroy(f->e);
-	free(f);
-	live_fx = NULL;
-}
-
-static int cleanup(void **state)
-{
-	if (live_fx)
-		fx_free(live_fx);
-	return 0;
-}
-
-static struct task_struct *T(struct sched_engine *e, int i)
-{
-	return &e->st->task[i];
 }
 
 /* ---- reference computations, from the entities alone ---- */
@@ -247,7 +152,7 @@ static void check_V_state(struct sched_engine *e, u64 *nchecks)
 
 static void run_V_checks(int kernel, u32 hz)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	u64 nchecks = 0;
 
 	f->sc.hz = hz;
@@ -313,7 +218,7 @@ static struct sched_entity *ref_pick(struct cfs_rq *cfs)
 
 static void run_pick_checks(int kernel, bool twins)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	int checks = 0;
 
 	if (twins) {
@@ -362,7 +267,7 @@ static void test_pick_earliest_eligible_deadline(void **state)
  */
 static void run_deadline_checks(int kernel, const u64 vs[3])
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	u64 last_dl[3] = { 0, 0, 0 };
 	int renewals[3] = { 0, 0, 0 };
 	bool seen[3] = { false, false, false };
@@ -423,7 +328,7 @@ static void test_base_slice_scaling(void **state)
 		for (int k = 0; k < 4; k++) {
 			const int kv[] = { KV_LATEST, KV(6, 15), KV(6, 14), KV(6, 12) };
 			const u64 *want = k < 2 ? s619 : s612;
-			struct fx *f = fx_new(ncpus[i], kv[k]);
+			struct fx *f = fx_new(ncpus[i], kv[k], SCHED_VARIANT_EEVDF);
 
 			fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 			struct sched_engine *e = fx_start(f);
@@ -437,7 +342,7 @@ static void test_base_slice_scaling(void **state)
 		}
 	}
 	/* NONE scaling: the normalized value whatever the CPU count */
-	struct fx *f = fx_new(8, KV_LATEST);
+	struct fx *f = fx_new(8, KV_LATEST, SCHED_VARIANT_EEVDF);
 	f->sc.tunable[TUN_TUNABLE_SCALING] = SCHED_TUNABLESCALING_NONE;
 	f->sc.tunable_set[TUN_TUNABLE_SCALING] = true;
 	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
@@ -445,7 +350,7 @@ static void test_base_slice_scaling(void **state)
 	assert_int_equal(sched_tunable_value(e, TUN_BASE_SLICE), 700000);
 	fx_free(f);
 	/* LINEAR: min(ncpus, 8) */
-	f = fx_new(4, KV_LATEST);
+	f = fx_new(4, KV_LATEST, SCHED_VARIANT_EEVDF);
 	f->sc.tunable[TUN_TUNABLE_SCALING] = SCHED_TUNABLESCALING_LINEAR;
 	f->sc.tunable_set[TUN_TUNABLE_SCALING] = true;
 	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
@@ -457,7 +362,7 @@ static void test_base_slice_scaling(void **state)
 /* On 4 CPUs the fresh deadline of a nice-0 hog is 2.1 ms ahead. */
 static void test_deadline_4cpus(void **state)
 {
-	struct fx *f = fx_new(4, KV_LATEST);
+	struct fx *f = fx_new(4, KV_LATEST, SCHED_VARIANT_EEVDF);
 	u64 last = 0;
 	int renewals = 0;
 
@@ -489,7 +394,7 @@ static void test_deadline_4cpus(void **state)
  */
 static void check_new_task_placement(int kernel, int nice, bool initial_half, u64 vslice)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 
 	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	fx_task(f, 5, SCHED_NORMAL, 0, 0, NULL);
@@ -538,7 +443,7 @@ static void test_new_task_placement(void **state)
  */
 static void run_wakeup_placement(int kernel)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	int placed = 0, nonzero = 0;
 	s64 saved[FX_MAX_TASKS];
 	bool queued[FX_MAX_TASKS] = { false };
@@ -618,7 +523,7 @@ static void test_wakeup_placement_keeps_lag(void **state)
  */
 static void check_renice_keeps_weighted_lag(int kernel, int new_nice)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	char err[128];
 	int checked = 0;
 
@@ -682,7 +587,7 @@ static void test_renice_keeps_weighted_lag(void **state)
  */
 static void check_renice_keeps_min_vruntime(int kernel)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	char err[128];
 	int checked = 0;
 
@@ -729,7 +634,7 @@ static void test_renice_keeps_min_vruntime(void **state)
 static void check_lag_clamp(u32 hz, int nice, unsigned long weight, u32 wmult, u64 slice,
 			    s64 limit)
 {
-	struct fx *f = fx_new(1, KV_LATEST);
+	struct fx *f = fx_new(1, KV_LATEST, SCHED_VARIANT_EEVDF);
 
 	f->sc.hz = hz;
 	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
@@ -778,7 +683,7 @@ static void test_lag_clamp(void **state)
 /* In a real run, every lag saved at a dequeue is within the clamp. */
 static void run_saved_lag_checks(u32 hz)
 {
-	struct fx *f = fx_new(1, KV_LATEST);
+	struct fx *f = fx_new(1, KV_LATEST, SCHED_VARIANT_EEVDF);
 	int saved = 0;
 	bool was_queued[FX_MAX_TASKS] = { false };
 
@@ -823,9 +728,9 @@ static void test_saved_lag_within_clamp(void **state)
 static void check_shares(int kernel, int n, const int *nice, const int *policy, u64 feats,
 			 double tol_pp)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	double wsum = 0, w[FX_MAX_TASKS];
-	u64 tot = 0, run[FX_MAX_TASKS];
+	u64 run[FX_MAX_TASKS];
 
 	f->sc.features_set = feats;
 	for (int i = 0; i < n; i++) {
@@ -833,14 +738,7 @@ static void check_shares(int kernel, int n, const int *nice, const int *policy, 
 		w[i] = policy && policy[i] == SCHED_IDLE ? 3 : sched_prio_to_weight[nice[i] + 20];
 		wsum += w[i];
 	}
-	struct sched_engine *e = fx_start(f);
-	sched_run_until(e, 10 * SEC);
-	for (int i = 0; i < n; i++) {
-		struct sched_task_info ti;
-		sched_task_info(e, i, &ti);
-		run[i] = ti.sum_exec_runtime;
-		tot += run[i];
-	}
+	u64 tot = fx_run_times(f, n, 10 * SEC, run);
 	/* the CPU was never idle: the runtimes add up to (nearly) the 10 s */
 	assert_true(tot <= 10 * SEC && tot >= 10 * SEC - 2 * MS);
 	for (int i = 0; i < n; i++) {
@@ -896,7 +794,7 @@ static void test_shares_sched_idle(void **state)
  */
 static void check_custom_slice(int kernel, u64 feats)
 {
-	struct fx *f = fx_new(1, kernel);
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	u64 base = kernel >= KV(6, 15) ? 700000 : 750000;
 
 	f->sc.features_set = feats;
@@ -953,21 +851,21 @@ static void test_custom_slice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_V_is_weighted_average, cleanup),
-		cmocka_unit_test_teardown(test_pick_earliest_eligible_deadline, cleanup),
-		cmocka_unit_test_teardown(test_fresh_deadline_is_vslice, cleanup),
-		cmocka_unit_test_teardown(test_base_slice_scaling, cleanup),
-		cmocka_unit_test_teardown(test_deadline_4cpus, cleanup),
-		cmocka_unit_test_teardown(test_new_task_placement, cleanup),
-		cmocka_unit_test_teardown(test_wakeup_placement_keeps_lag, cleanup),
-		cmocka_unit_test_teardown(test_renice_keeps_weighted_lag, cleanup),
-		cmocka_unit_test_teardown(test_renice_keeps_min_vruntime, cleanup),
-		cmocka_unit_test_teardown(test_lag_clamp, cleanup),
-		cmocka_unit_test_teardown(test_saved_lag_within_clamp, cleanup),
-		cmocka_unit_test_teardown(test_shares_0_0_5, cleanup),
-		cmocka_unit_test_teardown(test_shares_m5_0_5_10, cleanup),
-		cmocka_unit_test_teardown(test_shares_sched_idle, cleanup),
-		cmocka_unit_test_teardown(test_custom_slice, cleanup),
+		cmocka_unit_test_teardown(test_V_is_weighted_average, fx_cleanup),
+		cmocka_unit_test_teardown(test_pick_earliest_eligible_deadline, fx_cleanup),
+		cmocka_unit_test_teardown(test_fresh_deadline_is_vslice, fx_cleanup),
+		cmocka_unit_test_teardown(test_base_slice_scaling, fx_cleanup),
+		cmocka_unit_test_teardown(test_deadline_4cpus, fx_cleanup),
+		cmocka_unit_test_teardown(test_new_task_placement, fx_cleanup),
+		cmocka_unit_test_teardown(test_wakeup_placement_keeps_lag, fx_cleanup),
+		cmocka_unit_test_teardown(test_renice_keeps_weighted_lag, fx_cleanup),
+		cmocka_unit_test_teardown(test_renice_keeps_min_vruntime, fx_cleanup),
+		cmocka_unit_test_teardown(test_lag_clamp, fx_cleanup),
+		cmocka_unit_test_teardown(test_saved_lag_within_clamp, fx_cleanup),
+		cmocka_unit_test_teardown(test_shares_0_0_5, fx_cleanup),
+		cmocka_unit_test_teardown(test_shares_m5_0_5_10, fx_cleanup),
+		cmocka_unit_test_teardown(test_shares_sched_idle, fx_cleanup),
+		cmocka_unit_test_teardown(test_custom_slice, fx_cleanup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "fixture.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,71 +134,27 @@ static bool same_events(const struct rec *a, const struct rec *b)
 
 /* ---- a scenario with a bit of everything ---- */
 
-#define NR_TASKS 8
+/* What a test records, and the states it saves: freed by the teardown. */
+static struct rec rec1, rec2;
+static void *state_buf[3];
 
-struct fx {
-	struct sched_topo_cpu cpu[4];
-	u32 dist;
-	struct sched_topology topo;
-	struct prog_insn insn[NR_TASKS][8];
-	struct sched_program prog[NR_TASKS];
-	struct sched_task_spec task[NR_TASKS];
-	s32 wake_list[4];
-	struct sched_action action[8];
-	struct sched_note note[2];
-	struct sched_scenario sc;
-	struct sched_engine *e, *e2;
-	struct rec r1, r2;
-	void *buf[3];
-};
-
-static struct fx *live_fx;
-
+/* The fixture with this file's seed and length. */
 static struct fx *fx_alloc(int ncpus, int kernel, int variant)
 {
-	struct fx *f = calloc(1, sizeof(*f));
+	struct fx *f = fx_new(ncpus, kernel, variant);
 
-	assert_non_null(f);
-	assert_null(live_fx);
-	live_fx = f;
-	f->dist = 10;
-	f->topo.nr_cpus = ncpus;
-	f->topo.cpu = f->cpu;
-	f->topo.nr_nodes = 1;
-	f->topo.distance = &f->dist;
-	snprintf(f->topo.name, sizeof(f->topo.name), "cpus%d", ncpus);
-	for (int i = 0; i < ncpus; i++)
-		f->cpu[i] = (struct sched_topo_cpu){ .core = i, .capacity = 1024 };
-	f->sc.topo = &f->topo;
-	f->sc.kernel = kernel;
-	f->sc.variant = variant;
-	f->sc.hz = 1000;
 	f->sc.seed = 42;
 	f->sc.duration = 10 * SEC;
-	f->sc.task = f->task;
-	f->sc.wake_list = f->wake_list;
-	f->sc.action = f->action;
-	f->sc.note = f->note;
 	return f;
 }
 
-static struct sched_task_spec *fx_task(struct fx *f, int nice, int pin, int ninsn,
-				       const struct prog_insn *insn, int nr_loops)
+/* A NORMAL task running a copy of insn[0..ninsn); pin < 0 = any CPU. */
+static struct sched_task_spec *fx_prog_task(struct fx *f, int nice, int pin, int ninsn,
+					    const struct prog_insn *insn, int nr_loops)
 {
-	int i = f->sc.nr_tasks++;
-	struct sched_task_spec *t = &f->task[i];
+	const struct sched_program *p = fx_program(f, f->sc.nr_tasks, insn, ninsn, nr_loops);
 
-	memcpy(f->insn[i], insn, (size_t)ninsn * sizeof(*insn));
-	f->prog[i] = (struct sched_program){ .nr_insns = ninsn, .insn = f->insn[i], .nr_loops = nr_loops };
-	snprintf(t->name, sizeof(t->name), "t%d", i);
-	t->nice = nice;
-	t->policy = SCHED_NORMAL;
-	t->prog = &f->prog[i];
-	if (pin >= 0) {
-		t->has_cpus = true;
-		cpumask_set(&t->cpus, pin);
-	}
-	return t;
+	return fx_add_task(f, nice, SCHED_NORMAL, pin, p);
 }
 
 #define DUR(k, x, y) { .kind = (k), .a = (x), .b = (y) }
@@ -232,14 +188,14 @@ static struct fx *fx_busy(int kernel, int variant, u64 seed)
 					{ .op = PROG_NICE, .arg = 3 }, RUN(DIST_CONST, 5 * MS, 0),
 					{ .op = PROG_EXIT } };
 
-	fx_task(f, 0, -1, 4, p0, 1);
-	fx_task(f, 2, -1, 5, p1, 1);
-	fx_task(f, 0, 0, 5, p2, 1);
-	fx_task(f, -2, 1, 5, p3, 1);
-	fx_task(f, 5, -1, 1, p4, 0);
-	fx_task(f, 0, -1, 7, p5, 1);
-	fx_task(f, 10, -1, 4, p0, 1)->start = 30 * MS + 7;
-	fx_task(f, 0, 1, 1, p4, 0)->policy = SCHED_IDLE;
+	fx_prog_task(f, 0, -1, 4, p0, 1);
+	fx_prog_task(f, 2, -1, 5, p1, 1);
+	fx_prog_task(f, 0, 0, 5, p2, 1);
+	fx_prog_task(f, -2, 1, 5, p3, 1);
+	fx_prog_task(f, 5, -1, 1, p4, 0);
+	fx_prog_task(f, 0, -1, 7, p5, 1);
+	fx_prog_task(f, 10, -1, 4, p0, 1)->start = 30 * MS + 7;
+	fx_prog_task(f, 0, 1, 1, p4, 0)->policy = SCHED_IDLE;
 	f->wake_list[0] = 3;	/* t2 wakes t3 */
 	f->wake_list[1] = 2;	/* t3 wakes t2 */
 	f->sc.nr_wake_list = 2;
@@ -255,31 +211,15 @@ static struct fx *fx_busy(int kernel, int variant, u64 seed)
 	return f;
 }
 
-static struct sched_engine *fx_engine(struct fx *f)
-{
-	char err[256];
-	struct sched_engine *e = sched_engine_create(&f->sc, err, sizeof(err));
-
-	if (!e)
-		fail_msg("sched_engine_create: %s", err);
-	return e;
-}
-
 static int cleanup(void **state)
 {
-	struct fx *f = live_fx;
-
-	if (!f)
-		return 0;
-	sched_engine_destroy(f->e);
-	sched_engine_destroy(f->e2);
-	rec_free(&f->r1);
-	rec_free(&f->r2);
-	for (int i = 0; i < 3; i++)
-		free(f->buf[i]);
-	free(f);
-	live_fx = NULL;
-	return 0;
+	rec_free(&rec1);
+	rec_free(&rec2);
+	for (int i = 0; i < 3; i++) {
+		free(state_buf[i]);
+		state_buf[i] = NULL;
+	}
+	return fx_cleanup(state);
 }
 
 /* ---- determinism ---- */
@@ -290,8 +230,8 @@ static void check_determinism(int kernel, int variant)
 
 	f->e = fx_engine(f);
 	f->e2 = fx_engine(f);
-	sched_add_listener(f->e, record, &f->r1);
-	sched_add_listener(f->e2, record, &f->r2);
+	sched_add_listener(f->e, record, &rec1);
+	sched_add_listener(f->e2, record, &rec2);
 	/* interleave the two engines' steps: they must not share any state */
 	for (;;) {
 		bool more1 = sched_step(f->e);
@@ -302,8 +242,8 @@ static void check_determinism(int kernel, int variant)
 	}
 	sched_run_until(f->e, 1500 * MS);
 	sched_run_until(f->e2, 1500 * MS);
-	assert_true(f->r1.nr > 1000);
-	assert_same_events(&f->r1, &f->r2);
+	assert_true(rec1.nr > 1000);
+	assert_same_events(&rec1, &rec2);
 	for (int i = 0; i < f->sc.nr_tasks; i++) {
 		struct sched_task_info a, b;
 		sched_task_info(f->e, i, &a);
@@ -318,13 +258,13 @@ static void check_determinism(int kernel, int variant)
 	/* another seed: the uniform/exp/normal durations differ, and so does the stream */
 	f = fx_busy(kernel, variant, 42);
 	f->e = fx_engine(f);
-	sched_add_listener(f->e, record, &f->r1);
+	sched_add_listener(f->e, record, &rec1);
 	sched_run_until(f->e, 500 * MS);
 	f->sc.seed = 43;
 	f->e2 = fx_engine(f);
-	sched_add_listener(f->e2, record, &f->r2);
+	sched_add_listener(f->e2, record, &rec2);
 	sched_run_until(f->e2, 500 * MS);
-	assert_false(same_events(&f->r1, &f->r2));
+	assert_false(same_events(&rec1, &rec2));
 	cleanup(NULL);
 }
 
@@ -343,16 +283,16 @@ static void test_seed_unused_without_random(void **state)
 				       END(0) };
 	const struct prog_insn h[] = { FOREVER };
 
-	fx_task(f, 0, 0, 4, p, 1);
-	fx_task(f, 3, 0, 1, h, 0);
+	fx_prog_task(f, 0, 0, 4, p, 1);
+	fx_prog_task(f, 3, 0, 1, h, 0);
 	f->e = fx_engine(f);
-	sched_add_listener(f->e, record, &f->r1);
+	sched_add_listener(f->e, record, &rec1);
 	sched_run_until(f->e, 300 * MS);
 	f->sc.seed = 987654321;
 	f->e2 = fx_engine(f);
-	sched_add_listener(f->e2, record, &f->r2);
+	sched_add_listener(f->e2, record, &rec2);
 	sched_run_until(f->e2, 300 * MS);
-	assert_same_events(&f->r1, &f->r2);
+	assert_same_events(&rec1, &rec2);
 }
 
 /* ---- checkpoints ---- */
@@ -360,37 +300,37 @@ static void test_seed_unused_without_random(void **state)
 static void check_checkpoint(int kernel, int variant)
 {
 	struct fx *f = fx_busy(kernel, variant, 7);
-	const u64 T = 400 * MS + 123, T2 = 900 * MS;
+	const u64 T1 = 400 * MS + 123, T2 = 900 * MS;
 
 	f->e = fx_engine(f);
-	sched_run_until(f->e, T);
+	sched_run_until(f->e, T1);
 	size_t n = sched_state_size(f->e);
 	for (int i = 0; i < 3; i++) {
-		f->buf[i] = calloc(1, n);
-		assert_non_null(f->buf[i]);
+		state_buf[i] = calloc(1, n);
+		assert_non_null(state_buf[i]);
 	}
-	sched_state_save(f->e, f->buf[0]);
+	sched_state_save(f->e, state_buf[0]);
 	u64 nev = sched_nr_events(f->e);
 
-	sched_add_listener(f->e, record, &f->r1);
+	sched_add_listener(f->e, record, &rec1);
 	sched_run_until(f->e, T2);
 	assert_int_equal(sched_state_size(f->e), n);
-	sched_state_save(f->e, f->buf[1]);
-	sched_remove_listener(f->e, record, &f->r1);
-	assert_true(f->r1.nr > 200);
+	sched_state_save(f->e, state_buf[1]);
+	sched_remove_listener(f->e, record, &rec1);
+	assert_true(rec1.nr > 200);
 
-	sched_state_restore(f->e, f->buf[0]);
-	assert_int_equal(sched_now(f->e), T);
+	sched_state_restore(f->e, state_buf[0]);
+	assert_int_equal(sched_now(f->e), T1);
 	assert_int_equal(sched_nr_events(f->e), nev);
-	sched_add_listener(f->e, record, &f->r2);
+	sched_add_listener(f->e, record, &rec2);
 	sched_run_until(f->e, T2);
-	sched_state_save(f->e, f->buf[2]);
+	sched_state_save(f->e, state_buf[2]);
 
-	assert_same_events(&f->r1, &f->r2);
-	assert_int_equal(f->r1.ev[0].seq, nev);
-	if (memcmp(f->buf[1], f->buf[2], n)) {
+	assert_same_events(&rec1, &rec2);
+	assert_int_equal(rec1.ev[0].seq, nev);
+	if (memcmp(state_buf[1], state_buf[2], n)) {
 		size_t i = 0;
-		while (((char *)f->buf[1])[i] == ((char *)f->buf[2])[i])
+		while (((char *)state_buf[1])[i] == ((char *)state_buf[2])[i])
 			i++;
 		fail_msg("state bytes differ after the replay, first at offset %zu of %zu", i, n);
 	}
@@ -401,12 +341,12 @@ static void check_checkpoint(int kernel, int variant)
 	sched_run_until(f->e2, T2);
 	sched_add_listener(f->e2, record, &straight);
 	sched_run_until(f->e2, T2 + 300 * MS);
-	rec_free(&f->r1);
-	sched_remove_listener(f->e, record, &f->r2);
-	sched_add_listener(f->e, record, &f->r1);
-	sched_state_restore(f->e, f->buf[1]);
+	rec_free(&rec1);
+	sched_remove_listener(f->e, record, &rec2);
+	sched_add_listener(f->e, record, &rec1);
+	sched_state_restore(f->e, state_buf[1]);
 	sched_run_until(f->e, T2 + 300 * MS);
-	assert_same_events(&f->r1, &straight);
+	assert_same_events(&rec1, &straight);
 	rec_free(&straight);
 	cleanup(NULL);
 }
@@ -424,8 +364,8 @@ struct audit {
 	u64 nr;			/* events seen */
 	u64 last_time;
 	u64 now_at_step;	/* sched_now() when the step began */
-	u64 cpu_time[NR_TASKS + 1];	/* from sched_switch */
-	u64 since[NR_TASKS + 1];	/* switched in at */
+	u64 cpu_time[FX_MAX_TASKS + 1];	/* from sched_switch */
+	u64 since[FX_MAX_TASKS + 1];	/* switched in at */
 	int running[4];		/* pid on each CPU per the stream */
 	u64 switches;
 	bool bad;
@@ -559,12 +499,12 @@ static void test_exit_and_end(void **state)
 	struct audit a;
 
 	memset(&a, 0, sizeof(a));
-	fx_task(f, 0, 0, 3, p, 0);
-	fx_task(f, 0, 0, 1, h, 0);
+	fx_prog_task(f, 0, 0, 3, p, 0);
+	fx_prog_task(f, 0, 0, 1, h, 0);
 	f->sc.duration = 100 * MS;
 	f->e = fx_engine(f);
 	sched_add_listener(f->e, audit_event, &a);
-	sched_add_listener(f->e, record, &f->r1);
+	sched_add_listener(f->e, record, &rec1);
 	sched_run_until(f->e, 1 * SEC);
 	assert_false(a.bad);
 	assert_true(sched_finished(f->e));
@@ -579,11 +519,11 @@ static void test_exit_and_end(void **state)
 	/* one exit event, and its last switch-out says X */
 	int exits = 0;
 	char last_state = 0;
-	for (size_t i = 0; i < f->r1.nr; i++) {
-		if (f->r1.ev[i].type == EV_SCHED_PROCESS_EXIT && f->r1.ev[i].f[0] == 1)
+	for (size_t i = 0; i < rec1.nr; i++) {
+		if (rec1.ev[i].type == EV_SCHED_PROCESS_EXIT && rec1.ev[i].f[0] == 1)
 			exits++;
-		if (f->r1.ev[i].type == EV_SCHED_SWITCH && f->r1.ev[i].f[0] == 1)
-			last_state = (char)f->r1.ev[i].f[4];
+		if (rec1.ev[i].type == EV_SCHED_SWITCH && rec1.ev[i].f[0] == 1)
+			last_state = (char)rec1.ev[i].f[4];
 	}
 	assert_int_equal(exits, 1);
 	assert_int_equal(last_state, 'X');
@@ -602,19 +542,19 @@ static void check_ping_pong(int kernel, int variant)
 	const struct prog_insn a[] = { LOOP(4), RUN(DIST_CONST, 1 * MS, 0), WAKE(0), WAIT, END(0) };
 	const struct prog_insn b[] = { LOOP(4), WAIT, RUN(DIST_CONST, 1 * MS, 0), WAKE(1), END(0) };
 
-	fx_task(f, 0, 0, 5, a, 1);
-	fx_task(f, 0, 0, 5, b, 1);
+	fx_prog_task(f, 0, 0, 5, a, 1);
+	fx_prog_task(f, 0, 0, 5, b, 1);
 	f->wake_list[0] = 1;
 	f->wake_list[1] = 0;
 	f->sc.nr_wake_list = 2;
 	f->e = fx_engine(f);
-	sched_add_listener(f->e, record, &f->r1);
+	sched_add_listener(f->e, record, &rec1);
 	sched_run_until(f->e, 1 * SEC);
 
 	int n = 0, turns = 0, last_next = -1;
 	u64 last_t = 0;
-	for (size_t i = 0; i < f->r1.nr; i++) {
-		const struct canon *c = &f->r1.ev[i];
+	for (size_t i = 0; i < rec1.nr; i++) {
+		const struct canon *c = &rec1.ev[i];
 		if (c->type != EV_SCHED_SWITCH || c->time < 10 * MS)
 			continue;
 		int prev = (int)c->f[0], next = (int)c->f[1];
@@ -667,8 +607,8 @@ static void test_wake_before_wait(void **state)
 	const struct prog_insn b[] = { RUN(DIST_CONST, 5 * MS, 0), WAIT, RUN(DIST_CONST, 2 * MS, 0),
 				       { .op = PROG_EXIT } };
 
-	fx_task(f, 0, 0, 4, b, 0);
-	fx_task(f, 0, 0, 2, a, 0);
+	fx_prog_task(f, 0, 0, 4, b, 0);
+	fx_prog_task(f, 0, 0, 2, a, 0);
 	f->wake_list[0] = 0;
 	f->sc.nr_wake_list = 1;
 	f->e = fx_engine(f);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "fixture.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -299,69 +299,19 @@ static void test_units_and_carry(void **state)
 
 /* ---- through a real engine ---- */
 
-static struct prog_insn forever_insn = { .op = PROG_RUN_FOREVER };
-static struct sched_program forever = { .nr_insns = 1, .insn = &forever_insn };
-
-struct eng_fix {
-	struct sched_topo_cpu cpu;
-	u32 dist;
-	struct sched_topology topo;
-	struct sched_task_spec task[4];
-	struct sched_scenario sc;
-	struct sched_engine *e;
-};
-
-/* The fixture in use, freed by the teardown even when an assertion fails. */
-static struct eng_fix *live_fix;
-
-static struct eng_fix *eng_new(void)
+/* One CPU, EEVDF, 10 s. */
+static struct fx *eng_new(void)
 {
-	struct eng_fix *f = calloc(1, sizeof(*f));
+	struct fx *f = fx_new(1, KV_LATEST, SCHED_VARIANT_EEVDF);
 
-	assert_null(live_fix);
-	live_fix = f;
-
-	f->cpu.capacity = 1024;
-	f->dist = 10;
-	f->topo = (struct sched_topology){ .name = "one", .nr_cpus = 1, .cpu = &f->cpu,
-					   .nr_nodes = 1, .distance = &f->dist };
-	f->sc = (struct sched_scenario){ .topo = &f->topo, .kernel = KV_LATEST,
-					 .variant = SCHED_VARIANT_EEVDF, .hz = 1000, .seed = 1,
-					 .duration = 10 * NSEC_PER_SEC, .task = f->task };
+	f->sc.duration = 10 * NSEC_PER_SEC;
 	return f;
 }
 
-static void eng_task(struct eng_fix *f, int nice, u64 start, const struct sched_program *prog)
+/* A NORMAL task on any CPU, forked at `start`; prog NULL = run forever. */
+static void eng_task(struct fx *f, int nice, u64 start, const struct sched_program *prog)
 {
-	struct sched_task_spec *t = &f->task[f->sc.nr_tasks++];
-
-	snprintf(t->name, sizeof(t->name), "t%d", f->sc.nr_tasks);
-	t->nice = nice;
-	t->start = start;
-	t->prog = prog;
-}
-
-static struct sched_engine *eng_start(struct eng_fix *f)
-{
-	char err[128];
-
-	f->e = sched_engine_create(&f->sc, err, sizeof(err));
-	assert_non_null(f->e);
-	return f->e;
-}
-
-static void eng_free(struct eng_fix *f)
-{
-	sched_engine_destroy(f->e);
-	free(f);
-	live_fix = NULL;
-}
-
-static int cleanup(void **state)
-{
-	if (live_fix)
-		eng_free(live_fix);
-	return 0;
+	fx_add_task(f, nice, SCHED_NORMAL, -1, prog)->start = start;
 }
 
 /*
@@ -370,15 +320,15 @@ static int cleanup(void **state)
  */
 static void check_hog_pelt(u64 start)
 {
-	struct eng_fix *f = eng_new();
+	struct fx *f = eng_new();
 	struct sched_engine *e;
 	const u64 at[] = { 10, 20, 40, 80, 160, 320 };
 	struct sched_task_info ti;
 	struct sched_cpu_info ci;
 	char what[96];
 
-	eng_task(f, 0, start, &forever);
-	e = eng_start(f);
+	eng_task(f, 0, start, NULL);
+	e = fx_start(f);
 	for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
 		sched_run_until(e, start + at[i] * MS);
 		sched_task_info(e, 0, &ti);
@@ -401,7 +351,7 @@ static void check_hog_pelt(u64 start)
 	/* the task's own sums keep being aged: its last update is within a tick */
 	cur_engine = e;
 	assert_true(e->st->task[0].se.avg.last_update_time + 2 * MS >= sched_now(e));
-	eng_free(f);
+	fx_free(f);
 }
 
 static void test_engine_hog_forked_later(void **state)
@@ -426,14 +376,14 @@ static void test_engine_hog_forked_at_zero(void **state)
 /* Two nice-0 hogs sharing the CPU: each runs half the time but is always runnable. */
 static void test_engine_two_hogs(void **state)
 {
-	struct eng_fix *f = eng_new();
+	struct fx *f = eng_new();
 	struct sched_engine *e;
 	struct sched_task_info a, b;
 	struct sched_cpu_info ci;
 
-	eng_task(f, 0, 1 * MS, &forever);
-	eng_task(f, 0, 1 * MS, &forever);
-	e = eng_start(f);
+	eng_task(f, 0, 1 * MS, NULL);
+	eng_task(f, 0, 1 * MS, NULL);
+	e = fx_start(f);
 	sched_run_until(e, 3 * NSEC_PER_SEC);
 	sched_task_info(e, 0, &a);
 	sched_task_info(e, 1, &b);
@@ -447,32 +397,32 @@ static void test_engine_two_hogs(void **state)
 	assert_near(ci.avg.util_avg, 1024, 0.01L, 0, "cfs_rq util_avg");
 	assert_near(ci.avg.load_avg, 2048, 0.01L, 0, "cfs_rq load_avg");
 	assert_near(ci.avg.runnable_avg, 2048, 0.01L, 0, "cfs_rq runnable_avg (counts tasks)");
-	eng_free(f);
+	fx_free(f);
 }
 
 /* A hog of nice -5: load_avg -> its weight 3121. */
 static void test_engine_load_is_weight(void **state)
 {
-	struct eng_fix *f = eng_new();
+	struct fx *f = eng_new();
 	struct sched_engine *e;
 	struct sched_task_info ti;
 	struct sched_cpu_info ci;
 
-	eng_task(f, -5, 2 * MS, &forever);
-	e = eng_start(f);
+	eng_task(f, -5, 2 * MS, NULL);
+	e = fx_start(f);
 	sched_run_until(e, 2 * NSEC_PER_SEC);
 	sched_task_info(e, 0, &ti);
 	sched_cpu_info(e, 0, &ci);
 	assert_near(ti.avg.load_avg, 3121, 0.01L, 0, "nice -5 load_avg");
 	assert_near(ci.avg.load_avg, 3121, 0.01L, 0, "cfs_rq load_avg");
 	assert_near(ti.avg.util_avg, 1024, 0.01L, 0, "nice -5 util_avg");
-	eng_free(f);
+	fx_free(f);
 }
 
 /* Run 300 ms, sleep 64 ms: on waking, util_avg has decayed by y^(64 ms in periods). */
 static void check_engine_sleep_decay(u64 start)
 {
-	struct eng_fix *f = eng_new();
+	struct fx *f = eng_new();
 	struct sched_engine *e;
 	struct prog_insn insn[3] = {
 		{ .op = PROG_RUN, .dur = { DIST_CONST, 300 * MS, 0 } },
@@ -483,7 +433,7 @@ static void check_engine_sleep_decay(u64 start)
 	struct sched_task_info ti;
 
 	eng_task(f, 0, start, &prog);
-	e = eng_start(f);
+	e = fx_start(f);
 	sched_run_until(e, start + 300 * MS);
 	sched_task_info(e, 0, &ti);
 	assert_int_equal(ti.state, TASK_INTERRUPTIBLE);
@@ -497,7 +447,7 @@ static void check_engine_sleep_decay(u64 start)
 	assert_near(ti.avg.util_avg, want, 0.02L, 2, "util_avg after 64 ms asleep");
 	assert_near(ti.avg.load_avg, 1024 * y_pow(periods_of(64 * MS)), 0.03L, 2,
 		    "load_avg after 64 ms asleep");
-	eng_free(f);
+	fx_free(f);
 }
 
 static void test_engine_sleep_decay(void **state)
@@ -523,12 +473,12 @@ int main(void)
 		cmocka_unit_test(test_long_run_saturates),
 		cmocka_unit_test(test_sleep_halves),
 		cmocka_unit_test(test_units_and_carry),
-		cmocka_unit_test_teardown(test_engine_hog_forked_later, cleanup),
-		cmocka_unit_test_teardown(test_engine_hog_forked_at_zero, cleanup),
-		cmocka_unit_test_teardown(test_engine_two_hogs, cleanup),
-		cmocka_unit_test_teardown(test_engine_load_is_weight, cleanup),
-		cmocka_unit_test_teardown(test_engine_sleep_decay, cleanup),
-		cmocka_unit_test_teardown(test_engine_sleep_decay_forked_at_zero, cleanup),
+		cmocka_unit_test_teardown(test_engine_hog_forked_later, fx_cleanup),
+		cmocka_unit_test_teardown(test_engine_hog_forked_at_zero, fx_cleanup),
+		cmocka_unit_test_teardown(test_engine_two_hogs, fx_cleanup),
+		cmocka_unit_test_teardown(test_engine_load_is_weight, fx_cleanup),
+		cmocka_unit_test_teardown(test_engine_sleep_decay, fx_cleanup),
+		cmocka_unit_test_teardown(test_engine_sleep_decay_forked_at_zero, fx_cleanup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
