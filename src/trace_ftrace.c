@@ -52,21 +52,6 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_NOTE] = ".....",
 };
 
-static const char *const event_names[NR_SCHED_EVENTS] = {
-	[EV_SCHED_SWITCH] = "sched_switch",
-	[EV_SCHED_WAKING] = "sched_waking",
-	[EV_SCHED_WAKEUP] = "sched_wakeup",
-	[EV_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
-	[EV_SCHED_MIGRATE_TASK] = "sched_migrate_task",
-	[EV_SCHED_PROCESS_FORK] = "sched_process_fork",
-	[EV_SCHED_PROCESS_EXIT] = "sched_process_exit",
-	[EV_SCHED_STAT_RUNTIME] = "sched_stat_runtime",
-	[EV_SCHED_SET_NICE] = "schedscope_set_nice",
-	[EV_SCHED_YIELD] = "schedscope_yield",
-	[EV_COMMAND] = "schedscope_command",
-	[EV_NOTE] = "schedscope_note",
-};
-
 static const char *const command_kinds[] = {
 	[CMD_SET_TUNABLE] = "set_tunable",
 	[CMD_SET_FEATURE] = "set_feature",
@@ -207,7 +192,7 @@ static void put_context(struct trace_ftrace *w, const struct sched_event *ev, in
 
 	fprintf(w->f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06" PRIu64 ": %s: ",
 		comm, pid, ev->cpu, event_flags[ev->type], us / 1000000, us % 1000000,
-		event_names[ev->type]);
+		sched_event_names[ev->type]);
 }
 
 /*
