@@ -89,24 +89,24 @@ static inline unsigned lat_bucket(u64 v)
 	return octave * LAT_SUB + (unsigned)((v >> (msb - 4)) & (LAT_SUB - 1));
 }
 
-/* The largest value that lands in bucket b (the last one takes everything above). */
-static u64 lat_bucket_upper(unsigned b)
+u64 lat_bucket_lower(unsigned b)
 {
 	unsigned octave = b / LAT_SUB, sub = b % LAT_SUB;
 
-	if (b == LAT_OCTAVES * LAT_SUB - 1)
-		return UINT64_MAX;
-
 	if (octave == 0)
 		return sub;
-
-	u64 step = 1ULL << (octave - 1);
-	u64 lower = (1ULL << (octave + 3)) + sub * step;
-
-	return lower + step - 1;
+	return (1ULL << (octave + 3)) + (u64)sub * (1ULL << (octave - 1));
 }
 
-static inline void lat_hist_add(struct lat_hist *h, u64 v)
+/* The largest value that lands in bucket b (the last one takes everything above). */
+static u64 lat_bucket_upper(unsigned b)
+{
+	if (b == LAT_OCTAVES * LAT_SUB - 1)
+		return UINT64_MAX;
+	return lat_bucket_lower(b + 1) - 1;
+}
+
+void lat_hist_add(struct lat_hist *h, u64 v)
 {
 	h->bucket[lat_bucket(v)]++;
 	h->count++;

@@ -56,7 +56,11 @@ void stats_free(struct stats *st);
 void stats_event(void *st, const struct sched_event *ev);
 /* Close open intervals at `now` (clipped to the window). */
 void stats_finish(struct stats *st, u64 now);
+/* Count a sample of v ns. */
+void lat_hist_add(struct lat_hist *h, u64 v);
 /* p50/p99/max wakeup latency in ns (enum expect_stat), 0 without samples. */
 u64 lat_hist_value(const struct lat_hist *h, int stat);
+/* The smallest value that lands in bucket b. */
+u64 lat_bucket_lower(unsigned b);
 
 #endif

@@ -34,31 +34,6 @@ static const char *fmt_dur(char *buf, size_t n, s64 ns, bool plus)
 	return buf;
 }
 
-/* ---- the latency histogram, as src/stats.c buckets it ---- */
-
-static unsigned lat_bucket(u64 v)
-{
-	if (v < LAT_SUB)
-		return (unsigned)v;
-
-	unsigned msb = 63 - (unsigned)__builtin_clzll(v);
-	unsigned octave = msb - 3;
-
-	if (octave >= LAT_OCTAVES)
-		return LAT_OCTAVES * LAT_SUB - 1;
-	return octave * LAT_SUB + (unsigned)((v >> (msb - 4)) & (LAT_SUB - 1));
-}
-
-/* Lower bound of bucket b's values. */
-static u64 lat_bucket_lower(unsigned b)
-{
-	unsigned octave = b / LAT_SUB, sub = b % LAT_SUB;
-
-	if (octave == 0)
-		return sub;
-	return (1ULL << (octave + 3)) + (u64)sub * (1ULL << (octave - 1));
-}
-
 static struct {
 	const struct sched_history *h;
 	int pid;
@@ -93,12 +68,7 @@ static void lat_feed(const struct sched_event *ev)
 			lat.running = false;
 		if (ev->sw.next_pid == pid) {
 			if (lat.woken_at != ~0ULL) {
-				u64 v = ev->time - lat.woken_at;
-
-				lat.hist.bucket[lat_bucket(v)]++;
-				lat.hist.count++;
-				if (v > lat.hist.max)
-					lat.hist.max = v;
+				lat_hist_add(&lat.hist, ev->time - lat.woken_at);
 			}
 			lat.woken_at = ~0ULL;
 			lat.running = true;
