@@ -27,6 +27,12 @@ struct style {
 
 #define STYLE_PLAIN ((struct style){ COLOR_DEFAULT, COLOR_DEFAULT, 0 })
 
+/* A style from a colour pair and A_*_ bits, as the views write them. */
+static inline struct style sty(int fg, int bg, int attr)
+{
+	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
+}
+
 struct cell {
 	u32 ch;		/* Unicode code point; 0 = continuation of a wide char */
 	struct style st;

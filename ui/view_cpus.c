@@ -11,11 +11,6 @@
 
 #define MAX_QUEUE 64
 
-static struct style sty(int fg, int bg, int attr)
-{
-	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
-}
-
 /* ---- topology order ---- */
 
 static int cmp_topo(const void *a, const void *b, void *arg)

@@ -19,11 +19,6 @@
 /* Scans for matching events give up after this many (a filter matching nothing). */
 #define EV_SCAN_BUDGET (1u << 21)
 
-static struct style sty(int fg, int bg, int attr)
-{
-	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
-}
-
 struct filter {
 	int type;		/* event type, -1 for any */
 	const char *glob;	/* task name glob, NULL for any */

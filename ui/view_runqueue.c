@@ -11,31 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "ui.h"
 
 #define RQ_MAX 256
-
-static struct style sty(int fg, int bg, int attr)
-{
-	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
-}
-
-/* A duration with its unit: "850ns", "12.5us", "1.234ms", "2.500s"; signed when plus. */
-static const char *fmt_dur(char *buf, size_t n, s64 ns, bool plus)
-{
-	u64 a = ns < 0 ? (u64)0 - (u64)ns : (u64)ns;
-	const char *sign = ns < 0 ? "-" : plus && ns > 0 ? "+" : "";
-
-	if (a < 1000)
-		snprintf(buf, n, "%s%" PRIu64 "ns", sign, a);
-	else if (a < 1000000)
-		snprintf(buf, n, "%s%.1fus", sign, (double)a / 1e3);
-	else if (a < 1000000000)
-		snprintf(buf, n, "%s%.3fms", sign, (double)a / 1e6);
-	else
-		snprintf(buf, n, "%s%.3fs", sign, (double)a / 1e9);
-	return buf;
-}
 
 /* A tick label: "+10ms", "-500us", "+1.5ms" (no trailing zeros). */
 static void fmt_tick(char *buf, size_t n, s64 ns)

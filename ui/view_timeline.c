@@ -22,11 +22,6 @@
 #define TL_DEFAULT_SPAN (50 * NSEC_PER_MSEC)
 #define TL_MIN_SPAN (10 * NSEC_PER_USEC)
 
-static struct style sty(int fg, int bg, int attr)
-{
-	return (struct style){ (s16)fg, (s16)bg, (u8)attr };
-}
-
 /* First seq in [0, n) whose event time is >= t (n when none). */
 static u64 seq_at(const struct sched_history *h, u64 n, u64 t)
 {
