@@ -28,6 +28,9 @@ struct cpu_state {
 	u64 since;		/* when it got the CPU */
 	int nr;			/* nr_running counted from the events */
 	s64 nr_written;		/* last value written, -1 for none */
+	s64 nr_pending;		/* value at nr_pending_t, written once time moves on */
+	u64 nr_pending_t;
+	bool nr_dirty;
 	bool sampled;		/* load/util sampled at least once */
 	u64 last_sample;
 	u64 load_written, util_written;
@@ -51,6 +54,8 @@ struct trace_perfetto {
 	u64 from, to;
 	bool error;
 	bool window_started;
+	u64 last_time;		/* of the last event */
+	bool any_dirty;		/* some CPU has an nr_running value pending */
 	u64 entries;
 	u64 flow_seq;
 	int nr_cpus;
@@ -323,50 +328,6 @@ static void put_runnable(struct trace_perfetto *w, int pid, u64 start, u64 end, 
 	ev_end(w);
 }
 
-static void start_window(struct trace_perfetto *w, u64 t);
-
-int trace_perfetto_close(struct trace_perfetto *w, u64 end)
-{
-	int ret;
-
-	if (!w)
-		return 0;
-	start_window(w, end);
-	for (int c = 0; c < w->nr_cpus; c++) {
-		struct cpu_state *cs = &w->cpu[c];
-
-		if (cs->curr > 0 && end > cs->since)
-			put_running(w, c, cs->curr, cs->curr_prio, 0, cs->since, end);
-	}
-	for (int pid = 1; pid < w->nr_tasks; pid++) {
-		struct task_state *ts = &w->task[pid];
-
-		if (ts->waiting && end > ts->waiting_since)
-			put_runnable(w, pid, ts->waiting_since, end, -1);
-	}
-
-	fputs("\n],\"otherData\":", w->f);
-	json_init(&w->j, w->f, JSON_COMPACT);
-	json_begin_object(&w->j);
-	json_kv_str(&w->j, "generator", "schedscope");
-	json_kv_str(&w->j, "clock", "simulated time from the start of the run");
-	json_kv_u64(&w->j, "window_from_ns", w->from);
-	if (w->to != NO_END)
-		json_kv_u64(&w->j, "window_to_ns", w->to);
-	json_kv_u64(&w->j, "end_ns", end);
-	json_end_object(&w->j);
-	if (w->j.error || w->j.depth || !w->j.done)
-		w->error = true;
-	fputs("}\n", w->f);
-
-	ret = w->error || fflush(w->f) != 0 || ferror(w->f) ? -1 : 0;
-	free(w->task);
-	free(w->cpu);
-	free(w->globs);
-	free(w);
-	return ret;
-}
-
 /* ---- counters ---- */
 
 static void put_cpu_counter(struct trace_perfetto *w, int cpu, const char *what, u64 t, u64 v)
@@ -375,6 +336,24 @@ static void put_cpu_counter(struct trace_perfetto *w, int cpu, const char *what,
 
 	snprintf(name, sizeof(name), "CPU %d %s", cpu, what);
 	put_counter(w, TRACE_PERFETTO_CPUS_PID, name, t, false, v);
+}
+
+/*
+ * nr_running values pending from an earlier time: only the last value of
+ * an instant is written (a wakeup and a block at the same ns cancel out).
+ */
+static void flush_nr_running(struct trace_perfetto *w)
+{
+	for (int c = 0; w->any_dirty && c < w->nr_cpus; c++) {
+		struct cpu_state *cs = &w->cpu[c];
+
+		if (cs->nr_dirty && cs->nr_pending != cs->nr_written) {
+			put_cpu_counter(w, c, "nr_running", cs->nr_pending_t, (u64)cs->nr_pending);
+			cs->nr_written = cs->nr_pending;
+		}
+		cs->nr_dirty = false;
+	}
+	w->any_dirty = false;
 }
 
 /*
@@ -393,9 +372,15 @@ static void update_cpu_counters(struct trace_perfetto *w, int cpu, u64 t, bool f
 	if (w->o.cpu_info)
 		w->o.cpu_info(w->o.ctx, cpu, &ci);
 	nr = w->o.cpu_info ? ci.nr_running : cs->nr;
-	if (force || nr != cs->nr_written) {
+	if (force) {
 		put_cpu_counter(w, cpu, "nr_running", t, (u64)nr);
 		cs->nr_written = nr;
+		cs->nr_dirty = false;
+	} else {
+		cs->nr_pending = nr;
+		cs->nr_pending_t = t;
+		cs->nr_dirty = true;
+		w->any_dirty = true;
 	}
 	if (!w->o.cpu_info || (!force && cs->sampled && t - cs->last_sample < TRACE_PERFETTO_SAMPLE_NS))
 		return;
@@ -635,6 +620,9 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 
 	if (ev->type >= NR_SCHED_EVENTS)
 		return;
+	if (ev->time > w->last_time)
+		flush_nr_running(w);
+	w->last_time = ev->time;
 	start_window(w, ev->time);
 	switch (ev->type) {
 	case EV_SCHED_SWITCH:
@@ -674,4 +662,49 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 	for (int i = 0; i < 2; i++)
 		if (touched[i] >= 0)
 			update_cpu_counters(w, touched[i], ev->time, false);
+}
+
+/* ---- the end ---- */
+
+int trace_perfetto_close(struct trace_perfetto *w, u64 end)
+{
+	int ret;
+
+	if (!w)
+		return 0;
+	flush_nr_running(w);
+	start_window(w, end);
+	for (int c = 0; c < w->nr_cpus; c++) {
+		struct cpu_state *cs = &w->cpu[c];
+
+		if (cs->curr > 0 && end > cs->since)
+			put_running(w, c, cs->curr, cs->curr_prio, 0, cs->since, end);
+	}
+	for (int pid = 1; pid < w->nr_tasks; pid++) {
+		struct task_state *ts = &w->task[pid];
+
+		if (ts->waiting && end > ts->waiting_since)
+			put_runnable(w, pid, ts->waiting_since, end, -1);
+	}
+
+	fputs("\n],\"otherData\":", w->f);
+	json_init(&w->j, w->f, JSON_COMPACT);
+	json_begin_object(&w->j);
+	json_kv_str(&w->j, "generator", "schedscope");
+	json_kv_str(&w->j, "clock", "simulated time from the start of the run");
+	json_kv_u64(&w->j, "window_from_ns", w->from);
+	if (w->to != NO_END)
+		json_kv_u64(&w->j, "window_to_ns", w->to);
+	json_kv_u64(&w->j, "end_ns", end);
+	json_end_object(&w->j);
+	if (w->j.error || w->j.depth || !w->j.done)
+		w->error = true;
+	fputs("}\n", w->f);
+
+	ret = w->error || fflush(w->f) != 0 || ferror(w->f) ? -1 : 0;
+	free(w->task);
+	free(w->cpu);
+	free(w->globs);
+	free(w);
+	return ret;
 }

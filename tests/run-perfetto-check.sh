@@ -1,0 +1,64 @@
+#!/bin/sh
+# The Chrome/Perfetto JSON export of every scenario: it parses (python3's
+# json), names its rows, pairs its flow events, keeps a --trace-window, and
+# two runs give the same bytes. Usage: tests/run-perfetto-check.sh ./schedscope
+set -u
+bin=${1:-./schedscope}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! command -v python3 > /dev/null; then
+	echo "perfetto-check: python3 not found, skipped"
+	exit 0
+fi
+pass=0 fail=0
+check() {	# FILE FROM_US TO_US (TO_US empty: no end)
+	python3 - "$@" <<'PY'
+import json, sys
+path, lo = sys.argv[1], float(sys.argv[2])
+hi = float(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3] else float("inf")
+d = json.load(open(path))
+ev = d["traceEvents"]
+assert d["displayTimeUnit"] == "ns"
+meta = {(e["pid"], e["tid"], e["name"]): e["args"] for e in ev if e["ph"] == "M"}
+assert meta[(1000000, 1000000, "process_name")]["name"] == "CPUs"
+assert meta[(2000000, 2000000, "process_name")]["name"] == "Tasks"
+assert meta[(1000000, 1000001, "thread_name")]["name"] == "CPU 0"
+starts, ends = {}, {}
+for e in ev:
+    ph = e["ph"]
+    if ph == "M":
+        continue
+    assert lo <= e["ts"] < hi or (ph == "X" and e["ts"] == lo), e
+    if ph == "X":
+        assert e["dur"] > 0 and e["ts"] + e["dur"] <= hi + 1e-9, e
+        if e["pid"] == 1000000:
+            assert (1000000, e["tid"], "thread_name") in meta, e
+    elif ph == "s":
+        starts[e["id"]] = e
+    elif ph == "f":
+        ends[e["id"]] = e
+    elif ph == "i":
+        assert e["s"] in ("g", "t"), e
+for i, f in ends.items():
+    s = starts[i]
+    assert s["ts"] <= f["ts"] and s["name"] == f["name"] and s["cat"] == f["cat"], (s, f)
+print(len(ev))
+PY
+}
+for s in scenarios/*.scn; do
+	n=$(basename "$s" .scn)
+	if "$bin" run "$s" --trace "$tmp/$n.a.json" > /dev/null &&
+	   "$bin" run "$s" --trace "$tmp/$n.b.json" > /dev/null &&
+	   cmp -s "$tmp/$n.a.json" "$tmp/$n.b.json" &&
+	   check "$tmp/$n.a.json" 0 > /dev/null &&
+	   "$bin" run "$s" --trace "$tmp/$n.w.json" --trace-window 1s..1500ms > /dev/null &&
+	   check "$tmp/$n.w.json" 1000000 1500000 > /dev/null; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "perfetto-check: $s: the JSON export is not well formed, deterministic or windowed"
+	fi
+	rm -f "$tmp/$n".*.json
+done
+echo "perfetto-check: $pass passed, $fail failed"
+[ "$fail" = 0 ]
