@@ -28,5 +28,6 @@ extern const char demo_scenario_text[];
 int cmd_run(int argc, char **argv);
 int cmd_view(int, char **);
 int cmd_ui(int, char **);
+int cmd_topology(int, char **);
 
 #endif

@@ -15,6 +15,7 @@ static void usage(FILE *out)
 		"       schedscope view SCENARIO --at T [--size WxH] [--view NAME[,SIDE]]\n"
 		"                       [--format text|ansi|html] [--select task=NAME|cpu=N]\n"
 		"       schedscope run SCENARIO [options]\n"
+		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
@@ -60,5 +61,7 @@ int main(int argc, char **argv)
 		return cmd_view(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ui"))
 		return cmd_ui(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "topology"))
+		return cmd_topology(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }

@@ -1,0 +1,433 @@
+/*
+ * `schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]`:
+ * build the sched domains of a machine (sched/topology.c) and print them,
+ * per CPU as the kernel's sched_domain debug output does ("CPU0 attaching
+ * sched-domain(s): domain-0: span=0-3 level=MC ..."), with flags, balance
+ * parameters and groups, after a summary of the levels.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sched/topology.h"
+#include "cli.h"
+#include "json.h"
+#include "lex.h"
+#include "topology_file.h"
+
+#define CPULIST_MAX (6 * SCHED_MAX_CPUS + 1)
+
+static const char *cpulist(const struct cpumask *m)
+{
+	static char buf[CPULIST_MAX];
+	cpumask_format_list(buf, sizeof(buf), m);
+	return buf;
+}
+
+static void print_flags(FILE *f, u32 flags, const char *sep)
+{
+	bool first = true;
+	for (int i = 0; i < __SD_FLAG_CNT; i++)
+		if (flags & (1u << i)) {
+			fprintf(f, "%s%s", first ? "" : sep, sd_flag_name[i]);
+			first = false;
+		}
+	if (first)
+		fputs("none", f);
+}
+
+static void json_flags(struct json *j, u32 flags)
+{
+	json_begin_array(j);
+	for (int i = 0; i < __SD_FLAG_CNT; i++)
+		if (flags & (1u << i))
+			json_string(j, sd_flag_name[i]);
+	json_end_array(j);
+}
+
+/* One line per topology level (sd->level) that survived on some CPU. */
+struct level_sum {
+	int level;
+	const struct sched_domain *first;	/* CPU-lowest instance */
+	int domains;				/* distinct spans */
+	unsigned int wmin, wmax;		/* span weights */
+	int gmin, gmax;				/* groups per domain */
+	bool flags_vary;
+};
+
+static int summarize(const struct sched_domains *sds, struct level_sum *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < sds->nr_domains; i++) {
+		const struct sched_domain *sd = &sds->sd[i];
+		int k = 0;
+		while (k < n && out[k].level != sd->level)
+			k++;
+		if (k == n) {
+			if (n == max)
+				continue;
+			/* keep the list ordered by level */
+			while (k > 0 && out[k - 1].level > sd->level) {
+				out[k] = out[k - 1];
+				k--;
+			}
+			out[k] = (struct level_sum){ sd->level, sd, 0, sd->span_weight, sd->span_weight,
+						     sd->nr_groups, sd->nr_groups, false };
+			n++;
+		}
+		struct level_sum *s = &out[k];
+		bool dup = false;
+		/* a span already counted at this level (another CPU's copy)? */
+		for (int c = 0; c < sd->cpu && !dup; c++) {
+			if (!cpumask_test(&sd->span, c))
+				continue;
+			for (int d = sds->percpu[c].sd; d >= 0; d = sds->sd[d].parent)
+				if (sds->sd[d].level == sd->level) {
+					dup = cpumask_equal(&sds->sd[d].span, &sd->span);
+					break;
+				}
+		}
+		if (!dup)
+			s->domains++;
+		if (sd->span_weight < s->wmin)
+			s->wmin = sd->span_weight;
+		if (sd->span_weight > s->wmax)
+			s->wmax = sd->span_weight;
+		if (sd->nr_groups < s->gmin)
+			s->gmin = sd->nr_groups;
+		if (sd->nr_groups > s->gmax)
+			s->gmax = sd->nr_groups;
+		if (sd->flags != s->first->flags)
+			s->flags_vary = true;
+	}
+	return n;
+}
+
+static void print_range(FILE *f, const char *what, long a, long b)
+{
+	if (a == b)
+		fprintf(f, " %s=%ld", what, a);
+	else
+		fprintf(f, " %s=%ld..%ld", what, a, b);
+}
+
+static void print_group(FILE *f, const struct sched_domain *sd, const struct sched_group *sg)
+{
+	fprintf(f, " %d:{ span=%s", sg->sgc_id, cpulist(&sg->span));
+	if ((sd->flags & SD_OVERLAP) && !cpumask_equal(&sg->balance_mask, &sg->span))
+		fprintf(f, " mask=%s", cpulist(&sg->balance_mask));
+	fprintf(f, " cap=%lu", sg->capacity);
+	if (sg->min_capacity != sg->max_capacity)
+		fprintf(f, " min=%lu max=%lu", sg->min_capacity, sg->max_capacity);
+	fputs(" }", f);
+}
+
+static const char *sd_name(const struct sched_domains *sds, int id)
+{
+	return id >= 0 ? sds->sd[id].name : "-";
+}
+
+static void print_text(FILE *f, const struct sched_topology *t, const struct sched_domains *sds, u32 hz,
+		       int only_cpu)
+{
+	struct level_sum sum[300];
+	int nl = summarize(sds, sum, (int)ARRAY_SIZE(sum));
+
+	fprintf(f, "topology %s: %d CPUs, %d node%s\n", t->name, t->nr_cpus, t->nr_nodes,
+		t->nr_nodes == 1 ? "" : "s");
+	fprintf(f, "numa distances:");
+	for (int i = 0; i < sds->numa_levels; i++)
+		fprintf(f, " %d", sds->numa_distance[i]);
+	fprintf(f, " (NODE + %d NUMA level%s, %s)\n", sds->numa_levels - 1, sds->numa_levels == 2 ? "" : "s",
+		numa_topology_type_name[sds->numa_topology_type]);
+	fprintf(f, "max_load_balance_interval: %lu jiffies (HZ=%u x %d CPUs / 10)\n",
+		sched_max_load_balance_interval(hz, t->nr_cpus), hz, t->nr_cpus);
+	if (sds->asym_cpucapacity)
+		fprintf(f, "asymmetric CPU capacity: yes\n");
+	fprintf(f, "levels (bottom-up, degenerate ones removed): %d\n", nl);
+	if (!nl)
+		fprintf(f, "  none: every CPU attaches a NULL sched-domain\n");
+	for (int i = 0; i < nl; i++) {
+		const struct level_sum *s = &sum[i];
+		const struct sched_domain *sd = s->first;
+		fprintf(f, "  %-4s level=%d domains=%d", sd->name, s->level, s->domains);
+		print_range(f, "span_weight", s->wmin, s->wmax);
+		print_range(f, "groups", s->gmin, s->gmax);
+		fprintf(f, " interval=%u..%ums busy_factor=%u imbalance_pct=%u cache_nice_tries=%u imb_numa_nr=%u\n",
+			sd->min_interval, sd->max_interval, sd->busy_factor, sd->imbalance_pct,
+			sd->cache_nice_tries, sd->imb_numa_nr);
+		fprintf(f, "       flags%s: ", s->flags_vary ? " (on CPU0's first domain here; they vary)" : "");
+		print_flags(f, sd->flags, "|");
+		fputc('\n', f);
+	}
+
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		if (only_cpu >= 0 && cpu != only_cpu)
+			continue;
+		const struct sd_percpu *pc = &sds->percpu[cpu];
+		fputc('\n', f);
+		if (pc->sd < 0) {
+			fprintf(f, "CPU%d attaching NULL sched-domain.\n", cpu);
+			continue;
+		}
+		fprintf(f, "CPU%d attaching sched-domain(s):\n", cpu);
+		for (const struct sched_domain *sd = cpu_sd(sds, cpu); sd; sd = sd_parent(sds, sd)) {
+			int lv = sd->depth;
+			fprintf(f, "%*s domain-%d: span=%s level=%s\n", lv, "", lv, cpulist(&sd->span), sd->name);
+			fprintf(f, "%*s flags: ", lv + 1, "");
+			print_flags(f, sd->flags, "|");
+			fprintf(f, "\n%*s min_interval=%u max_interval=%u busy_factor=%u imbalance_pct=%u "
+				"cache_nice_tries=%u imb_numa_nr=%u\n",
+				lv + 1, "", sd->min_interval, sd->max_interval, sd->busy_factor, sd->imbalance_pct,
+				sd->cache_nice_tries, sd->imb_numa_nr);
+			fprintf(f, "%*s groups:", lv + 1, "");
+			for (int k = 0; k < sd->nr_groups; k++) {
+				print_group(f, sd, sd_group(sds, sd, k));
+				if (k + 1 < sd->nr_groups)
+					fputc(',', f);
+			}
+			fputc('\n', f);
+		}
+		fprintf(f, " sd_llc=%s sd_llc_size=%d sd_llc_id=%d sd_share_id=%d sd_numa=%s "
+			"sd_asym_cpucapacity=%s\n",
+			sd_name(sds, pc->sd_llc), pc->sd_llc_size, pc->sd_llc_id, pc->sd_share_id,
+			sd_name(sds, pc->sd_numa), sd_name(sds, pc->sd_asym_cpucapacity));
+	}
+}
+
+static void json_domain(struct json *j, const struct sched_domains *sds, const struct sched_domain *sd)
+{
+	json_begin_object(j);
+	json_kv_str(j, "name", sd->name);
+	json_kv_s64(j, "level", sd->level);
+	json_kv_s64(j, "depth", sd->depth);
+	json_kv_str(j, "span", cpulist(&sd->span));
+	json_kv_u64(j, "span_weight", sd->span_weight);
+	json_key(j, "flags");
+	json_flags(j, sd->flags);
+	json_kv_u64(j, "min_interval", sd->min_interval);
+	json_kv_u64(j, "max_interval", sd->max_interval);
+	json_kv_u64(j, "busy_factor", sd->busy_factor);
+	json_kv_u64(j, "imbalance_pct", sd->imbalance_pct);
+	json_kv_u64(j, "cache_nice_tries", sd->cache_nice_tries);
+	json_kv_u64(j, "imb_numa_nr", sd->imb_numa_nr);
+	json_key(j, "groups");
+	json_begin_array(j);
+	for (int k = 0; k < sd->nr_groups; k++) {
+		const struct sched_group *sg = sd_group(sds, sd, k);
+		json_begin_object(j);
+		json_kv_s64(j, "id", sg->sgc_id);
+		json_kv_str(j, "span", cpulist(&sg->span));
+		json_kv_str(j, "balance_mask", cpulist(&sg->balance_mask));
+		json_kv_u64(j, "weight", sg->group_weight);
+		json_kv_u64(j, "cores", sg->cores);
+		json_kv_u64(j, "capacity", sg->capacity);
+		json_kv_u64(j, "min_capacity", sg->min_capacity);
+		json_kv_u64(j, "max_capacity", sg->max_capacity);
+		json_key(j, "flags");
+		json_flags(j, sg->flags);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static void json_sd_ref(struct json *j, const char *key, const struct sched_domains *sds, int id)
+{
+	json_key(j, key);
+	if (id < 0)
+		json_null(j);
+	else
+		json_s64(j, sds->sd[id].depth);
+}
+
+static int print_json(FILE *f, const struct sched_topology *t, const struct sched_domains *sds, u32 hz,
+		      int only_cpu)
+{
+	struct level_sum sum[300];
+	int nl = summarize(sds, sum, (int)ARRAY_SIZE(sum));
+	struct json j;
+
+	json_init(&j, f, JSON_PRETTY);
+	json_begin_object(&j);
+	json_kv_str(&j, "topology", t->name);
+	json_kv_s64(&j, "nr_cpus", t->nr_cpus);
+	json_kv_s64(&j, "nr_nodes", t->nr_nodes);
+	json_kv_u64(&j, "hz", hz);
+	json_kv_u64(&j, "max_load_balance_interval", sched_max_load_balance_interval(hz, t->nr_cpus));
+	json_key(&j, "numa");
+	json_begin_object(&j);
+	json_key(&j, "distances");
+	json_begin_array(&j);
+	for (int i = 0; i < sds->numa_levels; i++)
+		json_s64(&j, sds->numa_distance[i]);
+	json_end_array(&j);
+	json_kv_str(&j, "type", numa_topology_type_name[sds->numa_topology_type]);
+	json_end_object(&j);
+	json_kv_bool(&j, "asym_cpucapacity", sds->asym_cpucapacity);
+	json_key(&j, "levels");
+	json_begin_array(&j);
+	for (int i = 0; i < nl; i++) {
+		const struct sched_domain *sd = sum[i].first;
+		json_begin_object(&j);
+		json_kv_str(&j, "name", sd->name);
+		json_kv_s64(&j, "level", sum[i].level);
+		json_kv_s64(&j, "domains", sum[i].domains);
+		json_kv_u64(&j, "span_weight_min", sum[i].wmin);
+		json_kv_u64(&j, "span_weight_max", sum[i].wmax);
+		json_kv_s64(&j, "groups_min", sum[i].gmin);
+		json_kv_s64(&j, "groups_max", sum[i].gmax);
+		json_key(&j, "flags");
+		json_flags(&j, sd->flags);
+		json_kv_bool(&j, "flags_vary", sum[i].flags_vary);
+		json_kv_u64(&j, "imbalance_pct", sd->imbalance_pct);
+		json_kv_u64(&j, "cache_nice_tries", sd->cache_nice_tries);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "cpus");
+	json_begin_array(&j);
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		if (only_cpu >= 0 && cpu != only_cpu)
+			continue;
+		const struct sd_percpu *pc = &sds->percpu[cpu];
+		json_begin_object(&j);
+		json_kv_s64(&j, "cpu", cpu);
+		json_kv_u64(&j, "capacity", t->cpu[cpu].capacity);
+		/* the shortcuts name a domain by its depth in this CPU's list */
+		json_sd_ref(&j, "sd_llc", sds, pc->sd_llc);
+		json_kv_s64(&j, "sd_llc_size", pc->sd_llc_size);
+		json_kv_s64(&j, "sd_llc_id", pc->sd_llc_id);
+		json_kv_s64(&j, "sd_share_id", pc->sd_share_id);
+		json_sd_ref(&j, "sd_numa", sds, pc->sd_numa);
+		json_sd_ref(&j, "sd_asym_cpucapacity", sds, pc->sd_asym_cpucapacity);
+		json_key(&j, "domains");
+		json_begin_array(&j);
+		for (const struct sched_domain *sd = cpu_sd(sds, cpu); sd; sd = sd_parent(sds, sd))
+			json_domain(&j, sds, sd);
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	return json_finish(&j);
+}
+
+/* The machine: KEY=VALUE words inline, or a .topo path or shipped name. */
+static int load(int nargs, char **args, struct sched_topology *t)
+{
+	char err[1024];
+
+	if (strchr(args[0], '=')) {
+		size_t len = 0;
+		for (int i = 0; i < nargs; i++)
+			len += strlen(args[i]) + 1;
+		char *text = malloc(len + 1);
+		if (!text) {
+			fprintf(stderr, "schedscope: out of memory\n");
+			return 2;
+		}
+		text[0] = 0;
+		for (int i = 0; i < nargs; i++) {
+			strcat(text, args[i]);
+			strcat(text, i + 1 < nargs ? " " : "");
+		}
+		struct lexer lx;
+		struct token first;
+		lex_init(&lx, "inline", text, strlen(text), err, sizeof(err));
+		int r = lx.failed ? -1 : 0;
+		if (!r && lex_next(&lx, &first) != TOK_KEYVAL)
+			r = lex_error(&lx, &first.s, "expected KEY=VALUE, got '%s'", SNIP(&first.s));
+		if (!r)
+			r = topology_parse_inline(&lx, &first, t);
+		if (!r && lx.failed)
+			r = -1;
+		free(text);
+		if (r < 0) {
+			fprintf(stderr, "schedscope: %s\n", err);
+			return 2;
+		}
+		return 0;
+	}
+	if (nargs != 1)
+		return cli_usage_error("topology: expected one FILE or NAME, or KEY=VALUE words");
+
+	char path[2048];
+	if (topology_resolve(args[0], "", path, sizeof(path), err, sizeof(err)) < 0 ||
+	    topology_load(path, t, err, sizeof(err)) < 0) {
+		fprintf(stderr, "schedscope: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_topology(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "hz", required_argument, NULL, 'h' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format = "text";
+	u32 hz = 250;
+	int only_cpu = -1, c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage_error("--format: '%s' is not text or json", optarg);
+			format = optarg;
+			break;
+		case 'h':
+			if (strcmp(optarg, "100") && strcmp(optarg, "250") && strcmp(optarg, "300") &&
+			    strcmp(optarg, "1000"))
+				return cli_usage_error("--hz: '%s' is not one of 100, 250, 300, 1000", optarg);
+			hz = (u32)atoi(optarg);
+			break;
+		case 'c': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < 0 || v >= SCHED_MAX_CPUS)
+				return cli_usage_error("--cpu: '%s' is not a CPU number", optarg);
+			only_cpu = (int)v;
+			break;
+		}
+		default:
+			return cli_usage_error("topology: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("topology: expected a FILE, a NAME or KEY=VALUE words");
+
+	struct sched_topology t;
+	int rc = load(argc - optind, argv + optind, &t);
+	if (rc)
+		return rc;
+	if (only_cpu >= t.nr_cpus) {
+		topology_free(&t);
+		return cli_usage_error("--cpu: CPU %d does not exist (%d CPUs)", only_cpu, t.nr_cpus);
+	}
+
+	char err[512];
+	struct sched_domains *sds = sched_domains_build(&t, err, sizeof(err));
+	if (!sds) {
+		fprintf(stderr, "schedscope: %s: %s\n", t.name, err);
+		topology_free(&t);
+		return 2;
+	}
+	if (!strcmp(format, "json"))
+		rc = print_json(stdout, &t, sds, hz, only_cpu) < 0 ? 1 : 0;
+	else
+		print_text(stdout, &t, sds, hz, only_cpu);
+	if (fflush(stdout) || ferror(stdout))
+		rc = 1;
+	sched_domains_free(sds);
+	topology_free(&t);
+	return rc;
+}
