@@ -26,7 +26,8 @@ APP_SRC    = $(filter-out src/main.c,$(wildcard src/*.c))
 UI_SRC     = $(wildcard ui/*.c)
 UNIT_SRC   = $(wildcard tests/unit/test_*.c)
 UNIT_FIXTURE = tests/unit/fixture.c
-BENCH_SRC  = $(wildcard tests/bench/*.c)
+BENCH_UTIL = tests/bench/bench_util.c
+BENCH_SRC  = $(filter-out $(BENCH_UTIL),$(wildcard tests/bench/*.c))
 
 UI_CFLAGS  = $(shell pkg-config --cflags ncursesw termkey 2>/dev/null)
 UI_LIBS    = $(shell pkg-config --libs ncursesw termkey 2>/dev/null) -lreadline
@@ -148,9 +149,9 @@ fuzz: $(FUZZ_BINS)
 # ---- benchmarks ----
 
 BENCH_BINS = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
-$(B)/bench/%: tests/bench/%.c $(B)/libapp.a $(B)/libsched.a
+$(B)/bench/%: tests/bench/%.c $(BENCH_UTIL) $(BENCH_UTIL:.c=.h) $(B)/libapp.a $(B)/libsched.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(UI_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(filter-out %.h,$^) $(UI_LIBS) $(LDLIBS)
 
 bench: schedscope $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do $$b || exit 1; done

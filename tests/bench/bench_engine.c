@@ -26,11 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
-#include "../../sched/sched.h"
-
-#define REPS 3
+#include "bench_util.h"
 
 /* ---- topology ---- */
 
@@ -50,12 +47,8 @@ static void make_topo(struct topo_holder *h, const char *name, int packages, int
 	int n = packages * cores * threads, cpu = 0;
 
 	memset(h, 0, sizeof(*h));
-	h->cpu = calloc((size_t)n, sizeof(*h->cpu));
-	h->distance = calloc((size_t)packages * packages, sizeof(*h->distance));
-	if (!h->cpu || !h->distance) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
+	h->cpu = xcalloc((size_t)n, sizeof(*h->cpu));
+	h->distance = xcalloc((size_t)packages * packages, sizeof(*h->distance));
 	/* Linux numbering: all first threads, then all second threads. */
 	for (int t = 0; t < threads; t++) {
 		for (int p = 0; p < packages; p++) {
@@ -127,11 +120,7 @@ static void make_scenario(struct scen_holder *h, const struct sched_topology *to
 	int n = nr_hogs + nr_loop;
 
 	memset(h, 0, sizeof(*h));
-	h->task = calloc((size_t)n, sizeof(*h->task));
-	if (!h->task) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
+	h->task = xcalloc((size_t)n, sizeof(*h->task));
 	for (int i = 0; i < n; i++) {
 		struct sched_task_spec *t = &h->task[i];
 		bool hog = i < nr_hogs;
@@ -152,83 +141,7 @@ static void make_scenario(struct scen_holder *h, const struct sched_topology *to
 	};
 }
 
-/* ---- the listener: a typical stream consumer ---- */
-
-struct consumer {
-	u64 nr_events;
-	u64 by_type[NR_SCHED_EVENTS];
-	int nr_cpus, nr_pids;
-	u64 *last_switch;	/* [nr_cpus] time of the CPU's last sched_switch */
-	s32 *curr_pid;		/* [nr_cpus] */
-	u64 *cpu_time;		/* [nr_pids] ns on a CPU, by pid (0 = idle) */
-};
-
-static void consumer_init(struct consumer *c, int nr_cpus, int nr_tasks)
-{
-	memset(c, 0, sizeof(*c));
-	c->nr_cpus = nr_cpus;
-	c->nr_pids = nr_tasks + 1;
-	c->last_switch = calloc((size_t)nr_cpus, sizeof(u64));
-	c->curr_pid = calloc((size_t)nr_cpus, sizeof(s32));
-	c->cpu_time = calloc((size_t)c->nr_pids, sizeof(u64));
-	if (!c->last_switch || !c->curr_pid || !c->cpu_time) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
-}
-
-static void consumer_free(struct consumer *c)
-{
-	free(c->last_switch);
-	free(c->curr_pid);
-	free(c->cpu_time);
-}
-
-static void consume(void *ctx, const struct sched_event *ev)
-{
-	struct consumer *c = ctx;
-
-	c->nr_events++;
-	c->by_type[ev->type]++;
-	if (ev->type == EV_SCHED_SWITCH && ev->cpu >= 0 && ev->cpu < c->nr_cpus) {
-		int prev = ev->sw.prev_pid;
-
-		if (prev >= 0 && prev < c->nr_pids)
-			c->cpu_time[prev] += ev->time - c->last_switch[ev->cpu];
-		c->last_switch[ev->cpu] = ev->time;
-		c->curr_pid[ev->cpu] = ev->sw.next_pid;
-	}
-}
-
-/* Charge what is running at the end, and check the books balance. */
-static void consumer_finish(struct consumer *c, u64 end)
-{
-	u64 total = 0;
-
-	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-		int pid = c->curr_pid[cpu];
-		if (pid >= 0 && pid < c->nr_pids)
-			c->cpu_time[pid] += end - c->last_switch[cpu];
-	}
-	for (int pid = 0; pid < c->nr_pids; pid++)
-		total += c->cpu_time[pid];
-	if (total != (u64)c->nr_cpus * end || c->by_type[EV_SCHED_SWITCH] == 0) {
-		fprintf(stderr, "bench: accounting mismatch: %llu ns over %d CPUs x %llu ns, %llu switches\n",
-			(unsigned long long)total, c->nr_cpus, (unsigned long long)end,
-			(unsigned long long)c->by_type[EV_SCHED_SWITCH]);
-		exit(1);
-	}
-}
-
 /* ---- running ---- */
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 struct result {
 	double wall;		/* seconds, best of the runs */
@@ -239,7 +152,6 @@ struct result {
 	u64 busy_ns;		/* CPU time of all non-idle tasks (a determinism check) */
 };
 
-static int reps = REPS;
 static int eevdf_kernel = KV_LATEST;
 static bool verbose;
 
@@ -257,13 +169,12 @@ static void print_breakdown(const struct sched_scenario *sc, const struct consum
 	fprintf(stderr, "\n");
 }
 
-/* Run a scenario `reps` times from creation to the end; the fastest run wins. */
+/* Run a scenario `bench_reps` times from creation to the end; the fastest run wins. */
 static struct result run_best(const struct sched_scenario *sc)
 {
 	struct result r = { .wall = 1e30 };
 
-	for (int rep = 0; rep < reps; rep++) {
-		char err[256];
+	for (int rep = 0; rep < bench_reps; rep++) {
 		struct consumer c;
 		struct sched_engine *e;
 		double t0, t1;
@@ -271,11 +182,7 @@ static struct result run_best(const struct sched_scenario *sc)
 
 		consumer_init(&c, sc->topo->nr_cpus, sc->nr_tasks);
 		t0 = now_sec();
-		e = sched_engine_create(sc, err, sizeof(err));
-		if (!e) {
-			fprintf(stderr, "bench: sched_engine_create: %s\n", err);
-			exit(1);
-		}
+		e = bench_engine_create(sc);
 		sched_add_listener(e, consume, &c);
 		while (sched_step(e))
 			;
@@ -444,7 +351,7 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-q")) {
-			reps = 1;
+			bench_reps = 1;
 			continue;
 		}
 		if (!strcmp(argv[i], "-k") && i + 1 < argc) {

@@ -37,35 +37,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../sched/history.h"
-#include "../../src/scenario_file.h"
+#include "bench_util.h"
 
-#define REPS 3
 #define NR_TARGETS 200
 #define TARGET_SEED 0x5c4ed5c09eull
-
-static int reps = REPS;
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 /* splitmix64: the seeded generator of the rewind targets */
 static u64 next_rand(u64 *s)
@@ -79,94 +56,8 @@ static u64 next_rand(u64 *s)
 
 /* ---- the loads ---- */
 
-static const char ref_text[] =
-	"topology packages=4 cores=4 threads=1\n"
-	"hz       250\n"
-	"seed     1\n"
-	"duration 60s\n"
-	"sched    eevdf\n"
-	"task hog  count=100 program=\"run forever\"\n"
-	"task loop count=100 program=\"loop { run 1ms; sleep 9ms }\"\n";
-
-static const char server_text[] =
-	"topology packages=2 cores=64 threads=2\n"
-	"hz       250\n"
-	"seed     1\n"
-	"duration 10s\n"
-	"sched    eevdf\n"
-	"task hog  count=1000 program=\"run forever\"\n"
-	"task loop count=1000 program=\"loop { run 1ms; sleep 9ms }\"\n";
-
-static void load(const char *name, const char *text, struct scenario_file *f)
-{
-	char err[512];
-
-	if (scenario_parse(name, text, strlen(text), f, err, sizeof(err))) {
-		fprintf(stderr, "bench: %s\n", err);
-		exit(1);
-	}
-}
-
-/* ---- the listener: a typical stream consumer (as in bench_engine) ---- */
-
-struct consumer {
-	u64 nr_events;
-	int nr_cpus, nr_pids;
-	u64 *last_switch;	/* [nr_cpus] time of the CPU's last sched_switch */
-	s32 *curr_pid;		/* [nr_cpus] */
-	u64 *cpu_time;		/* [nr_pids] ns on a CPU, by pid (0 = idle) */
-};
-
-static void consumer_init(struct consumer *c, int nr_cpus, int nr_tasks)
-{
-	memset(c, 0, sizeof(*c));
-	c->nr_cpus = nr_cpus;
-	c->nr_pids = nr_tasks + 1;
-	c->last_switch = xcalloc((size_t)nr_cpus, sizeof(u64));
-	c->curr_pid = xcalloc((size_t)nr_cpus, sizeof(s32));
-	c->cpu_time = xcalloc((size_t)c->nr_pids, sizeof(u64));
-}
-
-static void consumer_free(struct consumer *c)
-{
-	free(c->last_switch);
-	free(c->curr_pid);
-	free(c->cpu_time);
-}
-
-static void consume(void *ctx, const struct sched_event *ev)
-{
-	struct consumer *c = ctx;
-
-	c->nr_events++;
-	if (ev->type == EV_SCHED_SWITCH && ev->cpu >= 0 && ev->cpu < c->nr_cpus) {
-		int prev = ev->sw.prev_pid;
-
-		if (prev >= 0 && prev < c->nr_pids)
-			c->cpu_time[prev] += ev->time - c->last_switch[ev->cpu];
-		c->last_switch[ev->cpu] = ev->time;
-		c->curr_pid[ev->cpu] = ev->sw.next_pid;
-	}
-}
-
-/* Charge what runs at the end; every CPU's time must be accounted for. */
-static void consumer_check(struct consumer *c, u64 end)
-{
-	u64 total = 0;
-
-	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-		int pid = c->curr_pid[cpu];
-		if (pid >= 0 && pid < c->nr_pids)
-			c->cpu_time[pid] += end - c->last_switch[cpu];
-	}
-	for (int pid = 0; pid < c->nr_pids; pid++)
-		total += c->cpu_time[pid];
-	if (total != (u64)c->nr_cpus * end) {
-		fprintf(stderr, "bench: accounting mismatch: %llu ns over %d CPUs x %llu ns\n",
-			(unsigned long long)total, c->nr_cpus, (unsigned long long)end);
-		exit(1);
-	}
-}
+static const char ref_text[] = BENCH_LOAD_16CPU("60s");
+static const char server_text[] = BENCH_LOAD_256CPU("10s");
 
 /* ---- a run under a history ---- */
 
@@ -177,15 +68,14 @@ struct run {
 	double wall;		/* best time of the whole run, s */
 };
 
-/* Run f's scenario to its end under a history, `reps` times; keeps the last. */
+/* Run f's scenario to its end under a history, `bench_reps` times; keeps the last. */
 static void run_history(const struct scenario_file *f, struct run *r)
 {
 	u64 events = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->wall = 1e30;
-	for (int rep = 0; rep < reps; rep++) {
-		char err[256];
+	for (int rep = 0; rep < bench_reps; rep++) {
 		double t0;
 
 		if (r->h) {
@@ -195,11 +85,7 @@ static void run_history(const struct scenario_file *f, struct run *r)
 		}
 		consumer_init(&r->c, f->sc.topo->nr_cpus, f->sc.nr_tasks);
 		t0 = now_sec();
-		r->e = sched_engine_create(&f->sc, err, sizeof(err));
-		if (!r->e) {
-			fprintf(stderr, "bench: sched_engine_create: %s\n", err);
-			exit(1);
-		}
+		r->e = bench_engine_create(&f->sc);
 		r->h = history_create(r->e, HISTORY_DEFAULT_BUDGET);
 		if (!r->h) {
 			fprintf(stderr, "bench: history_create failed\n");
@@ -215,7 +101,7 @@ static void run_history(const struct scenario_file *f, struct run *r)
 		}
 		events = r->c.nr_events;
 	}
-	consumer_check(&r->c, sched_now(r->e));
+	consumer_finish(&r->c, sched_now(r->e));
 }
 
 static void run_free(struct run *r)
@@ -256,7 +142,7 @@ static void rewind_figures(const char *name, struct run *r, u64 duration)
 		target[i] = next_rand(&seed) % duration;
 		best[i] = 1e30;
 	}
-	for (int rep = 0; rep < reps; rep++) {
+	for (int rep = 0; rep < bench_reps; rep++) {
 		history_goto_time(r->h, duration);	/* every pass starts at the end */
 		for (int i = 0; i < NR_TARGETS; i++) {
 			double t0 = now_sec(), dt;
@@ -286,10 +172,10 @@ static void rewind_figures(const char *name, struct run *r, u64 duration)
 
 /*
  * Mean time of one sched_state_save() (restore = false) or
- * sched_state_restore(), best batch of `reps`. The calls cycle through a ring
- * of buffers larger than the caches (64 MiB), so each copy goes to or comes
- * from memory, as a checkpoint taken or restored during a run does; the pages
- * are touched beforehand, so page faults are not counted.
+ * sched_state_restore(), best batch of `bench_reps`. The calls cycle through
+ * a ring of buffers larger than the caches (64 MiB), so each copy goes to or
+ * comes from memory, as a checkpoint taken or restored during a run does; the
+ * pages are touched beforehand, so page faults are not counted.
  */
 static double time_state(struct sched_engine *e, bool restore)
 {
@@ -302,7 +188,7 @@ static double time_state(struct sched_engine *e, bool restore)
 	/* every buffer holds the current state: restoring any leaves it as is */
 	for (int i = 0; i < nbuf; i++)
 		sched_state_save(e, ring + (size_t)i * size);
-	for (int rep = 0; rep < reps; rep++) {
+	for (int rep = 0; rep < bench_reps; rep++) {
 		double t0 = now_sec(), dt;
 
 		for (int i = 0; i < n; i++) {
@@ -327,7 +213,7 @@ static void fig_reference(void)
 	struct scenario_file f;
 	struct run r;
 
-	load("reference", ref_text, &f);
+	bench_parse("reference", ref_text, &f);
 	run_history(&f, &r);
 
 	/* the checkpoint: the engine's arena at the end of 60 s */
@@ -360,7 +246,7 @@ static void fig_server(void)
 	struct scenario_file f;
 	struct run r;
 
-	load("server-256", server_text, &f);
+	bench_parse("server-256", server_text, &f);
 	run_history(&f, &r);
 	rewind_figures("hist_256cpu_2000tasks_10s", &r, f.sc.duration);
 	run_free(&r);
@@ -369,14 +255,7 @@ static void fig_server(void)
 
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-q")) {
-			reps = 1;
-			continue;
-		}
-		fprintf(stderr, "usage: %s [-q]\n", argv[0]);
-		return 2;
-	}
+	bench_args(argc, argv);
 	fig_reference();
 	fig_server();
 	return 0;

@@ -30,44 +30,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../ui/commands.h"
 #include "../../ui/loop.h"
+#include "bench_util.h"
 
-#define REPS 3
 #define MIN_BATCH_SEC 0.05
 #define MIN_BATCH_FRAMES 5
 #define SCREEN_W 200
 #define SCREEN_H 60
 
-static int reps = REPS;
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static const char load16_text[] =
-	"topology packages=4 cores=4 threads=1\n"
-	"hz       250\n"
-	"seed     1\n"
-	"duration 10s\n"
-	"sched    eevdf\n"
-	"task hog  count=100 program=\"run forever\"\n"
-	"task loop count=100 program=\"loop { run 1ms; sleep 9ms }\"\n";
-
-static const char load256_text[] =
-	"topology packages=2 cores=64 threads=2\n"
-	"hz       250\n"
-	"seed     1\n"
-	"duration 10s\n"
-	"sched    eevdf\n"
-	"task hog  count=1000 program=\"run forever\"\n"
-	"task loop count=1000 program=\"loop { run 1ms; sleep 9ms }\"\n";
+static const char load16_text[] = BENCH_LOAD_16CPU("10s");
+static const char load256_text[] = BENCH_LOAD_256CPU("10s");
 
 #define MID_POINT (5 * NSEC_PER_SEC)
 
@@ -107,7 +81,7 @@ static u64 ansi_bytes(const struct cellbuf *cb)
 
 /* ---- the figures ---- */
 
-/* Mean µs per whole frame with the main view `v`, best of `reps` batches. */
+/* Mean µs per whole frame with the main view `v`, best of `bench_reps` batches. */
 static double frame_us(struct ui *ui, struct cellbuf *cb, const struct view *v)
 {
 	char cmd[128];
@@ -121,7 +95,7 @@ static double frame_us(struct ui *ui, struct cellbuf *cb, const struct view *v)
 	}
 	ui->message = "";
 	ui_draw_frame(ui, cb);	/* warm up: first-use allocations, caches */
-	for (int rep = 0; rep < reps; rep++) {
+	for (int rep = 0; rep < bench_reps; rep++) {
 		double t0 = now_sec(), dt;
 		int n = 0;
 
@@ -143,10 +117,7 @@ static void fig(const char *name, const char *text)
 	struct ui ui;
 	char err[512];
 
-	if (scenario_parse(name, text, strlen(text), &f, err, sizeof(err))) {
-		fprintf(stderr, "bench: %s\n", err);
-		exit(1);
-	}
+	bench_parse(name, text, &f);
 	if (ui_setup(&ui, &f, err, sizeof(err))) {
 		fprintf(stderr, "bench: %s: %s\n", name, err);
 		exit(1);
@@ -190,14 +161,7 @@ static void fig(const char *name, const char *text)
 
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-q")) {
-			reps = 1;
-			continue;
-		}
-		fprintf(stderr, "usage: %s [-q]\n", argv[0]);
-		return 2;
-	}
+	bench_args(argc, argv);
 	fig("16cpu", load16_text);
 	fig("256cpu", load256_text);
 	return 0;
