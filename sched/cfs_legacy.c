@@ -6,11 +6,6 @@
  */
 #include "internal.h"
 
-static bool se_is_idle(struct sched_entity *se)
-{
-	return task_has_idle_policy(task_of(se));
-}
-
 /* sched_nr_latency = ceil(latency / min_granularity), as sched_update_scaling() keeps it. */
 static u64 sched_nr_latency(void)
 {

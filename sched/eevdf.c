@@ -307,11 +307,6 @@ static bool do_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *pse,
 	return false;
 }
 
-static bool se_is_idle(struct sched_entity *se)
-{
-	return task_has_idle_policy(task_of(se));
-}
-
 static void set_next_buddy(struct sched_entity *se)
 {
 	if (se_is_idle(se))

@@ -337,6 +337,8 @@ static inline struct task_struct *task_of(struct sched_entity *se)
 static inline u64 rq_clock(struct rq *rq) { return rq->clock; }
 static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
 static inline bool task_has_idle_policy(const struct task_struct *p) { return p->policy == SCHED_IDLE; }
+/* No task groups: an entity is idle when its task is SCHED_IDLE. */
+static inline bool se_is_idle(struct sched_entity *se) { return task_has_idle_policy(task_of(se)); }
 static inline bool normal_policy(int policy) { return policy == SCHED_NORMAL; }
 static inline bool task_on_rq_queued(const struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline bool task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
