@@ -1,5 +1,6 @@
 /* Event names, as the kernel's tracepoints (and schedscope's own records) are called. */
 #include "event.h"
+#include "scenario.h"
 
 const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_SWITCH] = "sched_switch",
@@ -14,4 +15,12 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_YIELD] = "schedscope_yield",
 	[EV_COMMAND] = "schedscope_command",
 	[EV_NOTE] = "schedscope_note",
+};
+
+const char *const sched_command_names[NR_SCHED_COMMANDS] = {
+	[CMD_SET_TUNABLE] = "set_tunable",
+	[CMD_SET_FEATURE] = "set_feature",
+	[CMD_SET_NICE] = "set_nice",
+	[CMD_SET_SLICE] = "set_slice",
+	[CMD_SET_POLICY] = "set_policy",
 };

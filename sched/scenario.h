@@ -106,7 +106,11 @@ enum sched_cmd_kind {
 	CMD_SET_NICE,		/* task, value = nice */
 	CMD_SET_SLICE,		/* task, value = custom slice ns (0 = default) */
 	CMD_SET_POLICY,		/* task, key = policy (nice is kept) */
+	NR_SCHED_COMMANDS
 };
+
+/* "set_tunable", "set_nice", ...: how traces name them. */
+extern const char *const sched_command_names[NR_SCHED_COMMANDS];
 
 struct sched_command {
 	u8 kind;

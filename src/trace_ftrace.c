@@ -52,14 +52,6 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_NOTE] = ".....",
 };
 
-static const char *const command_kinds[] = {
-	[CMD_SET_TUNABLE] = "set_tunable",
-	[CMD_SET_FEATURE] = "set_feature",
-	[CMD_SET_NICE] = "set_nice",
-	[CMD_SET_SLICE] = "set_slice",
-	[CMD_SET_POLICY] = "set_policy",
-};
-
 /* ---- the header ---- */
 
 static int format_count_line(char *buf, size_t cap, u64 entries, int nr_cpus)
@@ -282,8 +274,8 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 	case EV_COMMAND:
 		/* index -1: typed at the console rather than a scenario `at` line. */
 		fprintf(f, "index=%d kind=", ev->command.index == ~0u ? -1 : (int)ev->command.index);
-		if (ev->command.kind < ARRAY_SIZE(command_kinds))
-			fputs(command_kinds[ev->command.kind], f);
+		if (ev->command.kind < NR_SCHED_COMMANDS)
+			fputs(sched_command_names[ev->command.kind], f);
 		else
 			fprintf(f, "%u", ev->command.kind);
 		fprintf(f, " task=%d key=%d value=%" PRId64 "\n",

@@ -531,17 +531,9 @@ static void on_migrate(struct trace_perfetto *w, const struct sched_event *ev)
 	}
 }
 
-static const char *const command_kinds[] = {
-	[CMD_SET_TUNABLE] = "set_tunable",
-	[CMD_SET_FEATURE] = "set_feature",
-	[CMD_SET_NICE] = "set_nice",
-	[CMD_SET_SLICE] = "set_slice",
-	[CMD_SET_POLICY] = "set_policy",
-};
-
 static void on_command(struct trace_perfetto *w, const struct sched_event *ev)
 {
-	const char *kind = ev->command.kind < ARRAY_SIZE(command_kinds) ? command_kinds[ev->command.kind] : NULL;
+	const char *kind = ev->command.kind < NR_SCHED_COMMANDS ? sched_command_names[ev->command.kind] : NULL;
 	char name[64], buf[32];
 	int key = ev->command.key;
 
