@@ -17,7 +17,7 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang
+             libcmocka-dev libjansson-dev tmux clang python3
 PKG_LIBS   = ncursesw termkey cmocka
 
 B          = build
@@ -114,6 +114,7 @@ test: check-deps
 	@tests/run-scenarios.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
+	@tests/run-perfetto-check.sh ./schedscope
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
