@@ -92,8 +92,14 @@ ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
 
 # ---- dependencies ----
 
+# tools the tests run, besides the libraries pkg-config knows
+DEP_TOOLS  = pkg-config cc clang tmux python3
+
 check-deps:
-	@for p in $(PKG_LIBS); do pkg-config --exists $$p || { echo "missing $$p: running make deps"; $(MAKE) deps; break; }; done
+	@missing=; for t in $(DEP_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
+	for p in $(PKG_LIBS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
+	[ -f /usr/include/readline/readline.h ] || missing="$$missing readline"; \
+	if [ -n "$$missing" ]; then echo "missing:$$missing: running make deps"; $(MAKE) --no-print-directory deps; fi
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
