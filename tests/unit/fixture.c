@@ -137,3 +137,40 @@ struct task_struct *T(struct sched_engine *e, int i)
 {
 	return &e->st->task[i];
 }
+
+struct sched_event fx_event(u64 t, int type, int cpu)
+{
+	struct sched_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time = t;
+	ev.type = (u16)type;
+	ev.cpu = (s16)cpu;
+	return ev;
+}
+
+struct sched_event fx_wake_event(u64 t, int type, int cpu, int pid, int target_cpu)
+{
+	struct sched_event ev = fx_event(t, type, cpu);
+
+	ev.wake.pid = pid;
+	ev.wake.prio = 120;
+	ev.wake.target_cpu = target_cpu;
+	return ev;
+}
+
+char *fx_read_all(FILE *f)
+{
+	long n;
+	char *buf;
+
+	fflush(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	assert_true(n >= 0);
+	buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	return buf;
+}

@@ -9,6 +9,8 @@
 #ifndef SCHEDSCOPE_TESTS_FIXTURE_H
 #define SCHEDSCOPE_TESTS_FIXTURE_H
 
+#include <stdio.h>
+
 #include "../../sched/internal.h"
 
 #define FX_MAX_CPUS 16
@@ -62,5 +64,14 @@ int fx_cleanup(void **state);
 
 /* Task i's task_struct (for the engine's internals). */
 struct task_struct *T(struct sched_engine *e, int i);
+
+/* ---- synthetic events, for the tests of what reads the stream ---- */
+
+/* A zeroed event of this type at time t on cpu. */
+struct sched_event fx_event(u64 t, int type, int cpu);
+/* sched_waking / sched_wakeup / sched_wakeup_new of pid, prio 120. */
+struct sched_event fx_wake_event(u64 t, int type, int cpu, int pid, int target_cpu);
+/* Everything written to f so far, NUL-terminated (caller frees). */
+char *fx_read_all(FILE *f);
 
 #endif

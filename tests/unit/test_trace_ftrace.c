@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 /* ---- a fake engine: names by pid ---- */
 
 static const char *const task_names[] = { "hog.0", "a_very_long_task_name.1" };
@@ -40,20 +42,9 @@ static const struct trace_ftrace_opts opts = {
 	.nr_cpus = 2, .comm = test_comm, .note = test_note,
 };
 
-static struct sched_event ev_at(u64 t, int type, int cpu)
-{
-	struct sched_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.time = t;
-	ev.type = (u16)type;
-	ev.cpu = (s16)cpu;
-	return ev;
-}
-
 static struct sched_event ev_switch(u64 t, int cpu, int prev, char state, int next)
 {
-	struct sched_event ev = ev_at(t, EV_SCHED_SWITCH, cpu);
+	struct sched_event ev = fx_event(t, EV_SCHED_SWITCH, cpu);
 
 	ev.sw.prev_pid = prev;
 	ev.sw.next_pid = next;
@@ -61,32 +52,6 @@ static struct sched_event ev_switch(u64 t, int cpu, int prev, char state, int ne
 	ev.sw.next_prio = prev ? 120 : 100;
 	ev.sw.prev_state = state;
 	return ev;
-}
-
-static struct sched_event ev_wake(u64 t, int type, int cpu, int pid, int target)
-{
-	struct sched_event ev = ev_at(t, type, cpu);
-
-	ev.wake.pid = pid;
-	ev.wake.prio = 120;
-	ev.wake.target_cpu = target;
-	return ev;
-}
-
-static char *read_all(FILE *f)
-{
-	long n;
-	char *buf;
-
-	fflush(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	assert_true(n >= 0);
-	buf = calloc(1, (size_t)n + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	return buf;
 }
 
 #define LEGEND                                                                 \
@@ -113,7 +78,7 @@ static void test_header_empty_trace(void **state)
 	w = trace_ftrace_open(f, &opts);
 	assert_non_null(w);
 	assert_int_equal(trace_ftrace_close(w), 0);
-	text = read_all(f);
+	text = fx_read_all(f);
 	assert_string_equal(text, "# tracer: nop\n"
 				  "#\n"
 				  "# entries-in-buffer/entries-written: 0/0   #P:2" PAD36 "  \n"
@@ -126,32 +91,32 @@ static void feed(struct trace_ftrace *w)
 {
 	struct sched_event ev;
 
-	ev = ev_at(0, EV_SCHED_PROCESS_FORK, 0);
+	ev = fx_event(0, EV_SCHED_PROCESS_FORK, 0);
 	ev.fork.parent_pid = 0;
 	ev.fork.child_pid = 1;
 	trace_ftrace_event(w, &ev);
-	ev = ev_wake(0, EV_SCHED_WAKEUP_NEW, 0, 1, 0);
+	ev = fx_wake_event(0, EV_SCHED_WAKEUP_NEW, 0, 1, 0);
 	trace_ftrace_event(w, &ev);
 	ev = ev_switch(1500, 0, 0, 'R', 1);		/* 1.5 us: rounds up */
 	trace_ftrace_event(w, &ev);
-	ev = ev_wake(1000499, EV_SCHED_WAKING, 1, 2, 1);	/* rounds down */
+	ev = fx_wake_event(1000499, EV_SCHED_WAKING, 1, 2, 1);	/* rounds down */
 	trace_ftrace_event(w, &ev);
-	ev = ev_wake(1000499, EV_SCHED_WAKEUP, 1, 2, 1);
+	ev = fx_wake_event(1000499, EV_SCHED_WAKEUP, 1, 2, 1);
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(2000000, EV_SCHED_MIGRATE_TASK, 0);
+	ev = fx_event(2000000, EV_SCHED_MIGRATE_TASK, 0);
 	ev.migrate.pid = 2;
 	ev.migrate.prio = 120;
 	ev.migrate.orig_cpu = 1;
 	ev.migrate.dest_cpu = 0;
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(3000000, EV_SCHED_STAT_RUNTIME, 0);
+	ev = fx_event(3000000, EV_SCHED_STAT_RUNTIME, 0);
 	ev.runtime.pid = 1;
 	ev.runtime.runtime = 2998500;
 	ev.runtime.vruntime = 12345;
 	trace_ftrace_event(w, &ev);
 	ev = ev_switch(3000000, 0, 1, 'R', 2);
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(4000000, EV_SCHED_PROCESS_EXIT, 0);
+	ev = fx_event(4000000, EV_SCHED_PROCESS_EXIT, 0);
 	ev.exit.pid = 2;
 	ev.exit.prio = 120;
 	trace_ftrace_event(w, &ev);
@@ -196,7 +161,7 @@ static void test_lines_latest_kernel(void **state)
 	feed(w);
 	assert_int_equal(trace_ftrace_entries(w), 11);
 	assert_int_equal(trace_ftrace_close(w), 0);
-	text = read_all(f);
+	text = fx_read_all(f);
 #define RUNTIME_TAIL ""
 #define EXIT_TAIL " group_dead=true"
 	assert_string_equal(text, "# tracer: nop\n"
@@ -222,7 +187,7 @@ static void test_lines_kernel_6_1(void **state)
 	w = trace_ftrace_open(f, &o);
 	feed(w);
 	assert_int_equal(trace_ftrace_close(w), 0);
-	text = read_all(f);
+	text = fx_read_all(f);
 #define RUNTIME_TAIL " vruntime=12345 [ns]"
 #define EXIT_TAIL ""
 	assert_string_equal(text, "# tracer: nop\n"
@@ -249,34 +214,34 @@ static void test_schedscope_events(void **state)
 
 	ev = ev_switch(1000, 1, 0, 'R', 2);
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(1234567890123ULL, EV_NOTE, 1);
+	ev = fx_event(1234567890123ULL, EV_NOTE, 1);
 	ev.note.index = 0;
 	trace_ftrace_event(w, &ev);
 	ev.note.index = 1;				/* no text for it */
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(1234567890123ULL, EV_COMMAND, 1);
+	ev = fx_event(1234567890123ULL, EV_COMMAND, 1);
 	ev.command.index = ~0u;
 	ev.command.kind = CMD_SET_NICE;
 	ev.command.task = 1;
 	ev.command.value = -5;
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(1234567890123ULL, EV_SCHED_SET_NICE, 1);
+	ev = fx_event(1234567890123ULL, EV_SCHED_SET_NICE, 1);
 	ev.nice.pid = 2;
 	ev.nice.old_nice = 0;
 	ev.nice.new_nice = -5;
 	ev.nice.slice = 3000000;
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(1234567890123ULL, EV_SCHED_YIELD, 1);
+	ev = fx_event(1234567890123ULL, EV_SCHED_YIELD, 1);
 	ev.yield.pid = 2;
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(1234567890123ULL, EV_SCHED_YIELD, 1);
+	ev = fx_event(1234567890123ULL, EV_SCHED_YIELD, 1);
 	ev.yield.pid = 77;				/* no name: "<...>" */
 	trace_ftrace_event(w, &ev);
-	ev = ev_at(1234567890123ULL, NR_SCHED_EVENTS, 1);	/* not an event: skipped */
+	ev = fx_event(1234567890123ULL, NR_SCHED_EVENTS, 1);	/* not an event: skipped */
 	trace_ftrace_event(w, &ev);
 	assert_int_equal(trace_ftrace_close(w), 0);
 
-	text = read_all(f);
+	text = fx_read_all(f);
 	assert_string_equal(text,
 		"# tracer: nop\n"
 		"#\n"
@@ -314,7 +279,7 @@ static void test_pipe_keeps_placeholder(void **state)
 	w = trace_ftrace_open(f, &opts);
 	ev = ev_switch(0, 5, 0, 'R', 1);		/* cpu 5 of 2: printed, not tracked */
 	trace_ftrace_event(w, &ev);
-	ev = ev_wake(0, EV_SCHED_WAKING, 5, 1, 5);
+	ev = fx_wake_event(0, EV_SCHED_WAKING, 5, 1, 5);
 	trace_ftrace_event(w, &ev);
 	assert_int_equal(trace_ftrace_close(w), 0);
 	fclose(f);
@@ -338,7 +303,7 @@ static void test_patch_after_preamble(void **state)
 {
 	FILE *f = tmpfile();
 	struct trace_ftrace *w;
-	struct sched_event ev = ev_wake(0, EV_SCHED_WAKING, 0, 1, 0);
+	struct sched_event ev = fx_wake_event(0, EV_SCHED_WAKING, 0, 1, 0);
 	char *text;
 
 	assert_non_null(f);
@@ -347,7 +312,7 @@ static void test_patch_after_preamble(void **state)
 	trace_ftrace_event(w, &ev);
 	assert_int_equal(trace_ftrace_close(w), 0);
 	fputs("after\n", f);		/* the position is back at the end */
-	text = read_all(f);
+	text = fx_read_all(f);
 	assert_non_null(strstr(text, "preamble\n# tracer: nop\n#\n"
 				     "# entries-in-buffer/entries-written: 1/1   #P:2" PAD36 "  \n#\n"));
 	assert_int_equal(strcmp(text + strlen(text) - 6, "after\n"), 0);

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 /* ---- a small JSON syntax checker (RFC 8259 grammar, no semantics) ---- */
 
 static const char *skip_ws(const char *p)
@@ -163,20 +165,9 @@ static const char *test_note(void *ctx, u32 index)
 	return index == 0 ? "two \"hogs\"\nshare CPU 0" : NULL;
 }
 
-static struct sched_event ev_at(u64 t, int type, int cpu)
-{
-	struct sched_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.time = t;
-	ev.type = (u16)type;
-	ev.cpu = (s16)cpu;
-	return ev;
-}
-
 static struct sched_event ev_switch(u64 t, int cpu, int prev, char state, int next)
 {
-	struct sched_event ev = ev_at(t, EV_SCHED_SWITCH, cpu);
+	struct sched_event ev = fx_event(t, EV_SCHED_SWITCH, cpu);
 
 	ev.sw.prev_pid = prev;
 	ev.sw.next_pid = next;
@@ -184,32 +175,6 @@ static struct sched_event ev_switch(u64 t, int cpu, int prev, char state, int ne
 	ev.sw.next_prio = 120;
 	ev.sw.prev_state = state;
 	return ev;
-}
-
-static struct sched_event ev_wake(u64 t, int type, int cpu, int pid, int target)
-{
-	struct sched_event ev = ev_at(t, type, cpu);
-
-	ev.wake.pid = pid;
-	ev.wake.prio = 120;
-	ev.wake.target_cpu = target;
-	return ev;
-}
-
-static char *read_all(FILE *f)
-{
-	long n;
-	char *buf;
-
-	fflush(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	assert_true(n >= 0);
-	buf = calloc(1, (size_t)n + 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	return buf;
 }
 
 /*
@@ -221,18 +186,18 @@ static void feed(struct trace_perfetto *w)
 {
 	struct sched_event ev;
 
-	ev = ev_wake(0, EV_SCHED_WAKEUP_NEW, 0, 1, 0);
+	ev = fx_wake_event(0, EV_SCHED_WAKEUP_NEW, 0, 1, 0);
 	trace_perfetto_event(w, &ev);
 	ev = ev_switch(0, 0, 0, 'R', 1);
 	trace_perfetto_event(w, &ev);
-	ev = ev_at(100, EV_NOTE, 0);
+	ev = fx_event(100, EV_NOTE, 0);
 	ev.note.index = 0;
 	trace_perfetto_event(w, &ev);
-	ev = ev_wake(1000, EV_SCHED_WAKEUP_NEW, 0, 2, 0);
+	ev = fx_wake_event(1000, EV_SCHED_WAKEUP_NEW, 0, 2, 0);
 	trace_perfetto_event(w, &ev);
 	ev = ev_switch(2500, 0, 1, 'R', 2);
 	trace_perfetto_event(w, &ev);
-	ev = ev_at(3000, EV_SCHED_MIGRATE_TASK, 1);
+	ev = fx_event(3000, EV_SCHED_MIGRATE_TASK, 1);
 	ev.migrate.pid = 1;
 	ev.migrate.prio = 120;
 	ev.migrate.orig_cpu = 0;
@@ -260,7 +225,7 @@ static char *export(u64 from, u64 to)
 	assert_non_null(w);
 	feed(w);
 	assert_int_equal(trace_perfetto_close(w, 10000), 0);
-	text = read_all(f);
+	text = fx_read_all(f);
 	fclose(f);
 	assert_true(json_valid(text));
 	return text;
@@ -461,7 +426,7 @@ static char *run_engine(u64 from, u64 to)
 	assert_int_equal(trace_perfetto_close(w, sched_now(e)), 0);
 	sched_engine_destroy(e);
 	scenario_free(&sf);
-	text = read_all(f);
+	text = fx_read_all(f);
 	fclose(f);
 	assert_true(json_valid(text));
 	return text;
