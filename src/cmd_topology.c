@@ -4,6 +4,9 @@
  * per CPU as the kernel's sched_domain debug output does ("CPU0 attaching
  * sched-domain(s): domain-0: span=0-3 level=MC ..."), with flags, balance
  * parameters and groups, after a summary of the levels.
+ *
+ * `schedscope topology --host [--sysroot DIR]` prints this machine's topology,
+ * read from DIR/sys (default /sys), as a .topo file (src/host_topology.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 
 #include "../sched/topology.h"
 #include "cli.h"
+#include "host_topology.h"
 #include "json.h"
 #include "lex.h"
 #include "topology_file.h"
@@ -369,9 +373,12 @@ int cmd_topology(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "hz", required_argument, NULL, 'h' },
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "host", no_argument, NULL, 'H' },
+		{ "sysroot", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *format = "text";
+	const char *format = "text", *sysroot = NULL;
+	bool host = false;
 	u32 hz = 250;
 	int only_cpu = -1, c;
 
@@ -398,9 +405,30 @@ int cmd_topology(int argc, char **argv)
 			only_cpu = (int)v;
 			break;
 		}
+		case 'H':
+			host = true;
+			break;
+		case 'S':
+			sysroot = optarg;
+			break;
 		default:
 			return cli_usage_error("topology: unknown option '%s'", argv[optind - 1]);
 		}
+	}
+	if (sysroot && !host)
+		return cli_usage_error("topology: --sysroot goes with --host");
+	if (host) {
+		if (optind < argc)
+			return cli_usage_error("topology: --host takes no FILE, NAME or KEY=VALUE words");
+		struct sched_topology ht;
+		char herr[1024];
+		if (host_topology_read(sysroot ? sysroot : "/", &ht, herr, sizeof(herr)) < 0) {
+			fprintf(stderr, "schedscope: topology --host: %s\n", herr);
+			return 2;
+		}
+		int hrc = host_topology_write(stdout, &ht) < 0 || fflush(stdout) ? 1 : 0;
+		topology_free(&ht);
+		return hrc;
 	}
 	if (optind >= argc)
 		return cli_usage_error("topology: expected a FILE, a NAME or KEY=VALUE words");

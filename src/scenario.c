@@ -4,7 +4,7 @@
  * One directive per line; '#' starts a comment (not inside "quotes").
  * Durations are a number and a unit: 750us, 2.5s, 0.75ms (whole ns).
  *
- *   topology NAME | PATH | packages=2 cores=4 threads=2 ...   required, once
+ *   topology NAME | PATH | host | packages=2 cores=4 threads=2 ...   required, once
  *   hz 100|250|300|1000           CONFIG_HZ (default 250)
  *   seed N                        the engine's random seed (default 1)
  *   duration D                    how long the run lasts (default 10s)
@@ -41,6 +41,7 @@
 
 #include "breakpoint.h"
 #include "command.h"
+#include "host_topology.h"
 #include "parse_util.h"
 #include "program_parse.h"
 #include "scenario_file.h"
@@ -230,6 +231,12 @@ static int do_topology(struct parser *ps, const struct token *dir)
 	}
 	if (lex_expect_eol(lx) < 0)
 		return -1;
+	if (!strcmp(name, "host")) {
+		/* the machine we run on, from /sys (src/host_topology.c) */
+		if (host_topology_read("/", &f->topo, msg, sizeof(msg)) < 0)
+			return lex_error(lx, &v.s, "topology host: %s", msg);
+		return 0;
+	}
 	if (topology_resolve(name, ps->name, path, sizeof(path), msg, sizeof(msg)) < 0 ||
 	    lex_read_file(path, &text, &len, msg, sizeof(msg)) < 0)
 		return lex_error(lx, &v.s, "%s", msg);

@@ -27,6 +27,18 @@
  * CPU = thread * packages * cores + package * cores + core. LLC, cluster and
  * core ids are unique machine-wide and numbered in package order; nodes too.
  *
+ * Or, for a machine the counts cannot describe (the host, read from sysfs by
+ * src/host_topology.c), one line per CPU instead of packages..numbering:
+ *
+ *   cpu 0 package=0 core=0 thread=0 llc=0 cluster=0 node=0 capacity=446
+ *
+ * CPUs 0..n-1 each once, in any order; package and core are required; thread
+ * defaults to 0 (unique within a core, 0..7), llc to the package, cluster to
+ * the llc, node to 0, capacity to 1024. Ids are 0..1023, unique machine-wide,
+ * and nest: a core lies in one cluster, a cluster in one LLC, an LLC in one
+ * package and one node. Nodes are 0..N-1 without gaps, each with a CPU.
+ * `distance` and `capacity` lines apply as above (capacity after cpu lines).
+ *
  * A scenario can also describe a machine inline, without a file:
  *   topology packages=2 cores=4 threads=2 [llcs=N] [clusters=N] [nodes=N] [numbering=smt-last]
  * (default distances and capacities).
@@ -77,6 +89,30 @@ struct topo_cap {
 	struct lex_span value_at;
 };
 
+/* One `cpu` line. */
+enum cpu_key { CK_PACKAGE, CK_CORE, CK_THREAD, CK_LLC, CK_CLUSTER, CK_NODE, CK_CAPACITY, NR_CK };
+
+static const struct {
+	const char *name;
+	int min, max;
+} cpu_keys[NR_CK] = {
+	[CK_PACKAGE] = { "package", 0, SCHED_MAX_CPUS - 1 },
+	[CK_CORE] = { "core", 0, SCHED_MAX_CPUS - 1 },
+	[CK_THREAD] = { "thread", 0, 7 },
+	[CK_LLC] = { "llc", 0, SCHED_MAX_CPUS - 1 },
+	[CK_CLUSTER] = { "cluster", 0, SCHED_MAX_CPUS - 1 },
+	[CK_NODE] = { "node", 0, SCHED_MAX_CPUS - 1 },
+	[CK_CAPACITY] = { "capacity", 1, MAX_CAPACITY },
+};
+
+struct topo_cpuline {
+	int cpu;
+	s32 v[NR_CK];
+	bool given[NR_CK];
+	struct lex_span at;		/* the CPU number */
+	struct lex_span key_at[NR_CK];	/* each KEY=VALUE word */
+};
+
 /* What the directives said, before it is turned into CPUs. */
 struct topo_desc {
 	char name[64];
@@ -88,6 +124,8 @@ struct topo_desc {
 	int nr_rows, nr_caps;
 	struct topo_row *row;
 	struct topo_cap *cap;
+	int nr_cpul;
+	struct topo_cpuline *cpul;
 	struct lex_span where;	/* for "missing 'packages'" */
 };
 
@@ -99,6 +137,7 @@ static void desc_free(struct topo_desc *d)
 	}
 	free(d->row);
 	free(d->cap);
+	free(d->cpul);
 }
 
 void topology_free(struct sched_topology *t)
@@ -245,6 +284,56 @@ static int parse_capacity(struct lexer *lx, struct topo_desc *d, const struct to
 	return 0;
 }
 
+/* `cpu N KEY=VALUE...`: raw words, split at their '='. */
+static int parse_cpu(struct lexer *lx, struct topo_desc *d, const struct token *dir)
+{
+	struct topo_cpuline c = { 0 };
+	struct token v;
+	s64 x;
+
+	if (take_value(lx, dir, &v) < 0 || lex_int(lx, &v.s, "CPU", 0, SCHED_MAX_CPUS - 1, &x) < 0)
+		return -1;
+	c.cpu = (int)x;
+	c.at = v.s;
+	while (lex_peek(lx, &v) == TOK_WORD) {
+		lex_next(lx, &v);
+		const char *eq = memchr(v.s.p, '=', v.s.n);
+		if (!eq)
+			return lex_error(lx, &v.s, "expected KEY=VALUE, got '%s'", SNIP(&v.s));
+		struct lex_span key = v.s, val = v.s;
+		key.n = (size_t)(eq - v.s.p);
+		val.p = eq + 1;
+		val.n = v.s.n - key.n - 1;
+		val.col += (u32)key.n + 1;
+		int k = 0;
+		while (k < NR_CK && !span_is(&key, cpu_keys[k].name))
+			k++;
+		if (k == NR_CK)
+			return lex_error(lx, &key, "unknown key '%s' (expected package, core, thread, llc, "
+					 "cluster, node, capacity)", SNIP(&key));
+		if (c.given[k])
+			return lex_error(lx, &key, "duplicate key '%s'", cpu_keys[k].name);
+		if (lex_int(lx, &val, cpu_keys[k].name, cpu_keys[k].min, cpu_keys[k].max, &x) < 0)
+			return -1;
+		c.given[k] = true;
+		c.v[k] = (s32)x;
+		c.key_at[k] = v.s;
+	}
+	for (int k = CK_PACKAGE; k <= CK_CORE; k++)
+		if (!c.given[k])
+			return lex_error(lx, &c.at, "cpu %d needs %s=", c.cpu, cpu_keys[k].name);
+	if (lex_expect_eol(lx) < 0 || grow(lx, (void **)&d->cpul, d->nr_cpul, sizeof(*d->cpul), &dir->s) < 0)
+		return -1;
+	if (!c.given[CK_LLC])
+		c.v[CK_LLC] = c.v[CK_PACKAGE];
+	if (!c.given[CK_CLUSTER])
+		c.v[CK_CLUSTER] = c.v[CK_LLC];
+	if (!c.given[CK_CAPACITY])
+		c.v[CK_CAPACITY] = MAX_CAPACITY;
+	d->cpul[d->nr_cpul++] = c;
+	return 0;
+}
+
 /* One line of a .topo file: 1 to go on, 0 at the end, -1 on error. */
 static int parse_line(struct lexer *lx, struct topo_desc *d)
 {
@@ -275,9 +364,11 @@ static int parse_line(struct lexer *lx, struct topo_desc *d)
 		return parse_distance(lx, d, &t) < 0 ? -1 : 1;
 	} else if (span_is(&t.s, "capacity")) {
 		return parse_capacity(lx, d, &t) < 0 ? -1 : 1;
+	} else if (span_is(&t.s, "cpu")) {
+		return parse_cpu(lx, d, &t) < 0 ? -1 : 1;
 	} else {
 		return lex_error(lx, &t.s, "unknown directive '%s' (expected name, packages, cores, threads, "
-				 "llcs, clusters, nodes, distance, capacity, numbering)", SNIP(&t.s));
+				 "llcs, clusters, nodes, distance, capacity, numbering, cpu)", SNIP(&t.s));
 	}
 	return lex_expect_eol(lx) < 0 ? -1 : 1;
 }
@@ -354,7 +445,8 @@ static int set_capacities(struct lexer *lx, const struct topo_desc *d, struct sc
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++)
 		biggest |= t->cpu[cpu].capacity == MAX_CAPACITY;
 	if (!biggest)
-		return lex_error(lx, &d->cap[0].value_at, "no CPU has capacity %d: capacities are relative "
+		return lex_error(lx, d->nr_caps ? &d->cap[0].value_at : d->nr_cpul ? &d->cpul[0].at : &d->where,
+				 "no CPU has capacity %d: capacities are relative "
 				 "to the biggest CPU, which has %d", MAX_CAPACITY, MAX_CAPACITY);
 	return 0;
 }
@@ -394,10 +486,98 @@ static int set_distances(struct lexer *lx, const struct topo_desc *d, struct sch
 	return 0;
 }
 
+/* Two CPUs in the same `inner` (core, cluster, LLC) must share `outer`. */
+static int check_nest(struct lexer *lx, const struct topo_cpuline *a, const struct topo_cpuline *b,
+		      int inner, int outer)
+{
+	if (a->v[inner] != b->v[inner] || a->v[outer] == b->v[outer])
+		return 0;
+	return lex_error(lx, b->given[outer] ? &b->key_at[outer] : &b->at, "cpu %d is in %s %d with cpu %d "
+			 "but in %s %d, not %d (a %s lies in one %s)", b->cpu, cpu_keys[inner].name, b->v[inner],
+			 a->cpu, cpu_keys[outer].name, b->v[outer], a->v[outer], cpu_keys[inner].name,
+			 cpu_keys[outer].name);
+}
+
+/* The machine from `cpu` lines: every CPU once, ids that nest, nodes without gaps. */
+static int build_cpus(struct lexer *lx, struct topo_desc *d, struct sched_topology *t)
+{
+	static const int nest[][2] = {
+		{ CK_CORE, CK_CLUSTER }, { CK_CLUSTER, CK_LLC }, { CK_LLC, CK_PACKAGE }, { CK_LLC, CK_NODE },
+	};
+	int n = d->nr_cpul, nodes = 0;
+
+	for (int i = 0; i < NR_TC; i++)
+		if (d->given[i])
+			return lex_error(lx, &d->at[i], "'%s' cannot be used with 'cpu' lines", counts[i].name);
+	if (d->have_numbering)
+		return lex_error(lx, &d->numbering_at, "'numbering' cannot be used with 'cpu' lines");
+	t->cpu = calloc((size_t)n, sizeof(*t->cpu));
+	const struct topo_cpuline **by = calloc((size_t)n, sizeof(*by));
+	if (!t->cpu || !by) {
+		free(by);
+		return lex_error(lx, &d->where, "out of memory");
+	}
+	int r = 0;
+	for (int i = 0; i < n && !r; i++) {
+		const struct topo_cpuline *c = &d->cpul[i];
+		if (c->cpu >= n)
+			r = lex_error(lx, &c->at, "cpu %d: the %d cpu lines must number the CPUs 0-%d",
+				      c->cpu, n, n - 1);
+		else if (by[c->cpu])
+			r = lex_error(lx, &c->at, "duplicate 'cpu %d' (first at line %u)", c->cpu,
+				      by[c->cpu]->at.line);
+		else
+			by[c->cpu] = c;
+		nodes = c->v[CK_NODE] >= nodes ? c->v[CK_NODE] + 1 : nodes;
+	}
+	for (int i = 0; i < n && !r; i++) {
+		const struct topo_cpuline *b = &d->cpul[i];
+		for (int j = 0; j < i && !r; j++) {
+			const struct topo_cpuline *a = &d->cpul[j];
+			if (a->v[CK_CORE] == b->v[CK_CORE] && a->v[CK_THREAD] == b->v[CK_THREAD])
+				r = lex_error(lx, b->given[CK_THREAD] ? &b->key_at[CK_THREAD] : &b->at,
+					      "cpu %d is thread %d of core %d, as cpu %d is", b->cpu,
+					      b->v[CK_THREAD], b->v[CK_CORE], a->cpu);
+			for (size_t k = 0; k < ARRAY_SIZE(nest) && !r; k++)
+				r = check_nest(lx, a, b, nest[k][0], nest[k][1]);
+		}
+	}
+	for (int node = 0; node < nodes && !r; node++) {
+		int i = 0;
+		while (i < n && d->cpul[i].v[CK_NODE] != node)
+			i++;
+		if (i == n)
+			r = lex_error(lx, &d->cpul[n - 1].at, "no cpu line is in node %d (nodes are numbered "
+				      "0-%d without gaps)", node, nodes - 1);
+	}
+	if (!r) {
+		t->nr_cpus = n;
+		t->nr_nodes = nodes;
+		for (int i = 0; i < n; i++) {
+			const struct topo_cpuline *c = &d->cpul[i];
+			t->cpu[c->cpu] = (struct sched_topo_cpu){ c->v[CK_PACKAGE], c->v[CK_NODE], c->v[CK_LLC],
+				c->v[CK_CLUSTER], c->v[CK_CORE], c->v[CK_THREAD], (u32)c->v[CK_CAPACITY] };
+		}
+		t->distance = calloc((size_t)nodes * (size_t)nodes, sizeof(*t->distance));
+		if (!t->distance)
+			r = lex_error(lx, &d->where, "out of memory");
+	}
+	free(by);
+	if (r < 0)
+		return -1;
+	snprintf(t->name, sizeof(t->name), "%s", d->name);
+	if (set_capacities(lx, d, t) < 0 || set_distances(lx, d, t) < 0)
+		return -1;
+	return 0;
+}
+
 /* Turn the directives into CPUs; on error *t may hold partial allocations. */
 static int build(struct lexer *lx, struct topo_desc *d, struct sched_topology *t)
 {
 	static const int defaults[NR_TC] = { 0, 0, 1, 1, 1, 0 };
+
+	if (d->nr_cpul)
+		return build_cpus(lx, d, t);
 
 	for (int i = 0; i < NR_TC; i++) {
 		if (d->given[i])
@@ -531,7 +711,9 @@ int topology_resolve(const char *name, const char *scenario_path, char *path, si
 	char dir[1024];
 
 	if (!strcmp(name, "host")) {
-		snprintf(err, errlen, "topology host: not supported yet");
+		/* a scenario's `topology host` reads /sys itself (src/host_topology.c) */
+		snprintf(err, errlen, "topology host: the host is read from /sys, not a file "
+			 "(schedscope topology --host prints it)");
 		return -1;
 	}
 	if (!n) {
