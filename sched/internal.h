@@ -83,14 +83,14 @@ enum timer_kind {
 
 struct sched_timer {
 	u64 expires;
-	u64 seq;	/* arming order: ties at equal time fire in this order */
 	s32 heap_idx;	/* -1 when not queued */
 	u8 kind;	/* enum timer_kind */
 	s32 arg;	/* cpu, task index or action/note index */
 };
 
 struct timer_slot {
-	u64 expires, seq;	/* copies of the timer's key */
+	u64 expires;
+	u64 seq;	/* arming order: ties at equal time fire in this order */
 	struct sched_timer *t;
 };
 
@@ -170,7 +170,6 @@ struct rq {
 	u64 clock_task;
 	u64 clock_pelt;
 	u64 lost_idle_time;
-	u64 clock_idle;			/* clock_task when PELT last synced while idle */
 	struct cfs_rq cfs;
 	struct task_struct *curr;
 	struct task_struct *idle;
@@ -178,7 +177,6 @@ struct rq {
 	bool tick_stopped;		/* NO_HZ idle */
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
 	u64 nr_switches;
-	u64 rr_next;			/* round-robin placement hint (unused when pinned) */
 	struct sched_timer tick, hrtick, work;
 };
 
@@ -238,7 +236,7 @@ enum {
 	DEQUEUE_SPECIAL = 0x10,
 	DEQUEUE_DELAYED = 0x200,
 };
-enum { WF_TTWU = 0x08, WF_FORK = 0x04, WF_SYNC = 0x10 };
+enum { WF_TTWU = 0x08, WF_FORK = 0x04 };
 /* The engine's stand-in for in_task(): the wakeup comes from a running task's
  * program, not from a timer interrupt. */
 #define WF_IN_TASK 0x1000

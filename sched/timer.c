@@ -80,7 +80,6 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 	struct timer_slot s = { expires, q->next_seq++, t };
 
 	t->expires = expires;
-	t->seq = s.seq;
 	if (t->heap_idx >= 0) {
 		q->heap[t->heap_idx] = s;
 		sift(q, t->heap_idx);
