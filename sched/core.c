@@ -482,6 +482,35 @@ void do_sched_yield(struct rq *rq)
 	resched_curr(rq);
 }
 
+/*
+ * yield_to(p, preempt=true), as KVM uses it on a pause-loop exit: make p
+ * the next buddy on its queue, yield, and kick p's CPU. False when there is
+ * nothing to yield to (both CPUs have one task), or p cannot take it.
+ */
+bool yield_to(struct task_struct *p)
+{
+	struct rq *rq = cpu_rq(ST->waker_cpu), *p_rq = task_rq(p);
+	struct task_struct *curr = rq->curr;
+	struct sched_event ev;
+
+	if (rq->nr_running == 1 && p_rq->nr_running == 1)
+		return false;
+	if (curr->sched_class != p->sched_class || task_current(p_rq, p) ||
+	    p->state != TASK_RUNNING || !task_on_rq_queued(p) || !p->sched_class->yield_to_task)
+		return false;
+	update_rq_clock(rq);
+	sched_event_init(&ev, EV_SCHED_YIELD, rq->cpu);
+	ev.yield.pid = curr->pid;
+	ev.yield.to_pid = p->pid;
+	sched_emit(&ev);
+	if (!p->sched_class->yield_to_task(rq, p))
+		return false;
+	if (p_rq != rq)
+		resched_curr(p_rq);
+	resched_curr(rq);
+	return true;
+}
+
 void do_task_dead(struct rq *rq)
 {
 	struct task_struct *p = rq->curr;

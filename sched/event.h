@@ -18,7 +18,7 @@ enum sched_event_type {
 	EV_SCHED_PROCESS_EXIT,	/* sched:sched_process_exit */
 	EV_SCHED_STAT_RUNTIME,	/* sched:sched_stat_runtime (at each switch-out) */
 	EV_SCHED_SET_NICE,	/* a nice/policy/slice change took effect */
-	EV_SCHED_YIELD,		/* do_sched_yield() */
+	EV_SCHED_YIELD,		/* do_sched_yield() or yield_to() */
 	EV_COMMAND,		/* a run-time command was applied */
 	EV_NOTE,		/* a scenario caption */
 	NR_SCHED_EVENTS
@@ -65,6 +65,7 @@ struct sched_event {
 		} nice;
 		struct {
 			s32 pid;
+			s32 to_pid;	/* yield_to's target, 0 for sched_yield */
 		} yield;
 		struct {
 			u32 index;	/* scenario action index, or ~0 for the console */

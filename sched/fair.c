@@ -501,6 +501,19 @@ static void yield_task_fair(struct rq *rq)
 		yield_task_eevdf(rq);
 }
 
+/* The next pick on p's queue favours p (PICK_BUDDY if eligible; CFS within a wakeup granularity). */
+static bool yield_to_task_fair(struct rq *rq, struct task_struct *p)
+{
+	struct sched_entity *se = &p->se;
+
+	if (!se->on_rq || se->sched_delayed)
+		return false;
+	if (!se_is_idle(se))
+		cfs_rq_of(se)->next = se;
+	yield_task_fair(rq);
+	return true;
+}
+
 static void wakeup_preempt_fair(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	struct task_struct *curr = rq->curr;
@@ -566,6 +579,7 @@ const struct sched_class fair_sched_class = {
 	.enqueue_task = enqueue_task_fair,
 	.dequeue_task = dequeue_task_fair,
 	.yield_task = yield_task_fair,
+	.yield_to_task = yield_to_task_fair,
 	.wakeup_preempt = wakeup_preempt_fair,
 	.pick_task = pick_task_fair,
 	.put_prev_task = put_prev_task_fair,

@@ -246,6 +246,7 @@ struct sched_class {
 	void (*enqueue_task)(struct rq *rq, struct task_struct *p, int flags);
 	bool (*dequeue_task)(struct rq *rq, struct task_struct *p, int flags);
 	void (*yield_task)(struct rq *rq);
+	bool (*yield_to_task)(struct rq *rq, struct task_struct *p);
 	void (*wakeup_preempt)(struct rq *rq, struct task_struct *p, int flags);
 	struct task_struct *(*pick_task)(struct rq *rq);
 	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
@@ -352,6 +353,7 @@ void wake_up_new_task(struct task_struct *p);
 void set_user_nice(struct task_struct *p, int nice);
 void set_load_weight(struct task_struct *p, bool update_load);
 void do_sched_yield(struct rq *rq);
+bool yield_to(struct task_struct *p);
 void do_task_dead(struct rq *rq);
 void hrtick_start(struct rq *rq, u64 delay);
 void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice);

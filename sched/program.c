@@ -136,6 +136,12 @@ void task_program_step(struct task_struct *p)
 			p->pc++;
 			do_sched_yield(rq);
 			return;
+		case PROG_YIELD_TO:
+			p->pc++;
+			ST->waker_cpu = p->cpu;
+			if (yield_to(&ST->task[E->sc->wake_list[in->wake_first]]))
+				return;
+			break;
 		case PROG_EXIT:
 			task_exit(p);
 			return;

@@ -49,6 +49,7 @@ enum prog_op {
 	PROG_WAIT,		/* block until woken by `wake` */
 	PROG_WAKE,		/* wake TASK: wake_first/wake_count index scenario.wake_list */
 	PROG_YIELD,		/* sched_yield() */
+	PROG_YIELD_TO,		/* yield_to(TASK): wake_first names the one task */
 	PROG_EXIT,		/* exit */
 	PROG_NICE,		/* nice N: set_user_nice(arg) */
 };

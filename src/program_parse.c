@@ -151,7 +151,8 @@ static int compile_loop(struct compiler *c, const struct token *kw, bool *takes_
 	return 0;
 }
 
-static int compile_wake(struct compiler *c, const struct token *kw)
+/* `wake PATTERN` and `yield_to TASK`: the task names are resolved at the end. */
+static int compile_wake(struct compiler *c, const struct token *kw, int op)
 {
 	struct program_parser *pp = c->pp;
 	struct token t;
@@ -159,9 +160,10 @@ static int compile_wake(struct compiler *c, const struct token *kw)
 	if (lex_next(c->lx, &t) != TOK_WORD) {
 		if (c->lx->failed)
 			return -1;
-		return lex_error(c->lx, &t.s, "'wake' needs a task name or pattern");
+		return lex_error(c->lx, &t.s, "'%s' needs a task name%s", SNIP(&kw->s),
+				 op == PROG_WAKE ? " or pattern" : "");
 	}
-	int i = emit(c, kw, PROG_WAKE);
+	int i = emit(c, kw, op);
 	if (i < 0 || RESERVE(c->lx, pp->wake, pp->cap_wakes, pp->nr_wakes) < 0)
 		return -1;
 	pp->wake[pp->nr_wakes++] = (struct pending_wake){ c->prog, i, t.s };
@@ -198,7 +200,9 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 	} else if (span_is(&kw->s, "yield")) {
 		return emit(c, kw, PROG_YIELD) < 0 ? -1 : 0;
 	} else if (span_is(&kw->s, "wake")) {
-		return compile_wake(c, kw);
+		return compile_wake(c, kw, PROG_WAKE);
+	} else if (span_is(&kw->s, "yield_to")) {
+		return compile_wake(c, kw, PROG_YIELD_TO);
 	} else if (span_is(&kw->s, "nice")) {
 		s64 nice;
 		if (lex_next(lx, &t) != TOK_WORD) {
@@ -211,7 +215,7 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 		c->prog->insn[i].arg = (s32)nice;
 	} else {
 		return lex_error(lx, &kw->s, "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
-				 "yield, exit, nice)", SNIP(&kw->s));
+				 "yield, yield_to, exit, nice)", SNIP(&kw->s));
 	}
 	return 0;
 }
@@ -268,10 +272,38 @@ struct sched_program *program_compile(struct program_parser *pp, struct lexer *l
 	return c.prog;
 }
 
+/* The tasks a pattern names, appended to the scenario's wake_list. */
+static int resolve_pattern(struct program_parser *pp, struct lexer *lx, struct sched_scenario *sc,
+			   struct pending_wake *pw, int w, size_t *cap_wake_list)
+{
+	struct prog_insn *insn = &pw->prog->insn[pw->insn];
+	char pat[256];
+
+	if (!span_copy(&pw->pattern, pat, sizeof(pat)))
+		return lex_error(lx, &pw->pattern, "pattern '%s' is too long", SNIP(&pw->pattern));
+	bool glob = strpbrk(pat, "*?[\\") != NULL;
+	insn->wake_first = (u32)sc->nr_wake_list;
+	for (int i = 0; i < sc->nr_tasks; i++) {
+		if (glob ? fnmatch(pat, sc->task[i].name, 0) != 0 : strcmp(pat, sc->task[i].name) != 0)
+			continue;
+		if (sc->nr_wake_list >= MAX_WAKE_TARGETS)
+			return lex_error(lx, &pw->pattern, "wake targets exceed %d in all", MAX_WAKE_TARGETS);
+		if (RESERVE(lx, sc->wake_list, *cap_wake_list, sc->nr_wake_list) < 0)
+			return -1;
+		sc->wake_list[sc->nr_wake_list++] = i;
+	}
+	insn->wake_count = (u32)sc->nr_wake_list - insn->wake_first;
+	if (!insn->wake_count)
+		return lex_error(lx, &pw->pattern, "%s '%s': no task matches",
+				 insn->op == PROG_WAKE ? "wake" : "yield_to", SNIP(&pw->pattern));
+	if (strmap_add(&pp->wake_patterns, pw->pattern.p, pw->pattern.n, w) < 0)
+		return out_of_memory(lx, &pw->pattern);
+	return 0;
+}
+
 int program_resolve_wakes(struct program_parser *pp, struct lexer *lx, struct sched_scenario *sc)
 {
 	size_t cap_wake_list = 0;
-	char pat[256];
 
 	for (int w = 0; w < pp->nr_wakes; w++) {
 		struct pending_wake *pw = &pp->wake[w];
@@ -282,31 +314,15 @@ int program_resolve_wakes(struct program_parser *pp, struct lexer *lx, struct sc
 			const struct pending_wake *first = &pp->wake[e->value];
 			insn->wake_first = first->prog->insn[first->insn].wake_first;
 			insn->wake_count = first->prog->insn[first->insn].wake_count;
-			continue;
+		} else if (resolve_pattern(pp, lx, sc, pw, w, &cap_wake_list) < 0) {
+			return -1;
 		}
-		if (!span_copy(&pw->pattern, pat, sizeof(pat)))
-			return lex_error(lx, &pw->pattern, "pattern '%s' is too long", SNIP(&pw->pattern));
-		bool glob = strpbrk(pat, "*?[\\") != NULL;
-		insn->wake_first = (u32)sc->nr_wake_list;
-		for (int i = 0; i < sc->nr_tasks; i++) {
-			if (glob ? fnmatch(pat, sc->task[i].name, 0) != 0 : strcmp(pat, sc->task[i].name) != 0)
-				continue;
-			if (sc->nr_wake_list >= MAX_WAKE_TARGETS)
-				return lex_error(lx, &pw->pattern, "wake targets exceed %d in all",
-						 MAX_WAKE_TARGETS);
-			if (RESERVE(lx, sc->wake_list, cap_wake_list, sc->nr_wake_list) < 0)
-				return -1;
-			sc->wake_list[sc->nr_wake_list++] = i;
-		}
-		insn->wake_count = (u32)sc->nr_wake_list - insn->wake_first;
-		if (!insn->wake_count)
-			return lex_error(lx, &pw->pattern, "wake '%s': no task matches", SNIP(&pw->pattern));
-		if (strmap_add(&pp->wake_patterns, pw->pattern.p, pw->pattern.n, w) < 0)
-			return out_of_memory(lx, &pw->pattern);
+		if (insn->op == PROG_YIELD_TO && insn->wake_count != 1)
+			return lex_error(lx, &pw->pattern, "yield_to '%s' names %u tasks; it takes one",
+					 SNIP(&pw->pattern), insn->wake_count);
 	}
 	return 0;
 }
-
 void program_parser_free(struct program_parser *pp)
 {
 	free(pp->wake);

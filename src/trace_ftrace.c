@@ -269,7 +269,11 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			ev->nice.new_nice, ev->nice.policy, ev->nice.slice);
 		break;
 	case EV_SCHED_YIELD:
-		fprintf(f, "comm=%s pid=%d\n", comm_of(w, ev->yield.pid, cpu, a), ev->yield.pid);
+		fprintf(f, "comm=%s pid=%d", comm_of(w, ev->yield.pid, cpu, a), ev->yield.pid);
+		if (ev->yield.to_pid)
+			fprintf(f, " to_comm=%s to_pid=%d", comm_of(w, ev->yield.to_pid, cpu, a),
+				ev->yield.to_pid);
+		fputc('\n', f);
 		break;
 	case EV_COMMAND:
 		/* index -1: typed at the console rather than a scenario `at` line. */

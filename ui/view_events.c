@@ -196,12 +196,16 @@ static void fields(const struct ui *ui, const struct sched_event *ev, char *out,
 			 ev->nice.new_nice, ev->nice.policy, ev->nice.slice);
 		break;
 	case EV_SCHED_YIELD:
-		snprintf(out, n, "comm=%s pid=%d", comm(ui, ev->yield.pid, cpu, a, sizeof(a)), ev->yield.pid);
+		if (ev->yield.to_pid)
+			snprintf(out, n, "comm=%s pid=%d to_comm=%s to_pid=%d",
+				 comm(ui, ev->yield.pid, cpu, a, sizeof(a)), ev->yield.pid,
+				 comm(ui, ev->yield.to_pid, cpu, b, sizeof(b)), ev->yield.to_pid);
+		else
+			snprintf(out, n, "comm=%s pid=%d", comm(ui, ev->yield.pid, cpu, a, sizeof(a)),
+				 ev->yield.pid);
 		break;
 	case EV_COMMAND: {
-		static const char *const kinds[] = { "set_tunable", "set_feature", "set_nice", "set_slice",
-						     "set_policy" };
-		const char *kind = ev->command.kind < ARRAY_SIZE(kinds) ? kinds[ev->command.kind] : "?";
+		const char *kind = ev->command.kind < NR_SCHED_COMMANDS ? sched_command_names[ev->command.kind] : "?";
 		const char *what = "";
 
 		if (ev->command.kind == CMD_SET_TUNABLE && ev->command.key >= 0 &&
