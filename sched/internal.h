@@ -92,6 +92,7 @@ struct timer_slot {
 	u64 expires;
 	u64 seq;	/* arming order: ties at equal time fire in this order */
 	struct sched_timer *t;
+	bool first;	/* fires before the others due at the same time */
 };
 
 struct timer_queue {

@@ -10,6 +10,8 @@ static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 {
 	if (a->expires != b->expires)
 		return a->expires < b->expires;
+	if (a->first != b->first)
+		return a->first;
 	return a->seq < b->seq;
 }
 
@@ -77,7 +79,12 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 /* (Re)arm: a queued timer is re-keyed in place and counts as armed now. */
 void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 {
-	struct timer_slot s = { expires, q->next_seq++, t };
+	/*
+	 * A task's own `run` ending goes before anything else due at the same
+	 * nanosecond: otherwise a tick on the same grid as round durations would
+	 * preempt a task that has just finished, to give it back a 0 ns slice.
+	 */
+	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK };
 
 	t->expires = expires;
 	if (t->heap_idx >= 0) {
