@@ -225,18 +225,3 @@ preempt:
 	if (sched_feat(LAST_BUDDY) && scale && !se_is_idle(se))
 		cfs_rq->last = se;
 }
-
-void yield_task_legacy(struct rq *rq)
-{
-	struct task_struct *curr = rq->curr;
-	struct cfs_rq *cfs_rq = cfs_rq_of(&curr->se);
-	struct sched_entity *se = &curr->se;
-
-	if (rq->nr_running == 1)
-		return;
-	clear_buddies(cfs_rq, se);
-	if (curr->policy != SCHED_BATCH)
-		update_curr(cfs_rq);
-	/* the skip buddy makes the next pick prefer the runner-up */
-	cfs_rq->skip = se;
-}

@@ -388,17 +388,9 @@ preempt:
 
 /* ---- yield, reweight, delayed requeue ---- */
 
-void yield_task_eevdf(struct rq *rq)
+/* What EEVDF's yield_task_fair() does to the yielding entity. */
+void yield_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	struct task_struct *curr = rq->curr;
-	struct cfs_rq *cfs_rq = cfs_rq_of(&curr->se);
-	struct sched_entity *se = &curr->se;
-
-	if (rq->nr_running == 1)
-		return;
-	clear_buddies(cfs_rq, se);
-	update_curr(cfs_rq);
-
 	if (kernel_at_least(6, 19)) {
 		/* Forfeit the rest of the request, but only while eligible. */
 		if (entity_eligible(cfs_rq, se)) {

@@ -237,11 +237,6 @@ void update_curr(struct cfs_rq *cfs_rq)
 	}
 }
 
-static void update_curr_fair(struct rq *rq)
-{
-	update_curr(&rq->cfs);
-}
-
 /* ---- enqueue / dequeue ---- */
 
 static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
@@ -495,10 +490,20 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
 
 static void yield_task_fair(struct rq *rq)
 {
+	struct task_struct *curr = rq->curr;
+	struct sched_entity *se = &curr->se;
+	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+	if (rq->nr_running == 1)
+		return;
+	clear_buddies(cfs_rq, se);
+	/* legacy CFS did not charge a yielding batch task */
+	if (!sched_legacy_cfs() || curr->policy != SCHED_BATCH)
+		update_curr(cfs_rq);
 	if (sched_legacy_cfs())
-		yield_task_legacy(rq);
+		cfs_rq->skip = se;	/* the next pick prefers the runner-up */
 	else
-		yield_task_eevdf(rq);
+		yield_entity_eevdf(cfs_rq, se);
 }
 
 /* The next pick on p's queue favours p (PICK_BUDDY if eligible; CFS within a wakeup granularity). */
@@ -585,7 +590,6 @@ const struct sched_class fair_sched_class = {
 	.put_prev_task = put_prev_task_fair,
 	.set_next_task = set_next_task_fair,
 	.task_tick = task_tick_fair,
-	.update_curr = update_curr_fair,
 	.reweight_task = reweight_task_fair,
 	.task_fork = task_fork_fair,
 };

@@ -253,7 +253,6 @@ struct sched_class {
 	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
 	void (*set_next_task)(struct rq *rq, struct task_struct *p);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
-	void (*update_curr)(struct rq *rq);
 	void (*reweight_task)(struct rq *rq, struct task_struct *p, unsigned long weight, u32 inv);
 	void (*task_fork)(struct task_struct *p);
 };
@@ -400,7 +399,7 @@ bool protect_slice(struct sched_entity *se);
 void cancel_protect_slice(struct sched_entity *se);
 bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_flags);
-void yield_task_eevdf(struct rq *rq);
+void yield_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void reweight_eevdf(struct sched_entity *se, u64 avruntime, unsigned long weight);
 void update_min_vruntime(struct cfs_rq *cfs_rq);
 void requeue_delayed_entity(struct sched_entity *se);
@@ -411,7 +410,6 @@ void place_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *se, int ini
 void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 struct sched_entity *pick_next_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 void check_preempt_wakeup_legacy(struct rq *rq, struct task_struct *p, int wake_flags);
-void yield_task_legacy(struct rq *rq);
 void update_min_vruntime_legacy(struct cfs_rq *cfs_rq);
 void task_fork_legacy(struct task_struct *p);
 

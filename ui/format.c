@@ -19,3 +19,17 @@ const char *fmt_dur(char *buf, size_t n, s64 ns, bool plus)
 		snprintf(buf, n, "%s%.3fs", sign, (double)a / 1e9);
 	return buf;
 }
+
+u64 round_step(u64 want)
+{
+	u64 step = 1;
+
+	while (step < want) {
+		if (step * 2 >= want)
+			return step * 2;
+		if (step * 5 >= want)
+			return step * 5;
+		step *= 10;
+	}
+	return step;
+}

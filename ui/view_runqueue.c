@@ -95,16 +95,8 @@ static s64 tick_step(const struct axis *ax, int cells)
 {
 	s64 span = ax->hi - ax->lo;
 	s64 want = ax->w > 0 ? span * cells / ax->w : span;
-	s64 step = 1;
 
-	while (step < want) {
-		if (step * 2 >= want)
-			return step * 2;
-		if (step * 5 >= want)
-			return step * 5;
-		step *= 10;
-	}
-	return step > 0 ? step : 1;
+	return want > 1 ? (s64)round_step((u64)want) : 1;
 }
 
 static void draw_axis(struct cellbuf *cb, const struct axis *ax, int y, const char *ref_name)

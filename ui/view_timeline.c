@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format.h"
 #include "ui.h"
 
 #define TL_MAX_LANES 256
@@ -232,20 +233,6 @@ static void fmt_span(char *buf, size_t n, u64 ns)
 		snprintf(buf, n, "%" PRIu64 "ns", ns);
 }
 
-static u64 nice_step(u64 want)
-{
-	u64 step = 1;
-
-	while (step < want) {
-		if (step * 2 >= want)
-			return step * 2;
-		if (step * 5 >= want)
-			return step * 5;
-		step *= 10;
-	}
-	return step;
-}
-
 static u64 span_of(const struct ui *ui)
 {
 	return ui->tl_span_ns ? MAX(ui->tl_span_ns, TL_MIN_SPAN) : TL_DEFAULT_SPAN;
@@ -354,7 +341,7 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 	/* time axis */
 	int ay = a.y + 1 + nr_lanes;
-	u64 step = nice_step(grid.dt * 14);
+	u64 step = round_step(grid.dt * 14);
 	int last_end = -1;
 
 	for (int c = 0; c < cols; c++)
