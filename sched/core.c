@@ -4,8 +4,10 @@
  */
 #include "internal.h"
 
-/* Highest first: stop > dl > rt > fair > idle. Only fair and idle exist so far. */
+/* Highest first: stop > dl > rt > fair > idle (no stop class: no CPU hotplug or migration threads). */
 static const struct sched_class *const sched_class_order[] = {
+	&dl_sched_class,
+	&rt_sched_class,
 	&fair_sched_class,
 	&idle_sched_class,
 };
@@ -119,6 +121,7 @@ static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 
 static struct task_struct *pick_next_task(struct rq *rq)
 {
+	rq->dl_server = NULL;	/* set again if the fair server picks */
 	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++) {
 		struct task_struct *p = sched_class_order[i]->pick_task(rq);
 		if (p)
@@ -356,17 +359,46 @@ static bool custom_slice_supported(void)
 	return !sched_legacy_cfs() && kernel_at_least(6, 12);
 }
 
-/* Policy, nice and slice come from the task line or from commands given before the fork. */
+static const struct sched_class *policy_class(int policy)
+{
+	if (dl_policy(policy))
+		return &dl_sched_class;
+	if (rt_policy(policy))
+		return &rt_sched_class;
+	return &fair_sched_class;
+}
+
+/* normal_prio(): -1 for deadline, 99 - rt_priority for FIFO/RR, the nice level's otherwise. */
+static int normal_prio(const struct task_struct *p)
+{
+	if (dl_policy(p->policy))
+		return MAX_DL_PRIO - 1;
+	if (rt_policy(p->policy))
+		return MAX_RT_PRIO - 1 - (int)p->rt_priority;
+	return p->static_prio;
+}
+
+/*
+ * Policy, nice and slice come from the task line or from commands given
+ * before the fork. A SCHED_DEADLINE task whose bandwidth no longer fits
+ * (console commands took it) starts as SCHED_NORMAL, as a failed
+ * sched_setattr() would leave it.
+ */
 static void sched_fork(struct task_struct *p)
 {
 	u64 slice = p->se.custom_slice && custom_slice_supported() ? p->se.slice : 0;
 
+	if (dl_policy(p->policy) && sched_dl_overflow(p, p->policy, p->dl.dl_runtime, p->dl.dl_period, true))
+		p->policy = SCHED_NORMAL;
 	p->state = TASK_RUNNING;
 	p->se = (struct sched_entity){ 0 };
 	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
 	p->se.custom_slice = slice != 0;
-	p->prio = p->static_prio;
-	p->sched_class = &fair_sched_class;
+	p->rt.time_slice = sched_rr_timeslice();
+	p->dl.runtime = 0;
+	p->dl.deadline = 0;
+	p->prio = normal_prio(p);
+	p->sched_class = policy_class(p->policy);
 	set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);
 }
@@ -379,6 +411,7 @@ void wake_up_new_task(struct task_struct *p)
 	sched_fork(p);
 	p->cpu = select_task_rq_fork(p);
 	p->se.cfs_rq = &cpu_rq(p->cpu)->cfs;
+	p->dl.rq = cpu_rq(p->cpu);
 	rq = task_rq(p);
 	update_rq_clock(rq);
 
@@ -387,7 +420,8 @@ void wake_up_new_task(struct task_struct *p)
 	ev.fork.child_pid = p->pid;
 	sched_emit(&ev);
 
-	p->sched_class->task_fork(p);
+	if (p->sched_class == &fair_sched_class)
+		p->sched_class->task_fork(p);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu);
@@ -408,7 +442,7 @@ static void emit_set_nice(struct task_struct *p, int old_nice)
 }
 
 /* prio_changed_fair(): a lowered priority may hand the CPU on; a raised one may take it. */
-static void prio_changed(struct rq *rq, struct task_struct *p, int old_prio)
+static void prio_changed_fair(struct rq *rq, struct task_struct *p, int old_prio)
 {
 	if (!task_on_rq_queued(p) || rq->cfs.nr_running == 1)
 		return;
@@ -420,52 +454,127 @@ static void prio_changed(struct rq *rq, struct task_struct *p, int old_prio)
 	}
 }
 
+/* switched_to_fair(): a task arriving in the fair class competes at once. */
+static void switched_to_fair(struct rq *rq, struct task_struct *p)
+{
+	if (!task_on_rq_queued(p))
+		return;
+	if (task_current(rq, p))
+		resched_curr(rq);
+	else
+		wakeup_preempt(rq, p, 0);
+}
+
+static void check_class_changed(struct rq *rq, struct task_struct *p,
+				const struct sched_class *prev_class, int oldprio)
+{
+	if (prev_class != p->sched_class) {
+		if (prev_class->switched_from)
+			prev_class->switched_from(rq, p);
+		if (p->sched_class == &fair_sched_class)
+			switched_to_fair(rq, p);
+		else
+			p->sched_class->switched_to(rq, p);
+	} else if (oldprio != p->prio || dl_task(p)) {
+		if (p->sched_class == &fair_sched_class)
+			prio_changed_fair(rq, p, oldprio);
+		else
+			p->sched_class->prio_changed(rq, p, oldprio);
+	}
+}
+
+void sched_getattr(const struct task_struct *p, struct sched_attr *attr)
+{
+	*attr = (struct sched_attr){
+		.policy = p->policy,
+		.nice = PRIO_TO_NICE(p->static_prio),
+		.rt_priority = p->rt_priority,
+		.slice = p->se.custom_slice ? p->se.slice : 0,
+		.dl_runtime = p->dl.dl_runtime,
+		.dl_deadline = p->dl.dl_deadline,
+		.dl_period = p->dl.dl_period,
+	};
+}
+
+static void __setscheduler_params(struct task_struct *p, const struct sched_attr *attr, bool update_load)
+{
+	u64 slice = custom_slice_supported() ? attr->slice : 0;
+
+	p->policy = attr->policy;
+	p->static_prio = NICE_TO_PRIO(attr->nice);
+	p->rt_priority = rt_policy(attr->policy) ? attr->rt_priority : 0;
+	if (dl_policy(attr->policy))
+		__setparam_dl(p, attr->dl_runtime, attr->dl_deadline, attr->dl_period);
+	p->se.custom_slice = slice != 0;
+	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
+	if (update_load)
+		set_load_weight(p, true);
+}
+
 /*
- * The dequeue(SAVE) ... enqueue(RESTORE) dance of set_user_nice() and
- * __sched_setscheduler(): lag is saved and restored around the change.
- * set_user_nice() dequeues with SAVE alone, which keeps min_vruntime where
- * it is so the task is not penalised; a policy change also MOVEs.
+ * __sched_setscheduler(): admission for SCHED_DEADLINE first (-1, nothing
+ * changed, when it does not fit); then the dequeue(SAVE) ... enqueue(RESTORE)
+ * dance, moving p between classes. set_user_nice() dequeues with SAVE alone,
+ * which keeps min_vruntime where it is; a policy change also MOVEs.
  */
-static void change_attr(struct task_struct *p, int policy, int nice, u64 slice, int dequeue_flags)
+static int change_attr(struct task_struct *p, const struct sched_attr *attr, int dequeue_flags)
 {
 	struct rq *rq = task_rq(p);
-	bool queued = task_on_rq_queued(p);
-	bool running = task_current(rq, p);
+	const struct sched_class *prev_class = p->sched_class;
 	int old_prio = p->prio, old_nice = PRIO_TO_NICE(p->static_prio);
+	int enqueue_flags = ENQUEUE_RESTORE;
+	bool queued, running;
 
-	if (p->state == TASK_NEW || p->state == TASK_DEAD)
-		return;
+	if (p->state == TASK_NEW || p->state == TASK_DEAD) {
+		/* not forked yet: it starts with these (admission happens at the fork) */
+		if (p->state == TASK_NEW) {
+			__setscheduler_params(p, attr, false);
+			p->se.slice = attr->slice;
+			p->se.custom_slice = attr->slice != 0;
+			p->prio = normal_prio(p);
+		}
+		return 0;
+	}
+	if (sched_dl_overflow(p, attr->policy, attr->dl_runtime,
+			      attr->dl_period ? attr->dl_period : attr->dl_deadline, true))
+		return -1;
+
 	update_rq_clock(rq);
+	queued = task_on_rq_queued(p);
+	running = task_current(rq, p);
 	if (queued)
 		dequeue_task(rq, p, dequeue_flags);
 	if (running)
 		p->sched_class->put_prev_task(rq, p);
 
-	p->policy = policy;
-	p->static_prio = NICE_TO_PRIO(nice);
-	p->prio = p->static_prio;
-	if (!custom_slice_supported())
-		slice = 0;
-	p->se.custom_slice = slice != 0;
-	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
-	set_load_weight(p, true);
+	__setscheduler_params(p, attr, true);
+	p->prio = normal_prio(p);
+	p->sched_class = policy_class(p->policy);
+	/* a queued task whose priority drops goes first among its new peers */
+	if (old_prio < p->prio && prev_class == p->sched_class)
+		enqueue_flags |= ENQUEUE_HEAD;
 
 	if (queued)
-		enqueue_task(rq, p, ENQUEUE_RESTORE);
+		enqueue_task(rq, p, enqueue_flags);
 	if (running)
 		p->sched_class->set_next_task(rq, p);
-	prio_changed(rq, p, old_prio);
+	check_class_changed(rq, p, prev_class, old_prio);
 	emit_set_nice(p, old_nice);
+	return 0;
 }
 
-void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
+int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr)
 {
-	change_attr(p, policy, nice, slice, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	return change_attr(p, attr, DEQUEUE_SAVE | DEQUEUE_MOVE);
 }
 
 void set_user_nice(struct task_struct *p, int nice)
 {
-	change_attr(p, p->policy, nice, p->se.custom_slice ? p->se.slice : 0, DEQUEUE_SAVE);
+	struct sched_attr attr;
+
+	sched_getattr(p, &attr);
+	attr.nice = nice;
+	change_attr(p, &attr, DEQUEUE_SAVE);
 }
 
 /* ---- yield and exit ---- */
@@ -523,5 +632,10 @@ void do_task_dead(struct rq *rq)
 	sched_emit(&ev);
 	p->state = TASK_DEAD;
 	timer_cancel(&ST->tq, &p->wake_timer);
+	/* task_dead_dl(): the bandwidth goes back to the root domain */
+	if (dl_policy(p->policy)) {
+		ST->dl_total_bw -= p->dl.dl_bw;
+		timer_cancel(&ST->tq, &p->dl.dl_timer);
+	}
 	resched_curr(rq);
 }

@@ -24,8 +24,8 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 static size_t arena_need(const struct sched_scenario *sc)
 {
 	size_t n = sizeof(struct sched_state) + 64;
-	size_t timers = (size_t)sc->topo->nr_cpus * 3 + (size_t)sc->nr_tasks * 2 +
-			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 1;
+	size_t timers = (size_t)sc->topo->nr_cpus * 4 + (size_t)sc->nr_tasks * 3 +
+			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 2;
 
 	n += (size_t)sc->topo->nr_cpus * (sizeof(struct rq) + sizeof(struct task_struct) + 32);
 	n += (size_t)sc->nr_tasks * (sizeof(struct task_struct) + 16);
@@ -76,6 +76,9 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	rq->cpu_capacity_orig = capacity;
 	rq->clock = rq->clock_task = rq->clock_pelt = SCHED_CLOCK_BOOT;
 	init_cfs_rq(&rq->cfs, rq);
+	init_rt_rq(&rq->rt, sysctl(TUN_RT_RUNTIME));
+	init_dl_rq(&rq->dl);
+	fair_server_init(rq);
 	idle->pid = 0;
 	idle->idx = -1;
 	idle->cpu = cpu;
@@ -101,12 +104,20 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->cpu = 0;
 	p->policy = spec->policy;
 	p->static_prio = p->prio = NICE_TO_PRIO(spec->nice);
+	p->rt_priority = spec->rt_priority;
+	if (rt_policy(spec->policy))
+		p->prio = MAX_RT_PRIO - 1 - (int)spec->rt_priority;
+	else if (dl_policy(spec->policy))
+		p->prio = MAX_DL_PRIO - 1;
+	if (dl_policy(spec->policy))
+		__setparam_dl(p, spec->dl_runtime, spec->dl_deadline, spec->dl_period);
 	p->se.slice = spec->slice;
 	p->se.custom_slice = spec->slice != 0;
 	p->sched_class = &fair_sched_class;
 	p->loop_count = arena_alloc(e, (size_t)spec->prog->nr_loops * sizeof(u32));
 	init_timer(&p->wake_timer, T_WAKE, idx);
 	init_timer(&p->fork_timer, T_FORK, idx);
+	init_timer(&p->dl.dl_timer, T_DL_TIMER, idx);
 }
 
 struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *err, size_t errlen)
@@ -139,7 +150,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_tunables(e);
 	sched_rand_seed(sc->seed);
 
-	st->tq.cap = nr_cpus * 3 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1;
+	st->tq.cap = nr_cpus * 4 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2;
 	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
 
 	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
@@ -147,6 +158,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		init_rq(&st->rq[cpu], cpu, &st->idle_task[cpu], sc->topo->cpu[cpu].capacity);
 
+	dl_init_bandwidth();
+	init_timer(&st->rt_period_timer, T_RT_PERIOD, 0);
 	init_timer(&st->end_timer, T_END, 0);
 	timer_arm(&st->tq, &st->end_timer, sc->duration);
 
@@ -213,6 +226,43 @@ void sched_emit(struct sched_event *ev)
 
 /* ---- commands ---- */
 
+static int check_policy(const struct sched_command *c, char *err, size_t errlen)
+{
+	struct task_struct *p = &ST->task[c->task];
+
+	switch (c->key) {
+	case SCHED_NORMAL:
+	case SCHED_BATCH:
+	case SCHED_IDLE:
+		break;
+	case SCHED_FIFO:
+	case SCHED_RR:
+		if (c->value < 1 || c->value > 99) {
+			snprintf(err, errlen, "rt priority %lld is outside 1..99", (long long)c->value);
+			return -1;
+		}
+		break;
+	case SCHED_DEADLINE:
+		if (!sched_dl_params_valid(c->dl.runtime, c->dl.deadline, c->dl.period)) {
+			snprintf(err, errlen, "bad SCHED_DEADLINE parameters: need 1024ns <= runtime <= "
+				 "deadline <= period, period 100us..4.194304s");
+			return -1;
+		}
+		break;
+	default:
+		snprintf(err, errlen, "unknown policy %d", c->key);
+		return -1;
+	}
+	if (p->state != TASK_NEW && p->state != TASK_DEAD &&
+	    sched_dl_overflow(p, c->key, c->dl.runtime, c->dl.period ? c->dl.period : c->dl.deadline, false)) {
+		snprintf(err, errlen, "%s: SCHED_DEADLINE admission failed: the deadline tasks would need "
+			 "more than sched_rt_runtime_us/sched_rt_period_us of the CPUs (EBUSY); "
+			 "nothing changed", p->spec->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_command(const struct sched_command *c, char *err, size_t errlen)
 {
 	switch (c->kind) {
@@ -236,11 +286,8 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 			snprintf(err, errlen, "nice %lld is outside -20..19", (long long)c->value);
 			return -1;
 		}
-		if (c->kind == CMD_SET_POLICY && c->key != SCHED_NORMAL && c->key != SCHED_BATCH &&
-		    c->key != SCHED_IDLE) {
-			snprintf(err, errlen, "policy %d is not a fair policy", c->key);
-			return -1;
-		}
+		if (c->kind == CMD_SET_POLICY)
+			return check_policy(c, err, errlen);
 		return 0;
 	case CMD_SET_SLICE:
 		if (c->task < 0 || c->task >= ST->nr_tasks)
@@ -255,23 +302,11 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 	return -1;
 }
 
-static void apply_task_attr(struct task_struct *p, int policy, int nice, u64 slice)
-{
-	if (p->state == TASK_NEW) {
-		/* not forked yet: it will start with these */
-		p->policy = policy;
-		p->static_prio = p->prio = NICE_TO_PRIO(nice);
-		p->se.slice = slice;
-		p->se.custom_slice = slice != 0;
-		return;
-	}
-	sched_setattr_fair(p, policy, nice, slice);
-}
-
 static void apply_command(const struct sched_command *c, u32 index)
 {
 	struct sched_event ev;
 	struct task_struct *p = c->task >= 0 && c->task < ST->nr_tasks ? &ST->task[c->task] : NULL;
+	struct sched_attr attr;
 
 	sched_event_init(&ev, EV_COMMAND, p ? p->cpu : 0);
 	ev.command.index = index;
@@ -295,16 +330,22 @@ static void apply_command(const struct sched_command *c, u32 index)
 			ST->features &= ~FEAT_BIT(c->key);
 		break;
 	case CMD_SET_NICE:
-		if (p->state == TASK_NEW)
-			apply_task_attr(p, p->policy, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
-		else
-			set_user_nice(p, (int)c->value);
+		set_user_nice(p, (int)c->value);
 		break;
 	case CMD_SET_POLICY:	/* keeps the nice it has now */
-		apply_task_attr(p, c->key, PRIO_TO_NICE(p->static_prio), p->se.custom_slice ? p->se.slice : 0);
+		sched_getattr(p, &attr);
+		attr.policy = c->key;
+		attr.rt_priority = rt_policy(c->key) ? (unsigned int)c->value : 0;
+		attr.dl_runtime = c->dl.runtime;
+		attr.dl_deadline = c->dl.deadline;
+		attr.dl_period = c->dl.period;
+		/* a set that fails admission changes nothing (the scenario's check makes it rare) */
+		__sched_setscheduler(p, &attr);
 		break;
 	case CMD_SET_SLICE:
-		apply_task_attr(p, p->policy, PRIO_TO_NICE(p->static_prio), (u64)c->value);
+		sched_getattr(p, &attr);
+		attr.slice = (u64)c->value;
+		__sched_setscheduler(p, &attr);
 		break;
 	}
 }
@@ -370,6 +411,12 @@ static void fire_timer(struct sched_timer *t)
 		break;
 	case T_END:
 		ST->finished = true;
+		break;
+	case T_RT_PERIOD:
+		sched_rt_period_timer();
+		break;
+	case T_DL_TIMER:
+		dl_task_timer(t->arg >= 0 ? &ST->task[t->arg].dl : &cpu_rq(-1 - t->arg)->fair_server);
 		break;
 	}
 }

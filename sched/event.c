@@ -15,6 +15,11 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_YIELD] = "schedscope_yield",
 	[EV_COMMAND] = "schedscope_command",
 	[EV_NOTE] = "schedscope_note",
+	[EV_RT_THROTTLE] = "schedscope_rt_throttle",
+	[EV_RT_UNTHROTTLE] = "schedscope_rt_unthrottle",
+	[EV_DL_THROTTLE] = "schedscope_dl_throttle",
+	[EV_DL_REPLENISH] = "schedscope_dl_replenish",
+	[EV_DL_MISS] = "schedscope_dl_miss",
 };
 
 const char *const sched_command_names[NR_SCHED_COMMANDS] = {

@@ -21,6 +21,11 @@ enum sched_event_type {
 	EV_SCHED_YIELD,		/* do_sched_yield() or yield_to() */
 	EV_COMMAND,		/* a run-time command was applied */
 	EV_NOTE,		/* a scenario caption */
+	EV_RT_THROTTLE,		/* a CPU's rt_rq ran over sched_rt_runtime_us (<= 6.11) */
+	EV_RT_UNTHROTTLE,	/* the period timer gave it runtime back */
+	EV_DL_THROTTLE,		/* a deadline entity ran out of runtime (or yielded) */
+	EV_DL_REPLENISH,	/* its replenishment: new runtime and deadline */
+	EV_DL_MISS,		/* a SCHED_DEADLINE job ended after its absolute deadline */
 	NR_SCHED_EVENTS
 };
 
@@ -76,6 +81,16 @@ struct sched_event {
 		struct {
 			u32 index;	/* into scenario.note */
 		} note;
+		struct {
+			u64 rt_time;	/* RT time charged this period */
+			u64 rt_runtime;	/* the budget per period */
+			u32 nr_running;	/* RT tasks held back or released */
+		} rt_bw;
+		struct {
+			s32 pid;	/* the task; 0 for the CPU's fair server */
+			s64 runtime;	/* budget left (throttle, replenish); lateness (miss) */
+			u64 deadline;	/* absolute, ns of simulated time */
+		} dl;
 	};
 };
 

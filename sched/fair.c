@@ -212,6 +212,8 @@ void update_curr(struct cfs_rq *cfs_rq)
 	delta_exec = update_curr_se(rq_of(cfs_rq), curr);
 	if (delta_exec <= 0)
 		return;
+	/* 6.12+: fair time counts against the fair server whoever picked the task */
+	dl_server_update(&rq_of(cfs_rq)->fair_server, delta_exec);
 
 	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
 
@@ -359,6 +361,12 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		cfs_rq->h_nr_delayed++;
 	if (task_has_idle_policy(p))
 		cfs_rq->idle_h_nr_running++;
+	/* the first fair task on this CPU starts its fair server (6.12+) */
+	if (rq->cfs.h_nr_running == 1) {
+		if (!rq->nr_running)
+			dl_server_update_idle_time(rq, rq->curr);
+		dl_server_start(&rq->fair_server);
+	}
 	rq->nr_running++;
 	if (sched_feat(HRTICK) && rq->curr->sched_class == &fair_sched_class)
 		hrtick_start_fair(rq, rq->curr);

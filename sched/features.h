@@ -68,8 +68,16 @@ enum sched_tunable {
 	TUN_MIGRATION_COST,	/* sysctl_sched_migration_cost */
 	TUN_NR_MIGRATE,		/* sysctl_sched_nr_migrate */
 	TUN_TUNABLE_SCALING,	/* sysctl_sched_tunable_scaling */
+	TUN_RT_PERIOD,		/* sysctl_sched_rt_period (µs in the kernel; ns here) */
+	TUN_RT_RUNTIME,		/* sysctl_sched_rt_runtime; RUNTIME_INF for -1 */
+	TUN_RR_TIMESLICE,	/* sysctl_sched_rr_timeslice_ms; 0 = RR_TIMESLICE */
+	TUN_FAIR_SERVER_RUNTIME, /* debugfs fair_server/cpuN/runtime (6.12+; 0 disables) */
+	TUN_FAIR_SERVER_PERIOD,	/* debugfs fair_server/cpuN/period (6.12+) */
 	NR_SCHED_TUNABLES
 };
+
+/* sched_rt_runtime_us = -1: RT bandwidth (and DL admission) unlimited. */
+#define RUNTIME_INF (~0ULL)
 
 struct sched_tunable_desc {
 	const char *name;	/* debugfs name, e.g. "base_slice_ns" */

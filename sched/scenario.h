@@ -91,6 +91,8 @@ struct sched_task_spec {
 	char name[TASK_COMM_LEN];	/* "hog" or "web.3" */
 	int nice;			/* -20..19 */
 	int policy;			/* enum sched_policy */
+	unsigned int rt_priority;	/* SCHED_FIFO/RR: 1..99 */
+	u64 dl_runtime, dl_deadline, dl_period;	/* SCHED_DEADLINE; period 0 = deadline */
 	u64 slice;			/* custom slice (sched_attr.sched_runtime), 0 = default */
 	u64 start;			/* when it is forked, ns */
 	bool has_cpus;
@@ -106,7 +108,8 @@ enum sched_cmd_kind {
 	CMD_SET_FEATURE,	/* key = enum sched_feature, value = 0/1 */
 	CMD_SET_NICE,		/* task, value = nice */
 	CMD_SET_SLICE,		/* task, value = custom slice ns (0 = default) */
-	CMD_SET_POLICY,		/* task, key = policy (nice is kept) */
+	CMD_SET_POLICY,		/* task, key = policy, value = rt priority (nice is kept);
+				 * dl = the SCHED_DEADLINE reservation */
 	NR_SCHED_COMMANDS
 };
 
@@ -118,6 +121,9 @@ struct sched_command {
 	s32 task;		/* task index for per-task commands, -1 otherwise */
 	s32 key;
 	s64 value;
+	struct {
+		u64 runtime, deadline, period;
+	} dl;
 };
 
 struct sched_action {

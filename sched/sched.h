@@ -25,6 +25,15 @@ void sched_engine_destroy(struct sched_engine *e);
 int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 
+/* __checkparam_dl(): 1024 ns <= runtime <= deadline <= period (0 = deadline),
+ * period in 100 us .. 2^22 us. */
+bool sched_dl_params_valid(u64 runtime, u64 deadline, u64 period);
+/* Admission control over the whole scenario: every SCHED_DEADLINE task's
+ * bandwidth (and 6.12's fair servers) against sched_rt_runtime_us /
+ * sched_rt_period_us of every CPU's capacity. The index of the first task
+ * that does not fit, or -1. */
+int sched_dl_admission_check(const struct sched_scenario *sc);
+
 /* ---- driving ---- */
 
 u64 sched_now(const struct sched_engine *e);
@@ -80,6 +89,11 @@ struct sched_task_info {
 	bool sched_delayed;	/* DELAY_DEQUEUE: blocked but still queued */
 	int cpu;
 	int policy, nice, prio;
+	unsigned int rt_priority;	/* SCHED_FIFO/RR */
+	u64 dl_runtime, dl_deadline, dl_period;	/* SCHED_DEADLINE reservation */
+	s64 dl_runtime_left;		/* its budget now */
+	u64 dl_abs_deadline;		/* its absolute deadline, ns of simulated time */
+	bool dl_throttled;
 	u64 weight;		/* se->load.weight, scaled (nice 0 = 1048576) */
 	u64 vruntime, deadline, slice;
 	s64 vlag;		/* V - vruntime now (queued) or as saved */
@@ -107,6 +121,12 @@ struct sched_cpu_info {
 	struct sched_avg_info avg;	/* cfs_rq PELT */
 	u32 capacity;
 	u64 nr_switches;
+	int rt_nr_running;	/* RT tasks queued (throttled or not) */
+	bool rt_throttled;
+	u64 rt_time;		/* RT time charged this period (<= 6.11) */
+	int dl_nr_running;	/* deadline entities queued, the fair server included */
+	bool fair_server_active;
+	s64 fair_server_runtime;	/* its budget left */
 };
 
 void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out);

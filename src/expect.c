@@ -46,6 +46,8 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_SWITCHES] = "switches",
 	[EXPECT_WAKEUPS] = "wakeups",
 	[EXPECT_PREEMPTIONS] = "preemptions",
+	[EXPECT_DL_THROTTLES] = "dl_throttles",
+	[EXPECT_DEADLINE_MISSES] = "deadline_misses",
 };
 
 static const char *const stat_names[] = { [STAT_P50] = "p50", [STAT_P99] = "p99", [STAT_MAX] = "max" };
@@ -153,6 +155,10 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return (double)ts->wakeups;
 	case EXPECT_PREEMPTIONS:
 		return (double)ts->preemptions;
+	case EXPECT_DL_THROTTLES:
+		return (double)ts->dl_throttles;
+	case EXPECT_DEADLINE_MISSES:
+		return (double)ts->dl_misses;
 	}
 	return NAN;
 }

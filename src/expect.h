@@ -17,6 +17,8 @@ enum expect_metric {
 	EXPECT_SWITCHES,	/* times switched in (slices) */
 	EXPECT_WAKEUPS,		/* sched_wakeup count */
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
+	EXPECT_DL_THROTTLES,	/* SCHED_DEADLINE runtime exhaustions (schedscope_dl_throttle) */
+	EXPECT_DEADLINE_MISSES,	/* SCHED_DEADLINE jobs ending past their deadline */
 	NR_EXPECT_METRICS
 };
 

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sched/sched.h"
 #include "breakpoint.h"
 #include "command.h"
 #include "host_topology.h"
@@ -66,6 +67,7 @@ struct task_line {
 	int first, count;
 	bool has_cpus;
 	struct lex_span cpus;		/* checked against the topology at the end */
+	struct lex_span policy_at;	/* policy=deadline: where admission errors point */
 };
 
 struct named_prog {
@@ -386,10 +388,14 @@ static int do_program(struct parser *ps, const struct token *dir)
 
 /* ---- task lines ---- */
 
-enum task_key { K_COUNT, K_NICE, K_POLICY, K_SLICE, K_CPUS, K_AT, K_PROGRAM, NR_TASK_KEYS };
+enum task_key {
+	K_COUNT, K_NICE, K_POLICY, K_PRIO, K_RUNTIME, K_DEADLINE, K_PERIOD, K_SLICE, K_CPUS, K_AT,
+	K_PROGRAM, NR_TASK_KEYS
+};
 
 static const char *const task_keys[NR_TASK_KEYS] = {
-	"count", "nice", "policy", "slice", "cpus", "at", "program",
+	"count", "nice", "policy", "prio", "runtime", "deadline", "period", "slice", "cpus", "at",
+	"program",
 };
 
 /* What a task line says, for each of its count instances. */
@@ -399,6 +405,7 @@ struct task_template {
 	struct lex_span count_at;
 	bool has_cpus;
 	struct lex_span cpus;
+	struct policy_attr pa;
 };
 
 static int task_program(struct parser *ps, const struct token *kv, struct sched_task_spec *spec)
@@ -436,7 +443,13 @@ static int task_key(struct parser *ps, const struct token *kv, int key, struct t
 		tt->spec.nice = (int)v;
 		return 0;
 	case K_POLICY:
-		return command_policy(lx, &kv->val, &tt->spec.policy);
+		tt->pa.policy_at = kv->val;
+		return command_policy(lx, &kv->val, &tt->pa.policy);
+	case K_PRIO:
+	case K_RUNTIME:
+	case K_DEADLINE:
+	case K_PERIOD:
+		return command_policy_key(lx, kv, &tt->pa);
 	case K_SLICE:
 		return command_slice(lx, &kv->val, false, &tt->spec.slice);
 	case K_CPUS:
@@ -463,7 +476,8 @@ static int add_tasks(struct parser *ps, const struct token *name, struct task_te
 	if (RESERVE(&ps->lx, ps->line, ps->cap_lines, ps->nr_lines) < 0 ||
 	    strmap_add(&ps->task_names, name->s.p, name->s.n, ps->nr_lines) < 0)
 		return out_of_memory(&ps->lx, &name->s);
-	ps->line[ps->nr_lines++] = (struct task_line){ sc->nr_tasks, n, tt->has_cpus, tt->cpus };
+	ps->line[ps->nr_lines++] = (struct task_line){ sc->nr_tasks, n, tt->has_cpus, tt->cpus,
+						       tt->pa.policy_at };
 
 	tt->spec.has_cpus = tt->has_cpus;
 	tt->spec.line = name->s.line;
@@ -483,7 +497,7 @@ static int add_tasks(struct parser *ps, const struct token *name, struct task_te
 static int do_task(struct parser *ps, const struct token *dir)
 {
 	struct lexer *lx = &ps->lx;
-	struct task_template tt = { .spec.policy = SCHED_NORMAL };
+	struct task_template tt = { .pa.policy = SCHED_NORMAL };
 	struct lex_span seen[NR_TASK_KEYS] = { { 0 } };
 	struct token name, kv;
 	struct map_entry *dup;
@@ -505,8 +519,8 @@ static int do_task(struct parser *ps, const struct token *dir)
 		while (key < NR_TASK_KEYS && !span_is(&kv.key, task_keys[key]))
 			key++;
 		if (key == NR_TASK_KEYS)
-			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, slice, "
-					 "cpus, at, program)", SNIP(&kv.key));
+			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, prio, "
+					 "runtime, deadline, period, slice, cpus, at, program)", SNIP(&kv.key));
 		if (seen[key].p)
 			return lex_error(lx, &kv.key, "duplicate key '%s'", task_keys[key]);
 		seen[key] = kv.key;
@@ -520,6 +534,13 @@ static int do_task(struct parser *ps, const struct token *dir)
 	if (!tt.spec.prog)
 		return lex_error(lx, &name.s, "task '%s' needs program=\"...\" or program=NAME",
 				 SNIP(&name.s));
+	if (command_policy_check(lx, &tt.pa) < 0)
+		return -1;
+	tt.spec.policy = tt.pa.policy;
+	tt.spec.rt_priority = tt.pa.rt_priority;
+	tt.spec.dl_runtime = tt.pa.runtime;
+	tt.spec.dl_deadline = tt.pa.deadline;
+	tt.spec.dl_period = tt.pa.period;
 	return add_tasks(ps, &name, &tt);
 }
 
@@ -653,6 +674,50 @@ static int check_cpus(struct parser *ps)
 		if (ps->line[i].has_cpus &&
 		    lex_cpulist(&ps->lx, &ps->line[i].cpus, ps->f->topo.nr_cpus, &m) < 0)
 			return -1;
+	return 0;
+}
+
+/* The line that declared task i. */
+static const struct task_line *line_of_task(const struct parser *ps, int i)
+{
+	for (int l = 0; l < ps->nr_lines; l++)
+		if (i >= ps->line[l].first && i < ps->line[l].first + ps->line[l].count)
+			return &ps->line[l];
+	return NULL;
+}
+
+/*
+ * SCHED_DEADLINE: the tasks must be allowed on every CPU of the root domain
+ * (sched_setattr() fails with EPERM otherwise), and all of them together
+ * must pass admission control, counted as if all lived at once.
+ */
+static int check_deadline_tasks(struct parser *ps)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+	int bad;
+
+	for (int l = 0; l < ps->nr_lines; l++) {
+		const struct task_line *tl = &ps->line[l];
+		const struct sched_task_spec *t = &sc->task[tl->first];
+
+		if (t->policy != SCHED_DEADLINE || !t->has_cpus)
+			continue;
+		for (int cpu = 0; cpu < ps->f->topo.nr_cpus; cpu++)
+			if (!cpumask_test(&t->cpus, cpu))
+				return lex_error(&ps->lx, &tl->cpus, "a SCHED_DEADLINE task must be allowed on "
+						 "every CPU (%d here): sched_setattr() refuses narrower "
+						 "affinity with EPERM", ps->f->topo.nr_cpus);
+	}
+	sc->topo = &ps->f->topo;
+	bad = sched_dl_admission_check(sc);
+	if (bad >= 0) {
+		const struct task_line *tl = line_of_task(ps, bad);
+		return lex_error(&ps->lx, &tl->policy_at, "SCHED_DEADLINE admission failed at task '%s': "
+				 "the deadline tasks%s need more than sched_rt_runtime_us/"
+				 "sched_rt_period_us of the %d CPU(s) (EBUSY)", sc->task[bad].name,
+				 sc->kernel >= KV(6, 12) ? " and the fair servers" : "",
+				 ps->f->topo.nr_cpus);
+	}
 	return 0;
 }
 
@@ -800,7 +865,7 @@ static int finish(struct parser *ps)
 	else if (!f->sched_given)
 		sc->variant = sc->kernel < KV_FIRST_EEVDF ? SCHED_VARIANT_CFS : SCHED_VARIANT_EEVDF;
 	sc->topo = &f->topo;
-	return 0;
+	return check_deadline_tasks(ps);
 }
 
 static void parser_free(struct parser *ps)

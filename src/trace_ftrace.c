@@ -50,6 +50,11 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_YIELD] = "d..2.",
 	[EV_COMMAND] = ".....",
 	[EV_NOTE] = ".....",
+	[EV_RT_THROTTLE] = "d..2.",		/* update_curr_rt() under the rq lock */
+	[EV_RT_UNTHROTTLE] = "d.h2.",		/* the period hrtimer, in hardirq */
+	[EV_DL_THROTTLE] = "d..2.",		/* update_curr_dl_se() under the rq lock */
+	[EV_DL_REPLENISH] = "d.h2.",		/* mostly from the dl_timer hrtimer */
+	[EV_DL_MISS] = "d..2.",			/* dequeue at the job's end */
 };
 
 /* ---- the header ---- */
@@ -284,6 +289,19 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			fprintf(f, "%u", ev->command.kind);
 		fprintf(f, " task=%d key=%d value=%" PRId64 "\n",
 			ev->command.task, ev->command.key, ev->command.value);
+		break;
+	case EV_RT_THROTTLE:
+	case EV_RT_UNTHROTTLE:
+		fprintf(f, "rt_time=%" PRIu64 " [ns] rt_runtime=%" PRIu64 " [ns] rt_nr_running=%u\n",
+			ev->rt_bw.rt_time, ev->rt_bw.rt_runtime, ev->rt_bw.nr_running);
+		break;
+	case EV_DL_THROTTLE:
+	case EV_DL_REPLENISH:
+	case EV_DL_MISS:
+		/* pid 0 is the CPU's fair server */
+		fprintf(f, "comm=%s pid=%d %s=%" PRId64 " [ns] deadline=%" PRIu64 " [ns]\n",
+			ev->dl.pid ? comm_of(w, ev->dl.pid, cpu, a) : "fair_server", ev->dl.pid,
+			ev->type == EV_DL_MISS ? "lateness" : "runtime", ev->dl.runtime, ev->dl.deadline);
 		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;
