@@ -551,7 +551,7 @@ static int change_attr(struct task_struct *p, const struct sched_attr *attr, int
 	p->prio = normal_prio(p);
 	p->sched_class = policy_class(p->policy);
 	/* a queued task whose priority drops goes first among its new peers */
-	if (old_prio < p->prio && prev_class == p->sched_class)
+	if (old_prio < p->prio)
 		enqueue_flags |= ENQUEUE_HEAD;
 
 	if (queued)

@@ -18,6 +18,7 @@
  *   }
  *   task NAME [count=N] [nice=N] [policy=normal|batch|idle] [slice=D] [cpus=LIST]
  *        [at=T] program="TEXT"|program=NAME
+ *        (or policy=fifo|rr prio=1..99, or policy=deadline runtime=D deadline=D [period=D])
  *   at T COMMAND                  a run-time command at time T (see command.h)
  *   note T "caption"              a caption shown from time T
  *   expect METRIC(PATTERN[, p50|p99|max]) OP VALUE [+- TOL] [over A..B]

@@ -245,6 +245,25 @@ static void test_lowered_prio_hands_over(void **state)
 	assert_int_equal(cpu_time(e, 1), 10 * MS);
 }
 
+static void test_lowered_queued_task_goes_to_the_head(void **state)
+{
+	struct fx *f = fx_new(1, KV(6, 12), SCHED_VARIANT_EEVDF);
+	struct sched_command lower = { .kind = CMD_SET_POLICY, .task = 2, .key = SCHED_FIFO, .value = 10 };
+	char err[256];
+
+	add_rt_task(f, SCHED_FIFO, 50, run_once(f, 0, 10 * MS));
+	add_rt_task(f, SCHED_FIFO, 10, NULL);
+	add_rt_task(f, SCHED_FIFO, 20, NULL);
+	struct sched_engine *e = fx_start(f);
+	sched_run_until(e, 5 * MS);
+	/* ENQUEUE_HEAD: t2, lowered from 20 to 10 while queued, goes before t1 */
+	assert_int_equal(sched_apply_command(e, &lower, err, sizeof(err)), 0);
+	sched_run_until(e, 15 * MS);
+	assert_int_equal(cpu_time(e, 0), 10 * MS);
+	assert_int_equal(cpu_time(e, 1), 0);
+	assert_int_equal(cpu_time(e, 2), 5 * MS);
+}
+
 /* ---- starvation protection ---- */
 
 static void test_rt_throttling_6_11(void **state)
@@ -362,6 +381,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_yield_goes_to_tail, fx_cleanup),
 		cmocka_unit_test_teardown(test_setscheduler_between_classes, fx_cleanup),
 		cmocka_unit_test_teardown(test_lowered_prio_hands_over, fx_cleanup),
+		cmocka_unit_test_teardown(test_lowered_queued_task_goes_to_the_head, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_throttling_6_11, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_throttling_off, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_alone_throttled_only_before_6_12, fx_cleanup),
