@@ -226,6 +226,31 @@ void sched_emit(struct sched_event *ev)
 
 /* ---- commands ---- */
 
+/*
+ * sched_rt_handler(): the RT runtime may not exceed the period, and a
+ * smaller limit must still hold the admitted deadline bandwidth.
+ */
+static int check_rt_tunables(const struct sched_command *c, char *err, size_t errlen)
+{
+	u64 period = c->key == TUN_RT_PERIOD ? (u64)c->value : sysctl(TUN_RT_PERIOD);
+	u64 runtime = c->key == TUN_RT_RUNTIME ? (u64)c->value : sysctl(TUN_RT_RUNTIME);
+	u64 cap = 0;
+
+	if (c->key != TUN_RT_PERIOD && c->key != TUN_RT_RUNTIME)
+		return 0;
+	if (runtime != RUNTIME_INF && runtime > period) {
+		snprintf(err, errlen, "sched_rt_runtime_us may not exceed sched_rt_period_us (EINVAL)");
+		return -1;
+	}
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		cap += cpu_rq(cpu)->cpu_capacity_orig;
+	if (runtime != RUNTIME_INF && ((to_ratio(period, runtime) * cap) >> SCHED_CAPACITY_SHIFT) < ST->dl_total_bw) {
+		snprintf(err, errlen, "the admitted SCHED_DEADLINE bandwidth would no longer fit (EBUSY)");
+		return -1;
+	}
+	return 0;
+}
+
 static int check_policy(const struct sched_command *c, char *err, size_t errlen)
 {
 	struct task_struct *p = &ST->task[c->task];
@@ -275,7 +300,7 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 				 (long long)c->value);
 			return -1;
 		}
-		return 0;
+		return check_rt_tunables(c, err, errlen);
 	case CMD_SET_FEATURE:
 		return c->key >= 0 && c->key < NR_SCHED_FEATURES ? 0 : (snprintf(err, errlen, "unknown feature"), -1);
 	case CMD_SET_NICE:

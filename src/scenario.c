@@ -329,6 +329,23 @@ static int do_feature(struct parser *ps, const struct token *dir)
 	return lex_expect_eol(&ps->lx);
 }
 
+/* sched_rt_handler(): the runtime may not exceed the period (EINVAL), checked at each write. */
+static int check_rt_bandwidth(struct parser *ps, const struct token *kv)
+{
+	const struct sched_scenario *sc = &ps->f->sc;
+	u64 period = sc->tunable_set[TUN_RT_PERIOD] ? sc->tunable[TUN_RT_PERIOD]
+						    : sched_default_tunable(KV_LATEST, TUN_RT_PERIOD);
+	u64 runtime = sc->tunable_set[TUN_RT_RUNTIME] ? sc->tunable[TUN_RT_RUNTIME]
+						      : sched_default_tunable(KV_LATEST, TUN_RT_RUNTIME);
+	char a[32], b[32];
+
+	if (runtime == RUNTIME_INF || runtime <= period)
+		return 0;
+	return lex_error(&ps->lx, &kv->val, "sched_rt_runtime_us %s is longer than sched_rt_period_us "
+			 "%s (EINVAL)", format_duration(a, sizeof(a), runtime),
+			 format_duration(b, sizeof(b), period));
+}
+
 static int do_tunable(struct parser *ps, const struct token *dir)
 {
 	struct sched_scenario *sc = &ps->f->sc;
@@ -343,6 +360,8 @@ static int do_tunable(struct parser *ps, const struct token *dir)
 			return -1;
 		sc->tunable[which] = value;
 		sc->tunable_set[which] = true;
+		if (check_rt_bandwidth(ps, &v) < 0)
+			return -1;
 		n++;
 	}
 	if (!n) {

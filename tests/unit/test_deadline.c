@@ -145,6 +145,17 @@ static void test_runtime_admission_refused(void **state)
 	assert_int_equal(ti.prio, -1);
 	assert_int_equal(e->st->dl_total_bw, to_ratio(100 * MS, 50 * MS) + to_ratio(100 * MS, 40 * MS));
 
+	/* a smaller RT limit must still hold the 90 % admitted: 80 % is refused, runtime > period too */
+	struct sched_command t = { .kind = CMD_SET_TUNABLE, .task = -1, .key = TUN_RT_RUNTIME,
+				   .value = 800 * MS };
+	assert_int_equal(sched_apply_command(e, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "EBUSY"));
+	t.value = 2 * SEC;
+	assert_int_equal(sched_apply_command(e, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "EINVAL"));
+	t.value = 900 * MS;
+	assert_int_equal(sched_apply_command(e, &t, err, sizeof(err)), 0);
+
 	/* leaving SCHED_DEADLINE gives it back */
 	c = (struct sched_command){ .kind = CMD_SET_POLICY, .task = 1, .key = SCHED_NORMAL };
 	assert_int_equal(sched_apply_command(e, &c, err, sizeof(err)), 0);
