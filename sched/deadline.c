@@ -6,11 +6,10 @@
  * the 6.12 fair deadline server: a deferred reservation (50 ms per 1 s)
  * that runs fair tasks at DL priority only when RT kept them starving.
  * Each CPU has its own dl_rq; tasks are not pushed or pulled between CPUs.
+ * The bandwidth arithmetic itself is in dl_bw.c.
  */
 #include "internal.h"
 
-#define DL_PERIOD_MIN (100 * NSEC_PER_USEC)	/* sysctl_sched_dl_period_min */
-#define DL_PERIOD_MAX ((1ULL << 22) * NSEC_PER_USEC)	/* sysctl_sched_dl_period_max */
 /* a deferred server's timer is not pushed for less than this */
 #define DL_SERVER_MIN_RES NSEC_PER_MSEC
 
@@ -37,15 +36,6 @@ static bool dl_is_implicit(const struct sched_dl_entity *dl_se)
 static u64 dl_to_sim(u64 clock)
 {
 	return clock - SCHED_CLOCK_BOOT;
-}
-
-u64 to_ratio(u64 period, u64 runtime)
-{
-	if (runtime == RUNTIME_INF)
-		return BW_UNIT;
-	if (!period)
-		return 0;
-	return (runtime << BW_SHIFT) / period;
 }
 
 void init_dl_rq(struct dl_rq *dl_rq)
@@ -462,17 +452,6 @@ void dl_server_update_idle_time(struct rq *rq, struct task_struct *p)
 
 /* ---- admission control (sched_dl_overflow(), __dl_overflow()) ---- */
 
-/* dl_b->bw: sched_rt_runtime_us / sched_rt_period_us per CPU, or no limit. */
-static u64 dl_bw_limit(u64 rt_period, u64 rt_runtime)
-{
-	return rt_runtime == RUNTIME_INF ? RUNTIME_INF : to_ratio(rt_period, rt_runtime);
-}
-
-static bool __dl_overflow(u64 bw, u64 cap, u64 total_bw, u64 old_bw, u64 new_bw)
-{
-	return bw != RUNTIME_INF && ((bw * cap) >> SCHED_CAPACITY_SHIFT) < total_bw - old_bw + new_bw;
-}
-
 static u64 dl_bw_capacity(void)
 {
 	u64 cap = 0;
@@ -492,7 +471,6 @@ int sched_dl_overflow(struct task_struct *p, int policy, u64 runtime, u64 period
 	u64 bw = dl_bw_limit(sysctl(TUN_RT_PERIOD), sysctl(TUN_RT_RUNTIME));
 	u64 cap = dl_bw_capacity();
 	bool had = dl_policy(p->policy) && p->state != TASK_NEW && p->state != TASK_DEAD;
-
 	u64 old_bw = had ? p->dl.dl_bw : 0;
 
 	if (!dl_policy(policy) && !had)
@@ -504,57 +482,10 @@ int sched_dl_overflow(struct task_struct *p, int policy, u64 runtime, u64 period
 	return 0;
 }
 
-/* The bandwidth every CPU's fair server reserves from the start (6.12+). */
-static u64 fair_servers_bw(int kv, int nr_cpus, u64 runtime, u64 period)
-{
-	return kv >= KV(6, 12) && runtime ? to_ratio(period, runtime) * (u64)nr_cpus : 0;
-}
-
 void dl_init_bandwidth(void)
 {
 	ST->dl_total_bw = fair_servers_bw(E->kernel, ST->nr_cpus, sysctl(TUN_FAIR_SERVER_RUNTIME),
 					  sysctl(TUN_FAIR_SERVER_PERIOD));
-}
-
-static u64 scenario_tunable(const struct sched_scenario *sc, enum sched_tunable t)
-{
-	return sc->tunable_set[t] ? sc->tunable[t] : sched_default_tunable(sc->kernel, t);
-}
-
-int sched_dl_admission_check(const struct sched_scenario *sc)
-{
-	u64 bw = dl_bw_limit(scenario_tunable(sc, TUN_RT_PERIOD), scenario_tunable(sc, TUN_RT_RUNTIME));
-	u64 cap = 0, total;
-
-	for (int cpu = 0; cpu < sc->topo->nr_cpus; cpu++)
-		cap += sc->topo->cpu[cpu].capacity;
-	total = fair_servers_bw(sc->kernel, sc->topo->nr_cpus, scenario_tunable(sc, TUN_FAIR_SERVER_RUNTIME),
-				scenario_tunable(sc, TUN_FAIR_SERVER_PERIOD));
-	for (int i = 0; i < sc->nr_tasks; i++) {
-		const struct sched_task_spec *t = &sc->task[i];
-		u64 new_bw;
-
-		if (!dl_policy(t->policy))
-			continue;
-		new_bw = to_ratio(t->dl_period ? t->dl_period : t->dl_deadline, t->dl_runtime);
-		if (__dl_overflow(bw, cap, total, 0, new_bw))
-			return i;
-		total += new_bw;
-	}
-	return -1;
-}
-
-bool sched_dl_params_valid(u64 runtime, u64 deadline, u64 period)
-{
-	if (!period)
-		period = deadline;
-	if (!deadline || runtime < (1ULL << DL_SCALE))
-		return false;
-	if ((deadline | period) & (1ULL << 63))
-		return false;
-	if (runtime > deadline || deadline > period)
-		return false;
-	return period >= DL_PERIOD_MIN && period <= DL_PERIOD_MAX;
 }
 
 /* __setparam_dl(): the reservation; the dynamic state starts afresh. */

@@ -85,6 +85,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	idle->state = TASK_RUNNING;
 	idle->on_cpu = true;
 	idle->prio = NICE_TO_PRIO(0);	/* swapper shows prio 120 in traces */
+	idle->se.exec_start = rq->clock_task;	/* idle since boot, for the fair server */
 	idle->sched_class = &idle_sched_class;
 	rq->idle = rq->curr = idle;
 	rq->tick_stopped = true;	/* boots idle, and an idle CPU has no tick */

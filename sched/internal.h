@@ -438,10 +438,6 @@ void rt_start_period_timer(void);
 unsigned int sched_rr_timeslice(void);
 
 /* ---- deadline.c ---- */
-#define BW_SHIFT 20
-#define BW_UNIT (1ULL << BW_SHIFT)
-#define DL_SCALE 10
-u64 to_ratio(u64 period, u64 runtime);
 void init_dl_rq(struct dl_rq *dl_rq);
 void fair_server_init(struct rq *rq);
 void dl_task_timer(struct sched_dl_entity *dl_se);

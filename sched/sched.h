@@ -25,6 +25,20 @@ void sched_engine_destroy(struct sched_engine *e);
 int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 
+/* ---- SCHED_DEADLINE bandwidth (dl_bw.c: pure, shared with the parsers) ---- */
+
+#define BW_SHIFT 20
+#define BW_UNIT (1ULL << BW_SHIFT)
+#define DL_SCALE 10
+
+/* runtime / period << BW_SHIFT; BW_UNIT for RUNTIME_INF. */
+u64 to_ratio(u64 period, u64 runtime);
+/* dl_bw->bw: sched_rt_runtime_us / sched_rt_period_us, or RUNTIME_INF (no limit). */
+u64 dl_bw_limit(u64 rt_period, u64 rt_runtime);
+/* __dl_overflow(): would total - old + new exceed bw times capacity (cap / 1024 CPUs)? */
+bool __dl_overflow(u64 bw, u64 cap, u64 total_bw, u64 old_bw, u64 new_bw);
+/* What the fair servers of nr_cpus CPUs reserve (6.12+; 0 before). */
+u64 fair_servers_bw(int kv, int nr_cpus, u64 runtime, u64 period);
 /* __checkparam_dl(): 1024 ns <= runtime <= deadline <= period (0 = deadline),
  * period in 100 us .. 2^22 us. */
 bool sched_dl_params_valid(u64 runtime, u64 deadline, u64 period);
