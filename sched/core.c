@@ -253,12 +253,18 @@ static bool task_allowed_on(const struct task_struct *p, int cpu)
 /* Without a load balancer: the previous CPU, else the first allowed one. */
 static int select_task_rq(struct task_struct *p)
 {
-	if (task_allowed_on(p, p->cpu))
-		return p->cpu;
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		if (task_allowed_on(p, cpu))
-			return cpu;
-	return p->cpu;
+	int cpu = p->cpu;
+
+	if (!task_allowed_on(p, cpu)) {
+		for (cpu = 0; cpu < ST->nr_cpus; cpu++)
+			if (task_allowed_on(p, cpu))
+				break;
+		if (cpu == ST->nr_cpus)
+			cpu = p->cpu;
+	}
+	if (p->sched_class == &rt_sched_class)
+		cpu = select_task_rq_rt(p, cpu);
+	return cpu;
 }
 
 /* A new task starts on the first CPU of its affinity, or round-robin when unpinned. */
@@ -410,6 +416,8 @@ void wake_up_new_task(struct task_struct *p)
 
 	sched_fork(p);
 	p->cpu = select_task_rq_fork(p);
+	if (p->sched_class == &rt_sched_class)
+		p->cpu = select_task_rq_rt(p, p->cpu);
 	p->se.cfs_rq = &cpu_rq(p->cpu)->cfs;
 	p->dl.rq = cpu_rq(p->cpu);
 	rq = task_rq(p);

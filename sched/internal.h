@@ -436,6 +436,7 @@ void init_rt_rq(struct rt_rq *rt_rq, u64 rt_runtime);
 void sched_rt_period_timer(void);
 void rt_start_period_timer(void);
 unsigned int sched_rr_timeslice(void);
+int select_task_rq_rt(struct task_struct *p, int cpu);
 
 /* ---- deadline.c ---- */
 void init_dl_rq(struct dl_rq *dl_rq);

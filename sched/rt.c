@@ -234,6 +234,76 @@ static void update_curr_rt(struct rq *rq)
 	}
 }
 
+/* ---- wakeup placement (select_task_rq_rt(), find_lowest_rq()) ---- */
+
+static bool rt_allowed_on(const struct task_struct *p, int cpu)
+{
+	return !p->spec->has_cpus || cpumask_test(&p->spec->cpus, cpu);
+}
+
+static int rt_nr_cpus_allowed(const struct task_struct *p)
+{
+	int n = 0;
+
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		n += rt_allowed_on(p, cpu);
+	return n;
+}
+
+/* rt.highest_prio.curr: the best queued RT prio, MAX_RT_PRIO - 1 when none. */
+static int rt_highest_prio(struct rq *rq)
+{
+	return MIN(sched_find_first_bit(rq->rt.bitmap), MAX_RT_PRIO - 1);
+}
+
+/* convert_prio(): a CPU's cpupri, 0 without RT tasks, else 99 - its best prio (1..99). */
+static int rq_cpupri(struct rq *rq)
+{
+	return MAX_RT_PRIO - 1 - rt_highest_prio(rq);
+}
+
+/*
+ * cpupri_find(): the allowed CPUs of the lowest cpupri below p's own. Its
+ * current CPU if it is one of them, else the first (the kernel then walks
+ * the sched domains for a cache-close one; no domains here yet).
+ */
+static int find_lowest_rq(struct task_struct *p)
+{
+	int best = MAX_RT_PRIO - 1 - p->prio, target = -1;
+
+	if (rt_nr_cpus_allowed(p) == 1)
+		return -1;
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
+		int cp = rq_cpupri(cpu_rq(cpu));
+
+		if (rt_allowed_on(p, cpu) && cp < best) {
+			best = cp;
+			target = cpu;
+		}
+	}
+	if (target >= 0 && rt_allowed_on(p, p->cpu) && rq_cpupri(task_rq(p)) == best)
+		return p->cpu;
+	return target;
+}
+
+/*
+ * A waking or new RT task leaves a CPU whose current RT (or deadline) task
+ * it could not preempt, for one running only lower-priority work; one that
+ * can preempt stays (the preempted task would be pushed, not modelled).
+ */
+int select_task_rq_rt(struct task_struct *p, int cpu)
+{
+	struct task_struct *curr = cpu_rq(cpu)->curr;
+
+	if (rt_task(curr) && (rt_nr_cpus_allowed(curr) < 2 || curr->prio <= p->prio)) {
+		int target = find_lowest_rq(p);
+
+		if (target != -1 && p->prio < rt_highest_prio(cpu_rq(target)))
+			cpu = target;
+	}
+	return cpu;
+}
+
 /* ---- class hooks ---- */
 
 static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)

@@ -264,6 +264,40 @@ static void test_lowered_queued_task_goes_to_the_head(void **state)
 	assert_int_equal(cpu_time(e, 2), 5 * MS);
 }
 
+/* ---- placement on more than one CPU ---- */
+
+static void test_wakeup_placement_find_lowest_rq(void **state)
+{
+	struct fx *f = fx_new(2, KV(6, 12), SCHED_VARIANT_EEVDF);
+	struct sched_task_spec *t;
+	struct sched_task_info ti;
+
+	/* t0: prio-50 hog pinned to CPU 0; t1: fair hog pinned to CPU 1 */
+	add_rt_task(f, SCHED_FIFO, 50, NULL);
+	fx_add_task(f, 0, SCHED_NORMAL, 1, NULL);
+	/* t2 (prio 40) forks at 10 ms, round-robin onto CPU 0, where it
+	 * cannot preempt t0: find_lowest_rq() sends it to CPU 1, which runs
+	 * only fair work (cpupri 0) */
+	t = fx_add_task(f, 0, SCHED_FIFO, -1, NULL);
+	t->rt_priority = 40;
+	t->start = 10 * MS;
+	/* t3 (prio 60) forks at 20 ms onto CPU 1 (round-robin) where t2 runs:
+	 * it can preempt t2, so it stays */
+	t = fx_add_task(f, 0, SCHED_FIFO, -1, NULL);
+	t->rt_priority = 60;
+	t->start = 20 * MS;
+	struct sched_engine *e = fx_start(f);
+	sched_run_until(e, 30 * MS);
+	sched_task_info(e, 2, &ti);
+	assert_int_equal(ti.cpu, 1);
+	sched_task_info(e, 3, &ti);
+	assert_int_equal(ti.cpu, 1);
+	assert_int_equal(cpu_time(e, 0), 30 * MS);
+	assert_int_equal(cpu_time(e, 1), 10 * MS);
+	assert_int_equal(cpu_time(e, 2), 10 * MS);
+	assert_int_equal(cpu_time(e, 3), 10 * MS);
+}
+
 /* ---- starvation protection ---- */
 
 static void test_rt_throttling_6_11(void **state)
@@ -382,6 +416,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_setscheduler_between_classes, fx_cleanup),
 		cmocka_unit_test_teardown(test_lowered_prio_hands_over, fx_cleanup),
 		cmocka_unit_test_teardown(test_lowered_queued_task_goes_to_the_head, fx_cleanup),
+		cmocka_unit_test_teardown(test_wakeup_placement_find_lowest_rq, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_throttling_6_11, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_throttling_off, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_alone_throttled_only_before_6_12, fx_cleanup),
