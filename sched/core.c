@@ -194,6 +194,9 @@ void __schedule(struct rq *rq)
 			prev->on_rq = 0;
 	}
 
+	/* balance_rt(): an RT task that left may let this CPU pull a waiting one */
+	if (prev->sched_class == &rt_sched_class)
+		balance_rt(rq, prev);
 	next = pick_next_task(rq);
 	if (next != prev) {
 		prev->sched_class->put_prev_task(rq, prev);
@@ -227,6 +230,9 @@ void __schedule(struct rq *rq)
 		task_arm_work(rq, next);
 	}
 out:
+	/* the balance callback of set_next_task_rt(): push what waits here elsewhere */
+	if (rq->curr->sched_class == &rt_sched_class)
+		push_rt_tasks(rq);
 	/* A task that got (or kept) the CPU with nothing to do runs its program on. */
 	if (!is_idle_task(rq->curr))
 		task_program_step(rq->curr);
@@ -332,8 +338,24 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
+	if (p->sched_class == &rt_sched_class)
+		task_woken_rt(rq, p);
 	emit_wake(EV_SCHED_WAKEUP, this_cpu, p, cpu);
 	return 1;
+}
+
+/* move_queued_task(): a queued task that is not running goes to dst_cpu (RT push and pull). */
+void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu)
+{
+	struct rq *src = task_rq(p), *dst = cpu_rq(dst_cpu);
+
+	update_rq_clock(src);
+	/* SAVE/RESTORE: its wait goes on counting in sched_info */
+	dequeue_task(src, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	set_task_cpu(p, dst_cpu, event_cpu);
+	update_rq_clock(dst);
+	enqueue_task(dst, p, ENQUEUE_RESTORE | ENQUEUE_MIGRATED);
+	wakeup_preempt(dst, p, 0);
 }
 
 /* ---- fork, nice, policy ---- */
@@ -434,6 +456,8 @@ void wake_up_new_task(struct task_struct *p)
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu);
 	wakeup_preempt(rq, p, WF_FORK);
+	if (p->sched_class == &rt_sched_class)
+		task_woken_rt(rq, p);
 }
 
 static void emit_set_nice(struct task_struct *p, int old_nice)

@@ -261,11 +261,6 @@ static void enqueue_dl_entity(struct sched_dl_entity *dl_se, int flags)
 	__enqueue_dl_entity(dl_se);
 }
 
-static void dequeue_dl_entity(struct sched_dl_entity *dl_se)
-{
-	__dequeue_dl_entity(dl_se);
-}
-
 /* ---- accounting ---- */
 
 static void update_curr_dl_se(struct rq *rq, struct sched_dl_entity *dl_se, s64 delta_exec)
@@ -299,7 +294,7 @@ throttle:
 	if (dl_se->runtime <= 0 || dl_se->dl_yielded) {
 		dl_se->dl_throttled = 1;
 		emit_dl(EV_DL_THROTTLE, dl_se, dl_se->runtime, dl_se->deadline);
-		dequeue_dl_entity(dl_se);
+		__dequeue_dl_entity(dl_se);
 		/* the next period has begun already: replenish at once */
 		if (!start_dl_timer(dl_se))
 			enqueue_dl_entity(dl_se, ENQUEUE_REPLENISH);
@@ -417,7 +412,7 @@ void dl_server_start(struct sched_dl_entity *dl_se)
 
 static void dl_server_stop(struct sched_dl_entity *dl_se)
 {
-	dequeue_dl_entity(dl_se);
+	__dequeue_dl_entity(dl_se);
 	timer_cancel(&ST->tq, &dl_se->dl_timer);
 	dl_se->dl_defer_armed = 0;
 	dl_se->dl_throttled = 0;
@@ -524,7 +519,7 @@ static void enqueue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 static bool dequeue_task_dl(struct rq *rq, struct task_struct *p, int flags)
 {
 	update_curr_dl(rq);
-	dequeue_dl_entity(&p->dl);
+	__dequeue_dl_entity(&p->dl);
 	if (flags & DEQUEUE_SLEEP)
 		dl_job_end(rq, &p->dl);
 	return true;

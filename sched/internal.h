@@ -421,6 +421,7 @@ void set_load_weight(struct task_struct *p, bool update_load);
 void do_sched_yield(struct rq *rq);
 bool yield_to(struct task_struct *p);
 void do_task_dead(struct rq *rq);
+void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu);
 void hrtick_start(struct rq *rq, u64 delay);
 struct sched_attr {
 	int policy, nice;
@@ -437,6 +438,9 @@ void sched_rt_period_timer(void);
 void rt_start_period_timer(void);
 unsigned int sched_rr_timeslice(void);
 int select_task_rq_rt(struct task_struct *p, int cpu);
+void task_woken_rt(struct rq *rq, struct task_struct *p);
+void balance_rt(struct rq *rq, struct task_struct *prev);
+void push_rt_tasks(struct rq *rq);
 
 /* ---- deadline.c ---- */
 void init_dl_rq(struct dl_rq *dl_rq);

@@ -304,6 +304,96 @@ int select_task_rq_rt(struct task_struct *p, int cpu)
 	return cpu;
 }
 
+/* ---- push and pull: the best RT tasks run, one per CPU, where affinity allows ---- */
+
+/* Queued, not running, and free to move. */
+static bool rt_pushable(struct rq *rq, struct task_struct *p)
+{
+	return !task_current(rq, p) && rt_nr_cpus_allowed(p) > 1;
+}
+
+/*
+ * pick_next_pushable_task() / pick_highest_pushable_task(): the best
+ * queued task that could move (to cpu, when cpu >= 0), in queue order.
+ */
+static struct task_struct *pick_pushable_task(struct rq *rq, int cpu)
+{
+	struct rt_rq *rt_rq = &rq->rt;
+
+	for (int prio = sched_find_first_bit(rt_rq->bitmap); prio < MAX_RT_PRIO; prio++) {
+		struct sched_rt_entity *first = rt_rq->queue[prio], *rt_se = first;
+
+		if (!first)
+			continue;
+		do {
+			struct task_struct *p = rt_task_of(rt_se);
+
+			if (rt_pushable(rq, p) && (cpu < 0 || rt_allowed_on(p, cpu)))
+				return p;
+			rt_se = rt_se->run_next;
+		} while (rt_se != first);
+	}
+	return NULL;
+}
+
+/* push_rt_task(): move the best waiting task to a CPU running something lower. */
+static bool push_rt_task(struct rq *rq)
+{
+	struct task_struct *next_task;
+	int cpu;
+
+	if (rq->rt.rt_nr_running < 2 || !(next_task = pick_pushable_task(rq, -1)))
+		return false;
+	/* it is about to preempt the current task here: nothing to push */
+	if (next_task->prio < rq->curr->prio) {
+		resched_curr(rq);
+		return false;
+	}
+	cpu = find_lowest_rq(next_task);
+	if (cpu < 0 || cpu == rq->cpu || rt_highest_prio(cpu_rq(cpu)) <= next_task->prio)
+		return false;
+	move_queued_task(next_task, cpu, rq->cpu);
+	return true;
+}
+
+void push_rt_tasks(struct rq *rq)
+{
+	while (push_rt_task(rq))
+		;
+}
+
+/* pull_rt_task(): take from overloaded CPUs the tasks better than anything here. */
+static void pull_rt_task(struct rq *this_rq)
+{
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
+		struct rq *src = cpu_rq(cpu);
+		struct task_struct *p;
+
+		if (src == this_rq || src->rt.rt_nr_running < 2)
+			continue;
+		p = pick_pushable_task(src, this_rq->cpu);
+		/* one about to preempt its CPU's current task stays there */
+		if (p && p->prio < rt_highest_prio(this_rq) && p->prio >= src->curr->prio)
+			move_queued_task(p, this_rq->cpu, this_rq->cpu);
+	}
+}
+
+void balance_rt(struct rq *rq, struct task_struct *prev)
+{
+	if (!prev->rt.on_rq && rt_highest_prio(rq) > prev->prio)
+		pull_rt_task(rq);
+}
+
+/* task_woken_rt(): a wakee that cannot run here now is pushed if it can go elsewhere. */
+void task_woken_rt(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (!task_current(rq, p) && !rq->need_resched && rt_nr_cpus_allowed(p) > 1 && rt_task(curr) &&
+	    (rt_nr_cpus_allowed(curr) < 2 || curr->prio <= p->prio))
+		push_rt_tasks(rq);
+}
+
 /* ---- class hooks ---- */
 
 static void enqueue_task_rt(struct rq *rq, struct task_struct *p, int flags)
@@ -379,11 +469,20 @@ static void task_tick_rt(struct rq *rq, struct task_struct *p, int queued)
 	}
 }
 
+static void switched_from_rt(struct rq *rq, struct task_struct *p)
+{
+	/* the last RT task here left the class: others may be waiting elsewhere */
+	if (task_on_rq_queued(p) && !rq->rt.rt_nr_running)
+		pull_rt_task(rq);
+}
+
 static void switched_to_rt(struct rq *rq, struct task_struct *p)
 {
-	if (task_current(rq, p))
+	if (task_current(rq, p) || !task_on_rq_queued(p))
 		return;
-	if (task_on_rq_queued(p) && p->prio < rq->curr->prio)
+	if (rt_nr_cpus_allowed(p) > 1 && rq->rt.rt_nr_running > 1)
+		push_rt_tasks(rq);
+	if (p->prio < rq->curr->prio)
 		resched_curr(rq);
 }
 
@@ -392,7 +491,9 @@ static void prio_changed_rt(struct rq *rq, struct task_struct *p, int oldprio)
 	if (!task_on_rq_queued(p))
 		return;
 	if (task_current(rq, p)) {
-		/* lowered below a queued task: hand over */
+		/* lowered: better tasks waiting elsewhere may come, or one queued here take over */
+		if (oldprio < p->prio)
+			pull_rt_task(rq);
 		if (p->prio > sched_find_first_bit(rq->rt.bitmap))
 			resched_curr(rq);
 	} else if (p->prio < rq->curr->prio) {
@@ -410,6 +511,7 @@ const struct sched_class rt_sched_class = {
 	.put_prev_task = put_prev_task_rt,
 	.set_next_task = set_next_task_rt,
 	.task_tick = task_tick_rt,
+	.switched_from = switched_from_rt,
 	.switched_to = switched_to_rt,
 	.prio_changed = prio_changed_rt,
 };

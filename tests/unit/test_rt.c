@@ -298,6 +298,54 @@ static void test_wakeup_placement_find_lowest_rq(void **state)
 	assert_int_equal(cpu_time(e, 3), 10 * MS);
 }
 
+static void test_push_preempted_task(void **state)
+{
+	struct fx *f = fx_new(2, KV(6, 12), SCHED_VARIANT_EEVDF);
+	struct sched_task_spec *t;
+	struct sched_task_info ti;
+
+	/* t0 (prio 10, free) runs on CPU 0; t1 (prio 20, pinned to CPU 0)
+	 * arrives at 10 ms and preempts it; push_rt_tasks() then moves t0 to
+	 * the idle CPU 1 instead of leaving it waiting */
+	t = fx_add_task(f, 0, SCHED_FIFO, -1, NULL);
+	t->rt_priority = 10;
+	t = add_rt_task(f, SCHED_FIFO, 20, NULL);
+	t->start = 10 * MS;
+	struct sched_engine *e = fx_start(f);
+	sched_run_until(e, 100 * MS);
+	sched_task_info(e, 0, &ti);
+	assert_int_equal(ti.cpu, 1);
+	assert_int_equal(ti.nr_migrations, 1);
+	assert_int_equal(cpu_time(e, 0), 100 * MS);
+	assert_int_equal(cpu_time(e, 1), 90 * MS);
+}
+
+static void test_pull_when_a_cpu_frees_up(void **state)
+{
+	struct fx *f = fx_new(2, KV(6, 12), SCHED_VARIANT_EEVDF);
+	struct sched_task_spec *t;
+	struct sched_task_info ti;
+
+	/* t0 (prio 50) holds CPU 0, t1 (prio 60) CPU 1 for 30 ms. t2 (prio 40,
+	 * free) arrives at 10 ms: no CPU runs anything lower, so it waits on
+	 * CPU 0. When t1 exits, CPU 1 pulls it (pull_rt_task()). */
+	add_rt_task(f, SCHED_FIFO, 50, NULL);
+	t = fx_add_task(f, 0, SCHED_FIFO, 1, run_once(f, 1, 30 * MS));
+	t->rt_priority = 60;
+	t = fx_add_task(f, 0, SCHED_FIFO, -1, NULL);
+	t->rt_priority = 40;
+	t->start = 10 * MS;
+	struct sched_engine *e = fx_start(f);
+	sched_run_until(e, 29 * MS);
+	sched_task_info(e, 2, &ti);
+	assert_int_equal(ti.cpu, 0);
+	assert_int_equal(cpu_time(e, 2), 0);
+	sched_run_until(e, 50 * MS);
+	sched_task_info(e, 2, &ti);
+	assert_int_equal(ti.cpu, 1);
+	assert_int_equal(cpu_time(e, 2), 20 * MS);
+}
+
 /* ---- starvation protection ---- */
 
 static void test_rt_throttling_6_11(void **state)
@@ -417,6 +465,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_lowered_prio_hands_over, fx_cleanup),
 		cmocka_unit_test_teardown(test_lowered_queued_task_goes_to_the_head, fx_cleanup),
 		cmocka_unit_test_teardown(test_wakeup_placement_find_lowest_rq, fx_cleanup),
+		cmocka_unit_test_teardown(test_push_preempted_task, fx_cleanup),
+		cmocka_unit_test_teardown(test_pull_when_a_cpu_frees_up, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_throttling_6_11, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_throttling_off, fx_cleanup),
 		cmocka_unit_test_teardown(test_rt_alone_throttled_only_before_6_12, fx_cleanup),
