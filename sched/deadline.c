@@ -370,7 +370,7 @@ void dl_task_timer(struct sched_dl_entity *dl_se)
 
 /* ---- the fair deadline server (6.12+) ---- */
 
-bool fair_server_enabled(void)
+static bool fair_server_enabled(void)
 {
 	return kernel_at_least(6, 12) && sysctl(TUN_FAIR_SERVER_RUNTIME) > 0;
 }

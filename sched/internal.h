@@ -435,7 +435,6 @@ void sched_getattr(const struct task_struct *p, struct sched_attr *attr);
 /* ---- rt.c ---- */
 void init_rt_rq(struct rt_rq *rt_rq, u64 rt_runtime);
 void sched_rt_period_timer(void);
-void rt_start_period_timer(void);
 unsigned int sched_rr_timeslice(void);
 int select_task_rq_rt(struct task_struct *p, int cpu);
 void task_woken_rt(struct rq *rq, struct task_struct *p);
@@ -449,7 +448,6 @@ void dl_task_timer(struct sched_dl_entity *dl_se);
 void dl_server_start(struct sched_dl_entity *dl_se);
 void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec);
 void dl_server_update_idle_time(struct rq *rq, struct task_struct *p);
-bool fair_server_enabled(void);
 void __setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period);
 int sched_dl_overflow(struct task_struct *p, int policy, u64 runtime, u64 period, bool commit);
 void dl_init_bandwidth(void);

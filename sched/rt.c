@@ -136,7 +136,7 @@ static void enqueue_top_rt_rq(struct rt_rq *rt_rq)
 /* ---- RT throttling (<= 6.11): def_rt_bandwidth and its period timer ---- */
 
 /* start_rt_bandwidth(): the first expiry is at once, then every period. */
-void rt_start_period_timer(void)
+static void rt_start_period_timer(void)
 {
 	if (!rt_bandwidth_enabled() || timer_queued(&ST->rt_period_timer))
 		return;
