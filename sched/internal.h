@@ -190,6 +190,7 @@ struct cfs_rq {
 	long propagate;			/* PELT to hand up to the group entity */
 	long prop_runnable_sum;
 	unsigned long h_load;		/* this queue's share of the CPU's load (for the balancer) */
+	unsigned long shares;		/* TG_SHARES_UP_WALK: the weight the last walk gave (0: empty) */
 	u64 last_h_load_update;
 	struct sched_entity *h_load_next;
 
@@ -210,7 +211,6 @@ struct cfs_bandwidth {
 	u64 period, quota, burst;	/* ns; quota RUNTIME_INF: no limit */
 	u64 runtime;			/* left in the pool this period */
 	u64 runtime_snap;		/* the pool after the last refill: burst use is measured from it */
-	u64 hierarchical_quota;		/* quota/period ratio (BW_SHIFT) after the parents' */
 	bool period_active, idle, slack_started;
 	struct cfs_rq *throttled_first, *throttled_last;
 	struct sched_timer period_timer, slack_timer;
@@ -248,6 +248,7 @@ struct rq {
 	bool tick_stopped;		/* NO_HZ idle */
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
 	u64 nr_switches;
+	u64 shares_walk_last;		/* TG_SHARES_UP_WALK: when this CPU last walked */
 	struct sched_timer tick, hrtick, work;
 };
 
@@ -358,6 +359,8 @@ struct sched_state {
 	struct timer_queue tq;
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
 	int rr_cpu;			/* round-robin start placement */
+	u64 nr_calc_group_shares;	/* cost of group weights: calc_group_shares() calls */
+	u64 nr_shares_walk_visits;	/* cfs_rq visits by TG_SHARES_UP_WALK walks */
 	int waker_cpu;			/* CPU of the task executing `wake` now */
 };
 
@@ -499,6 +502,7 @@ void task_change_group_fair(struct task_struct *p);
 void sched_group_set_shares(struct task_group *tg, unsigned long shares);
 void sched_group_set_idle(struct task_group *tg, int idle);
 void sched_move_task(struct task_struct *p, struct task_group *tg);
+void tg_shares_up_walk(struct rq *rq);
 int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
 void apply_group_command(struct task_group *tg, const struct sched_command *c);
 static inline u64 jiffies(void) { return (ST->now + SCHED_CLOCK_BOOT) / TICK_NSEC; }

@@ -148,6 +148,12 @@ static unsigned long h_load_peek(struct cfs_rq *q)
 	return h_load_peek(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_of(se)->avg.load_avg + 1);
 }
 
+void sched_shares_cost(const struct sched_engine *e, u64 *calc_group_shares, u64 *walk_visits)
+{
+	*calc_group_shares = e->st->nr_calc_group_shares;
+	*walk_visits = e->st->nr_shares_walk_visits;
+}
+
 int sched_nr_groups(const struct sched_engine *e)
 {
 	return e->st->nr_groups;

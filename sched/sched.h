@@ -152,6 +152,9 @@ struct sched_group_cpu_info {
 };
 void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, struct sched_group_cpu_info *out);
 int sched_nr_groups(const struct sched_engine *e);
+/* What group weights cost so far: calc_group_shares() calls (the modern
+ * scheme) and cfs_rq visits by tg_shares_up() walks (TG_SHARES_UP_WALK). */
+void sched_shares_cost(const struct sched_engine *e, u64 *calc_group_shares, u64 *walk_visits);
 
 /* Effective tunable and feature values now. */
 u64 sched_tunable_value(const struct sched_engine *e, enum sched_tunable t);
