@@ -260,6 +260,7 @@ void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, stru
 		.tg_load_avg_contrib = q->tg_load_avg_contrib,
 		.h_load = h_load_peek(q),
 		.throttled = q->throttled,
+		.nr_throttled_tasks = task_based_throttle() ? q->nr_limbo : q->throttled ? (int)q->h_nr_running : 0,
 		.throttle_count = q->throttle_count,
 		.runtime_remaining = q->runtime_enabled ? q->runtime_remaining : 0,
 	};

@@ -147,6 +147,8 @@ struct sched_group_cpu_info {
 	u64 tg_load_avg_contrib;
 	u64 h_load;			/* as the balancer would compute it now */
 	bool throttled;			/* the queue (cfs_rq_throttled) */
+	int nr_throttled_tasks;		/* tasks held off the CPU by this queue's throttle (to 6.17: all
+					   below it; 6.18+: those taken off to its limbo list) */
 	int throttle_count;		/* it or an ancestor is throttled */
 	s64 runtime_remaining;
 };

@@ -155,8 +155,7 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		struct sched_group_cpu_info gc;
 
 		sched_group_cpu_info(ui->e, g, cpu, &gc);
-		if (gc.throttled)
-			held += gc.h_nr_running;
+		held += gc.nr_throttled_tasks;
 	}
 	if (held && x + 6 < right)
 		x += cb_print(cb, x, y, right - x, sty(C_RED, COLOR_DEFAULT, A_BOLD_), "T%-3d ", held);
