@@ -311,8 +311,10 @@ const char *const *ui_event_kind_names(void)
 static struct breakpoint *parse_break(struct ui *ui, const char *what, const char *text)
 {
 	char err[256];
-	struct breakpoint *bp = breakpoint_parse(text, ui->f->task_names, ui->f->sc.nr_tasks,
-						 sched_nr_cpus(ui->e), err, sizeof(err));
+	struct breakpoint_scope scope;
+
+	scenario_breakpoint_scope(ui->f, &scope);
+	struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
 	if (!bp)
 		ui_error(ui, "%s: %s", what, err);
 	return bp;
