@@ -54,6 +54,13 @@ static const char *trace_group(void *ctx, int index)
 	return index >= 0 && index < sc->nr_groups ? sc->group[index].path : NULL;
 }
 
+static const char *trace_irq_name(void *ctx, int index)
+{
+	const struct sched_scenario *sc = sched_scenario_of(ctx);
+
+	return index >= 0 && index < sc->nr_irqs ? sc->irq[index].name : NULL;
+}
+
 static void trace_cpu_info(void *ctx, int cpu, struct sched_cpu_info *out)
 {
 	sched_cpu_info(ctx, cpu, out);
@@ -330,6 +337,7 @@ int cmd_run(int argc, char **argv)
 				.comm = trace_comm,
 				.note = trace_note,
 				.group = trace_group,
+				.irq_name = trace_irq_name,
 				.ctx = e,
 			};
 			tw = trace_ftrace_open(tf, &to_opts);
