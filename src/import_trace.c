@@ -51,6 +51,7 @@ struct itask {
 	int nice0, nice;
 	bool nice_known, rt_noted, clipped;
 	bool born;		/* forked and not yet run: its wakeup_new is no news */
+	bool written;		/* goes into the scenario (task_written()) */
 	struct cpumask ran_on;
 	struct stmt *st;
 	size_t n, cap;
@@ -619,6 +620,11 @@ static void out(struct obuf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (!b->oom && !b->p) {
+		b->cap = 4096;
+		b->p = malloc(b->cap);
+		b->oom = !b->p;
+	}
 	if (b->oom)
 		return;
 	for (;;) {
@@ -675,7 +681,7 @@ static void out_cpus(struct obuf *b, const struct cpumask *m, int nr_cpus)
 /* comm-pid, with what a name may not hold as '_': "kworker_0_1-24", "swapper_1-0" */
 static void task_name(const struct itask *t, char *buf, size_t len)
 {
-	char comm[25];
+	char comm[21];	/* with "-PID-GEN", within the 40 bytes of a task name */
 	size_t k = 0;
 
 	for (const char *s = t->comm; *s && k + 1 < sizeof(comm); s++) {
@@ -714,9 +720,65 @@ static int named_cpu(const char *comm)
 	return -1;
 }
 
+/* In the file: not left out, and more to do than wake others (wakes of tasks not in the file drop). */
 static bool task_written(const struct importer *im, const struct itask *t)
 {
-	return t->n && !task_left_out(im, t);
+	if (task_left_out(im, t))
+		return false;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->st[i].kind != ST_WAKE)
+			return true;
+	return false;
+}
+
+static u32 name_hash(const char *s)
+{
+	u32 h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 16777619u;
+	return h;
+}
+
+/*
+ * Make the names unique: comm-pid already is, but a sanitized comm may end
+ * like another's pid ("a-1" of pid 2 and "a" of pid 1... gen 2), and idle
+ * tasks share pid 0. A clash gets "-dN" until it is unique.
+ */
+static int unique_names(struct importer *im, char (*names)[48])
+{
+	size_t size = 64;
+	int *set;
+
+	while (size < im->nr * 2)
+		size *= 2;
+	set = malloc(size * sizeof(*set));
+	if (!set)
+		return -1;
+	for (size_t i = 0; i < size; i++)
+		set[i] = -1;
+	for (size_t i = 0; i < im->nr; i++) {
+		char base[48];
+		int k = 1;
+
+		if (!im->t[i].written)
+			continue;
+		memcpy(base, names[i], sizeof(base));
+		for (;;) {
+			size_t h = name_hash(names[i]) & (size - 1);
+
+			while (set[h] >= 0 && strcmp(names[set[h]], names[i]))
+				h = (h + 1) & (size - 1);
+			if (set[h] < 0) {
+				set[h] = (int)i;
+				break;
+			}
+			/* 40 bytes at most: the base loses its tail if it must */
+			snprintf(names[i], sizeof(names[i]), "%.*s-d%d", 32, base, k++);
+		}
+	}
+	free(set);
+	return 0;
 }
 
 static bool cpus_any(const struct cpumask *m, int nr_cpus)
@@ -740,7 +802,7 @@ static void write_task(struct importer *im, struct obuf *b, struct itask *t, cha
 		const struct stmt *s = &t->st[i];
 
 		/* a wake of a task left out of the file has no one to wake */
-		if (s->kind == ST_WAKE && !task_written(im, &im->t[s->arg]))
+		if (s->kind == ST_WAKE && !im->t[s->arg].written)
 			continue;
 		/* runs that nothing written separates are one */
 		if (s->kind == ST_RUN) {
@@ -827,7 +889,12 @@ static int write_scenario(struct importer *im, enum trace_format fmt, struct obu
 	im->nr_cpus = nr_cpus;
 	for (size_t i = 0; i < im->nr; i++) {
 		task_name(&im->t[i], names[i], sizeof(names[i]));
-		nr_tasks += task_written(im, &im->t[i]);
+		im->t[i].written = task_written(im, &im->t[i]);
+		nr_tasks += im->t[i].written;
+	}
+	if (unique_names(im, names)) {
+		free(names);
+		return refuse(im, 1, "out of memory");
 	}
 	out(b, "# Imported by `schedscope import` from %s (%s text):\n", im->name, trace_format_names[fmt]);
 	out(b, "# %u events over %" PRIu64 " ns on %d CPUs, %u tasks, %u repairs", im->nr_events, span,
@@ -837,7 +904,7 @@ static int write_scenario(struct importer *im, enum trace_format fmt, struct obu
 	out_duration(b, duration);
 	out(b, "\n");
 	for (size_t i = 0; i < im->nr; i++)
-		if (task_written(im, &im->t[i]))
+		if (im->t[i].written)
 			write_task(im, b, &im->t[i], names);
 	free(names);
 	if (b->oom)

@@ -194,6 +194,14 @@ static bool flags_say_irq(const char *f, size_t n)
 	return n >= 3 && f[2] != '.';
 }
 
+/* The text at p (up to e) starts with prefix. */
+static bool starts(const char *p, const char *e, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return p && (size_t)(e - p) >= n && !memcmp(p, prefix, n);
+}
+
 static const char *token_end(const char *p, const char *e)
 {
 	while (p < e && *p != ' ' && *p != '\t')
@@ -239,7 +247,8 @@ static int comm_key(struct lp *lp, const char *b, const char *e, const char *key
 	q = find_key(p, e, next);
 	if (!q)
 		return fail(lp, p, "expected '%s=' after '%s='", next, key);
-	copy_comm(dst, p, q - strlen(next) - 2);
+	q -= strlen(next) + 1;		/* the next key; the blank before it ends the comm */
+	copy_comm(dst, p, q > p ? q - 1 : p);
 	return 0;
 }
 
@@ -361,7 +370,7 @@ static int wake_plugin(struct lp *lp, const char *b, const char *e, struct trace
 
 	while (t > b && t[-1] != ' ')
 		t--;
-	if (cpu - t > 8 && !strncmp(t, "success=", 8))
+	if (cpu - t > 8 && starts(t, cpu, "success="))
 		cpu = t > b ? t - 1 : t;
 	return comm_pid_prio(lp, b, cpu, r->comm, &r->pid, &r->prio);
 }
@@ -443,23 +452,22 @@ static int header_line(enum trace_format fmt, const char *s, const char *e, stru
 			if (!memcmp(p, "#P:", 3) && digits(p + 3, e, &v))
 				r->nr_cpus = v;
 		/* "##### CPU 1 buffer started ####": what came before was overwritten */
-		if (e - s > 16 && !memcmp(s, "##### CPU ", 10) && (p = digits(s + 10, e, &r->cpu)) &&
-		    !strncmp(p, " buffer started", 15))
+		if (starts(s, e, "##### CPU ") && starts(digits(s + 10, e, &r->cpu), e, " buffer started"))
 			r->type = TREC_LOST;
 		return 1;
 	}
 	if (fmt != TRACE_TRACE_CMD)
 		return 0;
 	/* trace-cmd report: "cpus=2", "version = 6", "CPU 0 is empty", "CPU:1 [LOST 12 EVENTS]" */
-	if (e - s > 5 && !memcmp(s, "cpus=", 5) && digits(s + 5, e, &v) == e) {
+	if (starts(s, e, "cpus=") && digits(s + 5, e, &v) == e) {
 		r->nr_cpus = v;
 		return 1;
 	}
-	if (e - s > 7 && !memcmp(s, "version", 7))
+	if (starts(s, e, "version"))
 		return 1;
-	if (e - s > 4 && !memcmp(s, "CPU ", 4) && (p = digits(s + 4, e, &v)) && !strncmp(p, " is empty", 9))
+	if (starts(s, e, "CPU ") && starts(digits(s + 4, e, &v), e, " is empty"))
 		return 1;
-	if (e - s > 4 && !memcmp(s, "CPU:", 4) && (p = digits(s + 4, e, &r->cpu)) && !strncmp(p, " [LOST", 6)) {
+	if (starts(s, e, "CPU:") && starts(digits(s + 4, e, &r->cpu), e, " [LOST")) {
 		r->type = TREC_LOST;
 		return 1;
 	}
