@@ -214,8 +214,8 @@ static int task_get(struct importer *im, int pid, int cpu, const char *comm)
 		return -1;
 	if (i < 0)
 		return task_new(im, pid, cpu, comm);
-	/* the name after an exec; "<...>" is a name the tracer did not know */
-	if (comm[0] && strcmp(comm, "<...>"))
+	/* the name after an exec; "<...>" is a name the tracer did not know; a dead task keeps its own */
+	if (comm[0] && strcmp(comm, "<...>") && im->t[i].state != TS_DEAD)
 		snprintf(im->t[i].comm, sizeof(im->t[i].comm), "%s", comm);
 	return i;
 }
@@ -305,16 +305,16 @@ static void end_task(struct importer *im, struct itask *t, u64 ts)
 	t->state = TS_DEAD;
 }
 
-/* A fresh generation for a pid whose task has ended (or is ended now). */
-static int task_reborn(struct importer *im, int i, int cpu, u64 ts)
+/* A fresh generation, named comm, for a pid whose task has ended (or is ended now). */
+static int task_reborn(struct importer *im, int i, int cpu, const char *comm, u64 ts)
 {
 	struct itask *t = &im->t[i];
-	char comm[TRACE_COMM_MAX];
+	char name[TRACE_COMM_MAX];
 
 	if (t->state != TS_DEAD)
 		end_task(im, t, ts);
-	memcpy(comm, t->comm, sizeof(comm));
-	return task_new(im, t->pid, cpu, comm);
+	snprintf(name, sizeof(name), "%s", comm[0] && strcmp(comm, "<...>") ? comm : t->comm);
+	return task_new(im, t->pid, cpu, name);
 }
 
 static void cpu_mark(struct importer *im, int cpu)
@@ -323,8 +323,8 @@ static void cpu_mark(struct importer *im, int cpu)
 		im->nr_cpus = cpu + 1;
 }
 
-/* Task i gets CPU cpu at ts. Returns its index (a new one after PID reuse). */
-static int switch_in(struct importer *im, int i, int cpu, u64 ts)
+/* Task i (comm) gets CPU cpu at ts. Returns its index (a new one after PID reuse). */
+static int switch_in(struct importer *im, int i, const char *comm, int cpu, u64 ts)
 {
 	struct itask *t = &im->t[i];
 
@@ -346,7 +346,7 @@ static int switch_in(struct importer *im, int i, int cpu, u64 ts)
 	case TS_DEAD:
 		repair(im, "pid %d switched in after %s-%d exited: a new task (pid reuse)", t->pid,
 		       t->comm, t->pid);
-		i = task_reborn(im, i, cpu, ts);
+		i = task_reborn(im, i, cpu, comm, ts);
 		if (i < 0)
 			return -1;
 		t = &im->t[i];
@@ -384,7 +384,7 @@ static void on_switch(struct importer *im, const struct trace_rec *r)
 				im->t[other].state = TS_RUNNABLE;
 			}
 		}
-		p = switch_in(im, p, r->cpu, at < r->ts ? at : r->ts);
+		p = switch_in(im, p, r->comm, r->cpu, at < r->ts ? at : r->ts);
 	}
 	if (p >= 0) {
 		struct itask *t = &im->t[p];
@@ -405,7 +405,7 @@ static void on_switch(struct importer *im, const struct trace_rec *r)
 	}
 	n = task_get(im, r->pid2, r->cpu, r->comm2);
 	if (n >= 0) {
-		n = switch_in(im, n, r->cpu, r->ts);
+		n = switch_in(im, n, r->comm2, r->cpu, r->ts);
 		if (n >= 0)
 			set_prio(im, &im->t[n], r->prio2, r->ts);
 	}
@@ -489,7 +489,7 @@ static void on_birth(struct importer *im, int pid, int cpu, const char *comm, u6
 		if (im->t[c].state != TS_DEAD)
 			repair(im, "pid %d forked while %s-%d had not exited: that task ends here (pid reuse)",
 			       pid, im->t[c].comm, pid);
-		c = task_reborn(im, c, cpu, ts);
+		c = task_reborn(im, c, cpu, comm, ts);
 		if (c < 0)
 			return;
 	}

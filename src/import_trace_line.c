@@ -494,8 +494,8 @@ int trace_parse_line(enum trace_format fmt, const char *line, size_t len, struct
 			    fmt == TRACE_PERF ? "COMM PID [CPU] TIME: EVENT:" : "COMM-PID [CPU] TIME: EVENT:");
 	p = skip_blanks(p, lp.end);
 	q = token_end(p, lp.end);
-	/* the latency flags column, when the irq-info option shows it */
-	if (q > p && q[-1] != ':') {
+	/* the latency flags column, when the irq-info option shows it (never in perf) */
+	if (fmt != TRACE_PERF && q > p && q[-1] != ':') {
 		r->irq = flags_say_irq(p, (size_t)(q - p));
 		p = skip_blanks(q, lp.end);
 	}
