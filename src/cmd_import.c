@@ -77,7 +77,9 @@ static enum input_format detect_format(const char *text, size_t len)
 
 		if (starts_with(p, e, "cpus=") || starts_with(p, e, "version = "))
 			return IN_TRACE_CMD;
-		if (*p != '#' && memmem(p, (size_t)(e - p), ": sched:", 8))
+		const char *ev = *p != '#' ? memmem(p, (size_t)(e - p), " sched:sched_", 13) : NULL;
+
+		if (ev && ev > p && (ev[-1] == ':' || ev[-1] == ' '))
 			return IN_PERF;
 		p = e + 1;
 	}

@@ -10,7 +10,8 @@
 #    trace shows (no policy=batch, slice=, yield).
 # 2. Every trace under tests/import/ (real ones recorded on Linux 6.18 with
 #    ftrace, trace-cmd and perf; older layouts written from their formats;
-#    schedscope's own export) imports, and the scenario runs.
+#    schedscope's own export) is read as the format its name says, imports,
+#    and the scenario runs.
 # 3. Every tests/import/bad/*.txt is refused with exit 2, the first line of
 #    stderr in the .err file beside it, and no output file.
 set -u
@@ -59,13 +60,46 @@ for s in demo periodic-eevdf nice-levels contended-eevdf; do
 	fi
 done
 
+# the wake edges: demo's ping and pong hand the CPU to each other; each
+# `wake` of the one must be a `wait` of the other, one per wakeup of the
+# original run (within 2: a wait still pending when the run ends)
+edges() {	# edges SCN WAKER WAKEE ORIGINAL_WAKEUPS
+	wakes=$(awk "/^program $2 /,/^}/" "$1" | grep -c "wake $3\$")
+	waits=$(awk "/^program $3 /,/^}/" "$1" | grep -c "wait\$")
+	if [ "$wakes" = "$waits" ] && [ $(($4 - waits)) -le 2 ] && [ $((waits - $4)) -le 2 ]; then
+		ok "wake edges $2 -> $3 ($wakes)"
+	else
+		bad "wake edges $2 -> $3" "$wakes wakes, $waits waits, $4 wakeups in the original"
+	fi
+}
+if [ -f "$work/demo.scn" ]; then
+	edges "$work/demo.scn" ping-15 pong-16 "$(awk '$1 == 16 { print $3 }' "$work/demo.a")"
+	edges "$work/demo.scn" pong-16 ping-15 "$(awk '$1 == 15 { print $3 }' "$work/demo.a")"
+fi
+
+# the format is told from the text: the file names say which it is
 for t in tests/import/*.txt; do
+	case $(basename "$t") in
+	*trace-cmd*) fmt=trace-cmd ;;
+	*perf*) fmt=perf ;;
+	*) fmt=ftrace ;;
+	esac
 	if "$bin" import "$t" -o "$work/t.scn" 2>"$work/t.err" && "$bin" run "$work/t.scn" >/dev/null 2>>"$work/t.err"; then
-		ok "$t"
+		if head -n 1 "$work/t.scn" | grep -q "($fmt text)"; then
+			ok "$t"
+		else
+			bad "$t" "not read as $fmt: $(head -n 1 "$work/t.scn")"
+		fi
 	else
 		bad "$t" "$(cat "$work/t.err")"
 	fi
 done
+# perf script without the one event whose name is too long for padding
+if grep -v migrate tests/import/real-perf-6.18.txt | "$bin" import - 2>/dev/null | head -n 1 | grep -q "(perf text)"; then
+	ok "perf told apart without sched_migrate_task"
+else
+	bad "perf told apart without sched_migrate_task" "read as another format"
+fi
 
 for t in tests/import/bad/*.txt; do
 	want=$(cat "${t%.txt}.err")
