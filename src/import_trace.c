@@ -652,7 +652,9 @@ static void out(struct obuf *b, const char *fmt, ...)
 
 static void out_duration(struct obuf *b, u64 ns)
 {
-	if (ns % 1000000 == 0)
+	if (ns && ns % 1000000000 == 0)
+		out(b, "%" PRIu64 "s", ns / 1000000000);
+	else if (ns % 1000000 == 0)
 		out(b, "%" PRIu64 "ms", ns / 1000000);
 	else if (ns % 1000 == 0)
 		out(b, "%" PRIu64 "us", ns / 1000);
@@ -789,54 +791,100 @@ static bool cpus_any(const struct cpumask *m, int nr_cpus)
 	return false;
 }
 
+/* Drop the wakes of tasks left out of the file, then join the runs nothing separates any more. */
+static void tidy_program(struct importer *im, struct itask *t)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct stmt *s = &t->st[i];
+
+		if (s->kind == ST_WAKE && !im->t[s->arg].written)
+			continue;
+		if (s->kind == ST_RUN && k && t->st[k - 1].kind == ST_RUN)
+			t->st[k - 1].ns += s->ns;
+		else
+			t->st[k++] = *s;
+	}
+	t->n = k;
+}
+
+static bool stmts_equal(const struct stmt *a, const struct stmt *b, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (a[i].kind != b[i].kind || a[i].arg != b[i].arg || a[i].ns != b[i].ns)
+			return false;
+	return true;
+}
+
+static void write_stmt(struct obuf *b, const struct stmt *s, char (*names)[48], const char *indent)
+{
+	switch (s->kind) {
+	case ST_RUN:
+	case ST_SLEEP:
+		out(b, "%s%s ", indent, s->kind == ST_RUN ? "run" : "sleep");
+		out_duration(b, s->ns);
+		out(b, "\n");
+		break;
+	case ST_WAIT:
+		out(b, "%swait\n", indent);
+		break;
+	case ST_WAKE:
+		out(b, "%swake %s\n", indent, names[s->arg]);
+		break;
+	case ST_NICE:
+		out(b, "%snice %d\n", indent, s->arg);
+		break;
+	}
+}
+
+/* The longest body of statements a repeat becomes a loop of. */
+#define MAX_LOOP_BODY 8
+
+/*
+ * A block of up to MAX_LOOP_BODY statements repeated back to back three
+ * times or more is written as `loop N { ... }` (never more statements than
+ * unrolled): a periodic task reads as its period.
+ */
+static void write_program(struct obuf *b, const struct itask *t, char (*names)[48])
+{
+	const struct stmt *v = t->st;
+	size_t i = 0;
+
+	while (i < t->n) {
+		size_t best_k = 1, best_r = 1;
+
+		for (size_t k = 1; k <= MAX_LOOP_BODY && i + 2 * k <= t->n; k++) {
+			size_t r = 1;
+
+			while (i + (r + 1) * k <= t->n && stmts_equal(v + i, v + i + r * k, k))
+				r++;
+			if (r >= 3 && r * k > best_r * best_k) {
+				best_k = k;
+				best_r = r;
+			}
+		}
+		if (best_r == 1) {
+			write_stmt(b, &v[i++], names, "\t");
+			continue;
+		}
+		out(b, "\tloop %zu {\n", best_r);
+		for (size_t j = 0; j < best_k; j++)
+			write_stmt(b, &v[i + j], names, "\t\t");
+		out(b, "\t}\n");
+		i += best_r * best_k;
+	}
+}
+
 static void write_task(struct importer *im, struct obuf *b, struct itask *t, char (*names)[48])
 {
 	const char *name = names[t - im->t];
 	struct cpumask cpus = { { 0 } };
 	int cpu = named_cpu(t->comm);
 
-	u64 run = 0;
-
 	out(b, "\nprogram %s {\n", name);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct stmt *s = &t->st[i];
-
-		/* a wake of a task left out of the file has no one to wake */
-		if (s->kind == ST_WAKE && !im->t[s->arg].written)
-			continue;
-		/* runs that nothing written separates are one */
-		if (s->kind == ST_RUN) {
-			run += s->ns;
-			continue;
-		}
-		if (run) {
-			out(b, "\trun ");
-			out_duration(b, run);
-			out(b, "\n");
-			run = 0;
-		}
-		switch (s->kind) {
-		case ST_SLEEP:
-			out(b, "\tsleep ");
-			out_duration(b, s->ns);
-			out(b, "\n");
-			break;
-		case ST_WAIT:
-			out(b, "\twait\n");
-			break;
-		case ST_WAKE:
-			out(b, "\twake %s\n", names[s->arg]);
-			break;
-		case ST_NICE:
-			out(b, "\tnice %d\n", s->arg);
-			break;
-		}
-	}
-	if (run) {
-		out(b, "\trun ");
-		out_duration(b, run);
-		out(b, "\n");
-	}
+	tidy_program(im, t);
+	write_program(b, t, names);
 	out(b, "}\ntask %s", name);
 	if (t->nice0)
 		out(b, " nice=%d", t->nice0);

@@ -63,9 +63,19 @@ done
 # the wake edges: demo's ping and pong hand the CPU to each other; each
 # `wake` of the one must be a `wait` of the other, one per wakeup of the
 # original run (within 2: a wait still pending when the run ends)
+# times STATEMENT runs in program PROG of SCN, loops counted: count SCN PROG STATEMENT
+count() {
+	awk -v prog="program $2 {" -v stmt="$3" '
+		$0 == prog { in_prog = 1; m = 1; next }
+		in_prog && /^}/ { in_prog = 0 }
+		in_prog && $1 == "loop" { m = $2; next }
+		in_prog && $1 == "}" { m = 1; next }
+		in_prog { line = $0; sub(/^[ \t]+/, "", line); if (line == stmt) n += m }
+		END { print n + 0 }' "$1"
+}
 edges() {	# edges SCN WAKER WAKEE ORIGINAL_WAKEUPS
-	wakes=$(awk "/^program $2 /,/^}/" "$1" | grep -c "wake $3\$")
-	waits=$(awk "/^program $3 /,/^}/" "$1" | grep -c "wait\$")
+	wakes=$(count "$1" "$2" "wake $3")
+	waits=$(count "$1" "$3" "wait")
 	if [ "$wakes" = "$waits" ] && [ $(($4 - waits)) -le 2 ] && [ $((waits - $4)) -le 2 ]; then
 		ok "wake edges $2 -> $3 ($wakes)"
 	else

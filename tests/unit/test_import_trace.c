@@ -462,6 +462,33 @@ static void test_refusals_leave_nothing(void **state)
 	assert_contains("program a-5 {\n\trun 100us\n}\n");
 }
 
+static void test_repeats_become_loops(void **state)
+{
+	char text[4096];
+	size_t k = 0;
+
+	/*
+	 * p runs 1 ms and sleeps 1 ms (a timer wakes it) four times, then
+	 * runs 2 ms: loop 4 { run 1ms; sleep 1ms } and the last run. (Only
+	 * three repeats or more become a loop.)
+	 */
+	for (int i = 0; i < 4; i++) {
+		k += (size_t)snprintf(text + k, sizeof(text) - k,
+			"  x-1 [000] d..2. 1.%03d000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+			"prev_state=R ==> next_comm=p next_pid=3 next_prio=120\n"
+			"  p-3 [000] d..2. 1.%03d000: sched_switch: prev_comm=p prev_pid=3 prev_prio=120 "
+			"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+			"  x-0 [000] d.h2. 1.%03d000: sched_waking: comm=p pid=3 prio=120 target_cpu=000\n",
+			2 * i, 2 * i + 1, 2 * i + 2);
+	}
+	snprintf(text + k, sizeof(text) - k, "%s",
+		 SW(0, "1.008000", "swapper/0", 0, "R", "p", 3)
+		 SW(0, "1.010000", "p", 3, "S", "swapper/0", 0));
+	assert_int_equal(import(text, NULL), 0);
+	assert_scenario();
+	assert_contains("program p-3 {\n\tloop 4 {\n\t\trun 1ms\n\t\tsleep 1ms\n\t}\n\trun 2ms\n}\n");
+}
+
 static int teardown(void **state)
 {
 	free(scn);
@@ -491,6 +518,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tracer_and_idle_options, teardown),
 		cmocka_unit_test_teardown(test_affinity, teardown),
 		cmocka_unit_test_teardown(test_refusals_leave_nothing, teardown),
+		cmocka_unit_test_teardown(test_repeats_become_loops, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
