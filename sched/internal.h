@@ -204,6 +204,9 @@ struct cfs_rq {
 	u64 throttled_clock_self, throttled_clock_self_time;
 	struct cfs_rq *throttled_next;	/* the group's list of throttled queues, in throttle order */
 	bool on_throttled_list;
+	bool pelt_clock_throttled;	/* 6.18+: throttled and empty: PELT stands still */
+	struct task_struct *limbo;	/* 6.18+: tasks taken off by the throttle (throttled_limbo_list) */
+	int nr_limbo;
 };
 
 /* A group's cpu.max (struct cfs_bandwidth) and its cpu.stat counters. */
@@ -279,6 +282,8 @@ struct task_struct {
 	const struct sched_task_spec *spec;
 	struct sched_info sched_info;
 	struct task_group *sched_task_group;
+	bool throttled;			/* 6.18+: on its queue's limbo list */
+	struct task_struct *throttle_next;
 	u64 nr_wakeups;
 	u64 nvcsw, nivcsw;
 	/* program state */
@@ -473,6 +478,8 @@ void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void set_task_rq(struct task_struct *p, int cpu);
 void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
 void se_update_runnable(struct sched_entity *se);
 void set_next_buddy(struct sched_entity *se);
 void set_last_buddy(struct sched_entity *se);
@@ -517,11 +524,23 @@ void return_cfs_rq_runtime(struct cfs_rq *cfs_rq);
 void sched_cfs_period_timer(struct task_group *tg);
 void sched_cfs_slack_timer(struct task_group *tg);
 static inline bool cfs_rq_throttled(const struct cfs_rq *cfs_rq) { return cfs_rq->throttled; }
+/* 6.18+: a throttled queue stays queued; its tasks leave one by one when picked. */
+static inline bool task_based_throttle(void) { return kernel_at_least(6, 18); }
+/* Before 6.18 a throttled queue's entity is off the CPU: walks up stop there. */
+static inline bool throttle_stops_walk(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->throttled && !task_based_throttle();
+}
+bool throttle_task_at_pick(struct rq *rq, struct task_struct *p);
+void throttled_queue_emptied(struct cfs_rq *cfs_rq);
+bool enqueue_throttled_task(struct task_struct *p);
+void dequeue_throttled_task(struct task_struct *p);
 static inline bool throttled_hierarchy(const struct cfs_rq *cfs_rq) { return cfs_rq->throttle_count; }
-/* A throttled queue's PELT clock stops: its tasks do not decay while they cannot run. */
+/* A throttled queue's PELT clock stops: its tasks do not decay while they cannot run
+ * (6.18+: once the queue is empty, since its tasks leave one by one). */
 static inline u64 cfs_rq_clock_pelt(struct cfs_rq *cfs_rq)
 {
-	if (cfs_rq->throttle_count)
+	if (task_based_throttle() ? cfs_rq->pelt_clock_throttled : cfs_rq->throttle_count)
 		return cfs_rq->throttled_clock_pelt - cfs_rq->throttled_clock_pelt_time;
 	return rq_clock_pelt(rq_of(cfs_rq)) - cfs_rq->throttled_clock_pelt_time;
 }
