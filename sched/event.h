@@ -47,6 +47,7 @@ struct sched_event {
 		struct {
 			s32 pid, prio;
 			s32 target_cpu;
+			u8 from_timer;	/* a sleep's timer woke it, not a task */
 		} wake;		/* waking, wakeup, wakeup_new */
 		struct {
 			s32 pid, prio;

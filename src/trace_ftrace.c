@@ -58,6 +58,17 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_STEAL] = ".....",
 };
 
+/*
+ * A sleep's timer wakes its task from hrtimer_wakeup(), in hardirq context:
+ * the 'h' column tells an importer that no task was the waker.
+ */
+static const char *flags_of(const struct sched_event *ev)
+{
+	if ((ev->type == EV_SCHED_WAKING || ev->type == EV_SCHED_WAKEUP) && ev->wake.from_timer)
+		return ev->type == EV_SCHED_WAKING ? "d.h2." : "d.h3.";
+	return event_flags[ev->type];
+}
+
 /* ---- the header ---- */
 
 static int format_count_line(char *buf, size_t cap, u64 entries, int nr_cpus)
@@ -189,7 +200,7 @@ static void put_context(struct trace_ftrace *w, const struct sched_event *ev, in
 	const char *comm = pid == 0 ? "<idle>" : comm_of(w, pid, ev->cpu, buf);
 
 	fprintf(w->f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06" PRIu64 ": %s: ",
-		comm, pid, ev->cpu, event_flags[ev->type], us / 1000000, us % 1000000,
+		comm, pid, ev->cpu, flags_of(ev), us / 1000000, us % 1000000,
 		sched_event_names[ev->type]);
 }
 
