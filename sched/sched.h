@@ -139,6 +139,9 @@ struct sched_cpu_info {
 	struct sched_avg_info avg;	/* cfs_rq PELT */
 	u32 capacity;
 	u64 nr_switches;
+	u64 irq_time, steal_time;	/* interruptions that ended so far, ns */
+	bool interrupted;		/* in an interrupt or stolen right now */
+	u64 irq_util;			/* avg_irq.util_avg: the PELT share of interrupt and steal time */
 	int rt_nr_running;	/* RT tasks queued (throttled or not) */
 	bool rt_throttled;
 	u64 rt_time;		/* RT time charged this period (<= 6.11) */

@@ -26,6 +26,7 @@ struct task_stats {
 	u64 wakeups;		/* sched_wakeup (+ wakeup_new) */
 	u64 migrations;
 	u64 preemptions;	/* switched out with prev_state R */
+	u64 runtime_ns;		/* what the scheduler charged it (sched_stat_runtime) */
 	u64 dl_throttles;	/* SCHED_DEADLINE: runtime ran out (or yielded) */
 	u64 dl_misses;		/* SCHED_DEADLINE: jobs that ended past their deadline */
 	struct lat_hist lat;	/* sched_wakeup -> switched in */
@@ -39,6 +40,7 @@ struct task_stats {
 
 struct cpu_stats {
 	u64 busy_ns, idle_ns;
+	u64 irq_ns, steal_ns;	/* interruptions that ended in the window */
 	u64 switches;
 	u64 rt_throttles;	/* times the CPU's rt_rq was throttled (<= 6.11) */
 	u64 fair_server_throttles;	/* times the fair server used up its runtime (6.12+) */

@@ -53,12 +53,26 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_CFS_THROTTLE] = "d..2.",		/* under the rq lock */
 	[EV_CFS_UNTHROTTLE] = "d..2.",
 	[EV_CFS_PERIOD] = "d.h1.",		/* the period hrtimer */
+	[EV_IRQ_ENTRY] = "d.h1.",		/* hardirq context */
+	[EV_IRQ_EXIT] = "d.h1.",
+	[EV_STEAL] = ".....",
 	[EV_RT_THROTTLE] = "d..2.",		/* update_curr_rt() under the rq lock */
 	[EV_RT_UNTHROTTLE] = "d.h2.",		/* the period hrtimer, in hardirq */
 	[EV_DL_THROTTLE] = "d..2.",		/* update_curr_dl_se() under the rq lock */
 	[EV_DL_REPLENISH] = "d.h2.",		/* mostly from the dl_timer hrtimer */
 	[EV_DL_MISS] = "d..2.",			/* dequeue at the job's end */
 };
+
+/*
+ * A sleep's timer wakes its task from hrtimer_wakeup(), in hardirq context:
+ * the 'h' column tells an importer that no task was the waker.
+ */
+static const char *flags_of(const struct sched_event *ev)
+{
+	if ((ev->type == EV_SCHED_WAKING || ev->type == EV_SCHED_WAKEUP) && ev->wake.from_timer)
+		return ev->type == EV_SCHED_WAKING ? "d.h2." : "d.h3.";
+	return event_flags[ev->type];
+}
 
 /* ---- the header ---- */
 
@@ -191,7 +205,7 @@ static void put_context(struct trace_ftrace *w, const struct sched_event *ev, in
 	const char *comm = pid == 0 ? "<idle>" : comm_of(w, pid, ev->cpu, buf);
 
 	fprintf(w->f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06" PRIu64 ": %s: ",
-		comm, pid, ev->cpu, event_flags[ev->type], us / 1000000, us % 1000000,
+		comm, pid, ev->cpu, flags_of(ev), us / 1000000, us % 1000000,
 		sched_event_names[ev->type]);
 }
 
@@ -325,6 +339,15 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 		fprintf(f, "comm=%s pid=%d %s=%" PRId64 " [ns] deadline=%" PRIu64 " [ns]\n",
 			ev->dl.pid ? comm_of(w, ev->dl.pid, cpu, a) : "fair_server", ev->dl.pid,
 			ev->type == EV_DL_MISS ? "lateness" : "runtime", ev->dl.runtime, ev->dl.deadline);
+		break;
+	case EV_IRQ_ENTRY:
+		fprintf(f, "irq=%d name=%s\n", ev->intr.irq, w->o.irq_name ? w->o.irq_name(w->o.ctx, ev->intr.source) : "irq");
+		break;
+	case EV_IRQ_EXIT:
+		fprintf(f, "irq=%d ret=handled\n", ev->intr.irq);
+		break;
+	case EV_STEAL:
+		fprintf(f, "steal_ns=%" PRIu64 " irq_ns=%" PRIu64 "\n", ev->intr.steal_ns, ev->intr.irq_ns);
 		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;
