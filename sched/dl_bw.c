@@ -4,6 +4,8 @@
  * inputs, so the scenario parser refuses a deadline set that does not fit
  * with the same rules the engine applies at run time.
  */
+#include <stdlib.h>
+
 #include "sched.h"
 
 #define DL_PERIOD_MIN (100 * NSEC_PER_USEC)		/* sysctl_sched_dl_period_min */
@@ -52,25 +54,50 @@ static u64 scenario_tunable(const struct sched_scenario *sc, enum sched_tunable 
 	return sc->tunable_set[t] ? sc->tunable[t] : sched_default_tunable(sc->kernel, t);
 }
 
-int sched_dl_admission_check(const struct sched_scenario *sc)
+/*
+ * The admission checks over the whole scenario: every SCHED_DEADLINE task
+ * as if all lived at once, then each `set policy` action in time order,
+ * changing its task's bandwidth. The first that does not fit.
+ */
+int sched_dl_admission_check(const struct sched_scenario *sc, int *bad_task, int *bad_action)
 {
 	u64 bw = dl_bw_limit(scenario_tunable(sc, TUN_RT_PERIOD), scenario_tunable(sc, TUN_RT_RUNTIME));
 	u64 cap = 0, total;
+	u64 *task_bw = calloc((size_t)sc->nr_tasks + 1, sizeof(*task_bw));
+	int ret = 0;
 
+	*bad_task = *bad_action = -1;
+	if (!task_bw)
+		return -1;
 	for (int cpu = 0; cpu < sc->topo->nr_cpus; cpu++)
 		cap += sc->topo->cpu[cpu].capacity;
 	total = fair_servers_bw(sc->kernel, sc->topo->nr_cpus, scenario_tunable(sc, TUN_FAIR_SERVER_RUNTIME),
 				scenario_tunable(sc, TUN_FAIR_SERVER_PERIOD));
-	for (int i = 0; i < sc->nr_tasks; i++) {
+	for (int i = 0; i < sc->nr_tasks && *bad_task < 0; i++) {
 		const struct sched_task_spec *t = &sc->task[i];
-		u64 new_bw;
 
 		if (t->policy != SCHED_DEADLINE)
 			continue;
-		new_bw = to_ratio(t->dl_period ? t->dl_period : t->dl_deadline, t->dl_runtime);
-		if (__dl_overflow(bw, cap, total, 0, new_bw))
-			return i;
-		total += new_bw;
+		task_bw[i] = to_ratio(t->dl_period ? t->dl_period : t->dl_deadline, t->dl_runtime);
+		if (__dl_overflow(bw, cap, total, 0, task_bw[i]))
+			*bad_task = i;
+		total += task_bw[i];
 	}
-	return -1;
+	for (int a = 0; a < sc->nr_actions && *bad_task < 0 && *bad_action < 0; a++) {
+		const struct sched_command *c = &sc->action[a].cmd;
+		u64 new_bw;
+
+		if (c->kind != CMD_SET_POLICY || c->task < 0 || c->task >= sc->nr_tasks)
+			continue;
+		new_bw = c->key == SCHED_DEADLINE ? to_ratio(c->dl.period ? c->dl.period : c->dl.deadline,
+							      c->dl.runtime) : 0;
+		if (new_bw && __dl_overflow(bw, cap, total, task_bw[c->task], new_bw))
+			*bad_action = a;
+		total += new_bw - task_bw[c->task];
+		task_bw[c->task] = new_bw;
+	}
+	if (*bad_task >= 0 || *bad_action >= 0)
+		ret = 1;
+	free(task_bw);
+	return ret;
 }

@@ -47,9 +47,11 @@ u64 fair_servers_bw(int kv, int nr_cpus, u64 runtime, u64 period);
 bool sched_dl_params_valid(u64 runtime, u64 deadline, u64 period);
 /* Admission control over the whole scenario: every SCHED_DEADLINE task's
  * bandwidth (and 6.12's fair servers) against sched_rt_runtime_us /
- * sched_rt_period_us of every CPU's capacity. The index of the first task
- * that does not fit, or -1. */
-int sched_dl_admission_check(const struct sched_scenario *sc);
+ * sched_rt_period_us of every CPU's capacity, counted as if all lived at
+ * once, then each `set policy` action (sorted by time) in turn. 1 with the
+ * index of the first task or action that does not fit in *bad_task or
+ * *bad_action (the other -1); 0 when all fit; -1 out of memory. */
+int sched_dl_admission_check(const struct sched_scenario *sc, int *bad_task, int *bad_action);
 
 /* ---- driving ---- */
 

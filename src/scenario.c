@@ -777,6 +777,16 @@ static const struct task_line *line_of_task(const struct parser *ps, int i)
 	return NULL;
 }
 
+/* Where the command of the `at` line that gave an action starts, for messages about it. */
+static struct lex_span at_line_start(const struct parser *ps, u32 line)
+{
+	for (int i = 0; i < ps->nr_ats; i++)
+		if (ps->at[i].from.line == line)
+			return (struct lex_span){ ps->lx.text + ps->at[i].from.pos, 0, line,
+						  (u32)(ps->at[i].from.pos - ps->at[i].from.bol + 1) };
+	return (struct lex_span){ ps->lx.text, 0, line, 1 };
+}
+
 /*
  * SCHED_DEADLINE: the tasks must be allowed on every CPU of the root domain
  * (sched_setattr() fails with EPERM otherwise), and all of them together
@@ -785,7 +795,7 @@ static const struct task_line *line_of_task(const struct parser *ps, int i)
 static int check_deadline_tasks(struct parser *ps)
 {
 	struct sched_scenario *sc = &ps->f->sc;
-	int bad;
+	int bad, bad_action;
 
 	for (int l = 0; l < ps->nr_lines; l++) {
 		const struct task_line *tl = &ps->line[l];
@@ -800,7 +810,12 @@ static int check_deadline_tasks(struct parser *ps)
 						 "affinity with EPERM", ps->f->topo.nr_cpus);
 	}
 	sc->topo = &ps->f->topo;
-	bad = sched_dl_admission_check(sc);
+	switch (sched_dl_admission_check(sc, &bad, &bad_action)) {
+	case 0:
+		return 0;
+	case -1:
+		return out_of_memory(&ps->lx, &(struct lex_span){ ps->lx.text, 0, 1, 1 });
+	}
 	if (bad >= 0) {
 		const struct task_line *tl = line_of_task(ps, bad);
 		return lex_error(&ps->lx, &tl->policy_at, "SCHED_DEADLINE admission failed at task '%s': "
@@ -809,7 +824,12 @@ static int check_deadline_tasks(struct parser *ps)
 				 sc->kernel >= KV(6, 12) ? " and the fair servers" : "",
 				 ps->f->topo.nr_cpus);
 	}
-	return 0;
+	struct lex_span at = at_line_start(ps, sc->action[bad_action].line);
+	return lex_error(&ps->lx, &at,
+			 "SCHED_DEADLINE admission failed for '%s' at this time: with the deadline "
+			 "tasks%s it would need more than sched_rt_runtime_us/sched_rt_period_us of the "
+			 "%d CPU(s) (EBUSY)", sc->task[sc->action[bad_action].cmd.task].name,
+			 sc->kernel >= KV(6, 12) ? " and the fair servers" : "", ps->f->topo.nr_cpus);
 }
 
 static int resolve_ats(struct parser *ps)

@@ -85,7 +85,10 @@ static int admit(int kv, int ncpus, const u64 *runtime_ms, int n, u64 rt_runtime
 		struct sched_task_spec *t = dl_task_spec(f, runtime_ms[i] * MS, 100 * MS, 100 * MS, NULL);
 		t->has_cpus = false;
 	}
-	bad = sched_dl_admission_check(&f->sc);
+	int bad_action, r = sched_dl_admission_check(&f->sc, &bad, &bad_action);
+
+	assert_int_equal(r, bad >= 0);
+	assert_int_equal(bad_action, -1);
 	fx_free(f);
 	return bad;
 }
@@ -116,6 +119,37 @@ static void test_admission(void **state)
 	/* sched_rt_runtime_us = -1: no limit */
 	const u64 full[] = { 100, 100 };
 	assert_int_equal(admit(KV(6, 11), 1, full, 2, RUNTIME_INF), -1);
+}
+
+static void test_admission_of_actions(void **state)
+{
+	struct fx *f = fx_new(1, KV(6, 11), SCHED_VARIANT_EEVDF);
+	int bad, bad_action;
+
+	/* a 40 % task; t1 to 50 % at 1 s (90 %), back to fair at 2 s, to 55 % at 3 s (95 %) */
+	dl_task_spec(f, 40 * MS, 100 * MS, 100 * MS, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	f->action[0] = (struct sched_action){ SEC, { .kind = CMD_SET_POLICY, .task = 1, .key = SCHED_DEADLINE,
+						      .dl = { 50 * MS, 100 * MS, 100 * MS } }, 7 };
+	f->action[1] = (struct sched_action){ 2 * SEC, { .kind = CMD_SET_POLICY, .task = 1,
+							  .key = SCHED_NORMAL }, 8 };
+	f->action[2] = (struct sched_action){ 3 * SEC, { .kind = CMD_SET_POLICY, .task = 1, .key = SCHED_DEADLINE,
+							  .dl = { 55 * MS, 100 * MS, 0 } }, 9 };
+	f->sc.nr_actions = 3;
+	/* 40 % + 55 % = 419430 + 576716 = 996146 <= 996147: fits */
+	assert_int_equal(sched_dl_admission_check(&f->sc, &bad, &bad_action), 0);
+	f->action[2].cmd.dl.runtime = 56 * MS;
+	assert_int_equal(sched_dl_admission_check(&f->sc, &bad, &bad_action), 1);
+	assert_int_equal(bad, -1);
+	assert_int_equal(bad_action, 2);
+	/* without the return to SCHED_NORMAL at 2 s, the second change replaces t1's 50 %: 40 + 56 still too much */
+	f->action[1].cmd.key = SCHED_FIFO;
+	assert_int_equal(sched_dl_admission_check(&f->sc, &bad, &bad_action), 1);
+	assert_int_equal(bad_action, 2);
+	/* and the first alone, 40 + 56 at 1 s, is refused there */
+	f->action[0].cmd.dl.runtime = 56 * MS;
+	assert_int_equal(sched_dl_admission_check(&f->sc, &bad, &bad_action), 1);
+	assert_int_equal(bad_action, 0);
 }
 
 static void test_runtime_admission_refused(void **state)
@@ -335,6 +369,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_admission, fx_cleanup),
+		cmocka_unit_test_teardown(test_admission_of_actions, fx_cleanup),
 		cmocka_unit_test_teardown(test_runtime_admission_refused, fx_cleanup),
 		cmocka_unit_test_teardown(test_cbs_throttles_a_hog, fx_cleanup),
 		cmocka_unit_test_teardown(test_overrun_carried_into_next_period, fx_cleanup),
