@@ -20,9 +20,32 @@ static int class_rank(const struct sched_class *c)
 
 /* ---- clocks ---- */
 
+/*
+ * clock_task is what tasks are charged by: interrupt and steal time come
+ * out of it when the kernel is built to account them, and feed the CPU's
+ * avg_irq instead (NONTASK_CAPACITY).
+ */
 static void update_rq_clock_task(struct rq *rq, s64 delta)
 {
+	s64 irq_delta = 0, steal = 0;
+
+	if (sched_feat(IRQ_TIME_ACCOUNTING)) {
+		irq_delta = MIN((s64)(rq->irq_time - rq->prev_irq_time), delta);
+		rq->prev_irq_time += (u64)irq_delta;
+		delta -= irq_delta;
+	} else {
+		rq->prev_irq_time = rq->irq_time;
+	}
+	if (sched_feat(PARAVIRT_TIME_ACCOUNTING)) {
+		steal = MIN((s64)(rq->steal_time - rq->prev_steal_time_rq), delta);
+		rq->prev_steal_time_rq += (u64)steal;
+		delta -= steal;
+	} else {
+		rq->prev_steal_time_rq = rq->steal_time;
+	}
 	rq->clock_task += (u64)delta;
+	if ((irq_delta + steal) && sched_feat(NONTASK_CAPACITY))
+		update_irq_load_avg(rq, (u64)(irq_delta + steal));
 	update_rq_clock_pelt(rq, delta);
 }
 

@@ -46,6 +46,7 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_SWITCHES] = "switches",
 	[EXPECT_WAKEUPS] = "wakeups",
 	[EXPECT_PREEMPTIONS] = "preemptions",
+	[EXPECT_RUNTIME] = "runtime",
 	[EXPECT_NR_PERIODS] = "nr_periods",
 	[EXPECT_NR_THROTTLED] = "nr_throttled",
 	[EXPECT_THROTTLED_TIME] = "throttled_time",
@@ -60,7 +61,7 @@ static const char *const op_names[] = {
 bool expect_metric_is_time(int metric)
 {
 	return metric == EXPECT_CPU_TIME || metric == EXPECT_WAIT_TIME ||
-	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME;
+	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME || metric == EXPECT_RUNTIME;
 }
 
 /* A duration the way scenario files write them: 1.234ms, 20us, 3s. */
@@ -157,6 +158,8 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return (double)ts->wakeups;
 	case EXPECT_PREEMPTIONS:
 		return (double)ts->preemptions;
+	case EXPECT_RUNTIME:
+		return (double)ts->runtime_ns;
 	default:
 		return NAN;	/* a group metric */
 	}

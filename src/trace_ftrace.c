@@ -53,6 +53,9 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_CFS_THROTTLE] = "d..2.",		/* under the rq lock */
 	[EV_CFS_UNTHROTTLE] = "d..2.",
 	[EV_CFS_PERIOD] = "d.h1.",		/* the period hrtimer */
+	[EV_IRQ_ENTRY] = "d.h1.",		/* hardirq context */
+	[EV_IRQ_EXIT] = "d.h1.",
+	[EV_STEAL] = ".....",
 };
 
 /*
@@ -319,6 +322,15 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 				ev->bw.runtime_remaining, ev->bw.pool, ev->bw.extra);
 		break;
 	}
+	case EV_IRQ_ENTRY:
+		fprintf(f, "irq=%d name=%s\n", ev->intr.irq, w->o.irq_name ? w->o.irq_name(w->o.ctx, ev->intr.source) : "irq");
+		break;
+	case EV_IRQ_EXIT:
+		fprintf(f, "irq=%d ret=handled\n", ev->intr.irq);
+		break;
+	case EV_STEAL:
+		fprintf(f, "steal_ns=%" PRIu64 " irq_ns=%" PRIu64 "\n", ev->intr.steal_ns, ev->intr.irq_ns);
+		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;
 
