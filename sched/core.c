@@ -75,6 +75,7 @@ void sched_tick(struct rq *rq)
 	update_rq_clock(rq);
 	curr->sched_class->task_tick(rq, curr, 0);
 	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
+	sched_balance_trigger(rq);
 }
 
 void hrtick_start(struct rq *rq, u64 delay)
@@ -99,13 +100,22 @@ static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 	return p->sched_class->dequeue_task(rq, p, flags);
 }
 
-static void activate_task(struct rq *rq, struct task_struct *p, int flags)
+void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	if (p->on_rq == TASK_ON_RQ_MIGRATING)
+		flags |= ENQUEUE_MIGRATED;
 	enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 }
 
-static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
+/* Off the queue to be moved: MIGRATING is set before the dequeue sees it. */
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	p->on_rq = TASK_ON_RQ_MIGRATING;
+	dequeue_task(rq, p, flags);
+}
+
+void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct task_struct *curr = rq->curr;
 
@@ -215,12 +225,16 @@ void __schedule(struct rq *rq)
 	emit_switch(rq, prev, next);
 
 	if (is_idle_task(next)) {
+		rq->idle_stamp = rq_clock(rq);
+		update_idle_core(rq);
 		update_idle_rq_clock_pelt(rq);
 		timer_cancel(&ST->tq, &rq->work);
 		tick_stop(rq);
 	} else {
-		if (is_idle_task(prev))
+		if (is_idle_task(prev)) {
+			rq->idle_stamp = 0;
 			tick_restart(rq);
+		}
 		task_arm_work(rq, next);
 	}
 out:
@@ -242,36 +256,12 @@ static void emit_wake(int type, int cpu, struct task_struct *p, int target_cpu)
 	sched_emit(&ev);
 }
 
-static bool task_allowed_on(const struct task_struct *p, int cpu)
-{
-	return !p->spec->has_cpus || cpumask_test(&p->spec->cpus, cpu);
-}
-
-/* Without a load balancer: the previous CPU, else the first allowed one. */
-static int select_task_rq(struct task_struct *p)
-{
-	if (task_allowed_on(p, p->cpu))
-		return p->cpu;
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		if (task_allowed_on(p, cpu))
-			return cpu;
-	return p->cpu;
-}
-
-/* A new task starts on the first CPU of its affinity, or round-robin when unpinned. */
-static int select_task_rq_fork(struct task_struct *p)
-{
-	if (p->spec->has_cpus) {
-		for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-			if (cpumask_test(&p->spec->cpus, cpu))
-				return cpu;
-	}
-	int cpu = ST->rr_cpu;
-	ST->rr_cpu = (ST->rr_cpu + 1) % ST->nr_cpus;
-	return cpu;
-}
-
-static void set_task_cpu(struct task_struct *p, int cpu, int event_cpu)
+/*
+ * set_task_cpu(): the move of a task that is not queued (a wakeup) or is
+ * being migrated (detached by the balancer). The event names the decision
+ * (its first event's seq) that caused it.
+ */
+void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int reason)
 {
 	struct sched_event ev;
 
@@ -282,7 +272,10 @@ static void set_task_cpu(struct task_struct *p, int cpu, int event_cpu)
 	ev.migrate.prio = p->prio;
 	ev.migrate.orig_cpu = p->cpu;
 	ev.migrate.dest_cpu = cpu;
+	ev.migrate.cause = cause;
+	ev.migrate.reason = (u8)reason;
 	sched_emit(&ev);
+	migrate_task_rq_fair(p, cpu);
 	p->se.nr_migrations++;
 	p->cpu = cpu;
 	p->se.cfs_rq = &cpu_rq(cpu)->cfs;
@@ -317,8 +310,10 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	}
 
 	int prev_cpu = p->cpu;
-	cpu = select_task_rq(p);
-	set_task_cpu(p, cpu, this_cpu);
+	u64 decision = ST->nr_events;
+
+	cpu = select_task_rq(p, prev_cpu, WF_TTWU, this_cpu);
+	set_task_cpu(p, cpu, this_cpu, decision, MIGRATE_WAKEUP);
 	rq = cpu_rq(cpu);
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
@@ -369,6 +364,9 @@ static void sched_fork(struct task_struct *p)
 	p->sched_class = &fair_sched_class;
 	set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);
+	/* the child starts on its parent's CPU, the scenario's launcher */
+	p->cpu = FORK_CPU;
+	p->se.cfs_rq = &cpu_rq(FORK_CPU)->cfs;
 }
 
 void wake_up_new_task(struct task_struct *p)
@@ -377,7 +375,9 @@ void wake_up_new_task(struct task_struct *p)
 	struct rq *rq;
 
 	sched_fork(p);
-	p->cpu = select_task_rq_fork(p);
+	/* __set_task_cpu(): a fork is placed, not migrated (no migrate event) */
+	p->recent_used_cpu = FORK_CPU;
+	p->cpu = select_task_rq(p, FORK_CPU, WF_FORK, FORK_CPU);
 	p->se.cfs_rq = &cpu_rq(p->cpu)->cfs;
 	rq = task_rq(p);
 	update_rq_clock(rq);

@@ -154,6 +154,8 @@ void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 
 	if (!se->avg.last_update_time && (flags & DO_ATTACH))
 		attach_entity_load_avg(cfs_rq, se);
+	else if (flags & DO_DETACH)
+		detach_entity_load_avg(cfs_rq, se);
 }
 
 /* ---- runqueue accounting ---- */
@@ -169,12 +171,14 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 {
 	update_load_add(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_running++;
+	cfs_tasks_add(rq_of(cfs_rq), task_of(se));
 }
 
 static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_running--;
+	cfs_tasks_del(rq_of(cfs_rq), task_of(se));
 }
 
 void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -290,7 +294,9 @@ static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 		return false;
 	}
 
-	update_load_avg(cfs_rq, se, UPDATE_TG);
+	/* a task pulled by the balancer takes its load along */
+	update_load_avg(cfs_rq, se, UPDATE_TG |
+			(task_of(se)->on_rq == TASK_ON_RQ_MIGRATING ? DO_DETACH : 0));
 
 	if (sched_legacy_cfs()) {
 		if (se != cfs_rq->curr)
@@ -461,6 +467,9 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *prev)
 static void set_next_task_fair(struct rq *rq, struct task_struct *p)
 {
 	set_next_entity(&rq->cfs, &p->se);
+	/* the most recently run task heads cfs_tasks: the balancer takes from the tail */
+	if (task_on_rq_queued(p))
+		cfs_tasks_move_head(rq, p);
 	if (sched_feat(HRTICK))
 		hrtick_start_fair(rq, p);
 }

@@ -179,6 +179,11 @@ struct rq {
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
 	u64 nr_switches;
 	struct sched_timer tick, hrtick, work;
+	/* load balancing (balance.c) */
+	u64 next_balance;		/* jiffies */
+	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
+	unsigned long misfit_task_load;	/* the running task's load if it does not fit */
+	struct task_struct *cfs_tasks_head, *cfs_tasks_tail;	/* most recently run first */
 };
 
 /* ---- tasks ---- */
@@ -219,6 +224,13 @@ struct task_struct {
 	bool waiting;			/* blocked in `wait` (vs a timed sleep) */
 	struct sched_timer wake_timer;
 	struct sched_timer fork_timer;
+	/* wakeup placement (select.c) */
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;	/* jiffies */
+	struct task_struct *last_wakee;
+	int recent_used_cpu;
+	/* rq->cfs_tasks links (balance.c) */
+	struct task_struct *tasks_prev, *tasks_next;
 };
 
 /* ---- scheduling classes (kernel/sched/sched.h struct sched_class) ---- */
@@ -281,14 +293,20 @@ struct sched_state {
 	struct sched_timer end_timer;
 	struct timer_queue tq;
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
-	int rr_cpu;			/* round-robin start placement */
 	int waker_cpu;			/* CPU of the task executing `wake` now */
+	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
+	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
+	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
+	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 };
 
 #define SCHED_MAX_LISTENERS 8
 
+struct sched_domains;
+
 struct sched_engine {
 	const struct sched_scenario *sc;
+	struct sched_domains *sds;	/* built from sc->topo at creation, immutable */
 	int kernel;			/* KV() of the modelled release */
 	int variant;
 	void *arena;
@@ -357,6 +375,29 @@ bool yield_to(struct task_struct *p);
 void do_task_dead(struct rq *rq);
 void hrtick_start(struct rq *rq, u64 delay);
 void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice);
+
+/* The kernel's launcher: tasks of the scenario are forked from this CPU. */
+#define FORK_CPU 0
+void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int reason);
+void activate_task(struct rq *rq, struct task_struct *p, int flags);
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags);
+void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
+
+/* ---- select.c: wakeup and fork placement ---- */
+int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this_cpu);
+void update_idle_core(struct rq *rq);
+
+/* ---- migrate.c ---- */
+void migrate_task_rq_fair(struct task_struct *p, int new_cpu);
+void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+
+/* ---- balance.c ---- */
+void cfs_tasks_add(struct rq *rq, struct task_struct *p);
+void cfs_tasks_del(struct rq *rq, struct task_struct *p);
+void cfs_tasks_move_head(struct rq *rq, struct task_struct *p);
+void sched_balance_trigger(struct rq *rq);
+size_t balance_arena_need(const struct sched_domains *sds, int nr_cpus);
+void balance_init(void *(*alloc)(struct sched_engine *, size_t));
 
 /* ---- pelt.c ---- */
 int __update_load_avg_blocked_se(u64 now, struct sched_entity *se);

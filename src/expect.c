@@ -46,6 +46,7 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_SWITCHES] = "switches",
 	[EXPECT_WAKEUPS] = "wakeups",
 	[EXPECT_PREEMPTIONS] = "preemptions",
+	[EXPECT_MIGRATION_RATE] = "migration_rate",
 };
 
 static const char *const stat_names[] = { [STAT_P50] = "p50", [STAT_P99] = "p99", [STAT_MAX] = "max" };
@@ -153,6 +154,9 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return (double)ts->wakeups;
 	case EXPECT_PREEMPTIONS:
 		return (double)ts->preemptions;
+	case EXPECT_MIGRATION_RATE:
+		len = window_length(st);
+		return len ? (double)ts->migrations * 1e9 / (double)len : 0.0;
 	}
 	return NAN;
 }

@@ -17,6 +17,7 @@ enum expect_metric {
 	EXPECT_SWITCHES,	/* times switched in (slices) */
 	EXPECT_WAKEUPS,		/* sched_wakeup count */
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
+	EXPECT_MIGRATION_RATE,	/* sched_migrate_task per second of the window */
 	NR_EXPECT_METRICS
 };
 

@@ -34,9 +34,27 @@ struct task_stats {
 	int cpu;		/* last CPU it was seen on, -1 before */
 };
 
+/* /proc/schedstat's per-domain load-balance counters, by enum cpu_idle_type. */
+struct lb_level_stats {
+	u64 lb_count[CPU_MAX_IDLE_TYPES];
+	u64 lb_balanced[CPU_MAX_IDLE_TYPES];	/* no imbalance, not our turn, or all pinned */
+	u64 lb_failed[CPU_MAX_IDLE_TYPES];	/* imbalance found, nothing moved */
+	u64 lb_imbalance[CPU_MAX_IDLE_TYPES];	/* sum of the imbalances found */
+	u64 lb_gained[CPU_MAX_IDLE_TYPES];	/* tasks pulled */
+	u64 lb_hot_gained[CPU_MAX_IDLE_TYPES];	/* ... of them cache hot */
+	u64 lb_nobusyq[CPU_MAX_IDLE_TYPES];
+	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];
+};
+
+#define STATS_MAX_LEVELS 8
+
 struct cpu_stats {
 	u64 busy_ns, idle_ns;
 	u64 switches;
+	/* wakeups this CPU issued, and where they went (schedstat's ttwu_*) */
+	u64 ttwu_count, ttwu_local, ttwu_wake_remote, ttwu_move_affine;
+	struct lb_level_stats lb[STATS_MAX_LEVELS];	/* by domain depth */
+	int nr_levels;		/* depths seen + 1 */
 	int curr_pid;
 	u64 since;
 };
@@ -47,6 +65,7 @@ struct stats {
 	struct task_stats *task;	/* [nr_tasks]; pid = index + 1 */
 	struct cpu_stats *cpu;		/* [nr_cpus] */
 	u64 events;		/* events inside the window */
+	u64 migrations[NR_MIGRATE_REASONS];	/* sched_migrate_task, by cause */
 	u64 end;		/* time the statistics were closed at */
 };
 
