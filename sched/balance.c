@@ -6,11 +6,23 @@
  * calculate_imbalance(), find_busiest_queue(), detach_tasks() with
  * can_migrate_task() and task_hot(), and attach_tasks().
  *
+ * Also newidle balancing (sched_balance_newidle() [newidle_balance], gated
+ * by avg_idle against max_newidle_lb_cost) and active balancing (the CPU
+ * stopper pushing a running or misfit task, active_load_balance_cpu_stop()).
+ * The NO_HZ idle balancer that runs sched_balance_domains() on behalf of
+ * idle CPUs is in nohz.c.
+ *
  * Each attempt is recorded on the event stream: one EV_SCHED_LB_GROUP per
  * group compared, one EV_SCHED_LB_TASK per task detach_tasks() looked at
  * (followed by its sched_migrate_task when moved), and one EV_SCHED_LB
  * with the outcome. They all carry the seq of the record's first event,
  * and so do the migrations, so every move traces back to its decision.
+ *
+ * Balancing costs no simulated time. What newidle balancing weighs against
+ * avg_idle is the kernel's measured cost, which a simulation does not have:
+ * it is modelled as NEWIDLE_COST_BASE plus NEWIDLE_COST_PER_CPU for each CPU
+ * of the domain balanced, an order of magnitude the kernel's own
+ * max_newidle_lb_cost shows on real machines.
  *
  * Not modelled: NUMA balancing (fbq_type is always "all"), asym packing
  * (no ITMT priorities in topologies), capacity lost to RT/IRQ (capacity_of()
@@ -23,10 +35,13 @@
 #define LBF_NEED_BREAK 0x02
 #define LBF_DST_PINNED 0x04
 #define LBF_SOME_PINNED 0x08
+#define LBF_ACTIVE_LB 0x10
 
 #define SCHED_NR_MIGRATE_BREAK 32
 #define MAX_PINNED_INTERVAL 512
 #define NUMA_IMBALANCE_MIN 2
+#define NEWIDLE_COST_BASE (1 * NSEC_PER_USEC)
+#define NEWIDLE_COST_PER_CPU 50
 
 struct lb_env {
 	const struct sched_domain *sd;
@@ -35,17 +50,20 @@ struct lb_env {
 	const struct cpumask *dst_grpmask;
 	int new_dst_cpu;
 	enum cpu_idle_type idle;
+	int reason;			/* enum migrate_reason of what it moves */
 	long imbalance;
 	struct cpumask cpus;
 	unsigned int flags;
 	unsigned int loop, loop_break, loop_max;
 	enum migration_type migration_type;
 	bool dst_core_idle;
+	bool sg_overloaded;		/* some CPU of the domain has more than one task */
 	/* the decision record */
 	u64 decision;
 	long found_imbalance;		/* what find_busiest_group() asked for */
 	int why;			/* enum fbg_reason */
 	unsigned int nr_hot_moved;
+	bool active;			/* kicked an active balance */
 };
 
 struct sd_lb_stats {
@@ -105,10 +123,19 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t))
 	ST->llc_shared = alloc(E, (size_t)ST->nr_cpus * sizeof(struct sd_llc_shared));
 	ST->sg_imbalance = alloc(E, (size_t)sds->nr_groups);
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+
+		rq->avg_idle = 2 * sysctl(TUN_MIGRATION_COST);
+		rq->max_idle_balance_cost = sysctl(TUN_MIGRATION_COST);
+		/* every CPU boots busy in the LLC count, then its idle tick stops */
+		if (lowest_sd(cpu))
+			llc_shared(cpu)->nr_busy_cpus++;
 		const struct sched_domain *sd = lowest_sd(cpu);
 		if (sd && (sd->flags & SD_SHARE_CPUCAPACITY))
 			ST->smt_present = true;
 	}
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		nohz_balance_enter_idle(cpu_rq(cpu));
 }
 
 /* ---- classification ---- */
@@ -185,13 +212,20 @@ static bool is_core_idle(int cpu)
 /* update_misfit_status(): a task too big for its CPU, on asymmetric capacity. */
 static void update_misfit_status(struct task_struct *p, struct rq *rq)
 {
+	unsigned long max_allowed_capacity = 0;
 	int allowed = 0;
 
 	if (!asym_cpucap_active())
 		return;
-	for (int cpu = 0; cpu < ST->nr_cpus && allowed < 2; cpu++)
-		allowed += task_allowed_on_cpu(p, cpu);
-	if (is_idle_task(p) || allowed == 1 || task_fits_cpu(p, rq->cpu)) {
+	for (int cpu = 0; !is_idle_task(p) && cpu < ST->nr_cpus; cpu++) {
+		if (task_allowed_on_cpu(p, cpu)) {
+			allowed++;
+			max_allowed_capacity = MAX(max_allowed_capacity, capacity_of(cpu));
+		}
+	}
+	/* on the biggest CPU it may use, nothing would fit it better */
+	if (is_idle_task(p) || allowed == 1 || capacity_of(rq->cpu) == max_allowed_capacity ||
+	    task_fits_cpu(p, rq->cpu)) {
 		rq->misfit_task_load = 0;
 		return;
 	}
@@ -253,6 +287,7 @@ static void emit_outcome(const struct lb_env *env, const struct sched_group *bus
 	ev.lb.migration_type = (u8)env->migration_type;
 	ev.lb.outcome = (u8)outcome;
 	ev.lb.why = (u8)env->why;
+	ev.lb.active = env->active;
 	ev.lb.balance_interval = sd_lb(env->sd)->balance_interval;
 	sched_emit(&ev);
 }
@@ -276,15 +311,20 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *gro
 		sgs->group_runnable += cpu_runnable(rq);
 		sgs->sum_h_nr_running += rq->cfs.h_nr_running;
 		sgs->sum_nr_running += rq->nr_running;
+		if (rq->nr_running > 1)
+			env->sg_overloaded = true;
 		if (!rq->nr_running && idle_cpu(i)) {
 			sgs->idle_cpus++;
 			continue;
 		}
 		if (local_group)
 			continue;
+		/* a misfit counts as overload: it makes newidle balancing worth trying */
 		if ((env->sd->flags & SD_ASYM_CPUCAPACITY) &&
-		    sgs->group_misfit_task_load < rq->misfit_task_load)
+		    sgs->group_misfit_task_load < rq->misfit_task_load) {
 			sgs->group_misfit_task_load = rq->misfit_task_load;
+			env->sg_overloaded = true;
+		}
 	}
 	sgs->group_capacity = group->capacity;
 	sgs->group_weight = group->group_weight;
@@ -397,6 +437,8 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 	}
 	if (sds->busiest)
 		sds->prefer_sibling = !!(sds->busiest->flags & SD_PREFER_SIBLING);
+	if (!parent_sd(env->sd))
+		ST->rd_overloaded = env->sg_overloaded;
 	update_idle_cpu_scan(env, sum_util);
 }
 
@@ -641,8 +683,10 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot
 		return LBT_PINNED;
 	}
 	env->flags &= ~LBF_ALL_PINNED;
-	if (task_current(env->src_rq, p))
+	if (p->on_cpu)
 		return LBT_RUNNING;
+	if (env->flags & LBF_ACTIVE_LB)
+		return 0;
 	*hot = task_hot(p, env);
 	/* repeated failures overrule cache hotness */
 	if (!*hot || sd_lb(env->sd)->nr_balance_failed > env->sd->cache_nice_tries)
@@ -653,13 +697,18 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot
 static void detach_task(struct task_struct *p, struct lb_env *env)
 {
 	deactivate_task(env->src_rq, p, 0);
-	set_task_cpu(p, env->dst_cpu, env->dst_cpu, env->decision, MIGRATE_BALANCE);
+	set_task_cpu(p, env->dst_cpu, env->dst_cpu, env->decision, env->reason);
 }
 
-static void attach_task(struct rq *rq, struct task_struct *p)
+/*
+ * A newly idle CPU balances from inside schedule(), where its need_resched
+ * is still set: the kernel's wakeup_preempt() returns early there.
+ */
+static void attach_task(struct rq *rq, struct task_struct *p, enum cpu_idle_type idle)
 {
 	activate_task(rq, p, 0);
-	wakeup_preempt(rq, p, 0);
+	if (idle != CPU_NEWLY_IDLE)
+		wakeup_preempt(rq, p, 0);
 }
 
 static int detach_tasks(struct lb_env *env, struct task_struct **detached_list, int max)
@@ -735,6 +784,9 @@ static int detach_tasks(struct lb_env *env, struct task_struct **detached_list, 
 		env->nr_hot_moved += hot;
 		detach_task(p, env);
 		detached_list[detached++] = p;
+		/* a preemptible kernel's newidle balance stops after one task */
+		if (env->idle == CPU_NEWLY_IDLE)
+			break;
 		if (env->imbalance <= 0)
 			break;
 	}
@@ -774,8 +826,23 @@ static bool should_we_balance(struct lb_env *env)
 	return sg->sgc_id == env->dst_cpu;
 }
 
+static bool imbalanced_active_balance(struct lb_env *env)
+{
+	return env->migration_type == migrate_task &&
+	       sd_lb(env->sd)->nr_balance_failed > env->sd->cache_nice_tries + 2;
+}
+
+/*
+ * need_active_balance(): pulling failed, and the running task itself should
+ * move (no asym packing and no capacity lost to RT/IRQ here).
+ */
+static bool need_active_balance(struct lb_env *env)
+{
+	return imbalanced_active_balance(env) || env->migration_type == migrate_misfit;
+}
+
 static int sched_balance_rq(int this_cpu, struct rq *this_rq, const struct sched_domain *sd,
-			    enum cpu_idle_type idle, bool *continue_balancing)
+			    enum cpu_idle_type idle, int reason, bool *continue_balancing)
 {
 	const struct sched_domain *parent = parent_sd(sd);
 	u8 *group_imbalance = parent ? &ST->sg_imbalance[sd_group(SDS(), parent, 0)->id] : NULL;
@@ -790,6 +857,7 @@ static int sched_balance_rq(int this_cpu, struct rq *this_rq, const struct sched
 		.dst_rq = this_rq,
 		.dst_grpmask = &sd_group(SDS(), sd, 0)->balance_mask,
 		.idle = idle,
+		.reason = reason,
 		.loop_break = SCHED_NR_MIGRATE_BREAK,
 		.decision = ST->nr_events,
 	};
@@ -825,7 +893,7 @@ more_balance:
 		if (n) {
 			update_rq_clock(env.dst_rq);
 			for (int i = 0; i < n; i++)
-				attach_task(env.dst_rq, moved[i]);
+				attach_task(env.dst_rq, moved[i], idle);
 			ld_moved += n;
 		}
 		if (env.flags & LBF_NEED_BREAK) {
@@ -861,11 +929,27 @@ more_balance:
 		outcome = LB_FAILED;
 		if (idle != CPU_NEWLY_IDLE && env.migration_type != migrate_misfit)
 			lb->nr_balance_failed++;
+		if (need_active_balance(&env)) {
+			struct task_struct *curr = busiest->curr;
+
+			if (is_idle_task(curr) || !task_allowed_on_cpu(curr, this_cpu))
+				goto out_one_pinned;
+			env.flags &= ~LBF_ALL_PINNED;
+			/* one stopper per source; it runs when busiest next schedules */
+			if (!busiest->active_balance) {
+				busiest->active_balance = true;
+				busiest->push_cpu = this_cpu;
+				busiest->active_decision = env.decision;
+				env.active = true;
+				resched_curr(busiest);
+			}
+		}
 	} else {
 		outcome = LB_MOVED;
 		lb->nr_balance_failed = 0;
 	}
-	lb->balance_interval = sd->min_interval;
+	if (!env.active || need_active_balance(&env))
+		lb->balance_interval = sd->min_interval;
 	goto out;
 
 out_balanced:
@@ -873,6 +957,7 @@ out_balanced:
 		*group_imbalance = 0;
 out_all_pinned:
 	lb->nr_balance_failed = 0;
+out_one_pinned:
 	ld_moved = 0;
 	if (env.idle == CPU_NEWLY_IDLE || env.migration_type == migrate_misfit)
 		goto out;
@@ -901,22 +986,45 @@ static unsigned long get_sd_balance_interval(const struct sched_domain *sd, bool
 	return (unsigned long)MAX(1, MIN(interval, MAX(max, 1)));
 }
 
-static void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle)
+/* The newidle cost a level remembers decays by 253/256 once a second. */
+static bool update_newidle_cost(const struct sched_domain *sd, u64 cost)
+{
+	struct sd_lb_state *lb = sd_lb(sd);
+	u64 now = jiffies_now();
+
+	if (cost > lb->max_newidle_lb_cost) {
+		lb->max_newidle_lb_cost = cost;
+		lb->last_decay_max_lb_cost = now;
+	} else if (now > lb->last_decay_max_lb_cost + E->sc->hz) {
+		lb->max_newidle_lb_cost = lb->max_newidle_lb_cost * 253 / 256;
+		lb->last_decay_max_lb_cost = now;
+		return true;
+	}
+	return false;
+}
+
+void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason)
 {
 	bool continue_balancing = true, busy = idle != CPU_IDLE && !sched_idle_cpu(rq->cpu);
 	u64 next_balance = jiffies_now() + 60 * E->sc->hz, jiffies = jiffies_now();
 	const struct sched_domain *sd;
-	bool update_next = false;
+	bool update_next = false, need_decay = false;
+	u64 max_cost = 0;
 
 	for_each_domain(rq->cpu, sd) {
 		struct sd_lb_state *lb = sd_lb(sd);
 		unsigned long interval;
 
-		if (!continue_balancing)
+		need_decay = update_newidle_cost(sd, 0);
+		max_cost += lb->max_newidle_lb_cost;
+		if (!continue_balancing) {
+			if (need_decay)
+				continue;
 			break;
+		}
 		interval = get_sd_balance_interval(sd, busy);
 		if (jiffies >= lb->last_balance + interval) {
-			if (sched_balance_rq(rq->cpu, rq, sd, idle, &continue_balancing)) {
+			if (sched_balance_rq(rq->cpu, rq, sd, idle, reason, &continue_balancing)) {
 				idle = idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE;
 				busy = idle != CPU_IDLE && !sched_idle_cpu(rq->cpu);
 			}
@@ -928,6 +1036,8 @@ static void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle)
 			update_next = true;
 		}
 	}
+	if (need_decay)
+		rq->max_idle_balance_cost = MAX(sysctl(TUN_MIGRATION_COST), max_cost);
 	if (update_next)
 		rq->next_balance = next_balance;
 }
@@ -936,7 +1046,138 @@ static void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle)
 void sched_balance_trigger(struct rq *rq)
 {
 	update_misfit_status(rq->curr, rq);
-	if (!lowest_sd(rq->cpu) || jiffies_now() < rq->next_balance)
+	if (!lowest_sd(rq->cpu))
 		return;
-	sched_balance_domains(rq, idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE);
+	if (jiffies_now() >= rq->next_balance)
+		sched_balance_domains(rq, idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE, MIGRATE_BALANCE);
+	nohz_balancer_kick(rq);
+}
+
+/* ---- newidle ---- */
+
+/* update_avg() at a wakeup: the idle period just ended feeds rq->avg_idle. */
+void update_avg_idle(struct rq *rq)
+{
+	u64 max = 2 * rq->max_idle_balance_cost, delta;
+
+	if (!rq->idle_stamp)
+		return;
+	delta = rq_clock(rq) - rq->idle_stamp;
+	rq->avg_idle = (u64)((s64)rq->avg_idle + ((s64)delta - (s64)rq->avg_idle) / 8);
+	if (rq->avg_idle > max)
+		rq->avg_idle = max;
+	rq->idle_stamp = 0;
+}
+
+static void update_next_balance(const struct sched_domain *sd, u64 *next_balance)
+{
+	u64 next = sd_lb(sd)->last_balance + get_sd_balance_interval(sd, false);
+
+	if (*next_balance > next)
+		*next_balance = next;
+}
+
+/*
+ * sched_balance_newidle(): a CPU with nothing left to run pulls before
+ * going idle, level by level while the idle time it expects (avg_idle)
+ * exceeds what balancing has cost. > 0 when fair tasks are queued now.
+ */
+int sched_balance_newidle(struct rq *this_rq)
+{
+	const struct sched_domain *sd = lowest_sd(this_rq->cpu);
+	u64 next_balance = jiffies_now() + E->sc->hz, curr_cost = 0;
+	bool continue_balancing = true;
+	int pulled_task = 0;
+
+	this_rq->idle_stamp = rq_clock(this_rq);
+	if (!sd)
+		return 0;
+	/* nothing to pull unless some CPU is overloaded; not worth it for a short idle */
+	if (!ST->rd_overloaded || this_rq->avg_idle < sd_lb(sd)->max_newidle_lb_cost) {
+		update_next_balance(sd, &next_balance);
+		goto out;
+	}
+	for_each_domain(this_rq->cpu, sd) {
+		update_next_balance(sd, &next_balance);
+		if (this_rq->avg_idle < curr_cost + sd_lb(sd)->max_newidle_lb_cost)
+			break;
+		if (sd->flags & SD_BALANCE_NEWIDLE) {
+			u64 cost = NEWIDLE_COST_BASE + NEWIDLE_COST_PER_CPU * sd->span_weight;
+
+			pulled_task = sched_balance_rq(this_rq->cpu, this_rq, sd, CPU_NEWLY_IDLE,
+						       MIGRATE_NEWIDLE, &continue_balancing);
+			update_newidle_cost(sd, cost);
+			curr_cost += cost;
+		}
+		if (pulled_task || !continue_balancing)
+			break;
+	}
+	if (curr_cost > this_rq->max_idle_balance_cost)
+		this_rq->max_idle_balance_cost = curr_cost;
+	if (this_rq->cfs.h_nr_running && !pulled_task)
+		pulled_task = 1;
+out:
+	if (this_rq->next_balance > next_balance)
+		this_rq->next_balance = next_balance;
+	if (pulled_task)
+		this_rq->idle_stamp = 0;
+	return pulled_task;
+}
+
+/* ---- active balance: the CPU stopper ---- */
+
+/*
+ * active_load_balance_cpu_stop(): runs on the busiest CPU once its stopper
+ * has switched the running task out, so even that task can move; the
+ * coldest task allowed on the target goes, cache hot or not.
+ */
+void active_load_balance_cpu_stop(struct rq *busiest_rq)
+{
+	int target_cpu = busiest_rq->push_cpu;
+	struct rq *target_rq = cpu_rq(target_cpu);
+	const struct sched_domain *sd;
+	struct task_struct *p, *moved = NULL;
+	struct lb_env env;
+	int outcome = LB_ACTIVE_FAILED;
+
+	busiest_rq->active_balance = false;
+	if (!busiest_rq->nr_running)
+		return;
+	for_each_domain(target_cpu, sd)
+		if (cpumask_test(&sd->span, busiest_rq->cpu))
+			break;
+	if (!sd)
+		return;
+
+	memset(&env, 0, sizeof(env));
+	env.sd = sd;
+	env.dst_cpu = target_cpu;
+	env.dst_rq = target_rq;
+	env.src_cpu = busiest_rq->cpu;
+	env.src_rq = busiest_rq;
+	env.idle = CPU_IDLE;
+	env.reason = MIGRATE_ACTIVE;
+	env.flags = LBF_ACTIVE_LB;
+	/* the push continues the record of the balance attempt that asked for it */
+	env.decision = busiest_rq->active_decision;
+	env.found_imbalance = 1;
+	env.migration_type = migrate_task;
+	update_rq_clock(busiest_rq);
+	for (p = busiest_rq->cfs_tasks_tail; p; p = p->tasks_prev) {
+		bool hot;
+
+		if (can_migrate_task(p, &env, &hot))
+			continue;
+		emit_task(&env, p, task_h_load(p), LBT_MOVED);
+		detach_task(p, &env);
+		moved = p;
+		break;
+	}
+	if (moved) {
+		update_rq_clock(target_rq);
+		attach_task(target_rq, moved, CPU_IDLE);
+		sd_lb(sd)->nr_balance_failed = 0;
+		outcome = LB_ACTIVE_PUSHED;
+	}
+	emit_outcome(&env, NULL, busiest_rq, moved != NULL, outcome);
 }

@@ -24,6 +24,7 @@ struct sd_lb_state {
 /* struct sched_domain_shared, one per LLC (indexed by sd_llc_id). */
 struct sd_llc_shared {
 	int nr_idle_scan;
+	int nr_busy_cpus;		/* CPUs not in tickless idle */
 	bool has_idle_cores;
 };
 
@@ -113,6 +114,7 @@ static inline int cpumask_next_from(const struct cpumask *m, int cpu)
 #define for_each_cpu(cpu, m) \
 	for (cpu = cpumask_next_from((m), 0); cpu < ST->nr_cpus; cpu = cpumask_next_from((m), cpu + 1))
 
+void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
 enum group_type group_classify(unsigned int imbalance_pct, const struct sched_group *group,
 			       struct sg_lb_stats *sgs);
 int adjust_numa_imbalance(int imbalance, int dst_running, int imb_numa_nr);

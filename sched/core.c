@@ -66,6 +66,7 @@ static void tick_stop(struct rq *rq)
 	rq->tick_stopped = true;
 	timer_cancel(&ST->tq, &rq->tick);
 	timer_cancel(&ST->tq, &rq->hrtick);
+	nohz_balance_enter_idle(rq);
 }
 
 void sched_tick(struct rq *rq)
@@ -91,6 +92,9 @@ static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 	if (!(flags & ENQUEUE_RESTORE) && !p->sched_info.last_queued)
 		p->sched_info.last_queued = rq_clock(rq);
 	p->sched_class->enqueue_task(rq, p, flags);
+	/* add_nr_running(): a second task makes the root domain overloaded */
+	if (rq->nr_running >= 2)
+		ST->rd_overloaded = true;
 }
 
 static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
@@ -201,7 +205,17 @@ void __schedule(struct rq *rq)
 			prev->on_rq = 0;
 	}
 
-	next = pick_next_task(rq);
+	if (rq->active_balance && is_idle_task(prev))
+		rq->active_balance = false;	/* nothing running to push */
+	if (rq->active_balance) {
+		/* the CPU stopper takes the CPU from the running task */
+		next = rq->idle;
+	} else {
+		next = pick_next_task(rq);
+		/* nothing to run: pull before going idle */
+		if (is_idle_task(next) && sched_balance_newidle(rq) > 0)
+			next = pick_next_task(rq);
+	}
 	if (next != prev) {
 		prev->sched_class->put_prev_task(rq, prev);
 		next->sched_class->set_next_task(rq, next);
@@ -225,19 +239,24 @@ void __schedule(struct rq *rq)
 	emit_switch(rq, prev, next);
 
 	if (is_idle_task(next)) {
-		rq->idle_stamp = rq_clock(rq);
-		update_idle_core(rq);
-		update_idle_rq_clock_pelt(rq);
 		timer_cancel(&ST->tq, &rq->work);
-		tick_stop(rq);
-	} else {
-		if (is_idle_task(prev)) {
-			rq->idle_stamp = 0;
-			tick_restart(rq);
+		if (!rq->active_balance) {
+			update_idle_core(rq);
+			update_idle_rq_clock_pelt(rq);
+			tick_stop(rq);
 		}
+	} else {
+		if (is_idle_task(prev))
+			tick_restart(rq);
 		task_arm_work(rq, next);
 	}
 out:
+	if (rq->active_balance) {
+		/* the stopper pushes a task, then this CPU picks again */
+		active_load_balance_cpu_stop(rq);
+		resched_curr(rq);
+		return;
+	}
 	/* A task that got (or kept) the CPU with nothing to do runs its program on. */
 	if (!is_idle_task(rq->curr))
 		task_program_step(rq->curr);
@@ -318,6 +337,7 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
+	update_avg_idle(rq);
 	emit_wake(EV_SCHED_WAKEUP, this_cpu, p, cpu);
 	return 1;
 }

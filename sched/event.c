@@ -23,6 +23,7 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 
 const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
 	[MIGRATE_WAKEUP] = "wakeup", [MIGRATE_FORK] = "fork", [MIGRATE_BALANCE] = "balance",
+	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle", [MIGRATE_ACTIVE] = "active",
 };
 
 const char *const select_path_names[NR_SELECT_PATHS] = {
@@ -73,6 +74,8 @@ const char *const lb_outcome_names[NR_LB_OUTCOMES] = {
 	[LB_MOVED] = "moved",
 	[LB_FAILED] = "failed",
 	[LB_ALL_PINNED] = "all_pinned",
+	[LB_ACTIVE_PUSHED] = "active_pushed",
+	[LB_ACTIVE_FAILED] = "active_failed",
 };
 
 const char *const fbg_reason_names[NR_FBG_REASONS] = {

@@ -29,7 +29,15 @@ enum sched_event_type {
 };
 
 /* sched_migrate_task's cause: which decision moved the task. */
-enum migrate_reason { MIGRATE_WAKEUP, MIGRATE_FORK, MIGRATE_BALANCE, NR_MIGRATE_REASONS };
+enum migrate_reason {
+	MIGRATE_WAKEUP,		/* select_task_rq() at a wakeup */
+	MIGRATE_FORK,		/* (forks are placed, not migrated: unused by the engine) */
+	MIGRATE_BALANCE,	/* periodic load_balance() from the tick */
+	MIGRATE_NEWIDLE,	/* newidle balance of a CPU going idle */
+	MIGRATE_NOHZ,		/* NO_HZ idle balance run for an idle CPU */
+	MIGRATE_ACTIVE,		/* active balance: the CPU stopper pushed a task */
+	NR_MIGRATE_REASONS
+};
 
 /* The kernel's WF_FORK and WF_TTWU bits, as select events carry them. */
 enum { SELECT_WF_FORK = 0x04, SELECT_WF_TTWU = 0x08 };
@@ -86,6 +94,8 @@ enum lb_outcome {
 	LB_MOVED,		/* tasks were pulled */
 	LB_FAILED,		/* an imbalance, but nothing could be pulled */
 	LB_ALL_PINNED,		/* ... because every task was pinned elsewhere */
+	LB_ACTIVE_PUSHED,	/* active_load_balance_cpu_stop() moved a task */
+	LB_ACTIVE_FAILED,	/* ... found none it could move */
 	NR_LB_OUTCOMES
 };
 
@@ -212,6 +222,7 @@ struct sched_event {
 			u8 migration_type;	/* enum migration_type */
 			u8 outcome;		/* enum lb_outcome */
 			u8 why;			/* enum fbg_reason */
+			u8 active;		/* kicked an active balance on busiest_cpu */
 			u32 balance_interval;	/* ms, after this attempt */
 		} lb;
 	};

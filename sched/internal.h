@@ -183,6 +183,12 @@ struct rq {
 	u64 next_balance;		/* jiffies */
 	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
 	unsigned long misfit_task_load;	/* the running task's load if it does not fit */
+	u64 avg_idle;			/* EWMA of idle periods, ns */
+	u64 max_idle_balance_cost;	/* ns */
+	bool active_balance;		/* the CPU stopper is to push a task to push_cpu */
+	int push_cpu;
+	u64 active_decision;		/* seq of the balance record that asked for it */
+	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
 	struct task_struct *cfs_tasks_head, *cfs_tasks_tail;	/* most recently run first */
 };
 
@@ -298,6 +304,12 @@ struct sched_state {
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
 	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
+	bool rd_overloaded;		/* root domain: some CPU has more than one task */
+	struct {
+		struct cpumask idle_cpus_mask;
+		int nr_cpus;
+		u64 next_balance;	/* jiffies */
+	} nohz;
 };
 
 #define SCHED_MAX_LISTENERS 8
@@ -396,6 +408,13 @@ void cfs_tasks_add(struct rq *rq, struct task_struct *p);
 void cfs_tasks_del(struct rq *rq, struct task_struct *p);
 void cfs_tasks_move_head(struct rq *rq, struct task_struct *p);
 void sched_balance_trigger(struct rq *rq);
+int sched_balance_newidle(struct rq *rq);
+void active_load_balance_cpu_stop(struct rq *rq);
+void update_avg_idle(struct rq *rq);
+
+/* ---- nohz.c ---- */
+void nohz_balance_enter_idle(struct rq *rq);
+void nohz_balancer_kick(struct rq *rq);
 size_t balance_arena_need(const struct sched_domains *sds, int nr_cpus);
 void balance_init(void *(*alloc)(struct sched_engine *, size_t));
 

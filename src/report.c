@@ -83,12 +83,12 @@ static void report_balance_text(FILE *out, const struct report *r)
 			const char *name = sched_domain_name(r->e, c, d);
 
 			if (!header) {
-				fprintf(out, "\n%-4s %-5s %9s %9s %7s %12s %7s %10s %8s %8s\n", "cpu", "level",
-					"lb_count", "balanced", "failed", "imbalance", "gained", "hot_gained",
-					"nobusyq", "nobusyg");
+				fprintf(out, "\n%-4s %-5s %9s %9s %7s %12s %7s %10s %8s %8s %9s %10s\n", "cpu",
+					"level", "lb_count", "balanced", "failed", "imbalance", "gained",
+					"hot_gained", "nobusyq", "nobusyg", "alb_count", "alb_pushed");
 				header = true;
 			}
-			fprintf(out, "%-4d %-5s %9llu %9llu %7llu %12llu %7llu %10llu %8llu %8llu\n", c,
+			fprintf(out, "%-4d %-5s %9llu %9llu %7llu %12llu %7llu %10llu %8llu %8llu %9llu %10llu\n", c,
 				name ? name : "?", (unsigned long long)sum_idle(l->lb_count),
 				(unsigned long long)sum_idle(l->lb_balanced),
 				(unsigned long long)sum_idle(l->lb_failed),
@@ -96,7 +96,8 @@ static void report_balance_text(FILE *out, const struct report *r)
 				(unsigned long long)sum_idle(l->lb_gained),
 				(unsigned long long)sum_idle(l->lb_hot_gained),
 				(unsigned long long)sum_idle(l->lb_nobusyq),
-				(unsigned long long)sum_idle(l->lb_nobusyg));
+				(unsigned long long)sum_idle(l->lb_nobusyg), (unsigned long long)l->alb_count,
+				(unsigned long long)l->alb_pushed);
 		}
 	}
 	fprintf(out, "\n%-4s %10s %10s %16s %16s\n", "cpu", "ttwu_count", "ttwu_local", "ttwu_wake_remote",
@@ -143,6 +144,9 @@ static void json_cpu_balance(struct json *j, const struct report *r, int c)
 		json_by_idle(j, "lb_hot_gained", l->lb_hot_gained);
 		json_by_idle(j, "lb_nobusyq", l->lb_nobusyq);
 		json_by_idle(j, "lb_nobusyg", l->lb_nobusyg);
+		json_kv_u64(j, "alb_count", l->alb_count);
+		json_kv_u64(j, "alb_failed", l->alb_failed);
+		json_kv_u64(j, "alb_pushed", l->alb_pushed);
 		json_end_object(j);
 	}
 	json_end_array(j);

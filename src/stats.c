@@ -259,6 +259,14 @@ static void on_balance(struct stats *st, const struct sched_event *ev)
 		return;
 	l = &st->cpu[ev->cpu].lb[d];
 	st->cpu[ev->cpu].nr_levels = MAX(st->cpu[ev->cpu].nr_levels, d + 1);
+	if (ev->lb.outcome == LB_ACTIVE_PUSHED || ev->lb.outcome == LB_ACTIVE_FAILED) {
+		l->alb_count++;
+		if (ev->lb.outcome == LB_ACTIVE_PUSHED)
+			l->alb_pushed++;
+		else
+			l->alb_failed++;
+		return;
+	}
 	l->lb_count[idle]++;
 	switch (ev->lb.outcome) {
 	case LB_NOBUSYG:
@@ -284,6 +292,8 @@ static void on_balance(struct stats *st, const struct sched_event *ev)
 		l->lb_imbalance[idle] += (u64)ev->lb.imbalance;
 		l->lb_gained[idle] += ev->lb.nr_moved;
 		l->lb_hot_gained[idle] += ev->lb.nr_hot_moved;
+		break;
+	default:
 		break;
 	}
 }

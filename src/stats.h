@@ -44,6 +44,7 @@ struct lb_level_stats {
 	u64 lb_hot_gained[CPU_MAX_IDLE_TYPES];	/* ... of them cache hot */
 	u64 lb_nobusyq[CPU_MAX_IDLE_TYPES];
 	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];
+	u64 alb_count, alb_failed, alb_pushed;	/* active balance pushes to this CPU */
 };
 
 #define STATS_MAX_LEVELS 8

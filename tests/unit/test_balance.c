@@ -395,6 +395,105 @@ static void test_wake_affine_weight(void **state)
 	assert_true(n > 20);
 }
 
+/* ---- newidle: a CPU about to go idle pulls one task ---- */
+
+static void test_newidle_pull(void **state)
+{
+	struct fx *f = fx_new(2, KV(6, 12), SCHED_VARIANT_EEVDF);
+	static const struct prog_insn brief[] = {
+		{ .op = PROG_RUN, .dur = { DIST_CONST, 100 * MS, 0 } },
+		{ .op = PROG_EXIT },
+	};
+	int newidle = 0;
+
+	(void)state;
+	f->sc.hz = 250;
+	fx_add_task(f, 0, SCHED_NORMAL, -1, NULL);
+	fx_add_task(f, 0, SCHED_NORMAL, -1, fx_program(f, 0, brief, 2, 0));	/* alone on CPU 1 */
+	fx_add_task(f, 0, SCHED_NORMAL, -1, NULL);
+	fx_start(f);
+	sched_add_listener(f->e, log_event, &elog);
+	sched_run_until(f->e, 1 * SEC);
+	for (size_t i = 0; i < elog.nr; i++) {
+		const struct sched_event *m = &elog.ev[i];
+
+		if (m->type != EV_SCHED_MIGRATE_TASK || m->migrate.reason != MIGRATE_NEWIDLE)
+			continue;
+		for (size_t k = i; k < elog.nr; k++) {
+			const struct sched_event *e = &elog.ev[k];
+
+			if (e->type == EV_SCHED_LB && e->lb.decision == m->migrate.cause) {
+				assert_int_equal(e->lb.idle, CPU_NEWLY_IDLE);
+				/* a preemptible kernel's newidle balance takes one task */
+				assert_int_equal(e->lb.nr_moved, 1);
+				assert_int_equal(e->cpu, m->migrate.dest_cpu);
+				newidle++;
+				break;
+			}
+		}
+	}
+	assert_true(newidle >= 1);
+	/* from then on both CPUs are busy: 2 hogs, 2 CPUs, nothing to balance */
+	for (int c = 0; c < 2; c++)
+		assert_false(idle_cpu(c));
+}
+
+/* ---- misfit: the stopper pushes a running task to a big CPU ---- */
+
+static void test_misfit_active_push(void **state)
+{
+	struct fx *f = fx_new(8, KV(6, 12), SCHED_VARIANT_EEVDF);
+	static const struct prog_insn grow[] = {
+		{ .op = PROG_LOOP, .arg = 20, .target = 3, .loop_slot = 0 },
+		{ .op = PROG_RUN, .dur = { DIST_CONST, 2 * MS, 0 } },
+		{ .op = PROG_SLEEP, .dur = { DIST_CONST, 18 * MS, 0 } },
+		{ .op = PROG_END_LOOP, .target = 0 },
+		{ .op = PROG_RUN_FOREVER },
+	};
+	int pushed = 0;
+
+	(void)state;
+	f->sc.hz = 250;
+	for (int i = 0; i < 8; i++) {
+		f->cpu[i].capacity = i < 4 ? 446 : 1024;
+		f->cpu[i].cluster = i / 4;
+	}
+	fx_add_task(f, 0, SCHED_NORMAL, -1, fx_program(f, 0, grow, 5, 1));
+	fx_start(f);
+	assert_true(f->e->sds->asym_cpucapacity);
+	sched_add_listener(f->e, log_event, &elog);
+	sched_run_until(f->e, 1 * SEC);
+	for (size_t i = 0; i < elog.nr; i++) {
+		const struct sched_event *m = &elog.ev[i], *kick = NULL, *push = NULL;
+
+		if (m->type != EV_SCHED_MIGRATE_TASK)
+			continue;
+		assert_int_equal(m->migrate.reason, MIGRATE_ACTIVE);
+		assert_true(m->migrate.orig_cpu < 4 && m->migrate.dest_cpu >= 4);
+		for (size_t k = 0; k < elog.nr; k++) {
+			const struct sched_event *e = &elog.ev[k];
+
+			if (e->type != EV_SCHED_LB || e->lb.decision != m->migrate.cause)
+				continue;
+			if (e->lb.outcome == LB_FAILED)
+				kick = e;
+			if (e->lb.outcome == LB_ACTIVE_PUSHED)
+				push = e;
+		}
+		assert_non_null(kick);
+		assert_non_null(push);
+		/* the running misfit cannot be pulled, so the balancer asked the stopper */
+		assert_int_equal(kick->lb.migration_type, migrate_misfit);
+		assert_true(kick->lb.active);
+		assert_true(kick->seq < m->seq && m->seq < push->seq);
+		/* util_avg had passed 446 * 0.8 */
+		assert_true(T(f->e, 0)->se.avg.util_avg * 1280 >= 446 * 1024);
+		pushed++;
+	}
+	assert_int_equal(pushed, 1);
+	assert_true(T(f->e, 0)->cpu >= 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +506,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_cache_hot, teardown),
 		cmocka_unit_test_teardown(test_idle_cpu_scan_depth, teardown),
 		cmocka_unit_test_teardown(test_wake_affine_weight, teardown),
+		cmocka_unit_test_teardown(test_newidle_pull, teardown),
+		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
