@@ -234,6 +234,14 @@ static void update_misfit_status(struct task_struct *p, struct rq *rq)
 
 /* ---- the decision record ---- */
 
+static int sd_level_name_of(const struct sched_domain *sd)
+{
+	for (int i = 0; i < NR_SD_LEVEL_NAMES; i++)
+		if (!strcmp(sd->name, sd_level_names[i]))
+			return i;
+	return SDL_NUMA;
+}
+
 static void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,
 		       bool local)
 {
@@ -288,6 +296,7 @@ static void emit_outcome(const struct lb_env *env, const struct sched_group *bus
 	ev.lb.outcome = (u8)outcome;
 	ev.lb.why = (u8)env->why;
 	ev.lb.active = env->active;
+	ev.lb.level = (u8)sd_level_name_of(env->sd);
 	ev.lb.balance_interval = sd_lb(env->sd)->balance_interval;
 	sched_emit(&ev);
 }

@@ -294,6 +294,7 @@ void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int 
 	ev.migrate.cause = cause;
 	ev.migrate.reason = (u8)reason;
 	sched_emit(&ev);
+	herd_note_migration(&ev);
 	migrate_task_rq_fair(p, cpu);
 	p->se.nr_migrations++;
 	p->cpu = cpu;

@@ -34,7 +34,7 @@ static size_t arena_need(const struct sched_scenario *sc, const struct sched_dom
 		n += (size_t)sc->task[i].prog->nr_loops * sizeof(u32) + 16;
 	n += ((size_t)sc->nr_actions + sc->nr_notes) * (sizeof(struct sched_timer) + 16);
 	n += timers * sizeof(struct timer_slot) + 16;
-	n += balance_arena_need(sds, sc->topo->nr_cpus);
+	n += balance_arena_need(sds, sc->topo->nr_cpus) + herd_arena_need();
 	return n;
 }
 
@@ -155,6 +155,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		init_rq(&st->rq[cpu], cpu, &st->idle_task[cpu], sc->topo->cpu[cpu].capacity);
 	balance_init(arena_alloc);
+	herd_init(arena_alloc);
 
 	init_timer(&st->end_timer, T_END, 0);
 	timer_arm(&st->tq, &st->end_timer, sc->duration);

@@ -19,6 +19,17 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB_GROUP] = "schedscope_lb_group",
 	[EV_SCHED_LB_TASK] = "schedscope_lb_task",
 	[EV_SCHED_LB] = "schedscope_load_balance",
+	[EV_SCHED_HERD] = "schedscope_herd",
+};
+
+const char *const herd_cause_names[NR_HERD_CAUSES] = {
+	[HERD_NEWIDLE] = "newidle", [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
+	[HERD_MIXED] = "mixed",
+};
+
+const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
+	[SDL_SMT] = "SMT", [SDL_CLS] = "CLS", [SDL_MC] = "MC", [SDL_PKG] = "PKG", [SDL_NODE] = "NODE",
+	[SDL_NUMA] = "NUMA",
 };
 
 const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {

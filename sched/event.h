@@ -25,6 +25,7 @@ enum sched_event_type {
 	EV_SCHED_LB_GROUP,	/* one sched_group's statistics in a balance attempt */
 	EV_SCHED_LB_TASK,	/* a task detach_tasks() considered, moved or not */
 	EV_SCHED_LB,		/* the outcome of one load_balance() attempt */
+	EV_SCHED_HERD,		/* a burst of migrations: herd_threshold within herd_window */
 	NR_SCHED_EVENTS
 };
 
@@ -69,6 +70,15 @@ enum wake_affine_result {
 	NR_WAKE_AFFINE_RESULTS
 };
 
+/* What drove a herd of migrations (herd.c). */
+enum herd_cause {
+	HERD_NEWIDLE,		/* several CPUs going idle pulled at once */
+	HERD_WAKEUP,		/* wakers sent their wakees to the same idle CPU */
+	HERD_IMBALANCE,		/* periodic, idle or active balancing of a group imbalance */
+	HERD_MIXED,		/* no single cause */
+	NR_HERD_CAUSES
+};
+
 /* kernel/sched/fair.c enum group_type, in its "busier than" order. */
 enum group_type {
 	group_has_spare,
@@ -82,6 +92,9 @@ enum group_type {
 };
 
 enum migration_type { migrate_load, migrate_util, migrate_task, migrate_misfit, NR_MIGRATION_TYPES };
+
+/* A domain's level name (sd->name) as events carry it. */
+enum sd_level_name { SDL_SMT, SDL_CLS, SDL_MC, SDL_PKG, SDL_NODE, SDL_NUMA, NR_SD_LEVEL_NAMES };
 
 /* enum cpu_idle_type */
 enum cpu_idle_type { CPU_NOT_IDLE, CPU_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES };
@@ -223,8 +236,17 @@ struct sched_event {
 			u8 outcome;		/* enum lb_outcome */
 			u8 why;			/* enum fbg_reason */
 			u8 active;		/* kicked an active balance on busiest_cpu */
+			u8 level;		/* enum sd_level_name */
 			u32 balance_interval;	/* ms, after this attempt */
 		} lb;
+		struct {
+			u64 first_seq;		/* the burst's first sched_migrate_task */
+			u64 first_time;
+			u16 nr;			/* migrations in the window */
+			u16 nr_src, nr_dst;	/* distinct CPUs they left and joined */
+			u8 cause;		/* enum herd_cause */
+			u8 by_reason[NR_MIGRATE_REASONS];
+		} herd;
 	};
 };
 
@@ -240,5 +262,7 @@ extern const char *const cpu_idle_type_names[CPU_MAX_IDLE_TYPES];
 extern const char *const lb_outcome_names[NR_LB_OUTCOMES];
 extern const char *const fbg_reason_names[NR_FBG_REASONS];
 extern const char *const lb_task_result_names[NR_LB_TASK_RESULTS];
+extern const char *const herd_cause_names[NR_HERD_CAUSES];
+extern const char *const sd_level_names[NR_SD_LEVEL_NAMES];
 
 #endif

@@ -68,6 +68,8 @@ enum sched_tunable {
 	TUN_MIGRATION_COST,	/* sysctl_sched_migration_cost */
 	TUN_NR_MIGRATE,		/* sysctl_sched_nr_migrate */
 	TUN_TUNABLE_SCALING,	/* sysctl_sched_tunable_scaling */
+	TUN_HERD_THRESHOLD,	/* schedscope: migrations that make a herd */
+	TUN_HERD_WINDOW,	/* schedscope: ... within this long */
 	NR_SCHED_TUNABLES
 };
 

@@ -305,6 +305,7 @@ struct sched_state {
 	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
+	struct herd_window *herd;
 	struct {
 		struct cpumask idle_cpus_mask;
 		int nr_cpus;
@@ -411,6 +412,11 @@ void sched_balance_trigger(struct rq *rq);
 int sched_balance_newidle(struct rq *rq);
 void active_load_balance_cpu_stop(struct rq *rq);
 void update_avg_idle(struct rq *rq);
+
+/* ---- herd.c ---- */
+void herd_note_migration(const struct sched_event *migrate);
+size_t herd_arena_need(void);
+void herd_init(void *(*alloc)(struct sched_engine *, size_t));
 
 /* ---- nohz.c ---- */
 void nohz_balance_enter_idle(struct rq *rq);

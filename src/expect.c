@@ -47,6 +47,7 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_WAKEUPS] = "wakeups",
 	[EXPECT_PREEMPTIONS] = "preemptions",
 	[EXPECT_MIGRATION_RATE] = "migration_rate",
+	[EXPECT_HERDS] = "herds",
 };
 
 static const char *const stat_names[] = { [STAT_P50] = "p50", [STAT_P99] = "p99", [STAT_MAX] = "max" };
@@ -157,6 +158,8 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 	case EXPECT_MIGRATION_RATE:
 		len = window_length(st);
 		return len ? (double)ts->migrations * 1e9 / (double)len : 0.0;
+	case EXPECT_HERDS:
+		break;
 	}
 	return NAN;
 }
@@ -186,6 +189,29 @@ static bool holds(const struct expect *x, double v)
 	return false;
 }
 
+/* herds(CAUSE): one number for the whole machine, the herds of the matching causes. */
+static bool check_herds(const struct expect *x, const struct stats *st, struct msgbuf *m)
+{
+	double v = 0;
+	int matched = 0;
+
+	for (int c = 0; c < NR_HERD_CAUSES; c++)
+		if (fnmatch(x->pattern, herd_cause_names[c], 0) == 0) {
+			v += (double)st->herds[c];
+			matched++;
+		}
+	if (!matched) {
+		msg_add(m, ": FAILED: no herd cause matches %.*s (newidle, wakeup, imbalance, mixed)",
+			(int)sizeof(x->pattern), x->pattern);
+		return false;
+	}
+	msg_add(m, holds(x, v) ? ": ok (" : ": FAILED: measured ");
+	msg_add_value(m, x->metric, v);
+	if (holds(x, v))
+		msg_add(m, ")");
+	return holds(x, v);
+}
+
 bool expect_check(const struct expect *x, const struct stats *st,
 		  const char *const *names, char *msg, size_t msglen)
 {
@@ -195,6 +221,8 @@ bool expect_check(const struct expect *x, const struct stats *st,
 	if (msglen)
 		msg[0] = '\0';
 	msg_add_expect(&m, x);
+	if (x->metric == EXPECT_HERDS)
+		return check_herds(x, st, &m);
 
 	for (int i = 0; i < st->nr_tasks; i++)
 		if (names[i] && fnmatch(x->pattern, names[i], 0) == 0) {

@@ -18,6 +18,7 @@ enum expect_metric {
 	EXPECT_WAKEUPS,		/* sched_wakeup count */
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
 	EXPECT_MIGRATION_RATE,	/* sched_migrate_task per second of the window */
+	EXPECT_HERDS,		/* schedscope_herd count; the pattern names causes, not tasks */
 	NR_EXPECT_METRICS
 };
 

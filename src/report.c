@@ -60,6 +60,15 @@ static u64 total_migrations(const struct stats *st)
 	return n;
 }
 
+static u64 total_herds(const struct stats *st)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		n += st->herds[i];
+	return n;
+}
+
 /* Placement and balancing counters: only on machines where they happen. */
 static void report_balance_text(FILE *out, const struct report *r)
 {
@@ -73,6 +82,10 @@ static void report_balance_text(FILE *out, const struct report *r)
 		win ? (double)total_migrations(st) * 1e9 / (double)win : 0.0);
 	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
 		fprintf(out, " %s %llu", migrate_reason_names[i], (unsigned long long)st->migrations[i]);
+	fputc('\n', out);
+	fprintf(out, "herds %llu:", (unsigned long long)total_herds(st));
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		fprintf(out, " %s %llu", herd_cause_names[i], (unsigned long long)st->herds[i]);
 	fputc('\n', out);
 
 	for (int c = 0; c < st->nr_cpus; c++) {
@@ -303,6 +316,11 @@ void report_json(FILE *out, const struct report *r)
 	json_begin_object(&j);
 	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
 		json_kv_u64(&j, migrate_reason_names[i], st->migrations[i]);
+	json_end_object(&j);
+	json_key(&j, "herds");
+	json_begin_object(&j);
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		json_kv_u64(&j, herd_cause_names[i], st->herds[i]);
 	json_end_object(&j);
 	json_kv_u64(&j, "wall_ns", r->wall_ns);
 	json_end_object(&j);

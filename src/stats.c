@@ -322,6 +322,12 @@ void stats_event(void *arg, const struct sched_event *ev)
 		if (in_window(st, ev->time))
 			on_balance(st, ev);
 		break;
+	case EV_SCHED_HERD:
+		if (in_window(st, ev->time) && ev->herd.cause < NR_HERD_CAUSES) {
+			st->herds[ev->herd.cause]++;
+			st->herd_migrations += ev->herd.nr;
+		}
+		break;
 	case EV_SCHED_MIGRATE_TASK:
 		if (in_window(st, ev->time) && ev->migrate.reason < NR_MIGRATE_REASONS)
 			st->migrations[ev->migrate.reason]++;

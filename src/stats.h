@@ -67,6 +67,8 @@ struct stats {
 	struct cpu_stats *cpu;		/* [nr_cpus] */
 	u64 events;		/* events inside the window */
 	u64 migrations[NR_MIGRATE_REASONS];	/* sched_migrate_task, by cause */
+	u64 herds[NR_HERD_CAUSES];		/* schedscope_herd, by cause */
+	u64 herd_migrations;			/* migrations that made up those herds (first threshold each) */
 	u64 end;		/* time the statistics were closed at */
 };
 

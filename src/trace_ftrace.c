@@ -54,6 +54,7 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB_GROUP] = "..s1.",		/* SCHED_SOFTIRQ */
 	[EV_SCHED_LB_TASK] = "d.s2.",		/* detach_tasks(): busiest's rq lock */
 	[EV_SCHED_LB] = "..s1.",
+	[EV_SCHED_HERD] = "d..2.",		/* with the sched_migrate_task that completes it */
 };
 
 static const char *name_or(const char *const *names, unsigned n, unsigned i)
@@ -321,16 +322,26 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			ev->lb_task.load, ev->lb_task.imbalance);
 		break;
 	case EV_SCHED_LB:
-		fprintf(f, "decision=%" PRIu64 " level=%d idle=%s outcome=%s why=%s busiest_group=%d "
+		fprintf(f, "decision=%" PRIu64 " level=%d name=%s idle=%s outcome=%s why=%s busiest_group=%d "
 			"busiest_cpu=%d migration_type=%s imbalance=%" PRId64 " moved=%u hot_moved=%u "
 			"nr_balance_failed=%u balance_interval=%u\n",
-			ev->lb.decision, ev->lb.depth,
+			ev->lb.decision, ev->lb.depth, name_or(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
 			name_or(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
 			name_or(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome),
 			name_or(fbg_reason_names, NR_FBG_REASONS, ev->lb.why), ev->lb.busiest_group,
 			ev->lb.busiest_cpu, name_or(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
 			ev->lb.imbalance, ev->lb.nr_moved, ev->lb.nr_hot_moved, ev->lb.nr_balance_failed,
 			ev->lb.balance_interval);
+		break;
+	case EV_SCHED_HERD:
+		fprintf(f, "cause=%s nr=%u src_cpus=%u dst_cpus=%u first_seq=%" PRIu64 " since=%" PRIu64 ".%06" PRIu64,
+			name_or(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause), ev->herd.nr, ev->herd.nr_src,
+			ev->herd.nr_dst, ev->herd.first_seq, ev->herd.first_time / 1000000000,
+			ev->herd.first_time / 1000 % 1000000);
+		for (int r = 0; r < NR_MIGRATE_REASONS; r++)
+			if (ev->herd.by_reason[r])
+				fprintf(f, " %s=%u", migrate_reason_names[r], ev->herd.by_reason[r]);
+		fputc('\n', f);
 		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;

@@ -494,6 +494,71 @@ static void test_misfit_active_push(void **state)
 	assert_true(T(f->e, 0)->cpu >= 4);
 }
 
+/* ---- herds: the threshold within the window, and the cause ---- */
+
+static void migrate_at(u64 t, int src, int dst, int reason)
+{
+	struct sched_event ev;
+
+	ST->now = t;
+	sched_event_init(&ev, EV_SCHED_MIGRATE_TASK, dst);
+	ev.migrate.orig_cpu = src;
+	ev.migrate.dest_cpu = dst;
+	ev.migrate.reason = (u8)reason;
+	sched_emit(&ev);
+	herd_note_migration(&ev);
+}
+
+static int herds(int cause)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < elog.nr; i++)
+		n += elog.ev[i].type == EV_SCHED_HERD && (cause < 0 || elog.ev[i].herd.cause == cause);
+	return n;
+}
+
+static void test_herd_detection(void **state)
+{
+	struct fx *f = fx_new(8, KV(6, 12), SCHED_VARIANT_EEVDF);
+
+	(void)state;
+	fx_start(f);
+	sched_add_listener(f->e, log_event, &elog);
+	/* defaults: 4 migrations within 1 ms */
+	assert_int_equal(sysctl(TUN_HERD_THRESHOLD), 4);
+	assert_int_equal(sysctl(TUN_HERD_WINDOW), 1 * MS);
+
+	/* four newidle pulls from CPU 0 by four CPUs in 0.9 ms: one herd */
+	for (int i = 0; i < 4; i++)
+		migrate_at(10 * MS + (u64)i * 300 * NSEC_PER_USEC, 0, i + 1, MIGRATE_NEWIDLE);
+	assert_int_equal(herds(HERD_NEWIDLE), 1);
+	const struct sched_event *h = &elog.ev[elog.nr - 1];
+	assert_int_equal(h->herd.nr, 4);
+	assert_int_equal(h->herd.nr_src, 1);
+	assert_int_equal(h->herd.nr_dst, 4);
+	assert_int_equal(h->herd.by_reason[MIGRATE_NEWIDLE], 4);
+	/* a fifth one inside the window is the same herd */
+	migrate_at(10 * MS + 950 * NSEC_PER_USEC, 0, 5, MIGRATE_NEWIDLE);
+	assert_int_equal(herds(-1), 1);
+
+	/* four spread over 1.2 ms each 400 us apart: never 4 in one window */
+	for (int i = 0; i < 4; i++)
+		migrate_at(20 * MS + (u64)i * 400 * NSEC_PER_USEC, 0, 1, MIGRATE_BALANCE);
+	assert_int_equal(herds(-1), 1);
+
+	/* wakers on four CPUs sending wakees to CPU 7 */
+	for (int i = 0; i < 4; i++)
+		migrate_at(30 * MS + (u64)i, i, 7, MIGRATE_WAKEUP);
+	assert_int_equal(herds(HERD_WAKEUP), 1);
+
+	/* periodic and idle balancing: a group imbalance */
+	for (int i = 0; i < 4; i++)
+		migrate_at(40 * MS + (u64)i, 0, i + 1, i % 2 ? MIGRATE_NOHZ : MIGRATE_BALANCE);
+	assert_int_equal(herds(HERD_IMBALANCE), 1);
+	assert_int_equal(herds(-1), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +573,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_wake_affine_weight, teardown),
 		cmocka_unit_test_teardown(test_newidle_pull, teardown),
 		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
+		cmocka_unit_test_teardown(test_herd_detection, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
