@@ -64,8 +64,6 @@ static inline unsigned long cpu_util_cfs(int cpu)
 	unsigned long util = cpu_rq(cpu)->cfs.avg.util_avg;
 	return MIN(util, capacity_of(cpu));
 }
-/* Flat runqueues for now: the hierarchical load is the task's own. */
-static inline unsigned long task_h_load(struct task_struct *p) { return p->se.avg.load_avg; }
 static inline unsigned long task_util(struct task_struct *p) { return p->se.avg.util_avg; }
 /* fits_capacity(): 20 % headroom. */
 static inline bool fits_capacity(unsigned long util, unsigned long cap) { return util * 1280 < cap * 1024; }

@@ -75,6 +75,8 @@ void sched_tick(struct rq *rq)
 
 	update_rq_clock(rq);
 	curr->sched_class->task_tick(rq, curr, 0);
+	if (sched_feat(TG_SHARES_UP_WALK) && ST->nr_groups > 1)
+		tg_shares_up_walk(rq);
 	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
 	sched_balance_trigger(rq);
 }
@@ -131,12 +133,27 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 
 /* ---- schedule() ---- */
 
-static struct task_struct *pick_next_task(struct rq *rq)
+/* The first class with a runnable task wins; prev is put and next set unless they are one. */
+static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
 	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++) {
-		struct task_struct *p = sched_class_order[i]->pick_task(rq);
-		if (p)
+		const struct sched_class *class = sched_class_order[i];
+		struct task_struct *p;
+
+		if (class->pick_next_task) {
+			p = class->pick_next_task(rq, prev);
+			if (p)
+				return p;
+			continue;
+		}
+		p = class->pick_task(rq);
+		if (p) {
+			if (p != prev) {
+				prev->sched_class->put_prev_task(rq, prev);
+				p->sched_class->set_next_task(rq, p);
+			}
 			return p;
+		}
 	}
 	return rq->idle;	/* not reached: the idle class always has one */
 }
@@ -210,17 +227,14 @@ void __schedule(struct rq *rq)
 	if (rq->active_balance) {
 		/* the CPU stopper takes the CPU from the running task */
 		next = rq->idle;
-	} else {
-		next = pick_next_task(rq);
-		/* nothing to run: pull before going idle */
-		if (is_idle_task(next) && sched_balance_newidle(rq) > 0)
-			next = pick_next_task(rq);
-	}
-	if (next != prev) {
 		prev->sched_class->put_prev_task(rq, prev);
 		next->sched_class->set_next_task(rq, next);
+	} else {
+		next = pick_next_task(rq, prev);
+		/* nothing to run: pull before going idle */
+		if (is_idle_task(next) && sched_balance_newidle(rq) > 0)
+			next = pick_next_task(rq, next);
 	}
-
 	if (next == prev)
 		goto out;
 
@@ -298,7 +312,7 @@ void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int 
 	migrate_task_rq_fair(p, cpu);
 	p->se.nr_migrations++;
 	p->cpu = cpu;
-	p->se.cfs_rq = &cpu_rq(cpu)->cfs;
+	set_task_rq(p, cpu);
 }
 
 /*
@@ -387,7 +401,7 @@ static void sched_fork(struct task_struct *p)
 	init_entity_runnable_average(&p->se);
 	/* the child starts on its parent's CPU, the scenario's launcher */
 	p->cpu = FORK_CPU;
-	p->se.cfs_rq = &cpu_rq(FORK_CPU)->cfs;
+	set_task_rq(p, FORK_CPU);
 }
 
 void wake_up_new_task(struct task_struct *p)
@@ -399,7 +413,7 @@ void wake_up_new_task(struct task_struct *p)
 	/* __set_task_cpu(): a fork is placed, not migrated (no migrate event) */
 	p->recent_used_cpu = FORK_CPU;
 	p->cpu = select_task_rq(p, FORK_CPU, WF_FORK, FORK_CPU);
-	p->se.cfs_rq = &cpu_rq(p->cpu)->cfs;
+	set_task_rq(p, p->cpu);
 	rq = task_rq(p);
 	update_rq_clock(rq);
 
@@ -482,6 +496,34 @@ static void change_attr(struct task_struct *p, int policy, int nice, u64 slice, 
 void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
 {
 	change_attr(p, policy, nice, slice, DEQUEUE_SAVE | DEQUEUE_MOVE);
+}
+
+/* A cgroup.procs write: the task leaves its queue, changes group, and comes back. */
+void sched_move_task(struct task_struct *p, struct task_group *tg)
+{
+	struct rq *rq = task_rq(p);
+	bool queued = task_on_rq_queued(p), running = task_current(rq, p);
+
+	if (p->sched_task_group == tg)
+		return;
+	if (p->state == TASK_NEW) {
+		p->sched_task_group = tg;
+		return;
+	}
+	update_rq_clock(rq);
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+	p->sched_task_group = tg;
+	task_change_group_fair(p);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
+	if (running) {
+		p->sched_class->set_next_task(rq, p);
+		/* it may have joined a throttled group: let schedule() decide */
+		resched_curr(rq);
+	}
 }
 
 void set_user_nice(struct task_struct *p, int nice)

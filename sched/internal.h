@@ -38,7 +38,6 @@ struct load_weight {
 	u32 inv_weight;
 };
 
-extern const int sched_prio_to_weight[40];
 extern const u32 sched_prio_to_wmult[40];
 
 u64 __calc_delta(u64 delta_exec, unsigned long weight, struct load_weight *lw);
@@ -68,6 +67,20 @@ static inline u32 get_pelt_divider(const struct sched_avg *avg)
 	return PELT_MIN_DIVIDER + avg->period_contrib;
 }
 
+/* The kernel's sub_positive()/add_positive(): clamp at zero instead of wrapping. */
+static inline void sub_positive_ul(unsigned long *p, unsigned long v) { *p = *p > v ? *p - v : 0; }
+static inline void sub_positive_u64(u64 *p, u64 v) { *p = *p > v ? *p - v : 0; }
+static inline void sub_positive_u32(u32 *p, u64 v) { *p = *p > v ? (u32)(*p - v) : 0; }
+static inline void add_positive_ul(unsigned long *p, long v)
+{
+	*p = v < 0 && (unsigned long)-v > *p ? 0 : *p + (unsigned long)v;
+}
+static inline void add_positive_u64(u64 *p, s64 v) { *p = v < 0 && (u64)-v > *p ? 0 : *p + (u64)v; }
+static inline void add_positive_u32(u32 *p, long v)
+{
+	*p = v < 0 && (u64)-v > *p ? 0 : (u32)(*p + v);
+}
+
 /* ---- timers: the discrete-event queue ---- */
 
 enum timer_kind {
@@ -79,6 +92,8 @@ enum timer_kind {
 	T_ACTION,	/* a scenario `at` command */
 	T_NOTE,		/* a scenario caption */
 	T_END,		/* the scenario's duration is reached */
+	T_CFS_PERIOD,	/* a group's bandwidth period ends: refill */
+	T_CFS_SLACK,	/* returned slack is handed to throttled queues */
 };
 
 struct sched_timer {
@@ -113,6 +128,7 @@ static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 /* ---- entities and runqueues ---- */
 
 struct cfs_rq;
+struct task_group;
 
 struct sched_entity {
 	struct load_weight load;
@@ -133,6 +149,11 @@ struct sched_entity {
 	u8 custom_slice;
 	struct cfs_rq *cfs_rq;	/* the queue it is (to be) queued on */
 	struct sched_avg avg;
+	/* the group hierarchy: a group's entity stands for its cfs_rq (my_q) on the parent's */
+	int depth;
+	struct sched_entity *parent;
+	struct cfs_rq *my_q;		/* NULL for a task */
+	unsigned long runnable_weight;	/* group: my_q's runnable tasks */
 };
 
 struct cfs_rq {
@@ -160,6 +181,58 @@ struct cfs_rq {
 		int nr;
 	} removed;
 	struct rq *rq;
+
+	/* task groups */
+	struct task_group *tg;
+	int idle;			/* the group is cpu.idle */
+	unsigned long tg_load_avg_contrib;	/* what this queue last added to tg->load_avg */
+	u64 last_update_tg_load_avg;
+	long propagate;			/* PELT to hand up to the group entity */
+	long prop_runnable_sum;
+	unsigned long h_load;		/* this queue's share of the CPU's load (for the balancer) */
+	unsigned long shares;		/* TG_SHARES_UP_WALK: the weight the last walk gave (0: empty) */
+	u64 last_h_load_update;
+	struct sched_entity *h_load_next;
+
+	/* CFS bandwidth: runtime handed out from the group's pool in slices */
+	bool runtime_enabled;
+	bool throttled;
+	s64 runtime_remaining;
+	int throttle_count;		/* this queue or an ancestor is throttled */
+	u64 throttled_clock;		/* when this queue was throttled (for throttled_time) */
+	u64 throttled_clock_pelt, throttled_clock_pelt_time;	/* PELT stands still while throttled */
+	u64 throttled_clock_self, throttled_clock_self_time;
+	struct cfs_rq *throttled_next;	/* the group's list of throttled queues, in throttle order */
+	bool on_throttled_list;
+	bool pelt_clock_throttled;	/* 6.18+: throttled and empty: PELT stands still */
+	struct task_struct *limbo;	/* 6.18+: tasks taken off by the throttle (throttled_limbo_list) */
+	int nr_limbo;
+};
+
+/* A group's cpu.max (struct cfs_bandwidth) and its cpu.stat counters. */
+struct cfs_bandwidth {
+	u64 period, quota, burst;	/* ns; quota RUNTIME_INF: no limit */
+	u64 runtime;			/* left in the pool this period */
+	u64 runtime_snap;		/* the pool after the last refill: burst use is measured from it */
+	bool period_active, idle, slack_started;
+	struct cfs_rq *throttled_first, *throttled_last;
+	struct sched_timer period_timer, slack_timer;
+	u64 nr_periods, nr_throttled, throttled_time, nr_burst, burst_time;
+};
+
+/*
+ * A task group (struct task_group): one entity and one cfs_rq per CPU; the
+ * root group's queues are the rq's own and it has no entities.
+ */
+struct task_group {
+	int id;				/* index in scenario.group */
+	struct task_group *parent;
+	unsigned long shares;		/* scale_load(cpu.shares) */
+	int idle;
+	long load_avg;			/* Σ cfs_rq->tg_load_avg_contrib */
+	struct sched_entity **se;	/* [nr_cpus], NULL for the root */
+	struct cfs_rq **cfs_rq;		/* [nr_cpus] */
+	struct cfs_bandwidth cfs_bandwidth;
 };
 
 struct task_struct;
@@ -178,6 +251,7 @@ struct rq {
 	bool tick_stopped;		/* NO_HZ idle */
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
 	u64 nr_switches;
+	u64 shares_walk_last;		/* TG_SHARES_UP_WALK: when this CPU last walked */
 	struct sched_timer tick, hrtick, work;
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
@@ -218,6 +292,9 @@ struct task_struct {
 	struct sched_entity se;
 	const struct sched_task_spec *spec;
 	struct sched_info sched_info;
+	struct task_group *sched_task_group;
+	bool throttled;			/* 6.18+: on its queue's limbo list */
+	struct task_struct *throttle_next;
 	u64 nr_wakeups;
 	u64 nvcsw, nivcsw;
 	/* program state */
@@ -244,6 +321,7 @@ struct task_struct {
 enum {
 	ENQUEUE_WAKEUP = 0x01,
 	ENQUEUE_RESTORE = 0x02,
+	ENQUEUE_MOVE = 0x04,
 	ENQUEUE_MIGRATED = 0x40,
 	ENQUEUE_INITIAL = 0x80,
 	ENQUEUE_DELAYED = 0x200,
@@ -268,6 +346,8 @@ struct sched_class {
 	bool (*yield_to_task)(struct rq *rq, struct task_struct *p);
 	void (*wakeup_preempt)(struct rq *rq, struct task_struct *p, int flags);
 	struct task_struct *(*pick_task)(struct rq *rq);
+	/* optional: picks and does put_prev/set_next itself (the fair class's cheap group switch) */
+	struct task_struct *(*pick_next_task)(struct rq *rq, struct task_struct *prev);
 	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
 	void (*set_next_task)(struct rq *rq, struct task_struct *p);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
@@ -294,11 +374,15 @@ struct sched_state {
 	struct rq *rq;			/* [nr_cpus] */
 	struct task_struct *task;	/* [nr_tasks] */
 	struct task_struct *idle_task;	/* [nr_cpus] */
+	int nr_groups;
+	struct task_group *tg;		/* [nr_groups]; [0] is the root */
 	struct sched_timer *action_timer;	/* [nr_actions] */
 	struct sched_timer *note_timer;		/* [nr_notes] */
 	struct sched_timer end_timer;
 	struct timer_queue tq;
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
+	u64 nr_calc_group_shares;	/* cost of group weights: calc_group_shares() calls */
+	u64 nr_shares_walk_visits;	/* cfs_rq visits by TG_SHARES_UP_WALK walks */
 	int waker_cpu;			/* CPU of the task executing `wake` now */
 	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
@@ -353,6 +437,11 @@ static inline struct rq *cpu_rq(int cpu) { return &ST->rq[cpu]; }
 static inline struct rq *rq_of(struct cfs_rq *cfs_rq) { return cfs_rq->rq; }
 static inline struct rq *task_rq(struct task_struct *p) { return cpu_rq(p->cpu); }
 static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se) { return se->cfs_rq; }
+static inline struct cfs_rq *group_cfs_rq(struct sched_entity *se) { return se->my_q; }
+static inline bool entity_is_task(const struct sched_entity *se) { return !se->my_q; }
+static inline struct sched_entity *parent_entity(const struct sched_entity *se) { return se->parent; }
+#define for_each_sched_entity(se) for (; se; se = se->parent)
+static inline struct task_group *root_task_group(void) { return &ST->tg[0]; }
 static inline struct task_struct *task_of(struct sched_entity *se)
 {
 	return (struct task_struct *)((char *)se - offsetof(struct task_struct, se));
@@ -367,8 +456,14 @@ static inline struct task_struct *task_of(struct sched_entity *se)
 static inline u64 rq_clock(struct rq *rq) { return rq->clock; }
 static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
 static inline bool task_has_idle_policy(const struct task_struct *p) { return p->policy == SCHED_IDLE; }
-/* No task groups: an entity is idle when its task is SCHED_IDLE. */
-static inline bool se_is_idle(struct sched_entity *se) { return task_has_idle_policy(task_of(se)); }
+static inline bool cfs_rq_is_idle(const struct cfs_rq *cfs_rq) { return cfs_rq->idle > 0; }
+/* A task entity is idle when its task is SCHED_IDLE, a group's when the group is cpu.idle. */
+static inline bool se_is_idle(struct sched_entity *se)
+{
+	if (entity_is_task(se))
+		return task_has_idle_policy(task_of(se));
+	return cfs_rq_is_idle(group_cfs_rq(se));
+}
 static inline bool normal_policy(int policy) { return policy == SCHED_NORMAL; }
 static inline bool task_on_rq_queued(const struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline bool task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
@@ -402,7 +497,6 @@ void update_idle_core(struct rq *rq);
 
 /* ---- migrate.c ---- */
 void migrate_task_rq_fair(struct task_struct *p, int new_cpu);
-void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
 
 /* ---- balance.c ---- */
 void cfs_tasks_add(struct rq *rq, struct task_struct *p);
@@ -434,6 +528,11 @@ void update_idle_rq_clock_pelt(struct rq *rq);
 static inline u64 rq_clock_pelt(struct rq *rq) { return rq->clock_pelt - rq->lost_idle_time; }
 
 /* ---- fair.c (shared by both pick variants) ---- */
+/* update_load_avg() flags */
+#define UPDATE_TG 0x1
+#define SKIP_AGE_LOAD 0x2
+#define DO_ATTACH 0x4
+#define DO_DETACH 0x8
 u64 calc_delta_fair(u64 delta, struct sched_entity *se);
 void init_entity_runnable_average(struct sched_entity *se);
 void post_init_entity_util_avg(struct task_struct *p);
@@ -441,10 +540,80 @@ void update_curr(struct cfs_rq *cfs_rq);
 void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq);
 void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void set_task_rq(struct task_struct *p, int cpu);
+void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+void se_update_runnable(struct sched_entity *se);
+void set_next_buddy(struct sched_entity *se);
+void set_last_buddy(struct sched_entity *se);
+void clear_delayed(struct sched_entity *se);
+void find_matching_se(struct sched_entity **se, struct sched_entity **pse);
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq);
+void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+
+/* ---- group.c: task groups, their weights and PELT across levels ---- */
+void init_tg_cfs_entry(struct task_group *tg, struct cfs_rq *cfs_rq, struct sched_entity *se,
+		       int cpu, struct sched_entity *parent);
+long calc_group_shares(struct cfs_rq *cfs_rq);
+void update_cfs_group(struct sched_entity *se);
+void update_tg_load_avg(struct cfs_rq *cfs_rq);
+void add_tg_cfs_propagate(struct cfs_rq *cfs_rq, long runnable_sum);
+int propagate_entity_load_avg(struct sched_entity *se);
+void attach_entity_cfs_rq(struct sched_entity *se);
+void detach_entity_cfs_rq(struct sched_entity *se);
+void update_blocked_averages(int cpu);
+void update_cfs_rq_h_load(struct cfs_rq *cfs_rq);
+unsigned long task_h_load(struct task_struct *p);
+void task_change_group_fair(struct task_struct *p);
+void sched_group_set_shares(struct task_group *tg, unsigned long shares);
+void sched_group_set_idle(struct task_group *tg, int idle);
+void sched_move_task(struct task_struct *p, struct task_group *tg);
+void tg_shares_up_walk(struct rq *rq);
+int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
+void apply_group_command(struct task_group *tg, const struct sched_command *c);
+static inline u64 jiffies(void) { return (ST->now + SCHED_CLOCK_BOOT) / TICK_NSEC; }
+
+/* ---- bandwidth.c: CFS bandwidth control ---- */
+void init_cfs_bandwidth(struct task_group *tg, u64 period, u64 quota, u64 burst);
+void tg_set_cfs_bandwidth(struct task_group *tg, u64 period, u64 quota, u64 burst);
+void account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec);
+bool check_cfs_rq_runtime(struct cfs_rq *cfs_rq);
+void check_enqueue_throttle(struct cfs_rq *cfs_rq);
+void return_cfs_rq_runtime(struct cfs_rq *cfs_rq);
+void sched_cfs_period_timer(struct task_group *tg);
+void sched_cfs_slack_timer(struct task_group *tg);
+static inline bool cfs_rq_throttled(const struct cfs_rq *cfs_rq) { return cfs_rq->throttled; }
+/* 6.18+: a throttled queue stays queued; its tasks leave one by one when picked. */
+static inline bool task_based_throttle(void) { return kernel_at_least(6, 18); }
+/* Before 6.18 a throttled queue's entity is off the CPU: walks up stop there. */
+static inline bool throttle_stops_walk(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->throttled && !task_based_throttle();
+}
+bool throttle_task_at_pick(struct rq *rq, struct task_struct *p);
+void throttled_queue_emptied(struct cfs_rq *cfs_rq);
+bool enqueue_throttled_task(struct task_struct *p);
+void dequeue_throttled_task(struct task_struct *p);
+static inline bool throttled_hierarchy(const struct cfs_rq *cfs_rq) { return cfs_rq->throttle_count; }
+/* A throttled queue's PELT clock stops: its tasks do not decay while they cannot run
+ * (6.18+: once the queue is empty, since its tasks leave one by one). */
+static inline u64 cfs_rq_clock_pelt(struct cfs_rq *cfs_rq)
+{
+	if (task_based_throttle() ? cfs_rq->pelt_clock_throttled : cfs_rq->throttle_count)
+		return cfs_rq->throttled_clock_pelt - cfs_rq->throttled_clock_pelt_time;
+	return rq_clock_pelt(rq_of(cfs_rq)) - cfs_rq->throttled_clock_pelt_time;
+}
 
 /* ---- timeline.c: the ordered queue of waiting entities ---- */
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice);
 static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq) { return cfs_rq->tl_first; }
 static inline struct sched_entity *__pick_next_entity(struct sched_entity *se) { return se->tl_next; }
 static inline s64 entity_key(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
@@ -454,6 +623,7 @@ static inline s64 entity_key(const struct cfs_rq *cfs_rq, const struct sched_ent
 
 /* ---- eevdf.c ---- */
 u64 avg_vruntime(struct cfs_rq *cfs_rq);
+u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
 u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq);
 int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);

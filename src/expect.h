@@ -19,6 +19,11 @@ enum expect_metric {
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
 	EXPECT_MIGRATION_RATE,	/* sched_migrate_task per second of the window */
 	EXPECT_HERDS,		/* schedscope_herd count; the pattern names causes, not tasks */
+	/* groups only (a pattern starting with '/'): cpu.stat */
+	EXPECT_NR_PERIODS,	/* bandwidth periods that ended */
+	EXPECT_NR_THROTTLED,	/* periods in which a queue of the group was throttled */
+	EXPECT_THROTTLED_TIME,	/* Σ over CPUs of the time its queues were throttled */
+	EXPECT_NR_BURSTS,	/* periods that used burst runtime */
 	NR_EXPECT_METRICS
 };
 
@@ -32,7 +37,7 @@ enum expect_op { OP_EQ, OP_LT, OP_GT, OP_LE, OP_GE };
 
 struct expect {
 	int metric;		/* enum expect_metric */
-	char pattern[64];	/* task name glob: `hog.*`, `web.?`, `hog` */
+	char pattern[64];	/* task name glob: `hog.*`, `web.?`, `hog`; or a group path glob: `/batch/x*` */
 	int stat;		/* enum expect_stat, for WAKEUP_LATENCY */
 	int op;			/* enum expect_op */
 	double value;		/* ns for times, fraction for share, count otherwise */

@@ -354,7 +354,7 @@ static void check_affine(void *ctx, const struct sched_event *ev)
 		return;
 	/* called while the state is the decision's own */
 	struct task_struct *p = &ST->task[ev->select.pid - 1];
-	s64 tl = (s64)p->se.avg.load_avg;
+	s64 tl = (s64)task_h_load(p);	/* computed by wake_affine() this jiffy already */
 	s64 this_eff = ((s64)cpu_rq(ev->cpu)->cfs.avg.load_avg + tl) * 100 * 1024;
 	s64 prev_eff = ((s64)cpu_rq(ev->select.prev_cpu)->cfs.avg.load_avg - tl) * (100 + 17 / 2) * 1024;
 
