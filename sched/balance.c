@@ -671,12 +671,22 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 	return (s64)(rq_clock_task(env->src_rq) - p->se.exec_start) < (s64)cost;
 }
 
+/* Queue-based throttling (before 6.18): a throttled group's tasks stay put. */
+static bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
+{
+	if (task_based_throttle())
+		return false;
+	return throttled_hierarchy(tg->cfs_rq[src_cpu]) || throttled_hierarchy(tg->cfs_rq[dst_cpu]);
+}
+
 /* can_migrate_task(): 0 = may move, else the enum lb_task_result that stops it. */
 static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot)
 {
 	int cpu;
 
 	*hot = false;
+	if (throttled_lb_pair(p->sched_task_group, env->src_cpu, env->dst_cpu))
+		return LBT_THROTTLED;
 	if (!task_allowed_on_cpu(p, env->dst_cpu)) {
 		env->flags |= LBF_SOME_PINNED;
 		/* remember another CPU of our group that p may run on */

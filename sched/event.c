@@ -112,6 +112,7 @@ const char *const lb_task_result_names[NR_LB_TASK_RESULTS] = {
 	[LBT_HOT] = "hot",
 	[LBT_TOO_BIG] = "too_big",
 	[LBT_FITS] = "fits",
+	[LBT_THROTTLED] = "throttled",
 };
 
 const char *const sched_command_names[NR_SCHED_COMMANDS] = {

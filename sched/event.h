@@ -138,6 +138,7 @@ enum lb_task_result {
 	LBT_HOT,		/* cache hot: ran within migration_cost */
 	LBT_TOO_BIG,		/* its load exceeds what is left of the imbalance */
 	LBT_FITS,		/* misfit migration, but it fits its CPU */
+	LBT_THROTTLED,		/* its group is throttled on either CPU (before 6.18) */
 	NR_LB_TASK_RESULTS
 };
 
