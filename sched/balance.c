@@ -118,8 +118,13 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t))
 	const struct sched_domains *sds = SDS();
 
 	ST->sd_lb = alloc(E, (size_t)sds->nr_domains * sizeof(struct sd_lb_state));
-	for (int i = 0; i < sds->nr_domains; i++)
+	for (int i = 0; i < sds->nr_domains; i++) {
 		ST->sd_lb[i].balance_interval = sds->sd[i].balance_interval;
+		/* sd_init(): a newidle pass starts out worth it half the time */
+		ST->sd_lb[i].newidle_call = 512;
+		ST->sd_lb[i].newidle_success = 256;
+		ST->sd_lb[i].newidle_ratio = 512;
+	}
 	ST->llc_shared = alloc(E, (size_t)ST->nr_cpus * sizeof(struct sd_llc_shared));
 	ST->sg_imbalance = alloc(E, (size_t)sds->nr_groups);
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
@@ -1005,12 +1010,26 @@ static unsigned long get_sd_balance_interval(const struct sched_domain *sd, bool
 	return (unsigned long)MAX(1, MIN(interval, MAX(max, 1)));
 }
 
+/* NI_RANDOM's success rate: successes per 1024 calls, halved every 1024. */
+static void update_newidle_stats(struct sd_lb_state *lb, unsigned int success)
+{
+	lb->newidle_call++;
+	lb->newidle_success += success;
+	if (lb->newidle_call >= 1024) {
+		lb->newidle_ratio = lb->newidle_success;
+		lb->newidle_call /= 2;
+		lb->newidle_success /= 2;
+	}
+}
+
 /* The newidle cost a level remembers decays by 253/256 once a second. */
-static bool update_newidle_cost(const struct sched_domain *sd, u64 cost)
+static bool update_newidle_cost(const struct sched_domain *sd, u64 cost, unsigned int success)
 {
 	struct sd_lb_state *lb = sd_lb(sd);
 	u64 now = jiffies_now();
 
+	if (cost && sched_feat(NI_RANDOM))
+		update_newidle_stats(lb, success);
 	if (cost > lb->max_newidle_lb_cost) {
 		lb->max_newidle_lb_cost = cost;
 		lb->last_decay_max_lb_cost = now;
@@ -1034,7 +1053,7 @@ void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason)
 		struct sd_lb_state *lb = sd_lb(sd);
 		unsigned long interval;
 
-		need_decay = update_newidle_cost(sd, 0);
+		need_decay = update_newidle_cost(sd, 0, 0);
 		max_cost += lb->max_newidle_lb_cost;
 		if (!continue_balancing) {
 			if (need_decay)
@@ -1122,10 +1141,22 @@ int sched_balance_newidle(struct rq *this_rq)
 			break;
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
 			u64 cost = NEWIDLE_COST_BASE + NEWIDLE_COST_PER_CPU * sd->span_weight;
+			unsigned int weight = 1;
 
+			if (sched_feat(NI_RANDOM)) {
+				/* run only as often as it has been succeeding: a 1024-sided die */
+				unsigned int d1k = (unsigned int)(sched_rand() % 1024);
+
+				weight = 1 + sd_lb(sd)->newidle_ratio;
+				if (d1k > weight) {
+					update_newidle_stats(sd_lb(sd), 0);
+					continue;
+				}
+				weight = (1024 + weight / 2) / weight;
+			}
 			pulled_task = sched_balance_rq(this_rq->cpu, this_rq, sd, CPU_NEWLY_IDLE,
 						       MIGRATE_NEWIDLE, &continue_balancing);
-			update_newidle_cost(sd, cost);
+			update_newidle_cost(sd, cost, weight * !!pulled_task);
 			curr_cost += cost;
 		}
 		if (pulled_task || !continue_balancing)

@@ -19,6 +19,8 @@ struct sd_lb_state {
 	unsigned int nr_balance_failed;
 	u64 max_newidle_lb_cost;	/* ns */
 	u64 last_decay_max_lb_cost;	/* jiffies */
+	/* NI_RANDOM (6.19): newidle attempts and successes, per 1024 */
+	unsigned int newidle_call, newidle_success, newidle_ratio;
 };
 
 /* struct sched_domain_shared, one per LLC (indexed by sd_llc_id). */

@@ -438,6 +438,48 @@ static void test_newidle_pull(void **state)
 		assert_false(idle_cpu(c));
 }
 
+/* ---- NI_RANDOM (6.19): newidle runs in proportion to its success ---- */
+
+static void test_newidle_random(void **state)
+{
+	struct fx *f = fx_new(4, KV(6, 19), SCHED_VARIANT_EEVDF);
+	static const struct prog_insn burst[] = {
+		{ .op = PROG_LOOP, .arg = 0, .target = 3, .loop_slot = 0 },
+		{ .op = PROG_RUN, .dur = { DIST_CONST, 3 * MS, 0 } },
+		{ .op = PROG_SLEEP, .dur = { DIST_CONST, 2 * MS, 0 } },
+		{ .op = PROG_END_LOOP, .target = 0 },
+	};
+	const struct sched_program *p = fx_program(f, 0, burst, 4, 1);
+	const struct sd_lb_state *lb;
+	unsigned int attempts = 0, pulled = 0;
+
+	(void)state;
+	f->sc.hz = 250;
+	for (int i = 0; i < 6; i++)
+		fx_add_task(f, 0, SCHED_NORMAL, -1, p);
+	fx_start(f);
+	assert_true(sched_feat(NI_RANDOM));
+	sched_add_listener(f->e, log_event, &elog);
+	sched_run_until(f->e, 150 * MS);
+	for (size_t i = 0; i < elog.nr; i++) {
+		const struct sched_event *ev = &elog.ev[i];
+
+		if (ev->type == EV_SCHED_LB && ev->cpu == 0 && ev->lb.idle == CPU_NEWLY_IDLE) {
+			attempts++;
+			pulled += ev->lb.nr_moved > 0;
+		}
+	}
+	lb = &f->e->st->sd_lb[cpu_sd(f->e->sds, 0)->id];
+	/* no halving yet: the ratio is still sd_init()'s 512 */
+	assert_true(lb->newidle_call < 1024);
+	assert_int_equal(lb->newidle_ratio, 512);
+	/* every call counts, the dice's skips too: more calls than attempts */
+	assert_true(attempts > 0 && lb->newidle_call - 512 > attempts);
+	/* a success weighs (1024 + 513 / 2) / 513 = 2 at ratio 512 */
+	assert_true(pulled > 0);
+	assert_int_equal(lb->newidle_success - 256, 2 * pulled);
+}
+
 /* ---- misfit: the stopper pushes a running task to a big CPU ---- */
 
 static void test_misfit_active_push(void **state)
@@ -572,6 +614,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_idle_cpu_scan_depth, teardown),
 		cmocka_unit_test_teardown(test_wake_affine_weight, teardown),
 		cmocka_unit_test_teardown(test_newidle_pull, teardown),
+		cmocka_unit_test_teardown(test_newidle_random, teardown),
 		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
 		cmocka_unit_test_teardown(test_herd_detection, teardown),
 	};
