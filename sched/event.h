@@ -24,6 +24,9 @@ enum sched_event_type {
 	EV_CFS_THROTTLE,	/* a group's queue ran out of runtime and left its CPU */
 	EV_CFS_UNTHROTTLE,	/* it got runtime again */
 	EV_CFS_PERIOD,		/* a group's bandwidth period ended: the pool is refilled */
+	EV_IRQ_ENTRY,		/* irq:irq_handler_entry */
+	EV_IRQ_EXIT,		/* irq:irq_handler_exit, with the time the interruption took */
+	EV_STEAL,		/* the hypervisor gave the CPU back after stealing it */
 	EV_SCHED_SELECT_RQ,	/* a wakeup or fork placement: select_task_rq() */
 	EV_SCHED_LB_GROUP,	/* one sched_group's statistics in a balance attempt */
 	EV_SCHED_LB_TASK,	/* a task detach_tasks() considered, moved or not */
@@ -159,6 +162,7 @@ struct sched_event {
 		struct {
 			s32 pid, prio;
 			s32 target_cpu;
+			u8 from_timer;	/* a sleep's timer woke it, not a task */
 		} wake;		/* waking, wakeup, wakeup_new */
 		struct {
 			s32 pid, prio;
@@ -258,6 +262,11 @@ struct sched_event {
 			u8 cause;		/* enum herd_cause */
 			u8 by_reason[NR_MIGRATE_REASONS];
 		} herd;
+		struct {
+			s32 source;		/* index in scenario.irq */
+			s32 irq;		/* the irq number (-1 for steal) */
+			u64 irq_ns, steal_ns;	/* exit: the interruption's time, by kind */
+		} intr;
 	};
 };
 

@@ -119,6 +119,22 @@ struct sched_task_spec {
 	u32 line;			/* declaring line, for messages */
 };
 
+/* ---- interrupts and steal time ---- */
+
+/*
+ * A source of time taken from a CPU's tasks: hardware interrupts (`irq`) or
+ * a hypervisor running another guest (`steal`). Arrivals are `every` apart
+ * (a constant or drawn), each takes `cost`.
+ */
+struct sched_irq_spec {
+	int cpu;
+	bool steal;
+	int irq;			/* the number traces print (irq) */
+	char name[16];
+	struct sched_duration every, cost;
+	u32 line;
+};
+
 /* ---- run-time commands (scenario `at` lines and the console) ---- */
 
 enum sched_cmd_kind {
@@ -176,6 +192,9 @@ struct sched_scenario {
 	struct sched_task_spec *task;	/* [nr_tasks] */
 	int nr_wake_list;
 	s32 *wake_list;			/* task indices named by PROG_WAKE */
+
+	int nr_irqs;
+	struct sched_irq_spec *irq;	/* [nr_irqs], one per CPU it runs on */
 
 	int nr_actions;
 	struct sched_action *action;	/* sorted by time, stable */

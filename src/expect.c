@@ -48,6 +48,7 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_PREEMPTIONS] = "preemptions",
 	[EXPECT_MIGRATION_RATE] = "migration_rate",
 	[EXPECT_HERDS] = "herds",
+	[EXPECT_RUNTIME] = "runtime",
 	[EXPECT_NR_PERIODS] = "nr_periods",
 	[EXPECT_NR_THROTTLED] = "nr_throttled",
 	[EXPECT_THROTTLED_TIME] = "throttled_time",
@@ -62,7 +63,7 @@ static const char *const op_names[] = {
 bool expect_metric_is_time(int metric)
 {
 	return metric == EXPECT_CPU_TIME || metric == EXPECT_WAIT_TIME ||
-	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME;
+	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME || metric == EXPECT_RUNTIME;
 }
 
 /* A duration the way scenario files write them: 1.234ms, 20us, 3s. */
@@ -162,6 +163,8 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 	case EXPECT_MIGRATION_RATE:
 		len = window_length(st);
 		return len ? (double)ts->migrations * 1e9 / (double)len : 0.0;
+	case EXPECT_RUNTIME:
+		return (double)ts->runtime_ns;
 	default:
 		return NAN;	/* a group or machine metric */
 	}

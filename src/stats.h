@@ -26,6 +26,7 @@ struct task_stats {
 	u64 wakeups;		/* sched_wakeup (+ wakeup_new) */
 	u64 migrations;
 	u64 preemptions;	/* switched out with prev_state R */
+	u64 runtime_ns;		/* what the scheduler charged it (sched_stat_runtime) */
 	struct lat_hist lat;	/* sched_wakeup -> switched in */
 	/* tracking, not results */
 	int state;		/* 0 not runnable, 1 runnable waiting, 2 running */
@@ -52,6 +53,7 @@ struct lb_level_stats {
 
 struct cpu_stats {
 	u64 busy_ns, idle_ns;
+	u64 irq_ns, steal_ns;	/* interruptions that ended in the window */
 	u64 switches;
 	/* wakeups this CPU issued, and where they went (schedstat's ttwu_*) */
 	u64 ttwu_count, ttwu_local, ttwu_wake_remote, ttwu_move_affine;

@@ -1,0 +1,185 @@
+/*
+ * schedscope import INPUT [-o FILE]: a recorded workload into a scenario.
+ * This file reads the options, tells the input's format, and hands the text
+ * to that format's importer; the output is written whole or not at all.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "import_trace.h"
+
+enum input_format { IN_AUTO = -1, IN_FTRACE = TRACE_FTRACE, IN_TRACE_CMD = TRACE_TRACE_CMD, IN_PERF = TRACE_PERF, IN_JSON };
+
+/* The whole input ("-" is stdin); traces have no size limit but memory. */
+static int read_input(const char *path, char **text, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = NULL;
+
+	if (!f)
+		goto fail;
+	for (;;) {
+		char *b = realloc(buf, cap);
+
+		if (!b)
+			goto fail;
+		buf = b;
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1)
+			break;
+		cap *= 2;
+	}
+	if (ferror(f))
+		goto fail;
+	if (f != stdin)
+		fclose(f);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+fail:
+	fprintf(stderr, "schedscope: %s: %s\n", path, strerror(errno ? errno : EIO));
+	if (f && f != stdin)
+		fclose(f);
+	free(buf);
+	return 2;
+}
+
+static bool starts_with(const char *s, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - s) >= n && !memcmp(s, prefix, n);
+}
+
+/*
+ * The format the first lines show: JSON opens with '{' or '['; trace-cmd
+ * report opens with "cpus=N" (after "version = N" in old releases); perf
+ * script names events "sched:..."; anything else is read as ftrace text.
+ */
+static enum input_format detect_format(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	if (p < end && (*p == '{' || *p == '['))
+		return IN_JSON;
+	for (int lines = 0; p < end && lines < 50; lines++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+
+		if (starts_with(p, e, "cpus=") || starts_with(p, e, "version = "))
+			return IN_TRACE_CMD;
+		const char *ev = *p != '#' ? memmem(p, (size_t)(e - p), " sched:sched_", 13) : NULL;
+
+		if (ev && ev > p && (ev[-1] == ':' || ev[-1] == ' '))
+			return IN_PERF;
+		p = e + 1;
+	}
+	return IN_FTRACE;
+}
+
+static int parse_format(const char *s)
+{
+	for (int f = TRACE_FTRACE; f <= TRACE_PERF; f++)
+		if (!strcmp(s, trace_format_names[f]))
+			return f;
+	return IN_AUTO;
+}
+
+/* Write text to path through a temporary file beside it, renamed when complete. */
+static int write_output(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	char *tmp;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return fwrite(text, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : 2;
+	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
+		return 2;
+	int fd = mkstemp(tmp);
+
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "schedscope: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		free(tmp);
+		return 2;
+	}
+	free(tmp);
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "keep-idle", no_argument, NULL, 'I' },
+		{ "keep-tracer", no_argument, NULL, 'T' },
+		{ "pin", no_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct import_trace_opts o = { 0 };
+	const char *output = "-";
+	int format = IN_AUTO, c, rc;
+	char *text, *scn = NULL;
+	char err[1024];
+	size_t len;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'F':
+			format = parse_format(optarg);
+			if (format == IN_AUTO)
+				return cli_usage_error("--format: '%s' is not ftrace, trace-cmd or perf", optarg);
+			break;
+		case 'I':
+			o.keep_idle = true;
+			break;
+		case 'T':
+			o.keep_tracer = true;
+			break;
+		case 'P':
+			o.pin = true;
+			break;
+		default:
+			return cli_usage_error("import: bad option");
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("import takes one input file (- for stdin)");
+	if (read_input(argv[optind], &text, &len))
+		return 2;
+	if (format == IN_AUTO)
+		format = detect_format(text, len);
+	if (format == IN_JSON) {
+		fprintf(stderr, "schedscope: %s:1:1: JSON input (an rt-app workload?) is not a trace; "
+			"give --format to read it as one\n", argv[optind]);
+		free(text);
+		return 2;
+	}
+	rc = import_trace(argv[optind], text, len, (enum trace_format)format, &o, &scn, stderr, err,
+			  sizeof(err));
+	free(text);
+	if (rc) {
+		fprintf(stderr, "schedscope: %s\n", err);
+		return 2;
+	}
+	rc = write_output(output, scn);
+	free(scn);
+	return rc;
+}
