@@ -7,6 +7,7 @@
  * fair tasks from starving instead.
  */
 #include "internal.h"
+#include "balance.h"
 
 static struct task_struct *rt_task_of(struct sched_rt_entity *rt_se)
 {
@@ -236,17 +237,13 @@ static void update_curr_rt(struct rq *rq)
 
 /* ---- wakeup placement (select_task_rq_rt(), find_lowest_rq()) ---- */
 
-static bool rt_allowed_on(const struct task_struct *p, int cpu)
-{
-	return !p->spec->has_cpus || cpumask_test(&p->spec->cpus, cpu);
-}
 
 static int rt_nr_cpus_allowed(const struct task_struct *p)
 {
 	int n = 0;
 
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		n += rt_allowed_on(p, cpu);
+		n += task_allowed_on_cpu(p, cpu);
 	return n;
 }
 
@@ -276,12 +273,12 @@ static int find_lowest_rq(struct task_struct *p)
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
 		int cp = rq_cpupri(cpu_rq(cpu));
 
-		if (rt_allowed_on(p, cpu) && cp < best) {
+		if (task_allowed_on_cpu(p, cpu) && cp < best) {
 			best = cp;
 			target = cpu;
 		}
 	}
-	if (target >= 0 && rt_allowed_on(p, p->cpu) && rq_cpupri(task_rq(p)) == best)
+	if (target >= 0 && task_allowed_on_cpu(p, p->cpu) && rq_cpupri(task_rq(p)) == best)
 		return p->cpu;
 	return target;
 }
@@ -328,7 +325,7 @@ static struct task_struct *pick_pushable_task(struct rq *rq, int cpu)
 		do {
 			struct task_struct *p = rt_task_of(rt_se);
 
-			if (rt_pushable(rq, p) && (cpu < 0 || rt_allowed_on(p, cpu)))
+			if (rt_pushable(rq, p) && (cpu < 0 || task_allowed_on_cpu(p, cpu)))
 				return p;
 			rt_se = rt_se->run_next;
 		} while (rt_se != first);
@@ -352,7 +349,7 @@ static bool push_rt_task(struct rq *rq)
 	cpu = find_lowest_rq(next_task);
 	if (cpu < 0 || cpu == rq->cpu || rt_highest_prio(cpu_rq(cpu)) <= next_task->prio)
 		return false;
-	move_queued_task(next_task, cpu, rq->cpu);
+	move_queued_task(next_task, cpu, rq->cpu, MIGRATE_RT_PUSH);
 	return true;
 }
 
@@ -374,7 +371,7 @@ static void pull_rt_task(struct rq *this_rq)
 		p = pick_pushable_task(src, this_rq->cpu);
 		/* one about to preempt its CPU's current task stays there */
 		if (p && p->prio < rt_highest_prio(this_rq) && p->prio >= src->curr->prio)
-			move_queued_task(p, this_rq->cpu, this_rq->cpu);
+			move_queued_task(p, this_rq->cpu, this_rq->cpu, MIGRATE_RT_PULL);
 	}
 }
 

@@ -12,7 +12,7 @@
 static const char tunable_names[] = "base_slice, latency, min_granularity, wakeup_granularity, "
 				    "idle_min_granularity, migration_cost, nr_migrate, tunable_scaling, "
 				    "cfs_bandwidth_slice, shares_ratelimit, shares_thresh, sched_rt_period_us, sched_rt_runtime_us, sched_rr_timeslice_ms, "
-				    "fair_server_runtime, fair_server_period";
+				    "fair_server_runtime, fair_server_period, herd_threshold, herd_window";
 
 int command_tunable(struct lexer *lx, const struct token *kv, int *which, u64 *value)
 {

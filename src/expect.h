@@ -19,6 +19,8 @@ enum expect_metric {
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
 	EXPECT_DL_THROTTLES,	/* SCHED_DEADLINE runtime exhaustions (schedscope_dl_throttle) */
 	EXPECT_DEADLINE_MISSES,	/* SCHED_DEADLINE jobs ending past their deadline */
+	EXPECT_MIGRATION_RATE,	/* sched_migrate_task per second of the window */
+	EXPECT_HERDS,		/* schedscope_herd count; the pattern names causes, not tasks */
 	EXPECT_RUNTIME,		/* ns the scheduler charged (sched_stat_runtime): without interrupt time when accounted */
 	/* groups only (a pattern starting with '/'): cpu.stat */
 	EXPECT_NR_PERIODS,	/* bandwidth periods that ended */

@@ -275,14 +275,16 @@ static void test_wakeup_placement_find_lowest_rq(void **state)
 	/* t0: prio-50 hog pinned to CPU 0; t1: fair hog pinned to CPU 1 */
 	add_rt_task(f, SCHED_FIFO, 50, NULL);
 	fx_add_task(f, 0, SCHED_NORMAL, 1, NULL);
-	/* t2 (prio 40) forks at 10 ms, round-robin onto CPU 0, where it
+	/* t2 (prio 40) forks at 10 ms from CPU 0 (the launcher), where it
 	 * cannot preempt t0: find_lowest_rq() sends it to CPU 1, which runs
 	 * only fair work (cpupri 0) */
 	t = fx_add_task(f, 0, SCHED_FIFO, -1, NULL);
 	t->rt_priority = 40;
 	t->start = 10 * MS;
-	/* t3 (prio 60) forks at 20 ms onto CPU 1 (round-robin) where t2 runs:
-	 * it can preempt t2, so it stays */
+	/* t3 (prio 60) forks at 20 ms from CPU 0 too: t0 could be preempted
+	 * but is pinned (curr->nr_cpus_allowed < 2), so t3 looks for the
+	 * lowest cpupri below its own: CPU 1 running t2 (40 < 60). It preempts
+	 * t2 there, and t2 has nowhere lower to be pushed to */
 	t = fx_add_task(f, 0, SCHED_FIFO, -1, NULL);
 	t->rt_priority = 60;
 	t->start = 20 * MS;
