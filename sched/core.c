@@ -371,7 +371,8 @@ static void sched_fork(struct task_struct *p)
 	init_entity_runnable_average(&p->se);
 }
 
-void wake_up_new_task(struct task_struct *p)
+/* A new task: started by its fork timer (parent NULL) or by a task's `fork`. */
+void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 {
 	struct sched_event ev;
 	struct rq *rq;
@@ -382,8 +383,9 @@ void wake_up_new_task(struct task_struct *p)
 	rq = task_rq(p);
 	update_rq_clock(rq);
 
-	sched_event_init(&ev, EV_SCHED_PROCESS_FORK, p->cpu);
-	ev.fork.parent_pid = 0;
+	p->start_time = ST->now;
+	sched_event_init(&ev, EV_SCHED_PROCESS_FORK, parent ? parent->cpu : p->cpu);
+	ev.fork.parent_pid = parent ? parent->pid : 0;
 	ev.fork.child_pid = p->pid;
 	sched_emit(&ev);
 

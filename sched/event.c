@@ -15,6 +15,7 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_YIELD] = "schedscope_yield",
 	[EV_COMMAND] = "schedscope_command",
 	[EV_NOTE] = "schedscope_note",
+	[EV_PROG_TIMER] = "schedscope_timer",
 };
 
 const char *const sched_command_names[NR_SCHED_COMMANDS] = {

@@ -21,6 +21,7 @@ enum sched_event_type {
 	EV_SCHED_YIELD,		/* do_sched_yield() or yield_to() */
 	EV_COMMAND,		/* a run-time command was applied */
 	EV_NOTE,		/* a scenario caption */
+	EV_PROG_TIMER,		/* a task reached its `timer`: one rt-app period ends */
 	NR_SCHED_EVENTS
 };
 
@@ -76,6 +77,14 @@ struct sched_event {
 		struct {
 			u32 index;	/* into scenario.note */
 		} note;
+		struct {
+			s32 pid;
+			u8 missed;	/* the expiry had passed: no sleep */
+			u64 expires;	/* the period's end the task waits for */
+			s64 slack;	/* expires - now: negative when late */
+			u64 sum_exec;	/* the task's CPU time so far */
+			u64 period;	/* the timer's period */
+		} timer;
 	};
 };
 

@@ -876,6 +876,7 @@ void scenario_free(struct scenario_file *f)
 	free(sc->note);
 	free(sc->task);
 	free(sc->wake_list);
+	free(sc->sync);
 	free(sc->action);
 	free(f->expect);
 	free(f->task_names);

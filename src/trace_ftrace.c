@@ -50,6 +50,7 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_YIELD] = "d..2.",
 	[EV_COMMAND] = ".....",
 	[EV_NOTE] = ".....",
+	[EV_PROG_TIMER] = ".....",
 };
 
 /* ---- the header ---- */
@@ -284,6 +285,11 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			fprintf(f, "%u", ev->command.kind);
 		fprintf(f, " task=%d key=%d value=%" PRId64 "\n",
 			ev->command.task, ev->command.key, ev->command.value);
+		break;
+	case EV_PROG_TIMER:
+		fprintf(f, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 " missed=%d\n",
+			comm_of(w, ev->timer.pid, cpu, a), ev->timer.pid, ev->timer.expires,
+			ev->timer.slack, ev->timer.missed);
 		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;
