@@ -29,5 +29,6 @@ int cmd_run(int argc, char **argv);
 int cmd_view(int, char **);
 int cmd_ui(int, char **);
 int cmd_topology(int, char **);
+int cmd_import(int, char **);
 
 #endif

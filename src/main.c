@@ -16,6 +16,7 @@ static void usage(FILE *out)
 		"                       [--format text|ansi|html] [--select task=NAME|cpu=N]\n"
 		"       schedscope run SCENARIO [options]\n"
 		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
+		"       schedscope import FILE [-o OUT.scn] [--format rtapp]\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
@@ -63,5 +64,7 @@ int main(int argc, char **argv)
 		return cmd_ui(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "topology"))
 		return cmd_topology(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import"))
+		return cmd_import(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }
