@@ -274,7 +274,8 @@ static void test_parse_errors(void **state)
 			    "col 7: unknown event 'sched_foo' (expected sched_switch, sched_waking, "
 			    "sched_wakeup, sched_wakeup_new, sched_migrate_task, sched_process_fork, "
 			    "sched_process_exit, sched_stat_runtime, schedscope_set_nice, "
-			    "schedscope_yield, schedscope_command, schedscope_note)");
+			    "schedscope_yield, schedscope_command, schedscope_note, "
+			    "schedscope_timer)");
 	assert_string_equal(parse_err("switch and"), "col 11: missing a condition after 'and'");
 	assert_string_equal(parse_err("switch or"), "col 10: missing a condition after 'or'");
 	assert_string_equal(parse_err("switch wakeup"), "col 8: expected 'and' or 'or' before 'wakeup'");
