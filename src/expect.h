@@ -17,6 +17,10 @@ enum expect_metric {
 	EXPECT_SWITCHES,	/* times switched in (slices) */
 	EXPECT_WAKEUPS,		/* sched_wakeup count */
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
+	EXPECT_PERIODS,		/* timer periods completed (rt-app's log rows) */
+	EXPECT_MISSED_PERIODS,	/* of those, timers reached after their expiry */
+	EXPECT_SLACK_MIN,	/* ns: the smallest slack of a period (< 0 when late) */
+	EXPECT_PERIOD_LATENCY,	/* ns: the largest wakeup latency after a timer */
 	NR_EXPECT_METRICS
 };
 
