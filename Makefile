@@ -18,7 +18,7 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang python3
+             libcmocka-dev libjansson-dev tmux clang python3 rt-app
 PKG_LIBS   = ncursesw termkey cmocka jansson
 
 B          = build
@@ -119,6 +119,7 @@ test: check-deps
 	@$(MAKE) --no-print-directory schedscope $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 	@tests/run-scenarios.sh ./schedscope
+	@tests/run-import.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
 	@tests/run-perfetto-check.sh ./schedscope

@@ -99,23 +99,27 @@ int cmd_import(int argc, char **argv)
 		return 2;
 	}
 
-	/* written to memory first: a failed import leaves no half file behind */
-	char *scn = NULL;
-	size_t scn_len = 0;
-	FILE *mem = open_memstream(&scn, &scn_len);
-	if (!mem) {
+	/* written to memory first: a failed import leaves no half file and no stray warnings */
+	char *scn = NULL, *warnings = NULL;
+	size_t scn_len = 0, warn_len = 0;
+	FILE *mem = open_memstream(&scn, &scn_len), *wmem = open_memstream(&warnings, &warn_len);
+	if (!mem || !wmem) {
 		free(text);
 		fprintf(stderr, "schedscope: out of memory\n");
 		return 2;
 	}
-	r = fmt->convert(in, text, len, mem, stderr, err, sizeof(err));
+	r = fmt->convert(in, text, len, mem, wmem, err, sizeof(err));
 	fclose(mem);
+	fclose(wmem);
 	free(text);
 	if (r < 0) {
 		fprintf(stderr, "schedscope: %s\n", err);
 		free(scn);
+		free(warnings);
 		return 2;
 	}
+	fwrite(warnings, 1, warn_len, stderr);
+	free(warnings);
 	FILE *out = strcmp(out_path, "-") ? fopen(out_path, "w") : stdout;
 	if (!out || fwrite(scn, 1, scn_len, out) != scn_len || (out != stdout ? fclose(out) : fflush(out))) {
 		fprintf(stderr, "schedscope: %s: %s\n", out_path, strerror(errno));

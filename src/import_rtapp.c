@@ -1003,21 +1003,20 @@ static int emit_task(struct importer *im, struct rtask *t, FILE *f)
 static int global(struct importer *im, json_t *g, int gkey, FILE *f)
 {
 	long long duration = -1;
-	int key = gkey;
+	int key = gkey, dkey = gkey;
 	json_t *v;
 
 	if (g && !json_is_object(g))
 		return fail(im, gkey, "\"global\" needs an object");
 	if (g && (v = member(g, "default_policy", &key)) && parse_policy(im, v, key, &im->default_policy) < 0)
 		return -1;
-	key = gkey;
-	if (g && (v = member(g, "duration", &key)) && get_int(im, v, key, "duration", &duration) < 0)
+	if (g && (v = member(g, "duration", &dkey)) && get_int(im, v, dkey, "duration", &duration) < 0)
 		return -1;
 	key = gkey;
 	if (g && (v = member(g, "pi_enabled", &key)) && json_is_true(v))
 		warn(im, key, "pi_enabled: mutexes have no priority inheritance here");
 	if (duration <= 0) {
-		warn(im, key, "no duration (rt-app runs until the tasks end): the scenario lasts %ds",
+		warn(im, dkey, "no duration (rt-app runs until the tasks end): the scenario lasts %ds",
 		     DEFAULT_DURATION_S);
 		duration = DEFAULT_DURATION_S;
 	}

@@ -461,9 +461,10 @@ int program_resolve_wakes(struct program_parser *pp, struct lexer *lx, struct sc
 		if (insn->op == PROG_FORK && mark_forked(lx, sc, pw, insn) < 0)
 			return -1;
 	}
+	/* as rt-app counts a barrier's users: the tasks started with the scenario, not forked ones */
 	for (int i = 0; i < sc->nr_tasks; i++) {
 		const struct sched_program *prog = sc->task[i].prog;
-		for (int b = 0; b < prog->nr_barriers; b++)
+		for (int b = 0; !sc->task[i].forked && b < prog->nr_barriers; b++)
 			pp->sync[prog->barrier[b]].users++;
 	}
 	sc->sync = pp->sync;
