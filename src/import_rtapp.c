@@ -541,6 +541,7 @@ struct emit {
 	FILE *f;
 	int indent;
 	bool takes_time;	/* the body can block or consume time */
+	int stmts;		/* statements written (comments aside) */
 };
 
 static void line(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -549,6 +550,7 @@ static void line(struct emit *e, const char *fmt, ...)
 	va_list ap;
 
 	fprintf(e->f, "%*s", e->indent * 8, "");
+	e->stmts += fmt[0] != '#';
 	va_start(ap, fmt);
 	vfprintf(e->f, fmt, ap);
 	va_end(ap);
@@ -757,9 +759,16 @@ static bool phase_takes_time(json_t *obj)
 	return false;
 }
 
-/* A phase's events inside `loop N {`, `loop {` (forever) or nothing for 1. */
+/*
+ * A phase's events inside `loop N {`, `loop {` (forever) or nothing for 1.
+ * The body is written aside first: a loop around no statement at all (every
+ * event left out) would be an empty loop.
+ */
 static int looped(struct emit *e, long long count, int key, const char *what, json_t *obj, bool task_level)
 {
+	struct emit body = *e;
+	char *buf = NULL;
+	size_t len = 0;
 	int r;
 
 	if (count <= 0 && !phase_takes_time(obj)) {
@@ -767,17 +776,27 @@ static int looped(struct emit *e, long long count, int key, const char *what, js
 		warn(e->im, key, "%s repeats forever without taking time: once here", what);
 		count = 1;
 	}
-	if (count != 1) {
-		line(e, count > 0 ? "loop %lld {" : "loop {", count);
-		e->indent++;
-	}
-	r = phase_events(e, obj, task_level);
-	if (count != 1) {
-		e->indent--;
-		line(e, "}");
-	}
+	body.f = open_memstream(&buf, &len);
+	if (!body.f)
+		return fail(e->im, key, "out of memory");
+	body.indent += count != 1;
+	body.stmts = 0;
+	body.takes_time = false;
+	r = phase_events(&body, obj, task_level);
+	fclose(body.f);
 	if (r == 0)
-		return fail(e->im, key, "no events in this %s", what);
+		r = fail(e->im, key, "no events in this %s", what);
+	if (r > 0) {
+		bool wrap = count != 1 && body.stmts;
+		if (wrap)
+			line(e, count > 0 ? "loop %lld {" : "loop {", count);
+		fwrite(buf, 1, len, e->f);
+		if (wrap)
+			line(e, "}");
+		e->stmts += body.stmts;
+		e->takes_time |= body.takes_time;
+	}
+	free(buf);
 	return r;
 }
 
@@ -790,11 +809,40 @@ static int loop_count(struct importer *im, json_t *obj, long long def, long long
 	return v ? get_int(im, v, key, "loop", count) : 0;
 }
 
+/* The phases of a task, in order; false on error. */
+static bool phases_body(struct emit *e, json_t *phases)
+{
+	const char *k;
+	json_t *ph;
+	char base[256];
+
+	json_object_foreach(phases, k, ph) {
+		int key = key_id(k, base, sizeof(base)), pk = key;
+		long long prio, ploop;
+		json_t *v;
+
+		if (!json_is_object(ph))
+			return fail(e->im, key, "phase '%s' needs an object", base), false;
+		line(e, "# phase %s", base);
+		if ((v = member(ph, "priority", &pk))) {
+			if (get_int(e->im, v, pk, "priority", &prio) < 0)
+				return false;
+			if (prio >= -20 && prio <= 19)
+				line(e, "nice %lld", prio);
+			else
+				warn(e->im, pk, "priority %lld is no nice value: left out", prio);
+		}
+		if (loop_count(e->im, ph, 1, &ploop) < 0 || looped(e, ploop, key, "phase", ph, false) < 0)
+			return false;
+	}
+	return true;
+}
+
 /* The body of a task's program: its phases (or itself as the one phase) inside the task loop. */
 static int task_program(struct importer *im, struct rtask *t, FILE *f)
 {
-	struct emit e = { im, t, f, 1, false };
-	long long tloop, ploop;
+	struct emit e = { im, t, f, 1, false, 0 };
+	long long tloop;
 	int pkey = t->key;
 	json_t *phases = member(t->obj, "phases", &pkey);
 
@@ -804,48 +852,44 @@ static int task_program(struct importer *im, struct rtask *t, FILE *f)
 		line(&e, "exit  # loop 0: rt-app runs none of it");
 		return 0;
 	}
-	if (!phases)
-		return looped(&e, tloop, t->key, "task", t->obj, true) < 0 ? -1 : 0;
-
-	if (!json_is_object(phases) || !json_object_size(phases))
-		return fail(im, pkey, "phases needs an object of phases");
-	if (tloop != 1) {
-		line(&e, tloop > 0 ? "loop %lld {" : "loop {", tloop);
-		e.indent++;
-	}
-	const char *k;
-	json_t *ph;
-	char base[256];
-	bool outer = false;
-	json_object_foreach(phases, k, ph) {
-		int key = key_id(k, base, sizeof(base)), pk = key;
-		long long prio;
-		json_t *v;
-
-		if (!json_is_object(ph))
-			return fail(im, key, "phase '%s' needs an object", base);
-		line(&e, "# phase %s", base);
-		if ((v = member(ph, "priority", &pk))) {
-			if (get_int(im, v, pk, "priority", &prio) < 0)
-				return -1;
-			if (prio >= -20 && prio <= 19)
-				line(&e, "nice %lld", prio);
-			else
-				warn(im, pk, "priority %lld is no nice value: left out", prio);
-		}
-		if (loop_count(im, ph, 1, &ploop) < 0 || looped(&e, ploop, key, "phase", ph, false) < 0)
+	if (!phases) {
+		if (looped(&e, tloop, t->key, "task", t->obj, true) < 0)
 			return -1;
-		outer |= e.takes_time;
-	}
-	if (tloop != 1) {
-		e.indent--;
-		if (tloop < 0 && !outer) {
-			warn(im, t->key, "task %s repeats forever without taking time: ends after one round",
-			     t->name);
-			line(&e, "exit");
+	} else {
+		struct emit body = e;
+		char *buf = NULL;
+		size_t len = 0;
+		bool ok;
+
+		if (!json_is_object(phases) || !json_object_size(phases))
+			return fail(im, pkey, "phases needs an object of phases");
+		body.f = open_memstream(&buf, &len);
+		if (!body.f)
+			return fail(im, pkey, "out of memory");
+		body.indent += tloop != 1;
+		ok = phases_body(&body, phases);
+		fclose(body.f);
+		if (ok && tloop != 1 && body.stmts) {
+			line(&e, tloop > 0 ? "loop %lld {" : "loop {", tloop);
+			fwrite(buf, 1, len, f);
+			if (tloop < 0 && !body.takes_time) {
+				warn(im, t->key, "task %s repeats forever without taking time: ends after one "
+				     "round", t->name);
+				e.indent++;
+				line(&e, "exit");
+				e.indent--;
+			}
+			line(&e, "}");
+		} else if (ok) {
+			fwrite(buf, 1, len, f);
 		}
-		line(&e, "}");
+		e.stmts += body.stmts;
+		free(buf);
+		if (!ok)
+			return -1;
 	}
+	if (!e.stmts)
+		line(&e, "exit  # every event was left out");
 	return 0;
 }
 
