@@ -221,6 +221,8 @@ struct task_struct {
 	s32 relock;			/* cond_wait: the mutex to take again once signalled, or -1 */
 	struct task_struct *wait_next;	/* next in that object's FIFO of waiters */
 	u64 start_time;			/* when it was forked: its timers count from here */
+	u64 budget_time;		/* the instant budget_used counts statements at */
+	u32 budget_used;
 	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
 	struct sched_timer wake_timer;
 	struct sched_timer fork_timer;

@@ -6,7 +6,11 @@
  */
 #include "internal.h"
 
-/* A program that loops this long without running or blocking is stopped (it exits). */
+/*
+ * A task that executes this many statements at one instant of simulated
+ * time is stopped (it exits): a loop that takes no time, or tasks that wake
+ * each other and block again at once, forever, would stop the clock.
+ */
 #define PROG_ZERO_TIME_BUDGET 10000
 
 /* Charge the running task's work for the time it has run since the last call. */
@@ -222,12 +226,15 @@ void task_program_step(struct task_struct *p)
 {
 	const struct sched_program *prog = p->spec->prog;
 	struct rq *rq = task_rq(p);
-	int budget = PROG_ZERO_TIME_BUDGET;
 
 	if (p->state != TASK_RUNNING || p->work_left || p->run_forever || rq->need_resched)
 		return;
 
-	while (budget-- > 0) {
+	if (p->budget_time != ST->now) {
+		p->budget_time = ST->now;
+		p->budget_used = 0;
+	}
+	while (p->budget_used++ < PROG_ZERO_TIME_BUDGET) {
 		const struct prog_insn *in;
 		u64 d;
 

@@ -24,12 +24,14 @@
 struct rec {
 	struct sched_event ev[512];
 	int nr;
+	int exits;		/* sched_process_exit, counted even when ev is full */
 };
 
 static void record(void *arg, const struct sched_event *ev)
 {
 	struct rec *r = arg;
 
+	r->exits += ev->type == EV_SCHED_PROCESS_EXIT;
 	if ((ev->type == EV_SCHED_WAKING || ev->type == EV_PROG_TIMER ||
 	     ev->type == EV_SCHED_PROCESS_FORK) && r->nr < (int)ARRAY_SIZE(r->ev))
 		r->ev[r->nr++] = *ev;
@@ -258,6 +260,22 @@ static void test_fork(void **state)
 	assert_int_equal(forks, 2);
 }
 
+/*
+ * Two tasks that signal each other and wait again at once never let time
+ * pass: the per-instant statement budget stops them (they exit) instead of
+ * the clock stopping. Each round of one task is 2 statements plus the loop's
+ * end, so a task has its 10000 in about 3333 rounds.
+ */
+static void test_zero_time_ping_pong_stops(void **state)
+{
+	run_text(TOPO
+		 "task a cpus=0 program=\"loop { signal C; cond_wait C M }\"\n"
+		 "task b cpus=0 program=\"loop { signal C; cond_wait C M }\"\n");
+	/* the run reached its end (no hang), and the first to use up its budget exited */
+	assert_int_equal(rec.nr, ARRAY_SIZE(rec.ev));
+	assert_true(rec.exits >= 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_timer_slack),
 		cmocka_unit_test(test_timer_shared_and_unique),
 		cmocka_unit_test(test_fork),
+		cmocka_unit_test(test_zero_time_ping_pong_stops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
