@@ -31,22 +31,28 @@ static bool sched_idle_cfs_rq(struct cfs_rq *cfs_rq)
 u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	unsigned int nr_running = cfs_rq->nr_running;
-	struct load_weight *load = &cfs_rq->load, lw;
+	struct sched_entity *init_se = se;
 	u64 slice;
 
 	if (sched_feat(ALT_PERIOD))
 		nr_running = rq_of(cfs_rq)->cfs.h_nr_running;
 	slice = __sched_period(nr_running + !se->on_rq);
 
-	if (!se->on_rq) {
-		lw = cfs_rq->load;
-		update_load_add(&lw, se->load.weight);
-		load = &lw;
+	/* the group's share of the period, then the entity's share of the group's */
+	for_each_sched_entity(se) {
+		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
+		struct load_weight *load = &qcfs_rq->load, lw;
+
+		if (!se->on_rq) {
+			lw = qcfs_rq->load;
+			update_load_add(&lw, se->load.weight);
+			load = &lw;
+		}
+		slice = __calc_delta(slice, se->load.weight, load);
 	}
-	slice = __calc_delta(slice, se->load.weight, load);
 
 	if (sched_feat(BASE_SLICE)) {
-		u64 min_gran = se_is_idle(se) && !sched_idle_cfs_rq(cfs_rq) ?
+		u64 min_gran = se_is_idle(init_se) && !sched_idle_cfs_rq(cfs_rq) ?
 				       sysctl(TUN_IDLE_MIN_GRANULARITY) :
 				       sysctl(TUN_MIN_GRANULARITY);
 		slice = MAX(slice, min_gran);
@@ -191,12 +197,13 @@ void check_preempt_wakeup_legacy(struct rq *rq, struct task_struct *p, int wake_
 {
 	struct task_struct *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs_rq = cfs_rq_of(se);
-	bool scale = cfs_rq->nr_running >= sched_nr_latency();
+	bool scale = cfs_rq_of(se)->nr_running >= sched_nr_latency();
 	bool next_buddy_marked = false;
 
-	if (sched_feat(NEXT_BUDDY) && scale && !(wake_flags & WF_FORK) && !se_is_idle(pse)) {
-		cfs_rq->next = pse;
+	if (throttled_hierarchy(cfs_rq_of(pse)))
+		return;
+	if (sched_feat(NEXT_BUDDY) && scale && !(wake_flags & WF_FORK)) {
+		set_next_buddy(pse);
 		next_buddy_marked = true;
 	}
 	if (rq->need_resched)
@@ -207,13 +214,17 @@ void check_preempt_wakeup_legacy(struct rq *rq, struct task_struct *p, int wake_
 	/* Batch and idle tasks are preempted by the tick, never by a wakeup. */
 	if (p->policy != SCHED_NORMAL || !sched_feat(WAKEUP_PREEMPTION))
 		return;
+
+	find_matching_se(&se, &pse);
+	if (se_is_idle(se) && !se_is_idle(pse))
+		goto preempt;
 	if (se_is_idle(se) != se_is_idle(pse))
 		return;
 
-	update_curr(cfs_rq);
+	update_curr(cfs_rq_of(se));
 	if (wakeup_preempt_entity(se, pse) == 1) {
-		if (!next_buddy_marked && !se_is_idle(pse))
-			cfs_rq->next = pse;
+		if (!next_buddy_marked)
+			set_next_buddy(pse);
 		goto preempt;
 	}
 	return;
@@ -222,6 +233,6 @@ preempt:
 	resched_curr(rq);
 	if (!se->on_rq)
 		return;
-	if (sched_feat(LAST_BUDDY) && scale && !se_is_idle(se))
-		cfs_rq->last = se;
+	if (sched_feat(LAST_BUDDY) && scale && entity_is_task(se))
+		set_last_buddy(se);
 }

@@ -117,12 +117,27 @@ static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 
 /* ---- schedule() ---- */
 
-static struct task_struct *pick_next_task(struct rq *rq)
+/* The first class with a runnable task wins; prev is put and next set unless they are one. */
+static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
 	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++) {
-		struct task_struct *p = sched_class_order[i]->pick_task(rq);
-		if (p)
+		const struct sched_class *class = sched_class_order[i];
+		struct task_struct *p;
+
+		if (class->pick_next_task) {
+			p = class->pick_next_task(rq, prev);
+			if (p)
+				return p;
+			continue;
+		}
+		p = class->pick_task(rq);
+		if (p) {
+			if (p != prev) {
+				prev->sched_class->put_prev_task(rq, prev);
+				p->sched_class->set_next_task(rq, p);
+			}
 			return p;
+		}
 	}
 	return rq->idle;	/* not reached: the idle class always has one */
 }
@@ -191,12 +206,7 @@ void __schedule(struct rq *rq)
 			prev->on_rq = 0;
 	}
 
-	next = pick_next_task(rq);
-	if (next != prev) {
-		prev->sched_class->put_prev_task(rq, prev);
-		next->sched_class->set_next_task(rq, next);
-	}
-
+	next = pick_next_task(rq, prev);
 	if (next == prev)
 		goto out;
 
@@ -285,7 +295,7 @@ static void set_task_cpu(struct task_struct *p, int cpu, int event_cpu)
 	sched_emit(&ev);
 	p->se.nr_migrations++;
 	p->cpu = cpu;
-	p->se.cfs_rq = &cpu_rq(cpu)->cfs;
+	set_task_rq(p, cpu);
 }
 
 /*
@@ -379,7 +389,7 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 
 	sched_fork(p);
 	p->cpu = select_task_rq_fork(p);
-	p->se.cfs_rq = &cpu_rq(p->cpu)->cfs;
+	set_task_rq(p, p->cpu);
 	rq = task_rq(p);
 	update_rq_clock(rq);
 
@@ -463,6 +473,34 @@ static void change_attr(struct task_struct *p, int policy, int nice, u64 slice, 
 void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
 {
 	change_attr(p, policy, nice, slice, DEQUEUE_SAVE | DEQUEUE_MOVE);
+}
+
+/* A cgroup.procs write: the task leaves its queue, changes group, and comes back. */
+void sched_move_task(struct task_struct *p, struct task_group *tg)
+{
+	struct rq *rq = task_rq(p);
+	bool queued = task_on_rq_queued(p), running = task_current(rq, p);
+
+	if (p->sched_task_group == tg)
+		return;
+	if (p->state == TASK_NEW) {
+		p->sched_task_group = tg;
+		return;
+	}
+	update_rq_clock(rq);
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	if (running)
+		p->sched_class->put_prev_task(rq, p);
+	p->sched_task_group = tg;
+	task_change_group_fair(p);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
+	if (running) {
+		p->sched_class->set_next_task(rq, p);
+		/* it may have joined a throttled group: let schedule() decide */
+		resched_curr(rq);
+	}
 }
 
 void set_user_nice(struct task_struct *p, int nice)

@@ -133,7 +133,7 @@ void update_min_vruntime(struct cfs_rq *cfs_rq)
 	}
 }
 
-static u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
+u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	u64 min_slice = ~0ULL;
@@ -307,20 +307,15 @@ static bool do_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *pse,
 	return false;
 }
 
-static void set_next_buddy(struct sched_entity *se)
-{
-	if (se_is_idle(se))
-		return;
-	cfs_rq_of(se)->next = se;
-}
-
 void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	struct task_struct *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	struct cfs_rq *cfs_rq;
 	bool preempt_short = false;
 
+	if (throttled_hierarchy(cfs_rq_of(pse)))
+		return;
 	if (!kernel_at_least(6, 19) && sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
@@ -328,6 +323,7 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 	if (rq->need_resched || !sched_feat(WAKEUP_PREEMPTION))
 		return;
 
+	find_matching_se(&se, &pse);
 	/* A non-idle entity always preempts an idle one, never the reverse. */
 	if (se_is_idle(se) && !se_is_idle(pse)) {
 		if (kernel_at_least(6, 12))
@@ -340,6 +336,7 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 	if (!normal_policy(p->policy))
 		return;
 
+	cfs_rq = cfs_rq_of(se);
 	update_curr(cfs_rq);
 
 	if (kernel_at_least(6, 19)) {
@@ -442,6 +439,5 @@ void requeue_delayed_entity(struct sched_entity *se)
 		}
 	}
 	update_load_avg(cfs_rq, se, 0);
-	se->sched_delayed = 0;
-	cfs_rq->h_nr_delayed--;
+	clear_delayed(se);
 }

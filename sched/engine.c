@@ -17,6 +17,9 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 	size_t off = (e->arena_used + 15) & ~(size_t)15;
 	void *p = (char *)e->arena + off;
 
+	/* arena_need() sized it: running past the end is a bug in that sum */
+	if (off + size > e->arena_size)
+		abort();
 	e->arena_used = off + size;
 	return p;
 }
@@ -25,7 +28,7 @@ static size_t arena_need(const struct sched_scenario *sc)
 {
 	size_t n = sizeof(struct sched_state) + 64;
 	size_t timers = (size_t)sc->topo->nr_cpus * 3 + (size_t)sc->nr_tasks * 2 +
-			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 1;
+			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 1 + (size_t)(sc->nr_groups + 1) * 2;
 
 	n += (size_t)sc->topo->nr_cpus * (sizeof(struct rq) + sizeof(struct task_struct) + 32);
 	n += (size_t)sc->nr_tasks * (sizeof(struct task_struct) + 16);
@@ -34,6 +37,9 @@ static size_t arena_need(const struct sched_scenario *sc)
 	n += (size_t)sc->nr_tasks * ((size_t)sc->nr_local_timers * sizeof(struct prog_timer) + 16);
 	n += (size_t)sc->nr_sync * sizeof(struct sync_state) + 16;
 	n += ((size_t)sc->nr_actions + sc->nr_notes) * (sizeof(struct sched_timer) + 16);
+	n += (size_t)(sc->nr_groups ? sc->nr_groups : 1) * (sizeof(struct task_group) + 48 +
+		(size_t)sc->topo->nr_cpus * (2 * sizeof(void *) + sizeof(struct sched_entity) +
+					      sizeof(struct cfs_rq) + 32));
 	n += timers * sizeof(struct timer_slot) + 16;
 	return n;
 }
@@ -92,6 +98,51 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	init_timer(&rq->work, T_WORK, cpu);
 }
 
+/*
+ * The group table: the root's queues are the rq's own; every other group
+ * gets an entity and a queue per CPU, attached below its parent's.
+ */
+static void init_task_groups(struct sched_engine *e)
+{
+	const struct sched_scenario *sc = e->sc;
+	struct sched_state *st = e->st;
+	int nr_cpus = st->nr_cpus;
+
+	st->nr_groups = sc->nr_groups ? sc->nr_groups : 1;
+	st->tg = arena_alloc(e, (size_t)st->nr_groups * sizeof(struct task_group));
+	for (int g = 0; g < st->nr_groups; g++) {
+		const struct sched_group_spec *spec = sc->nr_groups ? &sc->group[g] : NULL;
+		struct task_group *tg = &st->tg[g];
+		struct cfs_rq *queues = NULL;
+		struct sched_entity *ses = NULL;
+
+		tg->id = g;
+		tg->parent = g ? &st->tg[spec->parent] : NULL;
+		tg->shares = scale_load(!spec ? 1024 : spec->idle ? WEIGHT_IDLEPRIO : spec->shares);
+		tg->idle = spec ? spec->idle : 0;
+		tg->cfs_rq = arena_alloc(e, (size_t)nr_cpus * sizeof(*tg->cfs_rq));
+		if (g) {
+			tg->se = arena_alloc(e, (size_t)nr_cpus * sizeof(*tg->se));
+			queues = arena_alloc(e, (size_t)nr_cpus * sizeof(*queues));
+			ses = arena_alloc(e, (size_t)nr_cpus * sizeof(*ses));
+		}
+		for (int cpu = 0; cpu < nr_cpus; cpu++) {
+			struct cfs_rq *cfs_rq = g ? &queues[cpu] : &st->rq[cpu].cfs;
+
+			tg->cfs_rq[cpu] = cfs_rq;
+			if (g)
+				tg->se[cpu] = &ses[cpu];
+			init_tg_cfs_entry(tg, cfs_rq, g ? &ses[cpu] : NULL, cpu,
+					  tg->parent && tg->parent->se ? tg->parent->se[cpu] : NULL);
+			cfs_rq->idle = tg->idle;
+			if (g)
+				attach_entity_cfs_rq(&ses[cpu]);
+		}
+		if (g)
+			init_cfs_bandwidth(tg, spec->period, spec->quota, spec->burst);
+	}
+}
+
 static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 {
 	const struct sched_task_spec *spec = &e->sc->task[idx];
@@ -106,6 +157,7 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->se.slice = spec->slice;
 	p->se.custom_slice = spec->slice != 0;
 	p->sched_class = &fair_sched_class;
+	p->sched_task_group = &e->st->tg[spec->group];
 	p->loop_count = arena_alloc(e, (size_t)spec->prog->nr_loops * sizeof(u32));
 	p->timer = arena_alloc(e, (size_t)e->sc->nr_local_timers * sizeof(struct prog_timer));
 	p->blocked_on = p->relock = -1;
@@ -143,13 +195,16 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_tunables(e);
 	sched_rand_seed(sc->seed);
 
-	st->tq.cap = nr_cpus * 3 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1;
+	st->tq.cap = nr_cpus * 3 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1 +
+		     (sc->nr_groups ? sc->nr_groups : 1) * 2;
 	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
 
 	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
 	st->idle_task = arena_alloc(e, (size_t)nr_cpus * sizeof(struct task_struct));
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		init_rq(&st->rq[cpu], cpu, &st->idle_task[cpu], sc->topo->cpu[cpu].capacity);
+
+	init_task_groups(e);
 
 	init_timer(&st->end_timer, T_END, 0);
 	timer_arm(&st->tq, &st->end_timer, sc->duration);
@@ -257,6 +312,17 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 			return -1;
 		}
 		return 0;
+	case CMD_MOVE_TASK:
+		if (c->task < 0 || c->task >= ST->nr_tasks || c->key < 0 || c->key >= ST->nr_groups)
+			break;
+		return 0;
+	case CMD_SET_GROUP_SHARES:
+	case CMD_SET_GROUP_IDLE:
+	case CMD_SET_GROUP_MAX:
+	case CMD_SET_GROUP_BURST:
+		if (c->key <= 0 || c->key >= ST->nr_groups)
+			break;
+		return check_group_command(&ST->tg[c->key], c, err, errlen);
 	}
 	snprintf(err, errlen, "malformed command");
 	return -1;
@@ -312,6 +378,15 @@ static void apply_command(const struct sched_command *c, u32 index)
 		break;
 	case CMD_SET_SLICE:
 		apply_task_attr(p, p->policy, PRIO_TO_NICE(p->static_prio), (u64)c->value);
+		break;
+	case CMD_MOVE_TASK:
+		sched_move_task(p, &ST->tg[c->key]);
+		break;
+	case CMD_SET_GROUP_SHARES:
+	case CMD_SET_GROUP_IDLE:
+	case CMD_SET_GROUP_MAX:
+	case CMD_SET_GROUP_BURST:
+		apply_group_command(&ST->tg[c->key], c);
 		break;
 	}
 }
@@ -369,6 +444,12 @@ static void fire_timer(struct sched_timer *t)
 		break;
 	case T_ACTION:
 		apply_command(&E->sc->action[t->arg].cmd, (u32)t->arg);
+		break;
+	case T_CFS_PERIOD:
+		sched_cfs_period_timer(&ST->tg[t->arg]);
+		break;
+	case T_CFS_SLACK:
+		sched_cfs_slack_timer(&ST->tg[t->arg]);
 		break;
 	case T_NOTE:
 		sched_event_init(&ev, EV_NOTE, 0);

@@ -15,6 +15,9 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_YIELD] = "schedscope_yield",
 	[EV_COMMAND] = "schedscope_command",
 	[EV_NOTE] = "schedscope_note",
+	[EV_CFS_THROTTLE] = "schedscope_cfs_throttle",
+	[EV_CFS_UNTHROTTLE] = "schedscope_cfs_unthrottle",
+	[EV_CFS_PERIOD] = "schedscope_cfs_period",
 	[EV_PROG_TIMER] = "schedscope_timer",
 };
 
@@ -24,4 +27,9 @@ const char *const sched_command_names[NR_SCHED_COMMANDS] = {
 	[CMD_SET_NICE] = "set_nice",
 	[CMD_SET_SLICE] = "set_slice",
 	[CMD_SET_POLICY] = "set_policy",
+	[CMD_SET_GROUP_SHARES] = "set_group_shares",
+	[CMD_SET_GROUP_IDLE] = "set_group_idle",
+	[CMD_SET_GROUP_MAX] = "set_group_max",
+	[CMD_SET_GROUP_BURST] = "set_group_burst",
+	[CMD_MOVE_TASK] = "move_task",
 };

@@ -21,6 +21,9 @@ enum sched_event_type {
 	EV_SCHED_YIELD,		/* do_sched_yield() or yield_to() */
 	EV_COMMAND,		/* a run-time command was applied */
 	EV_NOTE,		/* a scenario caption */
+	EV_CFS_THROTTLE,	/* a group's queue ran out of runtime and left its CPU */
+	EV_CFS_UNTHROTTLE,	/* it got runtime again */
+	EV_CFS_PERIOD,		/* a group's bandwidth period ended: the pool is refilled */
 	EV_PROG_TIMER,		/* a task reached its `timer`: one rt-app period ends */
 	NR_SCHED_EVENTS
 };
@@ -77,6 +80,13 @@ struct sched_event {
 		struct {
 			u32 index;	/* into scenario.note */
 		} note;
+		struct {
+			s32 group;		/* index in scenario.group */
+			s64 runtime_remaining;	/* the queue's, ns (throttle/unthrottle) */
+			s64 pool;		/* runtime left in the group's pool, ns */
+			u64 extra;		/* unthrottle: ns throttled; period: queues were throttled */
+			u64 burst;		/* period: burst runtime used in the period that ended */
+		} bw;
 		struct {
 			s32 pid;
 			u8 missed;	/* the expiry had passed: no sleep */

@@ -1,15 +1,11 @@
 /*
  * The fair class (kernel/sched/fair.c): accounting, PELT hooks, enqueue,
  * dequeue, pick and tick, shared by EEVDF (eevdf.c) and the pre-6.6 CFS
- * pick (cfs_legacy.c). Runqueues are flat until task groups land: every
- * task entity sits on its CPU's root cfs_rq.
+ * pick (cfs_legacy.c). Every level of the task-group hierarchy is a cfs_rq
+ * of its own; the walks up and down it are the kernel's (group.c holds the
+ * group weights and the PELT propagation between levels).
  */
 #include "internal.h"
-
-#define UPDATE_TG 0x1
-#define SKIP_AGE_LOAD 0x2
-#define DO_ATTACH 0x4
-#define DO_DETACH 0x8
 
 /* delta / w: wall time to this entity's virtual time. */
 u64 calc_delta_fair(u64 delta, struct sched_entity *se)
@@ -26,28 +22,15 @@ static unsigned long se_weight(struct sched_entity *se)
 
 /* ---- PELT bookkeeping ---- */
 
-static void sub_positive_ul(unsigned long *p, unsigned long v)
-{
-	*p = *p > v ? *p - v : 0;
-}
 
-static void sub_positive_u64(u64 *p, u64 v)
-{
-	*p = *p > v ? *p - v : 0;
-}
-
-static void sub_positive_u32(u32 *p, u64 v)
-{
-	*p = *p > v ? (u32)(*p - v) : 0;
-}
-
-/* New tasks are assumed fully busy until they show otherwise. */
+/* New tasks are assumed fully busy until they show otherwise; a new group carries nothing yet. */
 void init_entity_runnable_average(struct sched_entity *se)
 {
 	struct sched_avg *sa = &se->avg;
 
 	*sa = (struct sched_avg){ 0 };
-	sa->load_avg = scale_load_down(se->load.weight);
+	if (entity_is_task(se))
+		sa->load_avg = scale_load_down(se->load.weight);
 }
 
 /* A new task gets half of the CPU's spare utilisation, in proportion to its weight. */
@@ -72,13 +55,13 @@ void post_init_entity_util_avg(struct task_struct *p)
 	sa->runnable_avg = sa->util_avg;
 }
 
-static void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	cfs_rq->avg.load_avg += se->avg.load_avg;
 	cfs_rq->avg.load_sum += se_weight(se) * se->avg.load_sum;
 }
 
-static void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	sub_positive_ul(&cfs_rq->avg.load_avg, se->avg.load_avg);
 	sub_positive_u64(&cfs_rq->avg.load_sum, se_weight(se) * se->avg.load_sum);
@@ -87,7 +70,7 @@ static void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 				   (u32)(cfs_rq->avg.load_avg * PELT_MIN_DIVIDER));
 }
 
-static int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
+int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
 {
 	struct sched_avg *sa = &cfs_rq->avg;
 	int decayed = 0;
@@ -111,6 +94,8 @@ static int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
 		sub_positive_u64(&sa->runnable_sum, (u64)r * divider);
 		sa->runnable_sum = MAX((u32)sa->runnable_sum,
 				       (u32)(sa->runnable_avg * PELT_MIN_DIVIDER));
+		/* the unweighted runnable estimates the load_sum that left */
+		add_tg_cfs_propagate(cfs_rq, -(long)(((u64)r * divider) >> SCHED_CAPACITY_SHIFT));
 
 		cfs_rq->removed.load_avg = cfs_rq->removed.util_avg = 0;
 		cfs_rq->removed.runnable_avg = 0;
@@ -121,7 +106,7 @@ static int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq)
 	return decayed;
 }
 
-static void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u32 divider = get_pelt_divider(&cfs_rq->avg);
 
@@ -141,19 +126,49 @@ static void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->avg.util_sum += se->avg.util_sum;
 	cfs_rq->avg.runnable_avg += se->avg.runnable_avg;
 	cfs_rq->avg.runnable_sum += se->avg.runnable_sum;
+	add_tg_cfs_propagate(cfs_rq, (long)se->avg.load_sum);
+}
+
+void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	dequeue_load_avg(cfs_rq, se);
+	sub_positive_ul(&cfs_rq->avg.util_avg, se->avg.util_avg);
+	sub_positive_u32(&cfs_rq->avg.util_sum, se->avg.util_sum);
+	cfs_rq->avg.util_sum = MAX(cfs_rq->avg.util_sum, (u32)(cfs_rq->avg.util_avg * PELT_MIN_DIVIDER));
+	sub_positive_ul(&cfs_rq->avg.runnable_avg, se->avg.runnable_avg);
+	sub_positive_u64(&cfs_rq->avg.runnable_sum, se->avg.runnable_sum);
+	cfs_rq->avg.runnable_sum = MAX((u32)cfs_rq->avg.runnable_sum,
+				       (u32)(cfs_rq->avg.runnable_avg * PELT_MIN_DIVIDER));
+	add_tg_cfs_propagate(cfs_rq, -(long)se->avg.load_sum);
 }
 
 void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
-	u64 now = rq_clock_pelt(rq_of(cfs_rq));
+	u64 now = cfs_rq_clock_pelt(cfs_rq);
+	int decayed;
 
 	if (se->avg.last_update_time && !(flags & SKIP_AGE_LOAD))
 		__update_load_avg_se(now, cfs_rq, se);
 
-	update_cfs_rq_load_avg(now, cfs_rq);
+	decayed = update_cfs_rq_load_avg(now, cfs_rq);
+	decayed |= propagate_entity_load_avg(se);
 
-	if (!se->avg.last_update_time && (flags & DO_ATTACH))
+	if (!se->avg.last_update_time && (flags & DO_ATTACH)) {
 		attach_entity_load_avg(cfs_rq, se);
+		update_tg_load_avg(cfs_rq);
+	} else if (flags & DO_DETACH) {
+		detach_entity_load_avg(cfs_rq, se);
+		update_tg_load_avg(cfs_rq);
+	} else if (decayed && (flags & UPDATE_TG)) {
+		update_tg_load_avg(cfs_rq);
+	}
+}
+
+/* A group entity's PELT runnable counts the tasks runnable below it. */
+void se_update_runnable(struct sched_entity *se)
+{
+	if (!entity_is_task(se))
+		se->runnable_weight = se->my_q->h_nr_running - se->my_q->h_nr_delayed;
 }
 
 /* ---- runqueue accounting ---- */
@@ -177,14 +192,54 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 	cfs_rq->nr_running--;
 }
 
+/* A buddy mark runs up the hierarchy; clearing it stops where another entity holds it. */
 void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	struct sched_entity *e;
+
 	if (cfs_rq->next == se)
-		cfs_rq->next = NULL;
+		for (e = se; e && cfs_rq_of(e)->next == e; e = e->parent)
+			cfs_rq_of(e)->next = NULL;
 	if (cfs_rq->last == se)
-		cfs_rq->last = NULL;
+		for (e = se; e && cfs_rq_of(e)->last == e; e = e->parent)
+			cfs_rq_of(e)->last = NULL;
 	if (cfs_rq->skip == se)
-		cfs_rq->skip = NULL;
+		for (e = se; e && cfs_rq_of(e)->skip == e; e = e->parent)
+			cfs_rq_of(e)->skip = NULL;
+}
+
+void set_next_buddy(struct sched_entity *se)
+{
+	for_each_sched_entity(se) {
+		if (se_is_idle(se))
+			return;
+		cfs_rq_of(se)->next = se;
+	}
+}
+
+void set_last_buddy(struct sched_entity *se)
+{
+	for_each_sched_entity(se) {
+		if (se_is_idle(se))
+			return;
+		cfs_rq_of(se)->last = se;
+	}
+}
+
+static void set_skip_buddy(struct sched_entity *se)
+{
+	for_each_sched_entity(se)
+		cfs_rq_of(se)->skip = se;
+}
+
+/* Where the task's entity is queued: its group's cfs_rq on its CPU. */
+void set_task_rq(struct task_struct *p, int cpu)
+{
+	struct task_group *tg = p->sched_task_group;
+
+	p->se.cfs_rq = tg->cfs_rq[cpu];
+	p->se.parent = tg->se ? tg->se[cpu] : NULL;
+	p->se.depth = p->se.parent ? p->se.parent->depth + 1 : 0;
 }
 
 /* ---- update_curr: charge the running entity ---- */
@@ -217,12 +272,14 @@ void update_curr(struct cfs_rq *cfs_rq)
 
 	if (sched_legacy_cfs()) {
 		update_min_vruntime_legacy(cfs_rq);
+		account_cfs_rq_runtime(cfs_rq, (u64)delta_exec);
 		return;
 	}
 
 	resched = update_deadline(cfs_rq, curr);
 	if (!kernel_at_least(6, 19))
 		update_min_vruntime(cfs_rq);
+	account_cfs_rq_runtime(cfs_rq, (u64)delta_exec);
 
 	if (cfs_rq->nr_running == 1)
 		return;
@@ -239,7 +296,7 @@ void update_curr(struct cfs_rq *cfs_rq)
 
 /* ---- enqueue / dequeue ---- */
 
-static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	bool curr = cfs_rq->curr == se;
 
@@ -253,6 +310,8 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 		if (renorm && !curr)
 			se->vruntime += cfs_rq->min_vruntime;
 		update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH);
+		se_update_runnable(se);
+		update_cfs_group(se);
 		account_entity_enqueue(cfs_rq, se);
 		if (flags & ENQUEUE_WAKEUP)
 			place_entity_legacy(cfs_rq, se, 0);
@@ -262,6 +321,9 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 			place_entity(cfs_rq, se, flags);
 		update_curr(cfs_rq);
 		update_load_avg(cfs_rq, se, UPDATE_TG | DO_ATTACH);
+		se_update_runnable(se);
+		/* reweighted first, so the placement sees the group's new weight */
+		update_cfs_group(se);
 		if (!curr)
 			place_entity(cfs_rq, se, flags);
 		account_entity_enqueue(cfs_rq, se);
@@ -271,12 +333,48 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	if (!curr)
 		__enqueue_entity(cfs_rq, se);
 	se->on_rq = 1;
+
+	if (cfs_rq->nr_running == 1) {
+		check_enqueue_throttle(cfs_rq);
+		if (throttled_hierarchy(cfs_rq)) {
+			if (cfs_rq_throttled(cfs_rq) && !cfs_rq->throttled_clock)
+				cfs_rq->throttled_clock = rq_clock(rq_of(cfs_rq));
+			if (!cfs_rq->throttled_clock_self)
+				cfs_rq->throttled_clock_self = rq_clock(rq_of(cfs_rq));
+		}
+	}
+}
+
+/* A delayed task still counts as queued at every level above it, but not as runnable. */
+static void set_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = 1;
+	if (!entity_is_task(se))
+		return;
+	for_each_sched_entity(se) {
+		cfs_rq_of(se)->h_nr_delayed++;
+		if (cfs_rq_throttled(cfs_rq_of(se)))
+			break;
+	}
+}
+
+void clear_delayed(struct sched_entity *se)
+{
+	se->sched_delayed = 0;
+	if (!entity_is_task(se))
+		return;
+	for_each_sched_entity(se) {
+		cfs_rq_of(se)->h_nr_delayed--;
+		if (cfs_rq_throttled(cfs_rq_of(se)))
+			break;
+	}
 }
 
 /* Returns false when DELAY_DEQUEUE keeps a sleeping, ineligible entity queued. */
-static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	bool sleep = flags & DEQUEUE_SLEEP;
+	int action = UPDATE_TG;
 
 	update_curr(cfs_rq);
 	clear_buddies(cfs_rq, se);
@@ -285,21 +383,25 @@ static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	    !(flags & DEQUEUE_SPECIAL) && sched_feat(DELAY_DEQUEUE) &&
 	    kernel_at_least(6, 12) && !entity_eligible(cfs_rq, se)) {
 		update_load_avg(cfs_rq, se, 0);
-		se->sched_delayed = 1;
-		cfs_rq->h_nr_delayed++;
+		set_delayed(se);
 		return false;
 	}
 
-	update_load_avg(cfs_rq, se, UPDATE_TG);
+	if (entity_is_task(se) && task_of(se)->on_rq == TASK_ON_RQ_MIGRATING)
+		action |= DO_DETACH;
+	update_load_avg(cfs_rq, se, action);
+	se_update_runnable(se);
 
 	if (sched_legacy_cfs()) {
 		if (se != cfs_rq->curr)
 			__dequeue_entity(cfs_rq, se);
 		se->on_rq = 0;
 		account_entity_dequeue(cfs_rq, se);
+		return_cfs_rq_runtime(cfs_rq);
 		/* Keep it relative so it can be re-based on whatever queue it joins next. */
 		if (!sleep)
 			se->vruntime -= cfs_rq->min_vruntime;
+		update_cfs_group(se);
 		if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 			update_min_vruntime_legacy(cfs_rq);
 		return true;
@@ -314,10 +416,11 @@ static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 		__dequeue_entity(cfs_rq, se);
 	se->on_rq = 0;
 	account_entity_dequeue(cfs_rq, se);
+	return_cfs_rq_runtime(cfs_rq);
+	update_cfs_group(se);
 
 	if (flags & DEQUEUE_DELAYED) {
-		se->sched_delayed = 0;
-		cfs_rq->h_nr_delayed--;
+		clear_delayed(se);
 		if (sched_feat(DELAY_ZERO) && se->vlag > 0)
 			se->vlag = 0;
 	}
@@ -332,7 +435,7 @@ static void hrtick_start_fair(struct rq *rq, struct task_struct *p)
 
 	if (rq->cfs.h_nr_running > 1) {
 		u64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;
-		u64 slice = sched_legacy_cfs() ? sched_slice(&rq->cfs, se) : se->slice;
+		u64 slice = sched_legacy_cfs() ? sched_slice(cfs_rq_of(se), se) : se->slice;
 		s64 delta = (s64)(slice - ran);
 
 		if (delta < 0) {
@@ -344,42 +447,146 @@ static void hrtick_start_fair(struct rq *rq, struct task_struct *p)
 	}
 }
 
+/* 6.12+: a group entity asks for the shortest slice queued below it. */
+static bool group_slices(void)
+{
+	return !sched_legacy_cfs() && kernel_at_least(6, 12);
+}
+
+/* The hierarchical counts an enqueue or dequeue adds at one level. */
+struct h_delta {
+	int queued, delayed, idle;
+};
+
+static void account_h_delta(struct cfs_rq *cfs_rq, struct h_delta *d, int sign)
+{
+	cfs_rq->h_nr_running += sign * d->queued;
+	cfs_rq->h_nr_delayed += sign * d->delayed;
+	cfs_rq->idle_h_nr_running += sign * d->idle;
+	/* above an idle group, everything it holds counts as idle */
+	if (cfs_rq_is_idle(cfs_rq))
+		d->idle = d->queued;
+}
+
+/*
+ * The levels an enqueue or dequeue left queued: refresh their load, weight
+ * and slice. False when a throttled queue hides the change from the CPU.
+ */
+static bool update_upper_levels(struct sched_entity *se, struct h_delta *d, int sign, u64 slice)
+{
+	for_each_sched_entity(se) {
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		update_load_avg(cfs_rq, se, UPDATE_TG);
+		se_update_runnable(se);
+		update_cfs_group(se);
+		if (group_slices() && slice)
+			set_entity_slice(cfs_rq, se, slice);
+		slice = cfs_rq_min_slice(cfs_rq);
+		account_h_delta(cfs_rq, d, sign);
+		if (cfs_rq_throttled(cfs_rq))
+			return false;
+	}
+	return true;
+}
+
 static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_entity *se = &p->se;
-	struct cfs_rq *cfs_rq = cfs_rq_of(se);
+	struct h_delta d = { 1, 0, task_has_idle_policy(p) };
+	u64 slice = 0;
 
 	if (flags & ENQUEUE_DELAYED) {
 		requeue_delayed_entity(se);
 		return;
 	}
-	enqueue_entity(cfs_rq, se, flags);
-	cfs_rq->h_nr_running++;
-	if (se->sched_delayed)	/* kept delayed across a SAVE/RESTORE change */
-		cfs_rq->h_nr_delayed++;
-	if (task_has_idle_policy(p))
-		cfs_rq->idle_h_nr_running++;
+	/* kept delayed across a SAVE/RESTORE change */
+	if (!(flags & ENQUEUE_WAKEUP))
+		d.delayed = se->sched_delayed;
+
+	for_each_sched_entity(se) {
+		struct cfs_rq *cfs_rq;
+
+		if (se->on_rq) {
+			if (se->sched_delayed)
+				requeue_delayed_entity(se);
+			break;
+		}
+		cfs_rq = cfs_rq_of(se);
+		if (group_slices() && slice) {
+			se->slice = slice;
+			se->custom_slice = 1;
+		}
+		enqueue_entity(cfs_rq, se, flags);
+		slice = cfs_rq_min_slice(cfs_rq);
+		account_h_delta(cfs_rq, &d, 1);
+		if (cfs_rq_throttled(cfs_rq))
+			return;
+		flags = ENQUEUE_WAKEUP;
+	}
+	if (!update_upper_levels(se, &d, 1, slice))
+		return;
+
 	rq->nr_running++;
 	if (sched_feat(HRTICK) && rq->curr->sched_class == &fair_sched_class)
 		hrtick_start_fair(rq, rq->curr);
 }
 
+/*
+ * Dequeue se and every ancestor it leaves empty. -1: the task stays queued
+ * as a delayed dequeue; 1: done.
+ */
+static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
+{
+	bool task_sleep = flags & DEQUEUE_SLEEP;
+	bool task_delayed = flags & DEQUEUE_DELAYED;
+	struct task_struct *p = NULL;
+	struct h_delta d = { 0, 0, 0 };
+	u64 slice = 0;
+
+	if (entity_is_task(se)) {
+		p = task_of(se);
+		d.queued = 1;
+		d.idle = task_has_idle_policy(p);
+		if (!task_sleep && !task_delayed)
+			d.delayed = se->sched_delayed;
+	}
+
+	for_each_sched_entity(se) {
+		struct cfs_rq *cfs_rq = cfs_rq_of(se);
+
+		if (!dequeue_entity(cfs_rq, se, flags)) {
+			if (p && &p->se == se)
+				return -1;
+			/* a group entity went delayed: it stays queued, its task count goes */
+			slice = cfs_rq_min_slice(cfs_rq);
+			break;
+		}
+		account_h_delta(cfs_rq, &d, -1);
+		if (cfs_rq_throttled(cfs_rq))
+			return 1;
+
+		/* Don't dequeue the parent if it still holds other entities. */
+		if (cfs_rq->load.weight) {
+			slice = cfs_rq_min_slice(cfs_rq);
+			se = parent_entity(se);
+			/* p sleeps within its slice: favour a sibling from the same group next */
+			if (task_sleep && se && !throttled_hierarchy(cfs_rq))
+				set_next_buddy(se);
+			break;
+		}
+		flags |= DEQUEUE_SLEEP;
+		flags &= ~(DEQUEUE_DELAYED | DEQUEUE_SPECIAL);
+	}
+	if (update_upper_levels(se, &d, -1, slice))
+		rq->nr_running -= d.queued;
+	return 1;
+}
+
 /* False when the task stays queued as a delayed dequeue. */
 static bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
-	struct sched_entity *se = &p->se;
-	struct cfs_rq *cfs_rq = cfs_rq_of(se);
-	bool was_delayed = se->sched_delayed;
-
-	if (!dequeue_entity(cfs_rq, se, flags))
-		return false;
-	cfs_rq->h_nr_running--;
-	if (was_delayed && !(flags & DEQUEUE_DELAYED))
-		cfs_rq->h_nr_delayed--;
-	if (task_has_idle_policy(p))
-		cfs_rq->idle_h_nr_running--;
-	rq->nr_running--;
-	return true;
+	return dequeue_entities(rq, &p->se, flags) >= 0;
 }
 
 /* ---- pick ---- */
@@ -401,8 +608,11 @@ static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 static void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 {
-	if (prev->on_rq) {
+	if (prev->on_rq)
 		update_curr(cfs_rq);
+	/* a queue that ran out of runtime is throttled as it is put */
+	check_cfs_rq_runtime(cfs_rq);
+	if (prev->on_rq) {
 		__enqueue_entity(cfs_rq, prev);
 		update_load_avg(cfs_rq, prev, 0);
 	}
@@ -428,41 +638,103 @@ static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_r
 	se = pick_eevdf(cfs_rq);
 	if (se->sched_delayed) {
 		/* It blocked while ineligible; now that it is chosen, it finally leaves. */
-		struct task_struct *p = task_of(se);
+		bool task = entity_is_task(se);
 
-		dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
-		p->on_rq = 0;
+		dequeue_entities(rq, se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		if (task)
+			task_of(se)->on_rq = 0;
 		return NULL;
 	}
 	return se;
 }
 
+/* Walk down from the root queue, picking one entity per level. */
 static struct task_struct *pick_task_fair(struct rq *rq)
 {
-	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se;
+	struct cfs_rq *cfs_rq;
 
 again:
+	cfs_rq = &rq->cfs;
 	if (!cfs_rq->nr_running)
 		return NULL;
-	if (cfs_rq->curr && cfs_rq->curr->on_rq)
-		update_curr(cfs_rq);
-	se = pick_next_entity(rq, cfs_rq);
-	if (!se)
-		goto again;
+	do {
+		/* curr may not have been put yet */
+		if (cfs_rq->curr && cfs_rq->curr->on_rq)
+			update_curr(cfs_rq);
+		if (check_cfs_rq_runtime(cfs_rq))
+			goto again;
+		se = pick_next_entity(rq, cfs_rq);
+		if (!se)
+			goto again;
+		cfs_rq = group_cfs_rq(se);
+	} while (cfs_rq);
 	return task_of(se);
 }
 
 static void put_prev_task_fair(struct rq *rq, struct task_struct *prev)
 {
-	put_prev_entity(&rq->cfs, &prev->se);
+	struct sched_entity *se = &prev->se;
+
+	for_each_sched_entity(se)
+		put_prev_entity(cfs_rq_of(se), se);
 }
 
 static void set_next_task_fair(struct rq *rq, struct task_struct *p)
 {
-	set_next_entity(&rq->cfs, &p->se);
+	struct sched_entity *se = &p->se;
+
+	for_each_sched_entity(se) {
+		set_next_entity(cfs_rq_of(se), se);
+		/* make sure the queue has runtime, or is rescheduled to be throttled */
+		account_cfs_rq_runtime(cfs_rq_of(se), 0);
+	}
 	if (sched_feat(HRTICK))
 		hrtick_start_fair(rq, p);
+}
+
+/* Same cfs_rq: the two entities are siblings. */
+static struct cfs_rq *is_same_group(struct sched_entity *se, struct sched_entity *pse)
+{
+	return se->cfs_rq == pse->cfs_rq ? se->cfs_rq : NULL;
+}
+
+/*
+ * From fair to fair, only the levels where prev's and next's ancestors
+ * differ are put and set: the common ancestors keep running undisturbed.
+ */
+static struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct *prev)
+{
+	struct task_struct *p = pick_task_fair(rq);
+	struct sched_entity *se, *pse;
+	struct cfs_rq *cfs_rq;
+
+	if (!p || prev == p)
+		return p;
+	if (prev->sched_class != &fair_sched_class) {
+		prev->sched_class->put_prev_task(rq, prev);
+		set_next_task_fair(rq, p);
+		return p;
+	}
+	se = &p->se;
+	pse = &prev->se;
+	while (!(cfs_rq = is_same_group(se, pse))) {
+		int se_depth = se->depth, pse_depth = pse->depth;
+
+		if (se_depth <= pse_depth) {
+			put_prev_entity(cfs_rq_of(pse), pse);
+			pse = parent_entity(pse);
+		}
+		if (se_depth >= pse_depth) {
+			set_next_entity(cfs_rq_of(se), se);
+			se = parent_entity(se);
+		}
+	}
+	put_prev_entity(cfs_rq, pse);
+	set_next_entity(cfs_rq, se);
+	if (sched_feat(HRTICK))
+		hrtick_start_fair(rq, p);
+	return p;
 }
 
 /* ---- tick, yield, wakeup preemption ---- */
@@ -471,6 +743,7 @@ static void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int qu
 {
 	update_curr(cfs_rq);
 	update_load_avg(cfs_rq, curr, UPDATE_TG);
+	update_cfs_group(curr);
 
 	/* hrticks are programmed at the slice end: just reschedule */
 	if (queued) {
@@ -485,7 +758,10 @@ static void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int qu
 
 static void task_tick_fair(struct rq *rq, struct task_struct *curr, int queued)
 {
-	entity_tick(&rq->cfs, &curr->se, queued);
+	struct sched_entity *se = &curr->se;
+
+	for_each_sched_entity(se)
+		entity_tick(cfs_rq_of(se), se, queued);
 }
 
 static void yield_task_fair(struct rq *rq)
@@ -501,7 +777,7 @@ static void yield_task_fair(struct rq *rq)
 	if (!sched_legacy_cfs() || curr->policy != SCHED_BATCH)
 		update_curr(cfs_rq);
 	if (sched_legacy_cfs())
-		cfs_rq->skip = se;	/* the next pick prefers the runner-up */
+		set_skip_buddy(se);	/* the next pick prefers the runner-up */
 	else
 		yield_entity_eevdf(cfs_rq, se);
 }
@@ -513,10 +789,28 @@ static bool yield_to_task_fair(struct rq *rq, struct task_struct *p)
 
 	if (!se->on_rq || se->sched_delayed)
 		return false;
-	if (!se_is_idle(se))
-		cfs_rq_of(se)->next = se;
+	set_next_buddy(se);
 	yield_task_fair(rq);
 	return true;
+}
+
+/* Walk both up to the level where they are siblings: only siblings compete. */
+void find_matching_se(struct sched_entity **se, struct sched_entity **pse)
+{
+	int se_depth = (*se)->depth, pse_depth = (*pse)->depth;
+
+	while (se_depth > pse_depth) {
+		se_depth--;
+		*se = parent_entity(*se);
+	}
+	while (pse_depth > se_depth) {
+		pse_depth--;
+		*pse = parent_entity(*pse);
+	}
+	while (!is_same_group(*se, *pse)) {
+		*se = parent_entity(*se);
+		*pse = parent_entity(*pse);
+	}
 }
 
 static void wakeup_preempt_fair(struct rq *rq, struct task_struct *p, int wake_flags)
@@ -533,7 +827,7 @@ static void wakeup_preempt_fair(struct rq *rq, struct task_struct *p, int wake_f
 
 /* ---- weight changes ---- */
 
-static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight)
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight)
 {
 	bool curr = cfs_rq->curr == se;
 	u64 avruntime = 0;
@@ -587,6 +881,7 @@ const struct sched_class fair_sched_class = {
 	.yield_to_task = yield_to_task_fair,
 	.wakeup_preempt = wakeup_preempt_fair,
 	.pick_task = pick_task_fair,
+	.pick_next_task = pick_next_task_fair,
 	.put_prev_task = put_prev_task_fair,
 	.set_next_task = set_next_task_fair,
 	.task_tick = task_tick_fair,

@@ -42,6 +42,7 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_MIGRATION_COST] = { "migration_cost_ns", true, 0, NSEC_PER_SEC },
 	[TUN_NR_MIGRATE] = { "nr_migrate", false, 1, 1024 },
 	[TUN_TUNABLE_SCALING] = { "tunable_scaling", false, 0, 2 },
+	[TUN_CFS_BANDWIDTH_SLICE] = { "cfs_bandwidth_slice", true, NSEC_PER_USEC, NSEC_PER_SEC },
 };
 
 int sched_feature_lookup(const char *name)
@@ -132,6 +133,8 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return 32;
 	case TUN_TUNABLE_SCALING:
 		return SCHED_TUNABLESCALING_LOG;
+	case TUN_CFS_BANDWIDTH_SLICE:
+		return 5 * NSEC_PER_MSEC;
 	default:
 		return 0;
 	}

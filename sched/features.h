@@ -68,6 +68,7 @@ enum sched_tunable {
 	TUN_MIGRATION_COST,	/* sysctl_sched_migration_cost */
 	TUN_NR_MIGRATE,		/* sysctl_sched_nr_migrate */
 	TUN_TUNABLE_SCALING,	/* sysctl_sched_tunable_scaling */
+	TUN_CFS_BANDWIDTH_SLICE, /* sysctl_sched_cfs_bandwidth_slice (kernel.sched_cfs_bandwidth_slice_us) */
 	NR_SCHED_TUNABLES
 };
 

@@ -38,7 +38,6 @@ struct load_weight {
 	u32 inv_weight;
 };
 
-extern const int sched_prio_to_weight[40];
 extern const u32 sched_prio_to_wmult[40];
 
 u64 __calc_delta(u64 delta_exec, unsigned long weight, struct load_weight *lw);
@@ -68,6 +67,20 @@ static inline u32 get_pelt_divider(const struct sched_avg *avg)
 	return PELT_MIN_DIVIDER + avg->period_contrib;
 }
 
+/* The kernel's sub_positive()/add_positive(): clamp at zero instead of wrapping. */
+static inline void sub_positive_ul(unsigned long *p, unsigned long v) { *p = *p > v ? *p - v : 0; }
+static inline void sub_positive_u64(u64 *p, u64 v) { *p = *p > v ? *p - v : 0; }
+static inline void sub_positive_u32(u32 *p, u64 v) { *p = *p > v ? (u32)(*p - v) : 0; }
+static inline void add_positive_ul(unsigned long *p, long v)
+{
+	*p = v < 0 && (unsigned long)-v > *p ? 0 : *p + (unsigned long)v;
+}
+static inline void add_positive_u64(u64 *p, s64 v) { *p = v < 0 && (u64)-v > *p ? 0 : *p + (u64)v; }
+static inline void add_positive_u32(u32 *p, long v)
+{
+	*p = v < 0 && (u64)-v > *p ? 0 : (u32)(*p + v);
+}
+
 /* ---- timers: the discrete-event queue ---- */
 
 enum timer_kind {
@@ -79,6 +92,8 @@ enum timer_kind {
 	T_ACTION,	/* a scenario `at` command */
 	T_NOTE,		/* a scenario caption */
 	T_END,		/* the scenario's duration is reached */
+	T_CFS_PERIOD,	/* a group's bandwidth period ends: refill */
+	T_CFS_SLACK,	/* returned slack is handed to throttled queues */
 };
 
 struct sched_timer {
@@ -113,6 +128,7 @@ static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 /* ---- entities and runqueues ---- */
 
 struct cfs_rq;
+struct task_group;
 
 struct sched_entity {
 	struct load_weight load;
@@ -133,6 +149,11 @@ struct sched_entity {
 	u8 custom_slice;
 	struct cfs_rq *cfs_rq;	/* the queue it is (to be) queued on */
 	struct sched_avg avg;
+	/* the group hierarchy: a group's entity stands for its cfs_rq (my_q) on the parent's */
+	int depth;
+	struct sched_entity *parent;
+	struct cfs_rq *my_q;		/* NULL for a task */
+	unsigned long runnable_weight;	/* group: my_q's runnable tasks */
 };
 
 struct cfs_rq {
@@ -160,6 +181,55 @@ struct cfs_rq {
 		int nr;
 	} removed;
 	struct rq *rq;
+
+	/* task groups */
+	struct task_group *tg;
+	int idle;			/* the group is cpu.idle */
+	unsigned long tg_load_avg_contrib;	/* what this queue last added to tg->load_avg */
+	u64 last_update_tg_load_avg;
+	long propagate;			/* PELT to hand up to the group entity */
+	long prop_runnable_sum;
+	unsigned long h_load;		/* this queue's share of the CPU's load (for the balancer) */
+	u64 last_h_load_update;
+	struct sched_entity *h_load_next;
+
+	/* CFS bandwidth: runtime handed out from the group's pool in slices */
+	bool runtime_enabled;
+	bool throttled;
+	s64 runtime_remaining;
+	int throttle_count;		/* this queue or an ancestor is throttled */
+	u64 throttled_clock;		/* when this queue was throttled (for throttled_time) */
+	u64 throttled_clock_pelt, throttled_clock_pelt_time;	/* PELT stands still while throttled */
+	u64 throttled_clock_self, throttled_clock_self_time;
+	struct cfs_rq *throttled_next;	/* the group's list of throttled queues, in throttle order */
+	bool on_throttled_list;
+};
+
+/* A group's cpu.max (struct cfs_bandwidth) and its cpu.stat counters. */
+struct cfs_bandwidth {
+	u64 period, quota, burst;	/* ns; quota RUNTIME_INF: no limit */
+	u64 runtime;			/* left in the pool this period */
+	u64 runtime_snap;		/* the pool after the last refill: burst use is measured from it */
+	u64 hierarchical_quota;		/* quota/period ratio (BW_SHIFT) after the parents' */
+	bool period_active, idle, slack_started;
+	struct cfs_rq *throttled_first, *throttled_last;
+	struct sched_timer period_timer, slack_timer;
+	u64 nr_periods, nr_throttled, throttled_time, nr_burst, burst_time;
+};
+
+/*
+ * A task group (struct task_group): one entity and one cfs_rq per CPU; the
+ * root group's queues are the rq's own and it has no entities.
+ */
+struct task_group {
+	int id;				/* index in scenario.group */
+	struct task_group *parent;
+	unsigned long shares;		/* scale_load(cpu.shares) */
+	int idle;
+	long load_avg;			/* Σ cfs_rq->tg_load_avg_contrib */
+	struct sched_entity **se;	/* [nr_cpus], NULL for the root */
+	struct cfs_rq **cfs_rq;		/* [nr_cpus] */
+	struct cfs_bandwidth cfs_bandwidth;
 };
 
 struct task_struct;
@@ -207,6 +277,7 @@ struct task_struct {
 	struct sched_entity se;
 	const struct sched_task_spec *spec;
 	struct sched_info sched_info;
+	struct task_group *sched_task_group;
 	u64 nr_wakeups;
 	u64 nvcsw, nivcsw;
 	/* program state */
@@ -247,6 +318,7 @@ struct sync_state {
 enum {
 	ENQUEUE_WAKEUP = 0x01,
 	ENQUEUE_RESTORE = 0x02,
+	ENQUEUE_MOVE = 0x04,
 	ENQUEUE_MIGRATED = 0x40,
 	ENQUEUE_INITIAL = 0x80,
 	ENQUEUE_DELAYED = 0x200,
@@ -271,6 +343,8 @@ struct sched_class {
 	bool (*yield_to_task)(struct rq *rq, struct task_struct *p);
 	void (*wakeup_preempt)(struct rq *rq, struct task_struct *p, int flags);
 	struct task_struct *(*pick_task)(struct rq *rq);
+	/* optional: picks and does put_prev/set_next itself (the fair class's cheap group switch) */
+	struct task_struct *(*pick_next_task)(struct rq *rq, struct task_struct *prev);
 	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
 	void (*set_next_task)(struct rq *rq, struct task_struct *p);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
@@ -297,6 +371,8 @@ struct sched_state {
 	struct rq *rq;			/* [nr_cpus] */
 	struct task_struct *task;	/* [nr_tasks] */
 	struct task_struct *idle_task;	/* [nr_cpus] */
+	int nr_groups;
+	struct task_group *tg;		/* [nr_groups]; [0] is the root */
 	struct sched_timer *action_timer;	/* [nr_actions] */
 	struct sched_timer *note_timer;		/* [nr_notes] */
 	struct sync_state *sync;		/* [scenario.nr_sync] */
@@ -344,6 +420,11 @@ static inline struct rq *cpu_rq(int cpu) { return &ST->rq[cpu]; }
 static inline struct rq *rq_of(struct cfs_rq *cfs_rq) { return cfs_rq->rq; }
 static inline struct rq *task_rq(struct task_struct *p) { return cpu_rq(p->cpu); }
 static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se) { return se->cfs_rq; }
+static inline struct cfs_rq *group_cfs_rq(struct sched_entity *se) { return se->my_q; }
+static inline bool entity_is_task(const struct sched_entity *se) { return !se->my_q; }
+static inline struct sched_entity *parent_entity(const struct sched_entity *se) { return se->parent; }
+#define for_each_sched_entity(se) for (; se; se = se->parent)
+static inline struct task_group *root_task_group(void) { return &ST->tg[0]; }
 static inline struct task_struct *task_of(struct sched_entity *se)
 {
 	return (struct task_struct *)((char *)se - offsetof(struct task_struct, se));
@@ -358,8 +439,14 @@ static inline struct task_struct *task_of(struct sched_entity *se)
 static inline u64 rq_clock(struct rq *rq) { return rq->clock; }
 static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
 static inline bool task_has_idle_policy(const struct task_struct *p) { return p->policy == SCHED_IDLE; }
-/* No task groups: an entity is idle when its task is SCHED_IDLE. */
-static inline bool se_is_idle(struct sched_entity *se) { return task_has_idle_policy(task_of(se)); }
+static inline bool cfs_rq_is_idle(const struct cfs_rq *cfs_rq) { return cfs_rq->idle > 0; }
+/* A task entity is idle when its task is SCHED_IDLE, a group's when the group is cpu.idle. */
+static inline bool se_is_idle(struct sched_entity *se)
+{
+	if (entity_is_task(se))
+		return task_has_idle_policy(task_of(se));
+	return cfs_rq_is_idle(group_cfs_rq(se));
+}
 static inline bool normal_policy(int policy) { return policy == SCHED_NORMAL; }
 static inline bool task_on_rq_queued(const struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline bool task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
@@ -390,6 +477,11 @@ void update_idle_rq_clock_pelt(struct rq *rq);
 static inline u64 rq_clock_pelt(struct rq *rq) { return rq->clock_pelt - rq->lost_idle_time; }
 
 /* ---- fair.c (shared by both pick variants) ---- */
+/* update_load_avg() flags */
+#define UPDATE_TG 0x1
+#define SKIP_AGE_LOAD 0x2
+#define DO_ATTACH 0x4
+#define DO_DETACH 0x8
 u64 calc_delta_fair(u64 delta, struct sched_entity *se);
 void init_entity_runnable_average(struct sched_entity *se);
 void post_init_entity_util_avg(struct task_struct *p);
@@ -397,10 +489,65 @@ void update_curr(struct cfs_rq *cfs_rq);
 void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq);
 void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void set_task_rq(struct task_struct *p, int cpu);
+void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+void se_update_runnable(struct sched_entity *se);
+void set_next_buddy(struct sched_entity *se);
+void set_last_buddy(struct sched_entity *se);
+void clear_delayed(struct sched_entity *se);
+void find_matching_se(struct sched_entity **se, struct sched_entity **pse);
+void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+int update_cfs_rq_load_avg(u64 now, struct cfs_rq *cfs_rq);
+void enqueue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void dequeue_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se);
+
+/* ---- group.c: task groups, their weights and PELT across levels ---- */
+void init_tg_cfs_entry(struct task_group *tg, struct cfs_rq *cfs_rq, struct sched_entity *se,
+		       int cpu, struct sched_entity *parent);
+long calc_group_shares(struct cfs_rq *cfs_rq);
+void update_cfs_group(struct sched_entity *se);
+void update_tg_load_avg(struct cfs_rq *cfs_rq);
+void add_tg_cfs_propagate(struct cfs_rq *cfs_rq, long runnable_sum);
+int propagate_entity_load_avg(struct sched_entity *se);
+void attach_entity_cfs_rq(struct sched_entity *se);
+void detach_entity_cfs_rq(struct sched_entity *se);
+void update_blocked_averages(int cpu);
+void update_cfs_rq_h_load(struct cfs_rq *cfs_rq);
+unsigned long task_h_load(struct task_struct *p);
+void task_change_group_fair(struct task_struct *p);
+void sched_group_set_shares(struct task_group *tg, unsigned long shares);
+void sched_group_set_idle(struct task_group *tg, int idle);
+void sched_move_task(struct task_struct *p, struct task_group *tg);
+int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
+void apply_group_command(struct task_group *tg, const struct sched_command *c);
+static inline u64 jiffies(void) { return (ST->now + SCHED_CLOCK_BOOT) / TICK_NSEC; }
+
+/* ---- bandwidth.c: CFS bandwidth control ---- */
+void init_cfs_bandwidth(struct task_group *tg, u64 period, u64 quota, u64 burst);
+void tg_set_cfs_bandwidth(struct task_group *tg, u64 period, u64 quota, u64 burst);
+void account_cfs_rq_runtime(struct cfs_rq *cfs_rq, u64 delta_exec);
+bool check_cfs_rq_runtime(struct cfs_rq *cfs_rq);
+void check_enqueue_throttle(struct cfs_rq *cfs_rq);
+void return_cfs_rq_runtime(struct cfs_rq *cfs_rq);
+void sched_cfs_period_timer(struct task_group *tg);
+void sched_cfs_slack_timer(struct task_group *tg);
+static inline bool cfs_rq_throttled(const struct cfs_rq *cfs_rq) { return cfs_rq->throttled; }
+static inline bool throttled_hierarchy(const struct cfs_rq *cfs_rq) { return cfs_rq->throttle_count; }
+/* A throttled queue's PELT clock stops: its tasks do not decay while they cannot run. */
+static inline u64 cfs_rq_clock_pelt(struct cfs_rq *cfs_rq)
+{
+	if (cfs_rq->throttle_count)
+		return cfs_rq->throttled_clock_pelt - cfs_rq->throttled_clock_pelt_time;
+	return rq_clock_pelt(rq_of(cfs_rq)) - cfs_rq->throttled_clock_pelt_time;
+}
 
 /* ---- timeline.c: the ordered queue of waiting entities ---- */
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice);
 static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq) { return cfs_rq->tl_first; }
 static inline struct sched_entity *__pick_next_entity(struct sched_entity *se) { return se->tl_next; }
 static inline s64 entity_key(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
@@ -410,6 +557,7 @@ static inline s64 entity_key(const struct cfs_rq *cfs_rq, const struct sched_ent
 
 /* ---- eevdf.c ---- */
 u64 avg_vruntime(struct cfs_rq *cfs_rq);
+u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
 u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq);
 int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);

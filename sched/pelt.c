@@ -112,9 +112,14 @@ static unsigned long se_weight(struct sched_entity *se)
 	return scale_load_down(se->load.weight);
 }
 
+/* A task is runnable or not; a group entity counts the runnable tasks below it. */
 static unsigned long se_runnable(struct sched_entity *se)
 {
-	return se->on_rq && !se->sched_delayed;
+	if (se->sched_delayed)
+		return 0;
+	if (entity_is_task(se))
+		return !!se->on_rq;
+	return se->runnable_weight;
 }
 
 int __update_load_avg_blocked_se(u64 now, struct sched_entity *se)

@@ -75,6 +75,7 @@ void sched_task_info(const struct sched_engine *e, int task, struct sched_task_i
 		.nr_migrations = se->nr_migrations,
 		.nvcsw = p->nvcsw,
 		.nivcsw = p->nivcsw,
+		.group = p->sched_task_group->id,
 	};
 	if (se->on_rq && !sched_legacy_cfs()) {
 		out->vlag = (s64)(avg_vruntime_peek(cfs_rq) - se->vruntime);
@@ -106,6 +107,23 @@ void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info
 	avg_info(&rq->cfs.avg, &out->avg);
 }
 
+/* A queued entity's tasks: itself, or everything queued in its group, in place. */
+static int entity_tasks(struct sched_entity *se, int *tasks, int n, int max)
+{
+	struct cfs_rq *q = group_cfs_rq(se);
+
+	if (!q) {
+		if (n < max)
+			tasks[n++] = task_of(se)->idx;
+		return n;
+	}
+	if (q->curr && q->curr->on_rq)
+		n = entity_tasks(q->curr, tasks, n, max);
+	for (se = __pick_first_entity(q); se && n < max; se = __pick_next_entity(se))
+		n = entity_tasks(se, tasks, n, max);
+	return n;
+}
+
 int sched_cpu_queue(const struct sched_engine *e, int cpu, int *tasks, int max)
 {
 	struct cfs_rq *cfs_rq;
@@ -113,11 +131,93 @@ int sched_cpu_queue(const struct sched_engine *e, int cpu, int *tasks, int max)
 
 	ENTER(e);
 	cfs_rq = &cpu_rq(cpu)->cfs;
-	if (cfs_rq->curr && cfs_rq->curr->on_rq && n < max)
-		tasks[n++] = task_of(cfs_rq->curr)->idx;
+	if (cfs_rq->curr && cfs_rq->curr->on_rq)
+		n = entity_tasks(cfs_rq->curr, tasks, n, max);
 	for (struct sched_entity *se = __pick_first_entity(cfs_rq); se && n < max; se = __pick_next_entity(se))
-		tasks[n++] = task_of(se)->idx;
+		n = entity_tasks(se, tasks, n, max);
 	return n;
+}
+
+/* update_cfs_rq_h_load() without its per-jiffy cache: reading must not change what the balancer sees. */
+static unsigned long h_load_peek(struct cfs_rq *q)
+{
+	struct sched_entity *se = q->tg->se ? q->tg->se[rq_of(q)->cpu] : NULL;
+
+	if (!se)
+		return q->avg.load_avg;
+	return h_load_peek(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_of(se)->avg.load_avg + 1);
+}
+
+int sched_nr_groups(const struct sched_engine *e)
+{
+	return e->st->nr_groups;
+}
+
+void sched_group_info(const struct sched_engine *e, int group, struct sched_group_info *out)
+{
+	struct task_group *tg;
+	struct cfs_bandwidth *b;
+	int depth = 0;
+
+	ENTER(e);
+	tg = &ST->tg[group];
+	b = &tg->cfs_bandwidth;
+	for (struct task_group *t = tg->parent; t; t = t->parent)
+		depth++;
+	*out = (struct sched_group_info){
+		.path = e->sc->nr_groups ? e->sc->group[group].path : "/",
+		.parent = tg->parent ? tg->parent->id : -1,
+		.depth = depth,
+		.shares = scale_load_down(tg->shares),
+		.idle = tg->idle,
+		.quota = group ? b->quota : RUNTIME_INF,
+		.period = b->period,
+		.burst = b->burst,
+		.runtime = b->runtime,
+		.load_avg = tg->load_avg,
+		.nr_periods = b->nr_periods,
+		.nr_throttled = b->nr_throttled,
+		.throttled_time = b->throttled_time,
+		.nr_bursts = b->nr_burst,
+		.burst_time = b->burst_time,
+		.period_expires = timer_queued(&b->period_timer) ? b->period_timer.expires : 0,
+	};
+}
+
+void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, struct sched_group_cpu_info *out)
+{
+	struct task_group *tg;
+	struct cfs_rq *q;
+	struct sched_entity *se;
+
+	ENTER(e);
+	tg = &ST->tg[group];
+	q = tg->cfs_rq[cpu];
+	se = tg->se ? tg->se[cpu] : NULL;
+	*out = (struct sched_group_cpu_info){
+		.nr_running = (int)q->nr_running,
+		.h_nr_running = (int)q->h_nr_running,
+		.load_avg = q->avg.load_avg,
+		.util_avg = q->avg.util_avg,
+		.tg_load_avg_contrib = q->tg_load_avg_contrib,
+		.h_load = h_load_peek(q),
+		.throttled = q->throttled,
+		.throttle_count = q->throttle_count,
+		.runtime_remaining = q->runtime_enabled ? q->runtime_remaining : 0,
+	};
+	if (!se)
+		return;
+	out->weight = se->load.weight;
+	out->on_rq = se->on_rq;
+	out->curr = cfs_rq_of(se)->curr == se;
+	out->vruntime = se->vruntime;
+	out->deadline = se->deadline;
+	out->slice = se->slice;
+	out->vlag = se->vlag;
+	if (se->on_rq && !sched_legacy_cfs()) {
+		out->vlag = (s64)(avg_vruntime_peek(cfs_rq_of(se)) - se->vruntime);
+		out->eligible = entity_eligible(cfs_rq_of(se), se);
+	}
 }
 
 u64 sched_tunable_value(const struct sched_engine *e, enum sched_tunable t)

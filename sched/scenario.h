@@ -99,6 +99,25 @@ struct sched_program {
 	s32 *barrier;		/* [nr_barriers] the distinct barriers it uses */
 };
 
+/* ---- task groups (cgroup v2 cpu controller, v1's cpu.shares) ---- */
+
+#define SCHED_GROUP_PATH_LEN 128
+#define MIN_SHARES 2UL
+#define MAX_SHARES (1UL << 18)
+#define RUNTIME_INF ((u64)~0ULL)
+
+/* One group; index 0 is the root ("/"), parents come before children. */
+struct sched_group_spec {
+	char path[SCHED_GROUP_PATH_LEN];	/* "/", "/a", "/a/b" */
+	int parent;			/* index of the parent, -1 for the root */
+	u64 shares;			/* tg->shares unscaled: MIN_SHARES..MAX_SHARES */
+	bool idle;			/* cpu.idle */
+	u64 quota;			/* cpu.max quota in ns, RUNTIME_INF for "max" */
+	u64 period;			/* cpu.max period in ns */
+	u64 burst;			/* cpu.max.burst in ns */
+	u32 line;
+};
+
 /* ---- tasks ---- */
 
 enum sched_policy {
@@ -123,6 +142,7 @@ struct sched_task_spec {
 	bool has_cpus;
 	struct cpumask cpus;		/* affinity when has_cpus */
 	const struct sched_program *prog;
+	int group;			/* index in scenario.group, 0 = root */
 	u32 line;			/* declaring line, for messages */
 };
 
@@ -134,6 +154,11 @@ enum sched_cmd_kind {
 	CMD_SET_NICE,		/* task, value = nice */
 	CMD_SET_SLICE,		/* task, value = custom slice ns (0 = default) */
 	CMD_SET_POLICY,		/* task, key = policy (nice is kept) */
+	CMD_SET_GROUP_SHARES,	/* key = group, value = shares (MIN_SHARES..MAX_SHARES) */
+	CMD_SET_GROUP_IDLE,	/* key = group, value = 0/1 */
+	CMD_SET_GROUP_MAX,	/* key = group, value = quota ns or -1 (max), value2 = period ns */
+	CMD_SET_GROUP_BURST,	/* key = group, value = burst ns */
+	CMD_MOVE_TASK,		/* task, key = destination group */
 	NR_SCHED_COMMANDS
 };
 
@@ -145,6 +170,7 @@ struct sched_command {
 	s32 task;		/* task index for per-task commands, -1 otherwise */
 	s32 key;
 	s64 value;
+	s64 value2;
 };
 
 struct sched_action {
@@ -171,6 +197,8 @@ struct sched_scenario {
 	u64 tunable[NR_SCHED_TUNABLES];	/* overrides; 0 = release default */
 	bool tunable_set[NR_SCHED_TUNABLES];
 
+	int nr_groups;			/* >= 1: the root is always there */
+	struct sched_group_spec *group;	/* [nr_groups] */
 	int nr_tasks;
 	struct sched_task_spec *task;	/* [nr_tasks] */
 	int nr_wake_list;

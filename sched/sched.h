@@ -12,6 +12,9 @@
 
 struct sched_engine;
 
+/* nice -20..19 -> load weight (kernel/sched/core.c's table) */
+extern const int sched_prio_to_weight[40];
+
 /* Called for every event, in stream order. The event is valid during the call. */
 typedef void (*sched_event_fn)(void *ctx, const struct sched_event *ev);
 
@@ -89,6 +92,7 @@ struct sched_task_info {
 	u64 pcount;		/* sched_info.pcount: times it got a CPU */
 	u64 nr_wakeups, nr_migrations;
 	u64 nvcsw, nivcsw;	/* voluntary / involuntary switches */
+	int group;		/* index in scenario.group, 0 = root */
 	struct sched_avg_info avg;
 };
 
@@ -111,9 +115,43 @@ struct sched_cpu_info {
 
 void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out);
 
-/* Tasks queued on a CPU's root cfs_rq (running one first, then queued ones
- * in the tree's order). Returns how many were written (at most max). */
+/* Tasks queued on a CPU (the running one first, then the queued ones in
+ * each queue's order, a group's queue expanded where its entity stands).
+ * Returns how many were written (at most max). */
 int sched_cpu_queue(const struct sched_engine *e, int cpu, int *tasks, int max);
+
+/* A task group now: its cgroup settings and its bandwidth state. */
+struct sched_group_info {
+	const char *path;
+	int parent;		/* -1 for the root */
+	int depth;		/* 0 for the root */
+	u64 shares;		/* tg->shares unscaled (cpu.shares; cpu.weight 100 = 1024) */
+	bool idle;		/* cpu.idle */
+	u64 quota, period, burst;	/* cpu.max (quota RUNTIME_INF = max), cpu.max.burst */
+	u64 runtime;		/* left in the pool this period */
+	long load_avg;		/* tg->load_avg: Σ of its queues' load contributions */
+	u64 nr_periods, nr_throttled, throttled_time, nr_bursts, burst_time;	/* cpu.stat */
+	u64 period_expires;	/* next refill, ns (0 when the period timer is idle) */
+};
+void sched_group_info(const struct sched_engine *e, int group, struct sched_group_info *out);
+
+/* A group on one CPU: its entity on the parent's queue and its own queue. */
+struct sched_group_cpu_info {
+	u64 weight;		/* the group entity's load.weight, scaled: calc_group_shares() */
+	bool on_rq, curr;	/* the entity is queued / running on the parent's queue */
+	u64 vruntime, deadline, slice;
+	s64 vlag;
+	bool eligible;
+	int nr_running, h_nr_running;	/* the group's queue */
+	u64 load_avg, util_avg;		/* the queue's PELT */
+	u64 tg_load_avg_contrib;
+	u64 h_load;			/* as the balancer would compute it now */
+	bool throttled;			/* the queue (cfs_rq_throttled) */
+	int throttle_count;		/* it or an ancestor is throttled */
+	s64 runtime_remaining;
+};
+void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, struct sched_group_cpu_info *out);
+int sched_nr_groups(const struct sched_engine *e);
 
 /* Effective tunable and feature values now. */
 u64 sched_tunable_value(const struct sched_engine *e, enum sched_tunable t);

@@ -106,3 +106,30 @@ void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		avg_vruntime_sub(cfs_rq, se);
 	timeline_min_sub(cfs_rq, se);
 }
+
+/*
+ * A queued group entity's slice follows the shortest below it (6.12): its
+ * place in the timeline does not change, only the cached minimum.
+ */
+void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice)
+{
+	bool in_timeline = se->on_rq && se != cfs_rq->curr;
+
+	if (se->slice == slice)
+		return;
+	if (!in_timeline) {
+		se->slice = slice;
+		return;
+	}
+	if (se->slice == cfs_rq->tl_min_slice)
+		cfs_rq->tl_min_slice_nr--;
+	se->slice = slice;
+	if (slice < cfs_rq->tl_min_slice) {
+		cfs_rq->tl_min_slice = slice;
+		cfs_rq->tl_min_slice_nr = 1;
+	} else if (slice == cfs_rq->tl_min_slice) {
+		cfs_rq->tl_min_slice_nr++;
+	} else if (!cfs_rq->tl_min_slice_nr) {
+		timeline_min_rescan(cfs_rq);
+	}
+}

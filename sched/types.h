@@ -39,5 +39,6 @@ static inline void cpumask_set(struct cpumask *m, int cpu)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CLAMP(v, lo, hi) MIN(MAX((v), (lo)), (hi))
 
 #endif

@@ -48,6 +48,13 @@ static const char *trace_note(void *ctx, u32 index)
 	return index < (u32)sc->nr_notes ? sc->note[index].text : NULL;
 }
 
+static const char *trace_group(void *ctx, int index)
+{
+	const struct sched_scenario *sc = sched_scenario_of(ctx);
+
+	return index >= 0 && index < sc->nr_groups ? sc->group[index].path : NULL;
+}
+
 static void trace_cpu_info(void *ctx, int cpu, struct sched_cpu_info *out)
 {
 	sched_cpu_info(ctx, cpu, out);
@@ -293,11 +300,11 @@ int cmd_run(int argc, char **argv)
 	/* stats[0] is the report window; then one per expect (used when it has `over`) */
 	rs.n = 1 + (o.check ? f.nr_expects : 0);
 	rs.st = calloc((size_t)rs.n, sizeof(*rs.st));
-	stats_init(&rs.st[0], f.sc.nr_tasks, f.sc.topo->nr_cpus, from, to);
+	stats_init_scenario(&rs.st[0], &f.sc, from, to);
 	for (int i = 1; i < rs.n; i++) {
 		const struct expect *x = &f.expect[i - 1];
-		stats_init(&rs.st[i], f.sc.nr_tasks, f.sc.topo->nr_cpus,
-			   x->has_window ? x->from : from, x->has_window ? x->to : to);
+		stats_init_scenario(&rs.st[i], &f.sc, x->has_window ? x->from : from,
+				    x->has_window ? x->to : to);
 	}
 	struct period_log plog = { NULL, f.task_names };
 	/* with time travel, listeners hang on the history so they see each event once */
@@ -334,6 +341,7 @@ int cmd_run(int argc, char **argv)
 				.tasks = o.trace_tasks,
 				.comm = trace_comm,
 				.note = trace_note,
+				.group = trace_group,
 				.cpu_info = trace_cpu_info,
 				.task_info = trace_task_info,
 				.ctx = e,
@@ -354,6 +362,7 @@ int cmd_run(int argc, char **argv)
 				.kernel = f.sc.kernel,
 				.comm = trace_comm,
 				.note = trace_note,
+				.group = trace_group,
 				.ctx = e,
 			};
 			tw = trace_ftrace_open(tf, &to_opts);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "group_parse.h"
 
 #define MAX_PATTERN 256
 
@@ -218,30 +219,86 @@ static int set_features(struct lexer *lx, struct sched_command *out, int max, in
 	return 0;
 }
 
+/* set group PATH cpu.ATTR=VALUE...: one command per attribute, checked as the scenario's. */
+static int set_group(const struct scenario_file *f, struct lexer *lx, struct sched_command *out,
+		     int max, int *n)
+{
+	struct token path, t;
+	struct sched_group_spec g;
+	int group, count = 0;
+
+	if (need_word(lx, "a group path", &path) < 0 || (group = group_find(lx, &f->sc, &path.s)) < 0)
+		return -1;
+	if (group == 0)
+		return lex_error(lx, &path.s, "the root group has no cpu.* attributes");
+	g = f->sc.group[group];
+	while (lex_peek(lx, &t) == TOK_KEYVAL) {
+		struct sched_command c = { .task = -1, .key = group };
+		lex_next(lx, &t);
+		if (group_attr_parse(lx, &t, &c) < 0 || group_attr_apply(lx, &t, &g, &c) < 0 ||
+		    push(lx, &t.s, out, max, n, c) < 0)
+			return -1;
+		count++;
+	}
+	if (!count) {
+		lex_next(lx, &t);
+		return lex_error(lx, &t.s, "expected cpu.ATTRIBUTE=VALUE after 'set group %s'", SNIP(&path.s));
+	}
+	return 0;
+}
+
+/* move task PATTERN to PATH */
+static int move_task(const struct scenario_file *f, struct lexer *lx, struct sched_command *out,
+		     int max, int *n)
+{
+	struct token what, pat, to, path;
+	int group;
+
+	if (need_word(lx, "'task'", &what) < 0)
+		return -1;
+	if (!span_is(&what.s, "task"))
+		return lex_error(lx, &what.s, "expected 'move task PATTERN to PATH'");
+	if (need_word(lx, "a task name or pattern", &pat) < 0 || need_word(lx, "'to'", &to) < 0)
+		return -1;
+	if (!span_is(&to.s, "to"))
+		return lex_error(lx, &to.s, "expected 'to' before the group path");
+	if (need_word(lx, "a group path", &path) < 0 || (group = group_find(lx, &f->sc, &path.s)) < 0)
+		return -1;
+	return per_task(f, lx, &pat.s, (struct sched_command){ .kind = CMD_MOVE_TASK, .key = group },
+			out, max, n);
+}
+
 int command_parse_lex(const struct scenario_file *f, struct lexer *lx, struct sched_command *out,
 		      int max, int *n)
 {
 	struct token verb, what;
+	int r;
 
 	*n = 0;
 	if (need_word(lx, "a command", &verb) < 0)
 		goto fail;
+	if (span_is(&verb.s, "move")) {
+		r = move_task(f, lx, out, max, n);
+		goto end;
+	}
 	if (!span_is(&verb.s, "set")) {
-		lex_error(lx, &verb.s, "unknown command '%s' (expected set)", SNIP(&verb.s));
+		lex_error(lx, &verb.s, "unknown command '%s' (expected set or move)", SNIP(&verb.s));
 		goto fail;
 	}
 	if (need_word(lx, "what to set", &what) < 0)
 		goto fail;
-	int r;
 	if (span_is(&what.s, "nice") || span_is(&what.s, "slice") || span_is(&what.s, "policy"))
 		r = set_task(f, lx, &what, out, max, n);
 	else if (span_is(&what.s, "tunable"))
 		r = set_tunables(lx, out, max, n);
 	else if (span_is(&what.s, "feature"))
 		r = set_features(lx, out, max, n);
+	else if (span_is(&what.s, "group"))
+		r = set_group(f, lx, out, max, n);
 	else
-		r = lex_error(lx, &what.s, "cannot set '%s' (expected nice, slice, policy, tunable or feature)",
-			      SNIP(&what.s));
+		r = lex_error(lx, &what.s, "cannot set '%s' (expected nice, slice, policy, group, tunable "
+			      "or feature)", SNIP(&what.s));
+end:
 	if (r < 0 || lex_expect_eol(lx) < 0)
 		goto fail;
 	return 0;

@@ -7,6 +7,8 @@
  *   set policy PATTERN normal|batch|idle
  *   set tunable KEY=VALUE...      a tunable (durations for the *_ns ones)
  *   set feature [NO_]NAME...      a sched_feature on or off
+ *   set group PATH cpu.ATTR=V...  a task group's cpu.* attributes (group_parse.h)
+ *   move task PATTERN to PATH     move tasks to another group
  *
  * PATTERN is a task name or an fnmatch() glob (`web.*`, `hog.?`); a pattern
  * gives one command per matching task, in task order.

@@ -46,6 +46,10 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_SWITCHES] = "switches",
 	[EXPECT_WAKEUPS] = "wakeups",
 	[EXPECT_PREEMPTIONS] = "preemptions",
+	[EXPECT_NR_PERIODS] = "nr_periods",
+	[EXPECT_NR_THROTTLED] = "nr_throttled",
+	[EXPECT_THROTTLED_TIME] = "throttled_time",
+	[EXPECT_NR_BURSTS] = "nr_bursts",
 	[EXPECT_PERIODS] = "periods",
 	[EXPECT_MISSED_PERIODS] = "missed_periods",
 	[EXPECT_SLACK_MIN] = "slack_min",
@@ -60,8 +64,8 @@ static const char *const op_names[] = {
 bool expect_metric_is_time(int metric)
 {
 	return metric == EXPECT_CPU_TIME || metric == EXPECT_WAIT_TIME ||
-	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_SLACK_MIN ||
-	       metric == EXPECT_PERIOD_LATENCY;
+	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME ||
+	       metric == EXPECT_SLACK_MIN || metric == EXPECT_PERIOD_LATENCY;
 }
 
 /* A duration the way scenario files write them: 1.234ms, 20us, 3s. */
@@ -167,8 +171,34 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return ts->per.periods ? (double)ts->per.slack_min : NAN;
 	case EXPECT_PERIOD_LATENCY:
 		return (double)ts->per.wu_lat_max;
+	default:
+		return NAN;	/* a group metric */
 	}
-	return NAN;
+}
+
+/* A group's value; NAN for the metrics only tasks have. */
+static double measure_group(const struct expect *x, const struct stats *st, int g)
+{
+	const struct group_stats *gs = &st->group[g];
+	u64 len;
+
+	switch (x->metric) {
+	case EXPECT_SHARE:
+		len = window_length(st);
+		return len ? (double)gs->usage_ns / (double)len : 0.0;
+	case EXPECT_CPU_TIME:
+		return (double)gs->usage_ns;
+	case EXPECT_NR_PERIODS:
+		return (double)gs->nr_periods;
+	case EXPECT_NR_THROTTLED:
+		return (double)gs->nr_throttled;
+	case EXPECT_THROTTLED_TIME:
+		return (double)gs->throttled_ns;
+	case EXPECT_NR_BURSTS:
+		return (double)gs->nr_bursts;
+	default:
+		return NAN;
+	}
 }
 
 static bool holds(const struct expect *x, double v)
@@ -196,6 +226,51 @@ static bool holds(const struct expect *x, double v)
 	return false;
 }
 
+/* The same for groups: every group whose path matches must satisfy it. */
+static bool expect_check_groups(const struct expect *x, const struct stats *st, struct msgbuf *m,
+				char *msg)
+{
+	int matched = 0, failed = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		int listed = 0;
+
+		if (pass)
+			msg_add(m, failed ? ": FAILED: " : ": ok (");
+		for (int g = 0; g < st->nr_groups; g++) {
+			double v;
+
+			if (!st->group_name || fnmatch(x->pattern, st->group_name[g], FNM_PATHNAME) != 0)
+				continue;
+			v = measure_group(x, st, g);
+			if (!pass) {
+				matched++;
+				failed += !holds(x, v);
+				continue;
+			}
+			if (failed && holds(x, v))
+				continue;
+			if (listed++ == EXPECT_LIST_MAX) {
+				msg_add(m, ", ...");
+				break;
+			}
+			msg_add(m, "%s%s %s", listed > 1 ? ", " : "", st->group_name[g], failed ? "measured " : "");
+			if (isnan(v))
+				msg_add(m, "(a task metric)");
+			else
+				msg_add_value(m, x->metric, v);
+		}
+		if (!matched) {
+			msg_add(m, ": FAILED: no group matches %.*s", (int)sizeof(x->pattern), x->pattern);
+			return false;
+		}
+	}
+	if (!failed)
+		msg_add(m, ")");
+	(void)msg;
+	return failed == 0;
+}
+
 bool expect_check(const struct expect *x, const struct stats *st,
 		  const char *const *names, char *msg, size_t msglen)
 {
@@ -206,6 +281,8 @@ bool expect_check(const struct expect *x, const struct stats *st,
 		msg[0] = '\0';
 	msg_add_expect(&m, x);
 
+	if (x->pattern[0] == '/')
+		return expect_check_groups(x, st, &m, msg);
 	for (int i = 0; i < st->nr_tasks; i++)
 		if (names[i] && fnmatch(x->pattern, names[i], 0) == 0) {
 			matched++;

@@ -17,6 +17,12 @@ enum expect_metric {
 	EXPECT_SWITCHES,	/* times switched in (slices) */
 	EXPECT_WAKEUPS,		/* sched_wakeup count */
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
+	/* groups only (a pattern starting with '/'): cpu.stat */
+	EXPECT_NR_PERIODS,	/* bandwidth periods that ended */
+	EXPECT_NR_THROTTLED,	/* periods in which a queue of the group was throttled */
+	EXPECT_THROTTLED_TIME,	/* Σ over CPUs of the time its queues were throttled */
+	EXPECT_NR_BURSTS,	/* periods that used burst runtime */
+	/* tasks only: rt-app's per-period view */
 	EXPECT_PERIODS,		/* timer periods completed (rt-app's log rows) */
 	EXPECT_MISSED_PERIODS,	/* of those, timers reached after their expiry */
 	EXPECT_SLACK_MIN,	/* ns: the smallest slack of a period (< 0 when late) */
@@ -34,7 +40,7 @@ enum expect_op { OP_EQ, OP_LT, OP_GT, OP_LE, OP_GE };
 
 struct expect {
 	int metric;		/* enum expect_metric */
-	char pattern[64];	/* task name glob: `hog.*`, `web.?`, `hog` */
+	char pattern[64];	/* task name glob: `hog.*`, `web.?`, `hog`; or a group path glob: `/batch/x*` */
 	int stat;		/* enum expect_stat, for WAKEUP_LATENCY */
 	int op;			/* enum expect_op */
 	double value;		/* ns for times, fraction for share, count otherwise */

@@ -38,6 +38,9 @@
 #define MEM_BYTES_PER_NS 10
 #define IO_BYTES_PER_NS 1
 #define KEY_MARK '\001'
+#define GROUP_PATH_MAX 127	/* SCHED_GROUP_PATH_LEN - 1 */
+#define GROUP_DEPTH_MAX 31	/* below the root, as the scenario parser allows */
+#define GROUPS_MAX 4095
 
 /* The input rewritten as strict JSON. */
 struct relaxed {
@@ -79,6 +82,9 @@ struct importer {
 	int nr_tasks;
 	int default_policy;
 	int max_cpu;
+	FILE *groups;		/* `group` lines, each path once, parents first */
+	char (*group)[GROUP_PATH_MAX + 1];
+	int nr_groups;
 };
 
 /* ---- places and messages ---- */
@@ -711,6 +717,8 @@ static int phase_events(struct emit *e, json_t *obj, bool task_level)
 				warn(e->im, key, "per-phase cpus are not modelled: the task keeps its own");
 			else if (!task_level && (!strcmp(base, "policy") || prefix(base, "dl-")))
 				warn(e->im, key, "per-phase %s is not modelled", base);
+			else if (!task_level && !strcmp(base, "taskgroup"))
+				warn(e->im, key, "a per-phase taskgroup is not modelled: the task keeps its own");
 			continue;
 		}
 		nr++;
@@ -1000,17 +1008,110 @@ static void count_forks(struct importer *im)
 	}
 }
 
+/* ---- task groups ---- */
+
+/* rt-app's "/a/b" as a scenario group path: [A-Za-z0-9_.-] components, no empty ones. */
+static bool group_path(const char *in, char *out)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	for (const char *c = in; *c && n < GROUP_PATH_MAX; c++) {
+		if (*c == '/') {
+			if (n && out[n - 1] != '/' && depth < GROUP_DEPTH_MAX) {
+				out[n++] = '/';
+				depth++;
+			} else if (depth >= GROUP_DEPTH_MAX) {
+				break;
+			}
+			if (!n)
+				out[n++] = '/';
+			continue;
+		}
+		if (!n)
+			out[n++] = '/';
+		bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+			  *c == '_' || *c == '.' || *c == '-';
+		out[n++] = ok ? *c : '_';
+	}
+	while (n > 1 && out[n - 1] == '/')
+		n--;
+	out[n] = 0;
+	return n > 1;
+}
+
+/* Declare path and its ancestors (each once); false when there are too many groups. */
+static bool add_group(struct importer *im, const char *path)
+{
+	char prefix[GROUP_PATH_MAX + 1];
+
+	for (size_t i = 1; path[i - 1]; i++) {
+		if (path[i] != '/' && path[i])
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = 0;
+		bool known = false;
+		for (int g = 0; g < im->nr_groups && !known; g++)
+			known = !strcmp(im->group[g], prefix);
+		if (known)
+			continue;
+		if (im->nr_groups == GROUPS_MAX)
+			return false;
+		if (!(im->nr_groups & (im->nr_groups - 1))) {
+			void *p = realloc(im->group, (size_t)(im->nr_groups ? im->nr_groups * 2 : 1) *
+					  sizeof(*im->group));
+			if (!p)
+				return false;
+			im->group = p;
+		}
+		strcpy(im->group[im->nr_groups++], prefix);
+		fprintf(im->groups, "group %s\n", prefix);
+	}
+	return true;
+}
+
+/* The task's taskgroup as ` group=PATH`, declaring the group. */
+static int task_group(struct importer *im, struct rtask *t, FILE *f)
+{
+	char path[GROUP_PATH_MAX + 1];
+	const char *g;
+	int key = t->key;
+	json_t *v = member(t->obj, "taskgroup", &key);
+
+	if (!v)
+		return 0;
+	if (get_string(im, v, key, "taskgroup", &g) < 0)
+		return -1;
+	if (!*g)
+		return 0;
+	if (*g != '/')
+		return fail(im, key, "taskgroup '%s' has to start with '/'", g);
+	if (!group_path(g, path))
+		return 0;	/* the root */
+	if (strcmp(path, g))
+		warn(im, key, "taskgroup %s is group %s here", g, path);
+	if (!add_group(im, path)) {
+		warn(im, key, "taskgroup %s: more than %d groups, left out", g, GROUPS_MAX);
+		return 0;
+	}
+	fprintf(f, " group=%s", path);
+	return 0;
+}
+
+static int task_line(struct importer *im, struct rtask *t, FILE *f, const char *suffix, long count)
+{
+	fprintf(f, "task %s%s", t->name, suffix);
+	if (count > 1)
+		fprintf(f, " count=%ld", count);
+	if (task_attrs(im, t, f) < 0 || task_group(im, t, f) < 0)
+		return -1;
+	fprintf(f, " program=%s\n", t->name);
+	return 0;
+}
+
 static int emit_task(struct importer *im, struct rtask *t, FILE *f)
 {
-	int key = t->key;
-	json_t *tg = member(t->obj, "taskgroup", &key);
-
 	fprintf(f, "\n# rt-app task \"%s\"\n", t->rtname);
-	if (tg) {
-		const char *g = json_is_string(tg) ? json_string_value(tg) : "?";
-		warn(im, key, "taskgroup %s: task groups are not supported by scenarios yet; left out", g);
-		fprintf(f, "# taskgroup %s (not modelled yet)\n", g);
-	}
 	if (!t->instances && !t->forks) {
 		warn(im, t->key, "task %s has instance 0 and nothing forks it: left out", t->rtname);
 		fprintf(f, "# instance 0 and never forked: left out\n");
@@ -1020,24 +1121,14 @@ static int emit_task(struct importer *im, struct rtask *t, FILE *f)
 	if (task_program(im, t, f) < 0)
 		return -1;
 	fprintf(f, "}\n");
-	if (t->instances) {
-		fprintf(f, "task %s", t->name);
-		if (t->instances > 1)
-			fprintf(f, " count=%ld", t->instances);
-		if (task_attrs(im, t, f) < 0)
-			return -1;
-		fprintf(f, " program=%s\n", t->name);
-	}
+	if (t->instances && task_line(im, t, f, "", t->instances) < 0)
+		return -1;
 	if (t->forks) {
 		if (t->unbounded_forks)
 			warn(im, t->key, "task %s is forked in a loop: %d instances are declared for it",
 			     t->rtname, FORK_POOL_MAX);
-		fprintf(f, "task %s%s", t->name, t->instances ? "_fork" : "");
-		if (t->forks > 1)
-			fprintf(f, " count=%ld", t->forks);
-		if (task_attrs(im, t, f) < 0)
+		if (task_line(im, t, f, t->instances ? "_fork" : "", t->forks) < 0)
 			return -1;
-		fprintf(f, " program=%s\n", t->name);
 	}
 	return 0;
 }
@@ -1109,6 +1200,7 @@ static int convert(struct importer *im, FILE *body, FILE *head)
 	if (global(im, g, gkey, head) < 0 || collect_tasks(im, tasks, tkey) < 0)
 		goto out;
 	count_forks(im);
+	im->groups = head;	/* written before the tasks: declared before their first use */
 	for (int i = 0; i < im->nr_tasks; i++)
 		if (emit_task(im, &im->task[i], body) < 0)
 			goto out;
@@ -1166,5 +1258,6 @@ int import_rtapp(const char *name, const char *text, size_t len, FILE *out, FILE
 	free(im.r.src);
 	free(im.r.key);
 	free(im.task);
+	free(im.group);
 	return r < 0 ? -1 : im.nr_warnings;
 }

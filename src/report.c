@@ -1,6 +1,7 @@
 /* The end-of-run report: per task, per CPU and totals, over the chosen window. */
 #include <string.h>
 
+#include "group_parse.h"
 #include "json.h"
 #include "report.h"
 
@@ -75,6 +76,39 @@ static void report_periods_text(FILE *out, const struct report *r)
 	}
 }
 
+/* Depth-first from g: children in declaration order, each line indented by its depth. */
+static void group_tree_line(FILE *out, const struct report *r, int g, u64 win)
+{
+	const struct group_stats *gs = &r->st->group[g];
+	struct sched_group_info gi;
+	char name[SCHED_GROUP_PATH_LEN + 64], quota[48];
+	const char *leaf;
+
+	sched_group_info(r->e, g, &gi);
+	leaf = g ? strrchr(gi.path, '/') + 1 : "/";
+	snprintf(name, sizeof(name), "%*s%s", 2 * gi.depth, "", leaf);
+	if (gi.quota == RUNTIME_INF)
+		snprintf(quota, sizeof(quota), "max %.0fms", ms(gi.period));
+	else
+		snprintf(quota, sizeof(quota), "%gms %.0fms", ms(gi.quota), ms(gi.period));
+	fprintf(out, "%-24s %7llu %5s %-16s %10.3f %7.2f%% %8llu %9llu %12.3f %7llu %10.3f\n", name,
+		(unsigned long long)gi.shares, gi.idle ? "idle" : "-", quota, ms(gs->usage_ns),
+		win ? 100.0 * (double)gs->usage_ns / (double)win : 0.0,
+		(unsigned long long)gs->nr_periods, (unsigned long long)gs->nr_throttled,
+		ms(gs->throttled_ns), (unsigned long long)gs->nr_bursts, ms(gs->burst_ns));
+	for (int c = g + 1; c < r->st->nr_groups; c++)
+		if (r->st->group[c].parent == g)
+			group_tree_line(out, r, c, win);
+}
+
+static void report_groups_text(FILE *out, const struct report *r, u64 win)
+{
+	fprintf(out, "\n%-24s %7s %5s %-16s %10s %8s %8s %9s %12s %7s %10s\n", "group", "shares", "idle",
+		"cpu.max", "usage_ms", "cpus", "periods", "throttled", "throttled_ms", "bursts",
+		"burst_ms");
+	group_tree_line(out, r, 0, win);
+}
+
 void report_text(FILE *out, const struct report *r)
 {
 	const struct sched_scenario *sc = &r->f->sc;
@@ -108,6 +142,8 @@ void report_text(FILE *out, const struct report *r)
 	}
 
 	report_periods_text(out, r);
+	if (st->nr_groups > 1)
+		report_groups_text(out, r, win);
 
 	fprintf(out, "\n%-4s %10s %7s %10s\n", "cpu", "busy_ms", "busy", "switches");
 	for (int c = 0; c < st->nr_cpus; c++) {
@@ -162,7 +198,7 @@ void report_json(FILE *out, const struct report *r)
 		json_begin_object(&j);
 		json_kv_str(&j, "name", ti.name);
 		json_kv_s64(&j, "pid", ti.pid);
-		json_kv_str(&j, "group", "/");
+		json_kv_str(&j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
 		json_kv_str(&j, "policy", policy_name(ti.policy));
 		json_kv_s64(&j, "nice", ti.nice);
 		json_kv_s64(&j, "cpu", ti.cpu);
@@ -221,6 +257,36 @@ void report_json(FILE *out, const struct report *r)
 
 	json_key(&j, "groups");
 	json_begin_array(&j);
+	for (int g = 0; g < st->nr_groups; g++) {
+		const struct group_stats *gs = &st->group[g];
+		struct sched_group_info gi;
+
+		sched_group_info(r->e, g, &gi);
+		json_begin_object(&j);
+		json_kv_str(&j, "path", gi.path);
+		json_kv_str(&j, "parent", gi.parent >= 0 ? sc->group[gi.parent].path : "");
+		json_kv_u64(&j, "shares", gi.shares);
+		json_kv_u64(&j, "weight", sched_weight_to_cgroup(gi.shares));
+		json_kv_bool(&j, "idle", gi.idle);
+		if (gi.quota == RUNTIME_INF)
+			json_kv_str(&j, "quota_ns", "max");
+		else
+			json_kv_u64(&j, "quota_ns", gi.quota);
+		json_kv_u64(&j, "period_ns", gi.period);
+		json_kv_u64(&j, "burst_ns", gi.burst);
+		json_kv_u64(&j, "cpu_ns", gs->usage_ns);
+		json_key(&j, "cpu.stat");
+		json_begin_object(&j);
+		json_kv_u64(&j, "usage_usec", gs->usage_ns / 1000);
+		json_kv_u64(&j, "nr_periods", gs->nr_periods);
+		json_kv_u64(&j, "nr_throttled", gs->nr_throttled);
+		json_kv_u64(&j, "throttled_usec", gs->throttled_ns / 1000);
+		json_kv_u64(&j, "nr_bursts", gs->nr_bursts);
+		json_kv_u64(&j, "burst_usec", gs->burst_ns / 1000);
+		json_end_object(&j);
+		json_kv_u64(&j, "throttle_events", gs->throttles);
+		json_end_object(&j);
+	}
 	json_end_array(&j);
 
 	if (r->nr_checks) {

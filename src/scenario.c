@@ -16,8 +16,10 @@
  *   program NAME {                a named program (lines or ';' between statements);
  *     loop 10 { run 1ms; sleep 2ms }   defined before the tasks that use it
  *   }
+ *   group PATH [cpu.weight=N] [cpu.max="Q P"] ...   a task group (group_parse.h);
+ *                                 parents first, before the tasks that join them
  *   task NAME [count=N] [nice=N] [policy=normal|batch|idle] [slice=D] [cpus=LIST]
- *        [at=T] program="TEXT"|program=NAME
+ *        [group=PATH] [at=T] program="TEXT"|program=NAME
  *   at T COMMAND                  a run-time command at time T (see command.h)
  *   note T "caption"              a caption shown from time T
  *   expect METRIC(PATTERN[, p50|p99|max]) OP VALUE [+- TOL] [over A..B]
@@ -41,6 +43,7 @@
 
 #include "breakpoint.h"
 #include "command.h"
+#include "group_parse.h"
 #include "host_topology.h"
 #include "parse_util.h"
 #include "program_parse.h"
@@ -91,6 +94,7 @@ struct parser {
 
 	int nr_lines, nr_named, nr_ats, nr_breaks;
 	size_t cap_lines, cap_named, cap_ats, cap_breaks, cap_brk, cap_tasks, cap_notes, cap_expects, cap_actions;
+	size_t cap_groups;
 	struct task_line *line;
 	struct named_prog *named;
 	struct pending_at *at;
@@ -386,10 +390,60 @@ static int do_program(struct parser *ps, const struct token *dir)
 
 /* ---- task lines ---- */
 
-enum task_key { K_COUNT, K_NICE, K_POLICY, K_SLICE, K_CPUS, K_AT, K_PROGRAM, NR_TASK_KEYS };
+/* ---- group lines ---- */
+
+/* The root group "/" is always entry 0; it takes no attributes. */
+static int ensure_root_group(struct parser *ps, const struct lex_span *at)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+
+	if (sc->nr_groups)
+		return 0;
+	if (RESERVE(&ps->lx, sc->group, ps->cap_groups, 0) < 0)
+		return out_of_memory(&ps->lx, at);
+	sc->group[0] = (struct sched_group_spec){ "/", -1, 1024, false, RUNTIME_INF, CFS_PERIOD_DEFAULT,
+						 0, 0 };
+	sc->nr_groups = 1;
+	return 0;
+}
+
+static int do_group(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct sched_scenario *sc = &ps->f->sc;
+	struct sched_group_spec g;
+	struct token path, kv;
+	int parent;
+
+	if (value_word(ps, dir, &path) < 0 || ensure_root_group(ps, &path.s) < 0 ||
+	    group_path_check(lx, sc, &path.s, &parent) < 0)
+		return -1;
+	if (sc->nr_groups >= MAX_GROUPS)
+		return lex_error(lx, &path.s, "more than %d groups", MAX_GROUPS - 1);
+	g = (struct sched_group_spec){ .parent = parent, .shares = 1024, .quota = RUNTIME_INF,
+				       .period = CFS_PERIOD_DEFAULT, .line = dir->s.line };
+	span_copy(&path.s, g.path, sizeof(g.path));
+	while (lex_next(lx, &kv) == TOK_KEYVAL) {
+		struct sched_command c = { 0 };
+		if (group_attr_parse(lx, &kv, &c) < 0 || group_attr_apply(lx, &kv, &g, &c) < 0)
+			return -1;
+	}
+	if (lx->failed)
+		return -1;
+	if (kv.type != TOK_NEWLINE && kv.type != TOK_EOF)
+		return lex_error(lx, &kv.s, "expected cpu.ATTRIBUTE=VALUE, got '%s'", SNIP(&kv.s));
+	if (RESERVE(lx, sc->group, ps->cap_groups, sc->nr_groups) < 0)
+		return -1;
+	sc->group[sc->nr_groups++] = g;
+	return 0;
+}
+
+/* ---- task lines ---- */
+
+enum task_key { K_COUNT, K_NICE, K_POLICY, K_SLICE, K_CPUS, K_GROUP, K_AT, K_PROGRAM, NR_TASK_KEYS };
 
 static const char *const task_keys[NR_TASK_KEYS] = {
-	"count", "nice", "policy", "slice", "cpus", "at", "program",
+	"count", "nice", "policy", "slice", "cpus", "group", "at", "program",
 };
 
 /* What a task line says, for each of its count instances. */
@@ -444,6 +498,9 @@ static int task_key(struct parser *ps, const struct token *kv, int key, struct t
 		tt->has_cpus = true;
 		tt->cpus = kv->val;
 		return lex_cpulist(lx, &kv->val, SCHED_MAX_CPUS, &tt->spec.cpus);
+	case K_GROUP:
+		tt->spec.group = group_find(lx, &ps->f->sc, &kv->val);
+		return tt->spec.group < 0 ? -1 : 0;
 	case K_AT:
 		return lex_duration(lx, &kv->val, "start time", &tt->spec.start);
 	default:
@@ -506,7 +563,7 @@ static int do_task(struct parser *ps, const struct token *dir)
 			key++;
 		if (key == NR_TASK_KEYS)
 			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, slice, "
-					 "cpus, at, program)", SNIP(&kv.key));
+					 "cpus, group, at, program)", SNIP(&kv.key));
 		if (seen[key].p)
 			return lex_error(lx, &kv.key, "duplicate key '%s'", task_keys[key]);
 		seen[key] = kv.key;
@@ -611,7 +668,7 @@ static const struct {
 	{ "topology", do_topology }, { "hz", do_hz }, { "seed", do_seed },
 	{ "duration", do_duration }, { "sched", do_sched }, { "kernel", do_kernel },
 	{ "feature", do_feature }, { "tunable", do_tunable }, { "program", do_program },
-	{ "task", do_task }, { "at", do_at }, { "note", do_note }, { "expect", do_expect },
+	{ "group", do_group }, { "task", do_task }, { "at", do_at }, { "note", do_note }, { "expect", do_expect },
 	{ "break", do_break },
 };
 
@@ -638,8 +695,8 @@ static int parse_lines(struct parser *ps)
 			i++;
 		if (i == ARRAY_SIZE(directives))
 			return lex_error(lx, &t.s, "unknown directive '%s' (expected topology, hz, seed, "
-					 "duration, sched, kernel, feature, tunable, program, task, at, "
-					 "note, expect)", SNIP(&t.s));
+					 "duration, sched, kernel, feature, tunable, program, group, task, "
+					 "at, note, expect, break)", SNIP(&t.s));
 		if (directives[i].parse(ps, &t) < 0)
 			return -1;
 	}
@@ -782,10 +839,12 @@ static int finish(struct parser *ps)
 	struct scenario_file *f = ps->f;
 	struct sched_scenario *sc = &f->sc;
 
-	if (!ps->seen_line[S_TOPOLOGY]) {
-		struct lex_span start = { ps->lx.text, 0, 1, 1 };
+	struct lex_span start = { ps->lx.text, 0, 1, 1 };
+
+	if (!ps->seen_line[S_TOPOLOGY])
 		return lex_error(&ps->lx, &start, "missing 'topology' line");
-	}
+	if (ensure_root_group(ps, &start) < 0)
+		return -1;
 	if (check_cpus(ps) < 0 || program_resolve_wakes(&ps->programs, &ps->lx, sc) < 0 ||
 	    resolve_ats(ps) < 0 || list_task_names(ps) < 0 || resolve_breaks(ps) < 0)
 		return -1;
@@ -874,6 +933,7 @@ void scenario_free(struct scenario_file *f)
 	for (int i = 0; i < sc->nr_notes; i++)
 		free((char *)sc->note[i].text);
 	free(sc->note);
+	free(sc->group);
 	free(sc->task);
 	free(sc->wake_list);
 	free(sc->sync);

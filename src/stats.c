@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sched/scenario.h"
 #include "expect.h"
 #include "stats.h"
 
@@ -39,15 +40,56 @@ int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to)
 		st->task[i].state = TS_SLEEPING;
 		st->task[i].woken_at = NO_WAKEUP;
 		st->task[i].cpu = -1;
+		st->task[i].idx = i;
 	}
 	/* A CPU is idle from time 0 until its first switch: curr_pid 0, since 0. */
 	return 0;
+}
+
+int stats_init_groups(struct stats *st, int nr_groups, const int *parent, const int *task_group)
+{
+	st->group = calloc((size_t)nr_groups + 1, sizeof(*st->group));
+	st->task_group = calloc((size_t)st->nr_tasks + 1, sizeof(*st->task_group));
+	if (!st->group || !st->task_group)
+		return -1;
+	st->nr_groups = nr_groups;
+	for (int g = 0; g < nr_groups; g++)
+		st->group[g].parent = parent[g];
+	memcpy(st->task_group, task_group, (size_t)st->nr_tasks * sizeof(*task_group));
+	return 0;
+}
+
+int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to)
+{
+	int nr = sc->nr_groups ? sc->nr_groups : 1;
+	int *parent = calloc((size_t)nr, sizeof(int)), *tg = calloc((size_t)sc->nr_tasks + 1, sizeof(int));
+	int r = -1;
+
+	if (parent && tg && stats_init(st, sc->nr_tasks, sc->topo->nr_cpus, from, to) == 0) {
+		parent[0] = -1;
+		for (int g = 1; g < nr; g++)
+			parent[g] = sc->group[g].parent;
+		for (int i = 0; i < sc->nr_tasks; i++)
+			tg[i] = sc->task[i].group;
+		r = stats_init_groups(st, nr, parent, tg);
+		st->group_name = calloc((size_t)nr, sizeof(*st->group_name));
+		if (!st->group_name)
+			r = -1;
+		for (int g = 0; r == 0 && g < nr; g++)
+			st->group_name[g] = sc->nr_groups ? sc->group[g].path : "/";
+	}
+	free(parent);
+	free(tg);
+	return r;
 }
 
 void stats_free(struct stats *st)
 {
 	free(st->task);
 	free(st->cpu);
+	free(st->group);
+	free(st->group_name);
+	free(st->task_group);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -152,9 +194,15 @@ static inline void task_close(struct stats *st, struct task_stats *ts, u64 t)
 {
 	if (t <= ts->since)
 		return;
-	if (ts->state == TS_RUNNING)
-		ts->cpu_ns += window_overlap(st, ts->since, t);
-	else if (ts->state == TS_WAITING)
+	if (ts->state == TS_RUNNING) {
+		u64 ran = window_overlap(st, ts->since, t);
+
+		ts->cpu_ns += ran;
+		/* cpu.stat usage counts every level the task is below */
+		if (st->nr_groups)
+			for (int g = st->task_group[ts->idx]; g >= 0; g = st->group[g].parent)
+				st->group[g].usage_ns += ran;
+	} else if (ts->state == TS_WAITING)
 		ts->wait_ns += window_overlap(st, ts->since, t);
 	ts->since = t;
 }
@@ -284,6 +332,33 @@ static void on_switch(struct stats *st, const struct sched_event *ev)
 	}
 }
 
+/* cpu.stat: periods and bursts from the refills, throttled time from the unthrottles. */
+static void on_bandwidth(struct stats *st, const struct sched_event *ev)
+{
+	struct group_stats *gs;
+
+	if (!in_window(st, ev->time) || ev->bw.group < 0 || ev->bw.group >= st->nr_groups)
+		return;
+	gs = &st->group[ev->bw.group];
+	switch (ev->type) {
+	case EV_CFS_THROTTLE:
+		gs->throttles++;
+		break;
+	case EV_CFS_UNTHROTTLE:
+		gs->throttled_ns += ev->bw.extra;
+		break;
+	default:
+		gs->nr_periods++;
+		if (ev->bw.extra)
+			gs->nr_throttled++;
+		if (ev->bw.burst) {
+			gs->nr_bursts++;
+			gs->burst_ns += ev->bw.burst;
+		}
+		break;
+	}
+}
+
 void stats_event(void *arg, const struct sched_event *ev)
 {
 	struct stats *st = arg;
@@ -318,6 +393,19 @@ void stats_event(void *arg, const struct sched_event *ev)
 		ts = task_of(st, ev->fork.child_pid);
 		if (ts)
 			ts->cpu = ev->cpu;
+		break;
+	case EV_COMMAND:
+		/* a task changing group charges its past time to the old one first */
+		if (ev->command.kind == CMD_MOVE_TASK && st->nr_groups && ev->command.task >= 0 &&
+		    ev->command.task < st->nr_tasks && ev->command.key >= 0 && ev->command.key < st->nr_groups) {
+			task_close(st, &st->task[ev->command.task], ev->time);
+			st->task_group[ev->command.task] = ev->command.key;
+		}
+		break;
+	case EV_CFS_THROTTLE:
+	case EV_CFS_UNTHROTTLE:
+	case EV_CFS_PERIOD:
+		on_bandwidth(st, ev);
 		break;
 	default:
 		/* sched_waking changes nothing until the wakeup lands. */

@@ -62,6 +62,7 @@ struct task_stats {
 	u64 since;		/* when the current state began */
 	u64 woken_at;		/* pending wakeup, ~0 when none */
 	int cpu;		/* last CPU it was seen on, -1 before */
+	int idx;		/* its index, to find its group */
 };
 
 struct cpu_stats {
@@ -71,11 +72,25 @@ struct cpu_stats {
 	u64 since;
 };
 
+/* A task group's cpu.stat over the window. */
+struct group_stats {
+	u64 usage_ns;		/* CPU time of its tasks and its descendants' */
+	u64 nr_periods;		/* bandwidth periods that ended */
+	u64 nr_throttled;	/* of those, periods with a throttled queue */
+	u64 throttled_ns;	/* Σ over CPUs of the time its queues were throttled */
+	u64 nr_bursts, burst_ns;
+	u64 throttles;		/* throttle events (a queue left its CPU) */
+	int parent;		/* -1 for the root */
+};
+
 struct stats {
 	u64 from, to;		/* window [from, to) in ns */
-	int nr_tasks, nr_cpus;
+	int nr_tasks, nr_cpus, nr_groups;
 	struct task_stats *task;	/* [nr_tasks]; pid = index + 1 */
 	struct cpu_stats *cpu;		/* [nr_cpus] */
+	struct group_stats *group;	/* [nr_groups] */
+	const char **group_name;	/* [nr_groups]: paths, for expects */
+	int *task_group;		/* [nr_tasks]: the group each task is in now */
 	u64 events;		/* events inside the window */
 	u64 end;		/* time the statistics were closed at */
 	/* called for each period ending inside the window (task index), when set */
@@ -84,6 +99,11 @@ struct stats {
 };
 
 int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to);
+struct sched_scenario;
+/* stats_init() and stats_init_groups() for a scenario's tasks, CPUs and groups. */
+int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to);
+/* Group accounting: the groups' parents and each task's starting group. */
+int stats_init_groups(struct stats *st, int nr_groups, const int *parent, const int *task_group);
 void stats_free(struct stats *st);
 /* A sched_event_fn: feed every event of the stream, in order. */
 void stats_event(void *st, const struct sched_event *ev);

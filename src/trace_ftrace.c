@@ -50,6 +50,9 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_YIELD] = "d..2.",
 	[EV_COMMAND] = ".....",
 	[EV_NOTE] = ".....",
+	[EV_CFS_THROTTLE] = "d..2.",		/* under the rq lock */
+	[EV_CFS_UNTHROTTLE] = "d..2.",
+	[EV_CFS_PERIOD] = "d.h1.",		/* the period hrtimer */
 	[EV_PROG_TIMER] = ".....",
 };
 
@@ -286,6 +289,26 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 		fprintf(f, " task=%d key=%d value=%" PRId64 "\n",
 			ev->command.task, ev->command.key, ev->command.value);
 		break;
+	case EV_CFS_THROTTLE:
+	case EV_CFS_UNTHROTTLE:
+	case EV_CFS_PERIOD: {
+		const char *path = w->o.group ? w->o.group(w->o.ctx, ev->bw.group) : NULL;
+
+		if (path)
+			fprintf(f, "group=%s", path);
+		else
+			fprintf(f, "group=%d", ev->bw.group);
+		if (ev->type == EV_CFS_PERIOD)
+			fprintf(f, " pool=%" PRId64 " throttled=%" PRIu64 " burst=%" PRIu64 "\n", ev->bw.pool,
+				ev->bw.extra, ev->bw.burst);
+		else if (ev->type == EV_CFS_THROTTLE)
+			fprintf(f, " runtime_remaining=%" PRId64 " pool=%" PRId64 "\n",
+				ev->bw.runtime_remaining, ev->bw.pool);
+		else
+			fprintf(f, " runtime_remaining=%" PRId64 " pool=%" PRId64 " throttled_ns=%" PRIu64 "\n",
+				ev->bw.runtime_remaining, ev->bw.pool, ev->bw.extra);
+		break;
+	}
 	case EV_PROG_TIMER:
 		fprintf(f, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 " missed=%d\n",
 			comm_of(w, ev->timer.pid, cpu, a), ev->timer.pid, ev->timer.expires,

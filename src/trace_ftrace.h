@@ -36,6 +36,8 @@ struct trace_ftrace_opts {
 	const char *(*comm)(void *ctx, int pid, int cpu);
 	/* Text of scenario note `index`, optional (without it only the index is printed). */
 	const char *(*note)(void *ctx, u32 index);
+	/* Path of task group `index`, optional (without it the index is printed). */
+	const char *(*group)(void *ctx, int index);
 	void *ctx;
 };
 

@@ -568,6 +568,34 @@ static void on_command(struct trace_perfetto *w, const struct sched_event *ev)
 	ev_end(w);
 }
 
+/* Throttle and unthrottle as instants on the CPU's track; each group's pool as a counter. */
+static void on_bandwidth(struct trace_perfetto *w, const struct sched_event *ev)
+{
+	const char *path = w->o.group ? w->o.group(w->o.ctx, ev->bw.group) : NULL;
+	char name[SCHED_GROUP_PATH_LEN + 32], gbuf[16];
+
+	if (!path) {
+		snprintf(gbuf, sizeof(gbuf), "group %d", ev->bw.group);
+		path = gbuf;
+	}
+	if (ev->type != EV_CFS_PERIOD) {
+		snprintf(name, sizeof(name), "%s %s", ev->type == EV_CFS_THROTTLE ? "throttle" : "unthrottle",
+			 path);
+		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
+		json_key(&w->j, "args");
+		json_begin_object(&w->j);
+		json_kv_str(&w->j, "group", path);
+		json_kv_s64(&w->j, "runtime_remaining_ns", ev->bw.runtime_remaining);
+		json_kv_s64(&w->j, "pool_ns", ev->bw.pool);
+		if (ev->type == EV_CFS_UNTHROTTLE)
+			json_kv_u64(&w->j, "throttled_ns", ev->bw.extra);
+		json_end_object(&w->j);
+		ev_end(w);
+	}
+	snprintf(name, sizeof(name), "runtime left %s", path);
+	put_counter(w, TRACE_PERFETTO_CPUS_PID, name, ev->time, true, (u64)ev->bw.pool);
+}
+
 static void on_note(struct trace_perfetto *w, const struct sched_event *ev)
 {
 	const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;
@@ -645,6 +673,12 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 	case EV_NOTE:
 		if (in_window(w, ev->time))
 			on_note(w, ev);
+		break;
+	case EV_CFS_THROTTLE:
+	case EV_CFS_UNTHROTTLE:
+	case EV_CFS_PERIOD:
+		if (in_window(w, ev->time))
+			on_bandwidth(w, ev);
 		break;
 	default:
 		/* waking, stat_runtime, set_nice, yield: seen through the others */

@@ -74,6 +74,22 @@ int fx_task(struct fx *f, int nice, int policy, u64 slice, u64 start,
 	return (int)(t - f->task);
 }
 
+int fx_group(struct fx *f, int parent, u64 shares, u64 quota, u64 period, u64 burst)
+{
+	if (!f->sc.nr_groups) {
+		f->group[0] = (struct sched_group_spec){ "/", -1, 1024, false, RUNTIME_INF,
+							 100 * NSEC_PER_MSEC, 0, 0 };
+		f->sc.group = f->group;
+		f->sc.nr_groups = 1;
+	}
+	assert_in_range(f->sc.nr_groups, 1, FX_MAX_GROUPS - 1);
+	int g = f->sc.nr_groups++;
+	f->group[g] = (struct sched_group_spec){ .parent = parent, .shares = shares, .quota = quota,
+						 .period = period, .burst = burst };
+	snprintf(f->group[g].path, sizeof(f->group[g].path), "/g%d", g);
+	return g;
+}
+
 const struct sched_program *fx_program(struct fx *f, int slot, const struct prog_insn *insn,
 				       int n, int nr_loops)
 {

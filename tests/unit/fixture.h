@@ -16,6 +16,7 @@
 #define FX_MAX_CPUS 16
 #define FX_MAX_TASKS 24
 #define FX_MAX_INSNS 8
+#define FX_MAX_GROUPS 8
 
 struct fx {
 	struct sched_topo_cpu cpu[FX_MAX_CPUS];
@@ -29,6 +30,7 @@ struct fx {
 	s32 wake_list[FX_MAX_TASKS];
 	struct sched_action action[8];
 	struct sched_note note[2];
+	struct sched_group_spec group[FX_MAX_GROUPS];
 	struct sched_scenario sc;
 	struct sched_engine *e, *e2;	/* freed with the fixture */
 };
@@ -43,6 +45,10 @@ struct sched_task_spec *fx_add_task(struct fx *f, int nice, int policy, int pin,
 /* A task pinned to CPU 0; prog NULL = run forever. Returns its index. */
 int fx_task(struct fx *f, int nice, int policy, u64 slice, u64 start,
 	    const struct sched_program *prog);
+
+/* A task group below `parent` (0 = the root, created with the first group):
+ * shares unscaled, quota RUNTIME_INF for none. Returns its index. */
+int fx_group(struct fx *f, int parent, u64 shares, u64 quota, u64 period, u64 burst);
 
 /* Program slot `slot`: a copy of insn[0..n). */
 const struct sched_program *fx_program(struct fx *f, int slot, const struct prog_insn *insn,

@@ -208,11 +208,11 @@ static struct fx *fx_busy(int kernel, int variant, u64 seed)
 	f->wake_list[1] = 2;	/* t3 wakes t2 */
 	f->sc.nr_wake_list = 2;
 
-	f->action[0] = (struct sched_action){ 100 * MS, { CMD_SET_NICE, 4, 0, -3 }, 0 };
-	f->action[1] = (struct sched_action){ 150 * MS, { CMD_SET_SLICE, 1, 0, 300 * US }, 0 };
-	f->action[2] = (struct sched_action){ 200 * MS, { CMD_SET_TUNABLE, -1, TUN_BASE_SLICE, 3 * MS }, 0 };
-	f->action[3] = (struct sched_action){ 300 * MS, { CMD_SET_FEATURE, -1, FEAT_RUN_TO_PARITY, 0 }, 0 };
-	f->action[4] = (struct sched_action){ 350 * MS, { CMD_SET_POLICY, 0, SCHED_BATCH, 1 }, 0 };
+	f->action[0] = (struct sched_action){ 100 * MS, { CMD_SET_NICE, 4, 0, -3, 0 }, 0 };
+	f->action[1] = (struct sched_action){ 150 * MS, { CMD_SET_SLICE, 1, 0, 300 * US, 0 }, 0 };
+	f->action[2] = (struct sched_action){ 200 * MS, { CMD_SET_TUNABLE, -1, TUN_BASE_SLICE, 3 * MS, 0 }, 0 };
+	f->action[3] = (struct sched_action){ 300 * MS, { CMD_SET_FEATURE, -1, FEAT_RUN_TO_PARITY, 0, 0 }, 0 };
+	f->action[4] = (struct sched_action){ 350 * MS, { CMD_SET_POLICY, 0, SCHED_BATCH, 1, 0 }, 0 };
 	f->sc.nr_actions = 5;
 	f->note[0] = (struct sched_note){ 250 * MS, "a note" };
 	f->sc.nr_notes = 1;

@@ -123,15 +123,18 @@ static void test_attributes(void **state)
 /* Timers, mem/iorun, taskgroup and unknown keys. */
 static void test_conversions(void **state)
 {
-	import("{" G "\"tasks\": { \"a\": { \"taskgroup\": \"/g\", \"frob\": 1,\n"
+	import("{" G "\"tasks\": { \"a\": { \"taskgroup\": \"/g/h i\", \"frob\": 1,\n"
 	       "\"timer\": { \"ref\": \"unique1\", \"period\": 1000, \"mode\": \"absolute\" },\n"
-	       "\"timer2\": { \"ref\": \"s\", \"period\": 2000 }, \"mem\": 21, \"iorun\": 3 } } }");
+	       "\"timer2\": { \"ref\": \"s\", \"period\": 2000 }, \"mem\": 21, \"iorun\": 3 },\n"
+	       "\"b\": { \"taskgroup\": \"/g\", \"run\": 1 } } }");
 	assert_int_equal(rc, 4);
 	in_order(out, "timer unique1 1000us absolute", "timer s 2000us\n");
 	in_order(out, "run 3ns  # mem 21", "run 3ns  # iorun 3");
-	has(out, "# taskgroup /g (not modelled yet)\n");
-	has(warns, "t.json:1:68: warning: unknown key 'frob' ignored\n");
-	has(warns, "warning: taskgroup /g: task groups are not supported by scenarios yet");
+	/* groups are declared once each, parents first, before the tasks */
+	in_order(out, "group /g\ngroup /g/h_i\n", "task a group=/g/h_i program=a\n");
+	has(out, "task b group=/g program=b\n");
+	has(warns, "t.json:1:49: warning: taskgroup /g/h i is group /g/h_i here\n");
+	has(warns, "t.json:1:72: warning: unknown key 'frob' ignored\n");
 	has(warns, "t.json:3:43: warning: mem 21 bytes cannot be modelled: run 3ns instead");
 }
 

@@ -353,13 +353,91 @@ static void test_commands(void **state)
 	assert_string_equal(err, "col 10: no task matches 'nobody'");
 	assert_int_equal(command_parse(&f, "set nice web.* 1", cmd, 2, &n, err, sizeof(err)), -1);
 	assert_int_equal(command_parse(&f, "sett nice web 1", cmd, 8, &n, err, sizeof(err)), -1);
-	assert_string_equal(err, "col 1: unknown command 'sett' (expected set)");
+	assert_string_equal(err, "col 1: unknown command 'sett' (expected set or move)");
 	assert_int_equal(command_parse(&f, "set tunable bogus=1", cmd, 8, &n, err, sizeof(err)), -1);
 	assert_true(!strncmp(err, "col 13: unknown tunable 'bogus'", 31));
 	assert_int_equal(command_parse(&f, "set slice db 10us", cmd, 8, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "col 14: slice '10us' is out of range (100us..100ms)");
 	assert_int_equal(command_parse(&f, "", cmd, 8, &n, err, sizeof(err)), -1);
 	scenario_free(&f);
+}
+
+/* ---- task groups ---- */
+
+static void test_groups(void **state)
+{
+	struct scenario_file f;
+	struct sched_command cmd[8];
+	int n;
+
+	assert_int_equal(parse(TOPO4 "group /a cpu.weight=300\n"
+			       "group /a/b cpu.shares=512 cpu.max=\"20ms 50ms\" cpu.max.burst=10ms\n"
+			       "group /c cpu.weight.nice=-5\n"
+			       "group /i cpu.idle=1\n"
+			       "group /u cpu.max=\"25000 100000\"\n"
+			       "task t group=/a/b program=\"run 1ms\"\n"
+			       "task r program=\"run 1ms\"\n", &f), 0);
+	assert_int_equal(f.sc.nr_groups, 6);
+	assert_string_equal(f.sc.group[0].path, "/");
+	/* cgroup v2: weight 300 -> 300 * 1024 / 100 = 3072 shares */
+	assert_int_equal(f.sc.group[1].shares, 3072);
+	assert_int_equal(f.sc.group[2].parent, 1);
+	assert_int_equal(f.sc.group[2].shares, 512);
+	assert_int_equal(f.sc.group[2].quota, 20 * MS);
+	assert_int_equal(f.sc.group[2].period, 50 * MS);
+	assert_int_equal(f.sc.group[2].burst, 10 * MS);
+	/* nice -5 weighs 3121 (sched_prio_to_weight) */
+	assert_int_equal(f.sc.group[3].shares, 3121);
+	assert_true(f.sc.group[4].idle);
+	assert_int_equal(f.sc.group[1].quota, RUNTIME_INF);
+	assert_int_equal(f.sc.group[1].period, 100 * MS);
+	/* bare numbers are microseconds, as in the cgroup file */
+	assert_int_equal(f.sc.group[5].quota, 25 * MS);
+	assert_int_equal(f.sc.task[0].group, 2);
+	assert_int_equal(f.sc.task[1].group, 0);
+
+	assert_int_equal(command_parse(&f, "set group /a cpu.weight=50 cpu.max=\"max 10ms\"", cmd, 8, &n,
+				       err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(cmd[0].kind, CMD_SET_GROUP_SHARES);
+	assert_int_equal(cmd[0].key, 1);
+	assert_int_equal(cmd[0].value, 512);
+	assert_int_equal(cmd[1].kind, CMD_SET_GROUP_MAX);
+	assert_int_equal(cmd[1].value, -1);
+	assert_int_equal(cmd[1].value2, 10 * MS);
+	assert_int_equal(command_parse(&f, "move task t to /c", cmd, 8, &n, err, sizeof(err)), 0);
+	assert_int_equal(cmd[0].kind, CMD_MOVE_TASK);
+	assert_int_equal(cmd[0].task, 0);
+	assert_int_equal(cmd[0].key, 3);
+	assert_int_equal(command_parse(&f, "move task t to /nope", cmd, 8, &n, err, sizeof(err)), -1);
+	assert_true(!strncmp(err, "col 16: no group '/nope'", 24));
+	assert_int_equal(command_parse(&f, "set group /i cpu.weight=10", cmd, 8, &n, err, sizeof(err)), -1);
+	assert_true(!strncmp(err, "col 14: cpu.weight cannot be set on a cpu.idle group", 52));
+	assert_int_equal(command_parse(&f, "set group / cpu.weight=10", cmd, 8, &n, err, sizeof(err)), -1);
+	assert_string_equal(err, "col 11: the root group has no cpu.* attributes");
+	scenario_free(&f);
+
+	SCN_ERROR(TOPO4 "group a\n", "bad.scn:2:7: bad group path 'a'");
+	SCN_ERROR(TOPO4 "group /a/\n", "bad.scn:2:7: bad group path '/a/'");
+	SCN_ERROR(TOPO4 "group /a//b\n", "bad.scn:2:7: empty component in group path '/a//b'");
+	SCN_ERROR(TOPO4 "group /a/b\n", "bad.scn:2:7: group '/a/b' needs its parent '/a' declared first");
+	SCN_ERROR(TOPO4 "group /a\ngroup /a\n", "bad.scn:3:7: duplicate group '/a'");
+	SCN_ERROR(TOPO4 "group /a cpu.weight=0\n", "bad.scn:2:21: cpu.weight '0' is out of range (1..10000)");
+	SCN_ERROR(TOPO4 "group /a cpu.shares=1\n", "bad.scn:2:21: cpu.shares '1' is out of range (2..262144)");
+	SCN_ERROR(TOPO4 "group /a cpu.idle=1 cpu.weight=5\n",
+		  "bad.scn:2:21: cpu.weight cannot be set on a cpu.idle group");
+	SCN_ERROR(TOPO4 "group /a cpu.max=\"500us 100ms\"\n",
+		  "bad.scn:2:19: cpu.max quota '500us' is below the kernel's minimum of 1ms");
+	SCN_ERROR(TOPO4 "group /a cpu.max=\"10ms 2s\"\n",
+		  "bad.scn:2:24: cpu.max period '2s' is out of range (1ms..1s)");
+	SCN_ERROR(TOPO4 "group /a cpu.max=\"10ms\" cpu.max.burst=20ms\n",
+		  "bad.scn:2:39: cpu.max.burst is larger than the quota of cpu.max");
+	SCN_ERROR(TOPO4 "group /a cpu.speed=1\n", "bad.scn:2:10: unknown group attribute 'cpu.speed'");
+	SCN_ERROR(TOPO4 "task t group=/x program=\"run 1ms\"\n", "bad.scn:2:14: no group '/x'");
+	SCN_ERROR(TOPO4 "task t program=\"run 1ms\"\nat 1s move task t to /x\n",
+		  "bad.scn:3:22: no group '/x'");
+	SCN_ERROR(TOPO4 "group /a\nat 1s set group /a cpu.max=\"10ms 10ms\" cpu.max.burst=1s\n",
+		  "bad.scn:3:54: cpu.max.burst is larger than the quota of cpu.max");
 }
 
 /* ---- value parsers ---- */
@@ -559,7 +637,7 @@ static void test_scenario_errors(void **state)
 	SCN_ERROR(TOPO4 "task a program=\"run 1ms\"\ntask a program=\"run 1ms\"\n",
 		  "bad.scn:3:6: duplicate task 'a' (first at line 2)");
 	SCN_ERROR(TOPO4 "task a nicee=1 program=\"run 1ms\"\n",
-		  "bad.scn:2:8: unknown key 'nicee' (expected count, nice, policy, slice, cpus, at, program)");
+		  "bad.scn:2:8: unknown key 'nicee' (expected count, nice, policy, slice, cpus, group, at, program)");
 	SCN_ERROR(TOPO4 "task a nice=1 nice=2 program=\"run 1ms\"\n", "bad.scn:2:15: duplicate key 'nice'");
 	SCN_ERROR(TOPO4 "task a.b program=\"run 1ms\"\n", "bad.scn:2:6: bad task name 'a.b'");
 	SCN_ERROR(TOPO4 "task a nice=1\n", "bad.scn:2:6: task 'a' needs program=");
@@ -567,7 +645,7 @@ static void test_scenario_errors(void **state)
 	SCN_ERROR(TOPO4 "task a slice=10us program=\"run 1ms\"\n",
 		  "bad.scn:2:14: slice '10us' is out of range (100us..100ms)");
 	SCN_ERROR(TOPO4 "task a policy=fifo program=\"run 1ms\"\n", "bad.scn:2:15: unknown policy 'fifo'");
-	SCN_ERROR(TOPO4 "group /web cpu.weight=200\n", "bad.scn:2:1: unknown directive 'group'");
+	SCN_ERROR(TOPO4 "grou /web\n", "bad.scn:2:1: unknown directive 'grou'");
 	SCN_ERROR(TOPO4 "hz 123\n", "bad.scn:2:4: hz '123' is not one of 100, 250, 300, 1000");
 	SCN_ERROR(TOPO4 "hz 250\nhz 250\n", "bad.scn:3:1: duplicate 'hz' (first at line 2)");
 	SCN_ERROR(TOPO4 "kernel 9.9\n", "bad.scn:2:8: unknown kernel '9.9'");
@@ -697,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_kernel),
 		cmocka_unit_test(test_scenario_set),
 		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_numbers_and_lists),
 		cmocka_unit_test(test_shipped_topologies),
