@@ -89,6 +89,8 @@ static bool ev_match(const struct ui *ui, const struct filter *f, const struct s
 		return pid_match(ui, f, ev->nice.pid);
 	case EV_SCHED_YIELD:
 		return pid_match(ui, f, ev->yield.pid);
+	case EV_PROG_TIMER:
+		return pid_match(ui, f, ev->timer.pid);
 	case EV_COMMAND:
 		return ev->command.task >= 0 && pid_match(ui, f, ev->command.task + 1);
 	default:
@@ -194,6 +196,11 @@ static void fields(const struct ui *ui, const struct sched_event *ev, char *out,
 		snprintf(out, n, "comm=%s pid=%d old_nice=%d new_nice=%d policy=%d slice=%" PRIu64 " [ns]",
 			 comm(ui, ev->nice.pid, cpu, a, sizeof(a)), ev->nice.pid, ev->nice.old_nice,
 			 ev->nice.new_nice, ev->nice.policy, ev->nice.slice);
+		break;
+	case EV_PROG_TIMER:
+		snprintf(out, n, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 "%s",
+			 comm(ui, ev->timer.pid, cpu, a, sizeof(a)), ev->timer.pid, ev->timer.expires,
+			 ev->timer.slack, ev->timer.missed ? " missed" : "");
 		break;
 	case EV_SCHED_YIELD:
 		if (ev->yield.to_pid)
