@@ -12,12 +12,9 @@
  *   task loop (-1 forever) { phase loop { events } ... }
  * with events converted as rt-app runs them (see schedscope(1) IMPORT).
  */
-#include <errno.h>
-#include <inttypes.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1125,8 +1122,8 @@ static int emit_task(struct importer *im, struct rtask *t, FILE *f)
 		return -1;
 	if (t->forks) {
 		if (t->unbounded_forks)
-			warn(im, t->key, "task %s is forked in a loop: %d instances are declared for it",
-			     t->rtname, FORK_POOL_MAX);
+			warn(im, t->key, "task %s is forked forever or more than %d times: %d instances "
+			     "are declared for it", t->rtname, FORK_POOL_MAX, FORK_POOL_MAX);
 		if (task_line(im, t, f, t->instances ? "_fork" : "", t->forks) < 0)
 			return -1;
 	}

@@ -100,7 +100,7 @@ static void test_fork_pools(void **state)
 	       " \"c\": { \"instance\": 0, \"loop\": 1, \"run\": 1 } } }");
 	assert_int_equal(rc, 1);
 	has(out, "task c count=16 program=c\n");
-	has(warns, "t.json:1:76: warning: task c is forked in a loop: 16 instances are declared for it");
+	has(warns, "t.json:1:76: warning: task c is forked forever or more than 16 times: 16 instances are declared for it");
 }
 
 /* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, unsupported policies. */
