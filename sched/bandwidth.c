@@ -1,10 +1,13 @@
 /*
- * CFS bandwidth control (cpu.max), as kernel/sched/fair.c has it through
- * 6.17: a group's pool is refilled with its quota every period (plus what
- * burst lets it carry over); each CPU's queue takes runtime from the pool in
+ * CFS bandwidth control (cpu.max), as kernel/sched/fair.c has it: a group's
+ * pool is refilled with its quota every period (plus what burst lets it
+ * carry over); each CPU's queue takes runtime from the pool in
  * sched_cfs_bandwidth_slice chunks; a queue that cannot get more is
- * throttled whole (dequeued from its parent) until the next refill hands
- * runtime out again; an emptied queue gives back all but 1 ms as slack.
+ * throttled until a refill hands runtime out again; an emptied queue gives
+ * back all but 1 ms as slack. Through 6.17 a throttled queue is dequeued
+ * whole from its parent; from 6.18 it stays queued and each of its tasks is
+ * taken off (to the queue's limbo list) when it is picked, the engine's
+ * stand-in for the kernel's "on return to user space".
  */
 #include "internal.h"
 
@@ -146,6 +149,75 @@ static bool tg_is_below(struct task_group *tg, struct task_group *top)
 	return false;
 }
 
+/* ---- 6.18+: tasks leave a throttled hierarchy one by one ---- */
+
+void throttled_queue_emptied(struct cfs_rq *cfs_rq)
+{
+	cfs_rq->throttled_clock_pelt = rq_clock_pelt(rq_of(cfs_rq));
+	cfs_rq->pelt_clock_throttled = true;
+}
+
+static void limbo_add(struct cfs_rq *cfs_rq, struct task_struct *p)
+{
+	p->throttled = true;
+	p->throttle_next = cfs_rq->limbo;
+	cfs_rq->limbo = p;
+	cfs_rq->nr_limbo++;
+}
+
+/* Picked while its hierarchy is throttled: off the queue until the refill. */
+bool throttle_task_at_pick(struct rq *rq, struct task_struct *p)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
+
+	if (!task_based_throttle() || !throttled_hierarchy(cfs_rq))
+		return false;
+	dequeue_task_fair(rq, p, DEQUEUE_SLEEP | DEQUEUE_SPECIAL);
+	limbo_add(cfs_rq, p);
+	return true;
+}
+
+/* A throttled task enqueued again (a group move): straight back to limbo if still throttled. */
+bool enqueue_throttled_task(struct task_struct *p)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
+
+	if (throttled_hierarchy(cfs_rq)) {
+		limbo_add(cfs_rq, p);
+		return true;
+	}
+	p->throttled = false;
+	return false;
+}
+
+void dequeue_throttled_task(struct task_struct *p)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
+	struct task_struct **pp = &cfs_rq->limbo;
+
+	while (*pp && *pp != p)
+		pp = &(*pp)->throttle_next;
+	if (*pp) {
+		*pp = p->throttle_next;
+		cfs_rq->nr_limbo--;
+	}
+	p->throttle_next = NULL;
+}
+
+/* The refill reached this queue: its limbo tasks are enqueued again, newest first. */
+static void requeue_limbo(struct cfs_rq *cfs_rq)
+{
+	while (cfs_rq->limbo) {
+		struct task_struct *p = cfs_rq->limbo;
+
+		cfs_rq->limbo = p->throttle_next;
+		cfs_rq->nr_limbo--;
+		p->throttle_next = NULL;
+		p->throttled = false;
+		enqueue_task_fair(rq_of(cfs_rq), p, ENQUEUE_WAKEUP);
+	}
+}
+
 static void tg_throttle_down(struct task_group *top, struct rq *rq)
 {
 	for (int g = top->id; g < ST->nr_groups; g++) {
@@ -156,7 +228,9 @@ static void tg_throttle_down(struct task_group *top, struct rq *rq)
 			continue;
 		cfs_rq = tg->cfs_rq[rq->cpu];
 		if (!cfs_rq->throttle_count) {
-			cfs_rq->throttled_clock_pelt = rq_clock_pelt(rq);
+			/* 6.18+: the clock stops only once the queue is empty */
+			if (!task_based_throttle() || !cfs_rq->nr_running)
+				throttled_queue_emptied(cfs_rq);
 			if (cfs_rq->nr_running)
 				cfs_rq->throttled_clock_self = rq_clock(rq);
 		}
@@ -174,11 +248,14 @@ static void tg_unthrottle_up(struct task_group *top, struct rq *rq)
 			continue;
 		cfs_rq = tg->cfs_rq[rq->cpu];
 		if (!--cfs_rq->throttle_count) {
-			cfs_rq->throttled_clock_pelt_time += rq_clock_pelt(rq) - cfs_rq->throttled_clock_pelt;
+			if (!task_based_throttle() || cfs_rq->pelt_clock_throttled)
+				cfs_rq->throttled_clock_pelt_time += rq_clock_pelt(rq) - cfs_rq->throttled_clock_pelt;
+			cfs_rq->pelt_clock_throttled = false;
 			if (cfs_rq->throttled_clock_self) {
 				cfs_rq->throttled_clock_self_time += rq_clock(rq) - cfs_rq->throttled_clock_self;
 				cfs_rq->throttled_clock_self = 0;
 			}
+			requeue_limbo(cfs_rq);
 		}
 	}
 }
@@ -200,6 +277,9 @@ static bool throttle_cfs_rq(struct cfs_rq *cfs_rq)
 
 	se = cfs_rq->tg->se[rq->cpu];
 	tg_throttle_down(cfs_rq->tg, rq);
+	/* 6.18+: nothing leaves now; the tasks go as they are picked */
+	if (task_based_throttle())
+		se = NULL;
 
 	for_each_sched_entity(se) {
 		struct cfs_rq *qcfs_rq = cfs_rq_of(se);
@@ -222,7 +302,7 @@ static bool throttle_cfs_rq(struct cfs_rq *cfs_rq)
 			break;
 		}
 	}
-	if (dequeued) {
+	if (dequeued && !task_based_throttle()) {
 		for_each_sched_entity(se) {
 			struct cfs_rq *qcfs_rq = cfs_rq_of(se);
 
@@ -256,6 +336,9 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 	long queued, delayed, idle;
 	u64 throttled_ns = 0;
 
+	/* 6.18+: enqueueing the limbo tasks without runtime would throttle at once */
+	if (task_based_throttle() && cfs_rq->runtime_enabled && cfs_rq->runtime_remaining <= 0)
+		return;
 	cfs_rq->throttled = false;
 	update_rq_clock(rq);
 	if (cfs_rq->throttled_clock) {
@@ -267,7 +350,8 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 	tg_unthrottle_up(cfs_rq->tg, rq);
 	emit_bandwidth(EV_CFS_UNTHROTTLE, rq->cpu, cfs_rq->tg, cfs_rq, throttled_ns, 0);
 
-	if (!cfs_rq->load.weight)
+	/* 6.18+: the entity never left; the limbo tasks came back in tg_unthrottle_up() */
+	if (!cfs_rq->load.weight || task_based_throttle())
 		goto out;
 
 	queued = cfs_rq->h_nr_running;

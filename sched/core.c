@@ -74,6 +74,8 @@ void sched_tick(struct rq *rq)
 
 	update_rq_clock(rq);
 	curr->sched_class->task_tick(rq, curr, 0);
+	if (sched_feat(TG_SHARES_UP_WALK) && ST->nr_groups > 1)
+		tg_shares_up_walk(rq);
 	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
 }
 

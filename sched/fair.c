@@ -353,7 +353,7 @@ static void set_delayed(struct sched_entity *se)
 		return;
 	for_each_sched_entity(se) {
 		cfs_rq_of(se)->h_nr_delayed++;
-		if (cfs_rq_throttled(cfs_rq_of(se)))
+		if (throttle_stops_walk(cfs_rq_of(se)))
 			break;
 	}
 }
@@ -365,7 +365,7 @@ void clear_delayed(struct sched_entity *se)
 		return;
 	for_each_sched_entity(se) {
 		cfs_rq_of(se)->h_nr_delayed--;
-		if (cfs_rq_throttled(cfs_rq_of(se)))
+		if (throttle_stops_walk(cfs_rq_of(se)))
 			break;
 	}
 }
@@ -426,6 +426,8 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 	}
 	if (!kernel_at_least(6, 19) && (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(cfs_rq);
+	if (!cfs_rq->nr_running && throttled_hierarchy(cfs_rq) && task_based_throttle())
+		throttled_queue_emptied(cfs_rq);
 	return true;
 }
 
@@ -484,13 +486,13 @@ static bool update_upper_levels(struct sched_entity *se, struct h_delta *d, int 
 			set_entity_slice(cfs_rq, se, slice);
 		slice = cfs_rq_min_slice(cfs_rq);
 		account_h_delta(cfs_rq, d, sign);
-		if (cfs_rq_throttled(cfs_rq))
+		if (throttle_stops_walk(cfs_rq))
 			return false;
 	}
 	return true;
 }
 
-static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
+void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_entity *se = &p->se;
 	struct h_delta d = { 1, 0, task_has_idle_policy(p) };
@@ -500,6 +502,9 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		requeue_delayed_entity(se);
 		return;
 	}
+	/* a throttled task joining a throttled hierarchy waits on its limbo list */
+	if (p->throttled && enqueue_throttled_task(p))
+		return;
 	/* kept delayed across a SAVE/RESTORE change */
 	if (!(flags & ENQUEUE_WAKEUP))
 		d.delayed = se->sched_delayed;
@@ -520,7 +525,7 @@ static void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		enqueue_entity(cfs_rq, se, flags);
 		slice = cfs_rq_min_slice(cfs_rq);
 		account_h_delta(cfs_rq, &d, 1);
-		if (cfs_rq_throttled(cfs_rq))
+		if (throttle_stops_walk(cfs_rq))
 			return;
 		flags = ENQUEUE_WAKEUP;
 	}
@@ -563,7 +568,7 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
 			break;
 		}
 		account_h_delta(cfs_rq, &d, -1);
-		if (cfs_rq_throttled(cfs_rq))
+		if (throttle_stops_walk(cfs_rq))
 			return 1;
 
 		/* Don't dequeue the parent if it still holds other entities. */
@@ -584,8 +589,13 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
 }
 
 /* False when the task stays queued as a delayed dequeue. */
-static bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
+bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
+	/* a task on a limbo list is off its queue already */
+	if (p->throttled) {
+		dequeue_throttled_task(p);
+		return true;
+	}
 	return dequeue_entities(rq, &p->se, flags) >= 0;
 }
 
@@ -662,13 +672,17 @@ again:
 		/* curr may not have been put yet */
 		if (cfs_rq->curr && cfs_rq->curr->on_rq)
 			update_curr(cfs_rq);
-		if (check_cfs_rq_runtime(cfs_rq))
+		/* before 6.18 throttling dequeues the group here; from 6.18 the pick goes on */
+		if (check_cfs_rq_runtime(cfs_rq) && !task_based_throttle())
 			goto again;
 		se = pick_next_entity(rq, cfs_rq);
 		if (!se)
 			goto again;
 		cfs_rq = group_cfs_rq(se);
 	} while (cfs_rq);
+	/* 6.18+: a task of a throttled hierarchy leaves for its limbo list when it gets here */
+	if (throttle_task_at_pick(rq, task_of(se)))
+		goto again;
 	return task_of(se);
 }
 

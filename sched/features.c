@@ -31,6 +31,7 @@ const char *const sched_feature_names[NR_SCHED_FEATURES] = {
 	[FEAT_LAST_BUDDY] = "LAST_BUDDY",
 	[FEAT_ALT_PERIOD] = "ALT_PERIOD",
 	[FEAT_BASE_SLICE] = "BASE_SLICE",
+	[FEAT_TG_SHARES_UP_WALK] = "TG_SHARES_UP_WALK",
 };
 
 const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
@@ -43,6 +44,8 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_NR_MIGRATE] = { "nr_migrate", false, 1, 1024 },
 	[TUN_TUNABLE_SCALING] = { "tunable_scaling", false, 0, 2 },
 	[TUN_CFS_BANDWIDTH_SLICE] = { "cfs_bandwidth_slice", true, NSEC_PER_USEC, NSEC_PER_SEC },
+	[TUN_SHARES_RATELIMIT] = { "shares_ratelimit_ns", true, 0, NSEC_PER_SEC },
+	[TUN_SHARES_THRESH] = { "shares_thresh", false, 0, 1024 },
 };
 
 int sched_feature_lookup(const char *name)
@@ -135,6 +138,10 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return SCHED_TUNABLESCALING_LOG;
 	case TUN_CFS_BANDWIDTH_SLICE:
 		return 5 * NSEC_PER_MSEC;
+	case TUN_SHARES_RATELIMIT:
+		return 250 * NSEC_PER_USEC;
+	case TUN_SHARES_THRESH:
+		return 4;
 	default:
 		return 0;
 	}

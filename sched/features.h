@@ -36,6 +36,8 @@ enum sched_feature {
 	FEAT_LAST_BUDDY,
 	FEAT_ALT_PERIOD,
 	FEAT_BASE_SLICE,
+	/* schedscope's own: 2.6.29-2.6.35's group weights by a periodic walk */
+	FEAT_TG_SHARES_UP_WALK,
 	NR_SCHED_FEATURES
 };
 
@@ -69,6 +71,8 @@ enum sched_tunable {
 	TUN_NR_MIGRATE,		/* sysctl_sched_nr_migrate */
 	TUN_TUNABLE_SCALING,	/* sysctl_sched_tunable_scaling */
 	TUN_CFS_BANDWIDTH_SLICE, /* sysctl_sched_cfs_bandwidth_slice (kernel.sched_cfs_bandwidth_slice_us) */
+	TUN_SHARES_RATELIMIT,	/* sysctl_sched_shares_ratelimit (2.6.29-2.6.35) */
+	TUN_SHARES_THRESH,	/* sysctl_sched_shares_thresh (2.6.29-2.6.35) */
 	NR_SCHED_TUNABLES
 };
 

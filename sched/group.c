@@ -57,6 +57,10 @@ void update_cfs_group(struct sched_entity *se)
 	/* an emptied group keeps its weight (DELAY_DEQUEUE relies on it) */
 	if (!gcfs_rq || !gcfs_rq->load.weight || throttled_hierarchy(gcfs_rq))
 		return;
+	/* the old scheme sets group weights in its periodic walk only */
+	if (sched_feat(TG_SHARES_UP_WALK))
+		return;
+	ST->nr_calc_group_shares++;
 	shares = calc_group_shares(gcfs_rq);
 	if (se->load.weight != (unsigned long)shares)
 		reweight_entity(cfs_rq_of(se), se, (unsigned long)shares);

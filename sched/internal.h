@@ -190,6 +190,7 @@ struct cfs_rq {
 	long propagate;			/* PELT to hand up to the group entity */
 	long prop_runnable_sum;
 	unsigned long h_load;		/* this queue's share of the CPU's load (for the balancer) */
+	unsigned long shares;		/* TG_SHARES_UP_WALK: the weight the last walk gave (0: empty) */
 	u64 last_h_load_update;
 	struct sched_entity *h_load_next;
 
@@ -203,6 +204,9 @@ struct cfs_rq {
 	u64 throttled_clock_self, throttled_clock_self_time;
 	struct cfs_rq *throttled_next;	/* the group's list of throttled queues, in throttle order */
 	bool on_throttled_list;
+	bool pelt_clock_throttled;	/* 6.18+: throttled and empty: PELT stands still */
+	struct task_struct *limbo;	/* 6.18+: tasks taken off by the throttle (throttled_limbo_list) */
+	int nr_limbo;
 };
 
 /* A group's cpu.max (struct cfs_bandwidth) and its cpu.stat counters. */
@@ -210,7 +214,6 @@ struct cfs_bandwidth {
 	u64 period, quota, burst;	/* ns; quota RUNTIME_INF: no limit */
 	u64 runtime;			/* left in the pool this period */
 	u64 runtime_snap;		/* the pool after the last refill: burst use is measured from it */
-	u64 hierarchical_quota;		/* quota/period ratio (BW_SHIFT) after the parents' */
 	bool period_active, idle, slack_started;
 	struct cfs_rq *throttled_first, *throttled_last;
 	struct sched_timer period_timer, slack_timer;
@@ -248,6 +251,7 @@ struct rq {
 	bool tick_stopped;		/* NO_HZ idle */
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
 	u64 nr_switches;
+	u64 shares_walk_last;		/* TG_SHARES_UP_WALK: when this CPU last walked */
 	struct sched_timer tick, hrtick, work;
 };
 
@@ -278,6 +282,8 @@ struct task_struct {
 	const struct sched_task_spec *spec;
 	struct sched_info sched_info;
 	struct task_group *sched_task_group;
+	bool throttled;			/* 6.18+: on its queue's limbo list */
+	struct task_struct *throttle_next;
 	u64 nr_wakeups;
 	u64 nvcsw, nivcsw;
 	/* program state */
@@ -380,6 +386,8 @@ struct sched_state {
 	struct timer_queue tq;
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
 	int rr_cpu;			/* round-robin start placement */
+	u64 nr_calc_group_shares;	/* cost of group weights: calc_group_shares() calls */
+	u64 nr_shares_walk_visits;	/* cfs_rq visits by TG_SHARES_UP_WALK walks */
 	int waker_cpu;			/* CPU of the task executing `wake` now */
 };
 
@@ -492,6 +500,8 @@ void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void set_task_rq(struct task_struct *p, int cpu);
 void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags);
+void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);
 void se_update_runnable(struct sched_entity *se);
 void set_next_buddy(struct sched_entity *se);
 void set_last_buddy(struct sched_entity *se);
@@ -521,6 +531,7 @@ void task_change_group_fair(struct task_struct *p);
 void sched_group_set_shares(struct task_group *tg, unsigned long shares);
 void sched_group_set_idle(struct task_group *tg, int idle);
 void sched_move_task(struct task_struct *p, struct task_group *tg);
+void tg_shares_up_walk(struct rq *rq);
 int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
 void apply_group_command(struct task_group *tg, const struct sched_command *c);
 static inline u64 jiffies(void) { return (ST->now + SCHED_CLOCK_BOOT) / TICK_NSEC; }
@@ -535,11 +546,23 @@ void return_cfs_rq_runtime(struct cfs_rq *cfs_rq);
 void sched_cfs_period_timer(struct task_group *tg);
 void sched_cfs_slack_timer(struct task_group *tg);
 static inline bool cfs_rq_throttled(const struct cfs_rq *cfs_rq) { return cfs_rq->throttled; }
+/* 6.18+: a throttled queue stays queued; its tasks leave one by one when picked. */
+static inline bool task_based_throttle(void) { return kernel_at_least(6, 18); }
+/* Before 6.18 a throttled queue's entity is off the CPU: walks up stop there. */
+static inline bool throttle_stops_walk(const struct cfs_rq *cfs_rq)
+{
+	return cfs_rq->throttled && !task_based_throttle();
+}
+bool throttle_task_at_pick(struct rq *rq, struct task_struct *p);
+void throttled_queue_emptied(struct cfs_rq *cfs_rq);
+bool enqueue_throttled_task(struct task_struct *p);
+void dequeue_throttled_task(struct task_struct *p);
 static inline bool throttled_hierarchy(const struct cfs_rq *cfs_rq) { return cfs_rq->throttle_count; }
-/* A throttled queue's PELT clock stops: its tasks do not decay while they cannot run. */
+/* A throttled queue's PELT clock stops: its tasks do not decay while they cannot run
+ * (6.18+: once the queue is empty, since its tasks leave one by one). */
 static inline u64 cfs_rq_clock_pelt(struct cfs_rq *cfs_rq)
 {
-	if (cfs_rq->throttle_count)
+	if (task_based_throttle() ? cfs_rq->pelt_clock_throttled : cfs_rq->throttle_count)
 		return cfs_rq->throttled_clock_pelt - cfs_rq->throttled_clock_pelt_time;
 	return rq_clock_pelt(rq_of(cfs_rq)) - cfs_rq->throttled_clock_pelt_time;
 }

@@ -148,6 +148,64 @@ static unsigned long h_load_peek(struct cfs_rq *q)
 	return h_load_peek(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_of(se)->avg.load_avg + 1);
 }
 
+void sched_shares_cost(const struct sched_engine *e, u64 *calc_group_shares, u64 *walk_visits)
+{
+	*calc_group_shares = e->st->nr_calc_group_shares;
+	*walk_visits = e->st->nr_shares_walk_visits;
+}
+
+static void entity_info(struct cfs_rq *q, struct sched_entity *se, struct sched_entity_info *out)
+{
+	*out = (struct sched_entity_info){
+		.task = entity_is_task(se) ? task_of(se)->idx : -1,
+		.group = entity_is_task(se) ? -1 : se->my_q->tg->id,
+		.curr = q->curr == se,
+		.sched_delayed = se->sched_delayed,
+		.eligible = true,
+		.weight = se->load.weight,
+		.vruntime = se->vruntime,
+		.deadline = se->deadline,
+		.slice = se->slice,
+		.vlag = se->vlag,
+		.sum_exec_runtime = se->sum_exec_runtime,
+		.h_nr_running = entity_is_task(se) ? 1 : (int)se->my_q->h_nr_running,
+	};
+	if (!sched_legacy_cfs()) {
+		out->vlag = (s64)(avg_vruntime_peek(q) - se->vruntime);
+		out->eligible = entity_eligible(q, se);
+	}
+}
+
+int sched_cfs_rq_entities(const struct sched_engine *e, int cpu, int group, struct sched_entity_info *out,
+			  int max)
+{
+	struct cfs_rq *q;
+	int n = 0;
+
+	ENTER(e);
+	q = ST->tg[group].cfs_rq[cpu];
+	if (q->curr && q->curr->on_rq && n < max)
+		entity_info(q, q->curr, &out[n++]);
+	for (struct sched_entity *se = __pick_first_entity(q); se && n < max; se = __pick_next_entity(se))
+		entity_info(q, se, &out[n++]);
+	return n;
+}
+
+void sched_cfs_rq_info(const struct sched_engine *e, int cpu, int group, struct sched_cfs_rq_info *out)
+{
+	struct cfs_rq *q;
+
+	ENTER(e);
+	q = ST->tg[group].cfs_rq[cpu];
+	*out = (struct sched_cfs_rq_info){
+		.min_vruntime = q->min_vruntime,
+		.avg_vruntime = sched_legacy_cfs() ? q->min_vruntime : avg_vruntime_peek(q),
+		.load_weight = q->load.weight,
+		.nr_running = (int)q->nr_running,
+		.h_nr_running = (int)q->h_nr_running,
+	};
+}
+
 int sched_nr_groups(const struct sched_engine *e)
 {
 	return e->st->nr_groups;
@@ -202,6 +260,7 @@ void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, stru
 		.tg_load_avg_contrib = q->tg_load_avg_contrib,
 		.h_load = h_load_peek(q),
 		.throttled = q->throttled,
+		.nr_throttled_tasks = task_based_throttle() ? q->nr_limbo : q->throttled ? (int)q->h_nr_running : 0,
 		.throttle_count = q->throttle_count,
 		.runtime_remaining = q->runtime_enabled ? q->runtime_remaining : 0,
 	};

@@ -147,11 +147,40 @@ struct sched_group_cpu_info {
 	u64 tg_load_avg_contrib;
 	u64 h_load;			/* as the balancer would compute it now */
 	bool throttled;			/* the queue (cfs_rq_throttled) */
+	int nr_throttled_tasks;		/* tasks held off the CPU by this queue's throttle (to 6.17: all
+					   below it; 6.18+: those taken off to its limbo list) */
 	int throttle_count;		/* it or an ancestor is throttled */
 	s64 runtime_remaining;
 };
 void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, struct sched_group_cpu_info *out);
 int sched_nr_groups(const struct sched_engine *e);
+/* What group weights cost so far: calc_group_shares() calls (the modern
+ * scheme) and cfs_rq visits by tg_shares_up() walks (TG_SHARES_UP_WALK). */
+void sched_shares_cost(const struct sched_engine *e, u64 *calc_group_shares, u64 *walk_visits);
+
+/* One entity queued on a group's queue on a CPU: a task, or a child group. */
+struct sched_entity_info {
+	int task;		/* task index, or -1 for a group entity */
+	int group;		/* the child group it stands for, or -1 for a task */
+	bool curr;		/* the queue's running entity */
+	bool sched_delayed;
+	bool eligible;
+	u64 weight;		/* load.weight, scaled */
+	u64 vruntime, deadline, slice;
+	s64 vlag;		/* V - vruntime (EEVDF) */
+	u64 sum_exec_runtime;
+	int h_nr_running;	/* a group's tasks below it */
+};
+/* The queue of `group` on `cpu` (group 0: the CPU's root cfs_rq): the running
+ * entity first, then the waiting ones in the tree's order. Returns how many. */
+int sched_cfs_rq_entities(const struct sched_engine *e, int cpu, int group, struct sched_entity_info *out,
+			  int max);
+/* That queue's V (EEVDF), min_vruntime and load weight. */
+struct sched_cfs_rq_info {
+	u64 min_vruntime, avg_vruntime, load_weight;
+	int nr_running, h_nr_running;
+};
+void sched_cfs_rq_info(const struct sched_engine *e, int cpu, int group, struct sched_cfs_rq_info *out);
 
 /* Effective tunable and feature values now. */
 u64 sched_tunable_value(const struct sched_engine *e, enum sched_tunable t);

@@ -12,13 +12,13 @@
 
 enum cond_kind {
 	C_AT, C_SWITCH, C_WAKEUP, C_MIGRATE, C_FORK, C_EXIT, C_PREEMPT, C_LATENCY, C_NICE, C_NOTE,
-	C_EVENT, NR_COND_KINDS
+	C_EVENT, C_THROTTLE, C_UNTHROTTLE, NR_COND_KINDS
 };
 
 /* The keys a condition may take; each names a task set or a CPU list. */
-enum cond_key { K_TASK, K_PREV, K_NEXT, K_CPU, K_FROM, K_TO, NR_KEYS };
+enum cond_key { K_TASK, K_PREV, K_NEXT, K_CPU, K_FROM, K_TO, K_GROUP, NR_KEYS };
 
-static const char *const key_names[NR_KEYS] = { "task", "prev", "next", "cpu", "from", "to" };
+static const char *const key_names[NR_KEYS] = { "task", "prev", "next", "cpu", "from", "to", "group" };
 
 static const struct {
 	const char *name;
@@ -37,10 +37,12 @@ static const struct {
 	[C_NICE] = { "nice", 1 << K_TASK, "task" },
 	[C_NOTE] = { "note", 0, NULL },
 	[C_EVENT] = { "event", 0, NULL },
+	[C_THROTTLE] = { "throttle", 1 << K_GROUP | 1 << K_CPU, "group or cpu" },
+	[C_UNTHROTTLE] = { "unthrottle", 1 << K_GROUP | 1 << K_CPU, "group or cpu" },
 };
 
 static const char cond_names[] = "at, switch, wakeup, migrate, fork, exit, preempt, "
-				 "wakeup_latency, nice, note or event";
+				 "wakeup_latency, nice, note, event, throttle or unthrottle";
 
 enum cmp_op { OP_GT, OP_GE, OP_LT, OP_LE, OP_EQ };
 static const char *const op_names[] = { ">", ">=", "<", "<=", "=" };
@@ -53,8 +55,8 @@ struct cond {
 	u8 at;			/* C_AT: enum at_state */
 	u16 ev_type;		/* C_EVENT */
 	u64 ns;			/* C_AT: the time; C_LATENCY: the duration */
-	s32 set[NR_KEYS];	/* task keys: word offset into bp->bits; CPU keys: index
-				   into bp->masks; -1 when not given (anything) */
+	s32 set[NR_KEYS];	/* task and group keys: word offset into bp->bits; CPU keys:
+				   index into bp->masks; -1 when not given (anything) */
 };
 
 /* The expression in postfix: condition indices, and the two operators. */
@@ -65,8 +67,9 @@ enum { TS_UNKNOWN, TS_RUNNING, TS_OFF };
 
 struct breakpoint {
 	char *text;
-	int nr_tasks, nr_cpus;
+	int nr_tasks, nr_cpus, nr_groups;
 	int words;			/* u64 words in one task bitmap (pids 0..nr_tasks) */
+	int gwords;			/* u64 words in one group bitmap */
 
 	struct cond cond[BREAKPOINT_MAX_CONDS];
 	int nr_cond;
@@ -97,6 +100,7 @@ struct parser {
 	struct lexer *lx;
 	struct breakpoint *bp;
 	const char *const *names;
+	const char *const *group_names;
 	struct token t;		/* the current token */
 	const char *first;	/* start of the first token */
 	const char *last;	/* end of the last token consumed */
@@ -172,6 +176,39 @@ static s32 parse_pattern(struct parser *p, const struct token *kv)
 	return off;
 }
 
+/* A group path glob (a '*' stays within one level) into a new bitmap of group indices. */
+static s32 parse_group_pattern(struct parser *p, const struct token *kv)
+{
+	struct breakpoint *bp = p->bp;
+	const struct lex_span *v = &kv->val;
+	char pat[MAX_PATTERN];
+	int found = 0;
+
+	if (v->n >= sizeof(pat))
+		return lex_error(p->lx, v, "group pattern '%s' is too long", SNIP(v));
+	if (kv->quoted)
+		lex_unquote(v, pat);
+	else
+		span_copy(v, pat, sizeof(pat));
+	u64 *bits = grow(bp->bits, (size_t)(bp->nr_bits + bp->gwords), sizeof(u64));
+	if (!bits)
+		return lex_error(p->lx, v, "out of memory");
+	bp->bits = bits;
+	s32 off = bp->nr_bits;
+	u64 *set = bits + off;
+	memset(set, 0, (size_t)bp->gwords * sizeof(u64));
+	for (int g = 0; g < bp->nr_groups; g++) {
+		if (!p->group_names[g] || fnmatch(pat, p->group_names[g], FNM_PATHNAME) != 0)
+			continue;
+		set[g / 64] |= 1ULL << (g % 64);
+		found++;
+	}
+	if (!found)
+		return lex_error(p->lx, v, "no group matches '%s'", SNIP(v));
+	bp->nr_bits += bp->gwords;
+	return off;
+}
+
 static s32 parse_cpus(struct parser *p, const struct token *kv)
 {
 	struct breakpoint *bp = p->bp;
@@ -206,7 +243,8 @@ static int parse_keys(struct parser *p, struct cond *c, const struct token *word
 		}
 		if (c->set[k] >= 0)
 			return lex_error(p->lx, &kv.key, "duplicate key '%s'", SNIP(&kv.key));
-		s32 r = k <= K_NEXT ? parse_pattern(p, &kv) : parse_cpus(p, &kv);
+		s32 r = k <= K_NEXT ? parse_pattern(p, &kv) : k == K_GROUP ? parse_group_pattern(p, &kv)
+								      : parse_cpus(p, &kv);
 		if (r < 0)
 			return -1;
 		c->set[k] = r;
@@ -391,11 +429,12 @@ void breakpoint_free(struct breakpoint *bp)
 	free(bp);
 }
 
-struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const char *const *task_names,
-					int nr_tasks, int nr_cpus)
+struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const struct breakpoint_scope *scope)
 {
 	struct breakpoint *bp = calloc(1, sizeof(*bp));
-	struct parser p = { .lx = lx, .bp = bp, .names = task_names };
+	struct parser p = { .lx = lx, .bp = bp, .names = scope->task_names, .group_names = scope->group_names };
+	const char *const *task_names = scope->task_names;
+	int nr_tasks = scope->nr_tasks, nr_cpus = scope->nr_cpus;
 
 	if (!bp) {
 		lex_error(lx, &(struct lex_span){ lx->text, 0, lx->at.line, 1 }, "out of memory");
@@ -406,6 +445,8 @@ struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const char *const *tas
 	bp->nr_tasks = nr_tasks;
 	bp->nr_cpus = MAX(0, MIN(nr_cpus, SCHED_MAX_CPUS));
 	bp->words = nr_tasks / 64 + 1;
+	bp->nr_groups = scope->group_names ? MAX(0, scope->nr_groups) : 0;
+	bp->gwords = bp->nr_groups / 64 + 1;
 
 	advance(&p);
 	p.first = p.t.s.p;
@@ -446,15 +487,15 @@ fail:
 	return NULL;
 }
 
-struct breakpoint *breakpoint_parse(const char *text, const char *const *task_names, int nr_tasks,
-				    int nr_cpus, char *err, size_t errlen)
+struct breakpoint *breakpoint_parse(const char *text, const struct breakpoint_scope *scope, char *err,
+				    size_t errlen)
 {
 	struct lexer lx;
 
 	lex_init(&lx, NULL, text, strlen(text), err, errlen);
 	if (lx.failed)
 		return NULL;
-	struct breakpoint *bp = breakpoint_parse_lex(&lx, task_names, nr_tasks, nr_cpus);
+	struct breakpoint *bp = breakpoint_parse_lex(&lx, scope);
 	if (!bp)
 		return NULL;
 	struct token t;
@@ -499,6 +540,15 @@ static inline bool task_in(const struct breakpoint *bp, s32 set, s32 pid)
 	if (!valid_pid(bp, pid))
 		return false;
 	return (bp->bits[set + pid / 64] >> (pid % 64)) & 1;
+}
+
+static inline bool group_in(const struct breakpoint *bp, s32 set, s32 g)
+{
+	if (set < 0)
+		return true;
+	if (g < 0 || g >= bp->nr_groups)
+		return false;
+	return (bp->bits[set + g / 64] >> (g % 64)) & 1;
 }
 
 static inline bool cpu_in(const struct breakpoint *bp, s32 set, s32 cpu)
@@ -618,6 +668,10 @@ static bool cond_holds(const struct breakpoint *bp, const struct cond *c,
 		return ev->type == EV_NOTE;
 	case C_EVENT:
 		return ev->type == c->ev_type;
+	case C_THROTTLE:
+	case C_UNTHROTTLE:
+		return ev->type == (c->kind == C_THROTTLE ? EV_CFS_THROTTLE : EV_CFS_UNTHROTTLE) &&
+		       group_in(bp, s[K_GROUP], ev->bw.group) && cpu_in(bp, s[K_CPU], ev->cpu);
 	}
 	return false;
 }

@@ -34,11 +34,13 @@
  *                        sched_wakeup_new starts a wait, not a sched_wakeup.
  *   nice [task=PAT]      schedscope_set_nice (a nice, policy or slice change)
  *   note                 a scenario caption (schedscope_note)
- *   event NAME           any event of that name: sched_switch, sched_waking,
- *                        sched_wakeup, sched_wakeup_new, sched_migrate_task,
- *                        sched_process_fork, sched_process_exit,
- *                        sched_stat_runtime, schedscope_set_nice,
- *                        schedscope_yield, schedscope_command, schedscope_note
+ *   throttle [group=GPAT] [cpu=LIST]
+ *                        a group's queue on a CPU of LIST ran out of cpu.max
+ *                        runtime (schedscope_cfs_throttle)
+ *   unthrottle [group=GPAT] [cpu=LIST]
+ *                        it got runtime again (schedscope_cfs_unthrottle)
+ *   event NAME           any event of that name (sched_event_names: sched_switch,
+ *                        sched_waking, ..., schedscope_cfs_period)
  *
  *   COND and COND        both hold for the same event
  *   COND or COND         either holds; `and` binds tighter than `or`
@@ -48,7 +50,8 @@
  * anything. PAT is a task name or an fnmatch() glob (`web.*`, `hog.?`),
  * quoted if it holds blanks (task="a b"); it is resolved when the breakpoint
  * is made, and a pattern that matches no task is an error. Patterns never
- * match the idle task. LIST is a CPU list: 0, 0-3, 0,2,4-7. T and D are
+ * match the idle task. GPAT is a group path or a glob of one, `*` staying
+ * within one level (`/batch`, `/web/api*`). LIST is a CPU list: 0, 0-3, 0,2,4-7. T and D are
  * durations with a unit: 500us, 2ms, 1.5s (0 needs none). At most
  * BREAKPOINT_MAX_CONDS conditions, nested at most BREAKPOINT_MAX_DEPTH deep.
  *
@@ -75,18 +78,25 @@
 
 struct breakpoint;
 
+/* What the names in a breakpoint can refer to. */
+struct breakpoint_scope {
+	const char *const *task_names;	/* [nr_tasks]: task i has pid i + 1 */
+	int nr_tasks;
+	const char *const *group_names;	/* [nr_groups]: task-group paths, NULL for none */
+	int nr_groups;
+	int nr_cpus;			/* CPU lists must name CPUs below this */
+};
+
 /*
- * Parse one breakpoint. task_names[i] is the name of the task with pid i + 1
- * (nr_tasks of them); CPU lists must name CPUs below nr_cpus. On error
- * returns NULL with "col N: message 'text'" in err.
+ * Parse one breakpoint against a scope. On error returns NULL with
+ * "col N: message 'text'" in err.
  */
-struct breakpoint *breakpoint_parse(const char *text, const char *const *task_names, int nr_tasks,
-				    int nr_cpus, char *err, size_t errlen);
+struct breakpoint *breakpoint_parse(const char *text, const struct breakpoint_scope *scope, char *err,
+				    size_t errlen);
 /* The same from the tokens of lx up to the end of its line, which it
  * consumes (a scenario's `break` line); errors go through lx
  * ("file:line:col: ..."). */
-struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const char *const *task_names,
-					int nr_tasks, int nr_cpus);
+struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const struct breakpoint_scope *scope);
 
 /*
  * Does the breakpoint hit at this event? bp is a struct breakpoint; the

@@ -237,11 +237,13 @@ static int run_to_break(struct sched_history *h, const struct scenario_file *f, 
 			u64 end, bool *hit)
 {
 	const char *const *names = f->task_names;
+	struct breakpoint_scope scope;
 	struct breakpoint *bp;
 	char err[512];
 	s64 seq;
 
-	bp = breakpoint_parse(expr, names, f->sc.nr_tasks, f->sc.topo->nr_cpus, err, sizeof(err));
+	scenario_breakpoint_scope(f, &scope);
+	bp = breakpoint_parse(expr, &scope, err, sizeof(err));
 	if (!bp) {
 		fprintf(stderr, "schedscope: --break: %s\n", err);
 		return 2;

@@ -87,7 +87,9 @@ static void group_tree_line(FILE *out, const struct report *r, int g, u64 win)
 	sched_group_info(r->e, g, &gi);
 	leaf = g ? strrchr(gi.path, '/') + 1 : "/";
 	snprintf(name, sizeof(name), "%*s%s", 2 * gi.depth, "", leaf);
-	if (gi.quota == RUNTIME_INF)
+	if (!g)
+		snprintf(quota, sizeof(quota), "-");
+	else if (gi.quota == RUNTIME_INF)
 		snprintf(quota, sizeof(quota), "max %.0fms", ms(gi.period));
 	else
 		snprintf(quota, sizeof(quota), "%gms %.0fms", ms(gi.quota), ms(gi.period));
@@ -107,6 +109,11 @@ static void report_groups_text(FILE *out, const struct report *r, u64 win)
 		"cpu.max", "usage_ms", "cpus", "periods", "throttled", "throttled_ms", "bursts",
 		"burst_ms");
 	group_tree_line(out, r, 0, win);
+
+	u64 calcs, visits;
+	sched_shares_cost(r->e, &calcs, &visits);
+	fprintf(out, "group weights cost: %llu calc_group_shares() calls, %llu cfs_rq visits by "
+		"tg_shares_up walks (whole run)\n", (unsigned long long)calcs, (unsigned long long)visits);
 }
 
 void report_text(FILE *out, const struct report *r)
@@ -254,6 +261,14 @@ void report_json(FILE *out, const struct report *r)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+
+	u64 calcs, visits;
+	sched_shares_cost(r->e, &calcs, &visits);
+	json_key(&j, "shares_cost");
+	json_begin_object(&j);
+	json_kv_u64(&j, "calc_group_shares", calcs);
+	json_kv_u64(&j, "walk_visits", visits);
+	json_end_object(&j);
 
 	json_key(&j, "groups");
 	json_begin_array(&j);

@@ -754,16 +754,17 @@ static int resolve_ats(struct parser *ps)
 static int resolve_breaks(struct parser *ps)
 {
 	struct scenario_file *f = ps->f;
-	const char *const *names = f->task_names;
+	struct breakpoint_scope scope;
 	struct lex_span where = { ps->lx.text, 0, 1, 1 };
 
+	scenario_breakpoint_scope(f, &scope);
 	for (int i = 0; i < ps->nr_breaks && !ps->lx.failed; i++) {
 		struct pending_at *b = &ps->brk[i];
 		struct lexer sub;
 		struct breakpoint *bp;
 
 		lex_sub(&sub, &ps->lx, &b->from, b->end);
-		bp = breakpoint_parse_lex(&sub, names, f->sc.nr_tasks, f->topo.nr_cpus);
+		bp = breakpoint_parse_lex(&sub, &scope);
 		lex_join(&ps->lx, &sub);
 		if (!bp)
 			break;
@@ -788,7 +789,18 @@ static int list_task_names(struct parser *ps)
 		return out_of_memory(&ps->lx, &where);
 	for (int i = 0; i < f->sc.nr_tasks; i++)
 		f->task_names[i] = f->sc.task[i].name;
+	f->group_names = malloc(((size_t)f->sc.nr_groups + 1) * sizeof(*f->group_names));
+	if (!f->group_names)
+		return out_of_memory(&ps->lx, &where);
+	for (int g = 0; g < f->sc.nr_groups; g++)
+		f->group_names[g] = f->sc.group[g].path;
 	return 0;
+}
+
+void scenario_breakpoint_scope(const struct scenario_file *f, struct breakpoint_scope *out)
+{
+	*out = (struct breakpoint_scope){ f->task_names, f->sc.nr_tasks, f->group_names, f->sc.nr_groups,
+					  f->topo.nr_cpus };
 }
 
 /* Sort by time, keeping file order among equal times. */
@@ -940,6 +952,7 @@ void scenario_free(struct scenario_file *f)
 	free(sc->action);
 	free(f->expect);
 	free(f->task_names);
+	free(f->group_names);
 	for (int i = 0; i < f->nr_breaks; i++)
 		free(f->brk[i].text);
 	free(f->brk);

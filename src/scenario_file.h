@@ -11,6 +11,7 @@ struct scenario_file {
 	struct sched_scenario sc;
 	struct sched_topology topo;	/* sc.topo points here */
 	const char **task_names;	/* [sc.nr_tasks]: task i's name, for glob matching */
+	const char **group_names;	/* [sc.nr_groups]: the groups' paths */
 	int nr_expects;
 	struct expect *expect;
 	int nr_breaks;
@@ -34,6 +35,10 @@ int scenario_parse(const char *name, const char *text, size_t len,
 /* Read and parse a file (errors as above; an unreadable file is "path: why"). */
 int scenario_load(const char *path, struct scenario_file *out, char *err, size_t errlen);
 void scenario_free(struct scenario_file *f);
+
+struct breakpoint_scope;
+/* The tasks, groups and CPUs a breakpoint on this scenario can name. */
+void scenario_breakpoint_scope(const struct scenario_file *f, struct breakpoint_scope *out);
 
 /* Apply a `--set KEY=VALUE` override (tunable, feature, hz, seed, duration,
  * sched, kernel) after parsing; -1 with a message on a bad key or value. */

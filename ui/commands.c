@@ -311,8 +311,10 @@ const char *const *ui_event_kind_names(void)
 static struct breakpoint *parse_break(struct ui *ui, const char *what, const char *text)
 {
 	char err[256];
-	struct breakpoint *bp = breakpoint_parse(text, ui->f->task_names, ui->f->sc.nr_tasks,
-						 sched_nr_cpus(ui->e), err, sizeof(err));
+	struct breakpoint_scope scope;
+
+	scenario_breakpoint_scope(ui->f, &scope);
+	struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
 	if (!bp)
 		ui_error(ui, "%s: %s", what, err);
 	return bp;
@@ -648,18 +650,50 @@ static int c_side(struct ui *ui, struct args *a)
 	return 0;
 }
 
+/* The group whose queue the runqueue view shows: a path, next/prev in the table, or up. */
+static int select_group(struct ui *ui, const char *x)
+{
+	int nr = sched_nr_groups(ui->e), g = ui->sel_group;
+	struct sched_group_info gi;
+
+	if (!strcmp(x, "next"))
+		g = (g + 1) % nr;
+	else if (!strcmp(x, "prev"))
+		g = g <= 0 ? nr - 1 : g - 1;
+	else if (!strcmp(x, "up")) {
+		sched_group_info(ui->e, g, &gi);
+		g = gi.parent >= 0 ? gi.parent : 0;
+	} else {
+		for (g = 0; g < nr; g++) {
+			sched_group_info(ui->e, g, &gi);
+			if (!strcmp(gi.path, x))
+				break;
+		}
+		if (g == nr) {
+			ui_error(ui, "select: no group '%s'", x);
+			return -1;
+		}
+	}
+	ui->sel_group = g;
+	sched_group_info(ui->e, g, &gi);
+	ui_message(ui, "group %s", gi.path);
+	return 0;
+}
+
 static int c_select(struct ui *ui, struct args *a)
 {
 	long v;
 
 	if (a->n == 2 && !strcmp(a->w[1], "none")) {
 		ui->sel_cpu = ui->sel_task = -1;
+		ui->sel_group = 0;
 		ui->sel_event = ~0ull;
 		ui_message(ui, "selection cleared");
 		return 0;
 	}
 	if (a->n != 3) {
-		ui_error(ui, "select: expected cpu N|next|prev, task NAME|next|prev, or none");
+		ui_error(ui, "select: expected cpu N|next|prev, task NAME|next|prev, group PATH|next|prev|up, "
+			 "or none");
 		return -1;
 	}
 	const char *what = a->w[1], *x = a->w[2];
@@ -696,7 +730,9 @@ static int c_select(struct ui *ui, struct args *a)
 		ui_message(ui, "task %s", ui->f->sc.task[t].name);
 		return 0;
 	}
-	ui_error(ui, "select: expected cpu, task or none, not '%s'", what);
+	if (!strcmp(what, "group"))
+		return select_group(ui, x);
+	ui_error(ui, "select: expected cpu, task, group or none, not '%s'", what);
 	return -1;
 }
 
@@ -821,8 +857,10 @@ static const struct cmd cmds[] = {
 	{ { "breaks", "", "list the breakpoints" }, c_breaks },
 	{ { "view", "NAME [side NAME]", "show a view (and one beside it); next, prev" }, c_view },
 	{ { "side", "NAME|next|none", "the view beside the main one" }, c_side },
-	{ { "select", "cpu N|task NAME|none", "select a CPU or task (next, prev)" }, c_select },
-	{ { "set", "nice|slice|policy|tunable|feature ...", "change the run from now on" }, c_set },
+	{ { "select", "cpu N|task NAME|group PATH|none", "select a CPU, task or group (next, prev; group up)" },
+	  c_select },
+	{ { "set", "nice|slice|policy|group|tunable|feature ...", "change the run from now on" }, c_set },
+	{ { "move", "task PATTERN to PATH", "move tasks to another group from now on" }, c_set },
 	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
 	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },
 	{ { "unbind", "KEY", "remove a key's binding" }, c_unbind },

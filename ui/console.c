@@ -73,6 +73,11 @@ static const char *task_name(int i)
 	return i < cui->f->sc.nr_tasks ? cui->f->sc.task[i].name : NULL;
 }
 
+static const char *group_path(int i)
+{
+	return i < cui->f->sc.nr_groups ? cui->f->sc.group[i].path : NULL;
+}
+
 static const char *view_name(int i)
 {
 	if (i < ui_nr_views)
@@ -143,8 +148,8 @@ static char **complete(const char *text, int start, int end)
 			snprintf(dst, 32, "%.*s", (int)MIN(p - w, 31), w);
 		nw++;
 	}
-	static const char *const select_what[] = { "cpu", "task", "none" };
-	static const char *const set_what[] = { "nice", "slice", "policy", "tunable", "feature" };
+	static const char *const select_what[] = { "cpu", "task", "group", "none" };
+	static const char *const set_what[] = { "nice", "slice", "policy", "group", "tunable", "feature" };
 	static const char *const speeds[] = { "up", "down", "max", "1", "0.1", "0.01", "1/1000", "1/10000" };
 
 	gen_list = NULL;
@@ -154,11 +159,16 @@ static char **complete(const char *text, int start, int end)
 	} else if (!strcmp(first, "view") || !strcmp(first, "side")) {
 		gen_fn = view_name;
 	} else if (!strcmp(first, "select") && nw == 1) {
-		gen_list = select_what, gen_n = 3;
+		gen_list = select_what, gen_n = (int)ARRAY_SIZE(select_what);
 	} else if (!strcmp(first, "select") && !strcmp(second, "task")) {
 		gen_fn = task_name;
+	} else if ((!strcmp(first, "select") || !strcmp(first, "set")) && !strcmp(second, "group")) {
+		gen_fn = group_path;
+	} else if (!strcmp(first, "move")) {
+		/* move task PATTERN to PATH: a path follows "to" */
+		gen_fn = nw >= 4 ? group_path : task_name;
 	} else if (!strcmp(first, "set") && nw == 1) {
-		gen_list = set_what, gen_n = 5;
+		gen_list = set_what, gen_n = (int)ARRAY_SIZE(set_what);
 	} else if (!strcmp(first, "set") || !strcmp(first, "filter")) {
 		gen_fn = task_name;
 	} else if ((!strcmp(first, "step-next") || !strcmp(first, "break")) && nw >= 1 &&

@@ -133,6 +133,14 @@ void ui_teardown(struct ui *ui)
 	nr_notes = cap_notes = 0;
 }
 
+struct style ui_group_style(const struct ui *ui, int group)
+{
+	struct style st = ui_task_style(ui, group + 1);
+
+	st.attr |= A_BOLD_;
+	return st;
+}
+
 struct style ui_task_style(const struct ui *ui, int pid)
 {
 	/* well separated hues that read on black and on white */

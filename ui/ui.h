@@ -33,6 +33,7 @@ struct ui {
 	/* what the user has selected */
 	int sel_cpu;		/* -1: none */
 	int sel_task;		/* task index, -1: none */
+	int sel_group;		/* the group whose queue the runqueue view shows; 0: the root */
 	u64 sel_event;		/* seq of the selected event in the log, ~0: none */
 
 	/* timeline: the visible span */
@@ -56,5 +57,7 @@ struct ui {
 
 /* A stable colour per task (by pid) from the palette available. */
 struct style ui_task_style(const struct ui *ui, int pid);
+/* A stable colour per task group, bold so groups stand out from tasks. */
+struct style ui_group_style(const struct ui *ui, int group);
 
 #endif

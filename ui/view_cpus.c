@@ -148,6 +148,17 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 	if (x >= right)
 		return;
 	x += cb_print(cb, x, y, right - x, base, "%3d ", ci.nr_running);
+	/* tasks held off this CPU by throttled groups (cpu.max) */
+	int held = 0;
+
+	for (int g = 1; g < sched_nr_groups(ui->e); g++) {
+		struct sched_group_cpu_info gc;
+
+		sched_group_cpu_info(ui->e, g, cpu, &gc);
+		held += gc.nr_throttled_tasks;
+	}
+	if (held && x + 6 < right)
+		x += cb_print(cb, x, y, right - x, sty(C_RED, COLOR_DEFAULT, A_BOLD_), "T%-3d ", held);
 
 	if (L->bars && x + 2 * (L->bar_w + 9) <= right) {
 		u32 cap = ci.capacity ? ci.capacity : 1024;
@@ -183,7 +194,9 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		if (x + need + 4 > right) {
 			continue;
 		}
-		x += cb_print(cb, x, y, right - x, ui_task_style(ui, ti.pid), "%s", name);
+		/* with task groups, queued tasks take their group's colour */
+		x += cb_print(cb, x, y, right - x,
+			      ti.group > 0 ? ui_group_style(ui, ti.group) : ui_task_style(ui, ti.pid), "%s", name);
 		if (ti.sched_delayed)
 			x += cb_print(cb, x, y, right - x, dim, "%s", "~");
 		x += cb_print(cb, x, y, right - x, base, " ");

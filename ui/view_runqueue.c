@@ -1,6 +1,7 @@
 /*
- * The runqueue view: the selected CPU's root cfs_rq on a number line of
- * virtual time. EEVDF: every queued entity at its vruntime, V (the weighted
+ * The runqueue view: one cfs_rq of the selected CPU (the root one, or the
+ * selected group's) on a number line of virtual time; a child group is one
+ * entity here, as the pick sees it. EEVDF: every queued entity at its vruntime, V (the weighted
  * average vruntime) marked, eligibility (lag = V - vruntime >= 0), the
  * virtual deadline as a bracket, and what pick_eevdf() would take and why;
  * a table below with the numbers. Legacy CFS: vruntimes against min_vruntime,
@@ -64,7 +65,8 @@ static int print_wrapped(struct cellbuf *cb, int x, int y, int w, int rows, stru
 }
 
 struct rq_ent {
-	struct sched_task_info ti;
+	struct sched_task_info ti;	/* of the task, or filled in from the group's entity */
+	int group;			/* the child group the entity stands for, -1 for a task */
 	s64 rel_v;	/* vruntime - reference (V in EEVDF, min_vruntime in CFS) */
 	s64 rel_d;	/* deadline - reference */
 	bool curr;
@@ -193,7 +195,7 @@ static int eevdf_pick(const struct ui *ui, const struct rq_ent *ents, int n, cha
 
 /* ---- CFS: sched_slice() from the tunables ---- */
 
-static u64 cfs_slice(const struct ui *ui, const struct sched_cpu_info *ci, u64 weight)
+static u64 cfs_slice(const struct ui *ui, const struct sched_cfs_rq_info *ci, u64 weight)
 {
 	u64 latency = sched_tunable_value(ui->e, TUN_LATENCY);
 	u64 min_gran = sched_tunable_value(ui->e, TUN_MIN_GRANULARITY);
@@ -209,8 +211,9 @@ static u64 cfs_slice(const struct ui *ui, const struct sched_cpu_info *ci, u64 w
 static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 {
 	static struct rq_ent ents[RQ_MAX];	/* one frame's worth, reused */
-	int q[RQ_MAX];
-	struct sched_cpu_info ci;
+	static struct sched_entity_info q[RQ_MAX];
+	struct sched_cfs_rq_info qi;
+	struct sched_group_info gi;
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 	struct style elig = sty(C_GREEN, COLOR_DEFAULT, A_BOLD_);
@@ -224,17 +227,37 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		return;
 	if (cpu < 0 || cpu >= sched_nr_cpus(ui->e))
 		cpu = 0;
-	sched_cpu_info(ui->e, cpu, &ci);
-	u64 ref = cfs ? ci.min_vruntime : ci.avg_vruntime;
-	int n = sched_cpu_queue(ui->e, cpu, q, RQ_MAX);
+	int group = ui->sel_group > 0 && ui->sel_group < sched_nr_groups(ui->e) ? ui->sel_group : 0;
+
+	sched_cfs_rq_info(ui->e, cpu, group, &qi);
+	sched_group_info(ui->e, group, &gi);
+	u64 ref = cfs ? qi.min_vruntime : qi.avg_vruntime;
+	int n = sched_cfs_rq_entities(ui->e, cpu, group, q, RQ_MAX);
 
 	for (int i = 0; i < n; i++) {
-		sched_task_info(ui->e, q[i], &ents[i].ti);
-		ents[i].rel_v = (s64)(ents[i].ti.vruntime - ref);
-		ents[i].rel_d = (s64)(ents[i].ti.deadline - ref);
-		ents[i].curr = ents[i].ti.on_cpu && ents[i].ti.pid == ci.curr_pid;
-		if (cfs)
-			ents[i].ti.eligible = true;
+		struct rq_ent *en = &ents[i];
+
+		en->group = q[i].group;
+		if (q[i].task >= 0) {
+			sched_task_info(ui->e, q[i].task, &en->ti);
+		} else {
+			struct sched_group_info cg;
+
+			sched_group_info(ui->e, q[i].group, &cg);
+			en->ti = (struct sched_task_info){ .name = cg.path, .state = TASK_RUNNING };
+		}
+		/* the entity's own numbers, relative to this queue */
+		en->ti.vruntime = q[i].vruntime;
+		en->ti.deadline = q[i].deadline;
+		en->ti.slice = q[i].slice;
+		en->ti.vlag = q[i].vlag;
+		en->ti.weight = q[i].weight;
+		en->ti.eligible = cfs || q[i].eligible;
+		en->ti.sched_delayed = q[i].sched_delayed;
+		en->ti.sum_exec_runtime = q[i].sum_exec_runtime;
+		en->rel_v = (s64)(en->ti.vruntime - ref);
+		en->rel_d = (s64)(en->ti.deadline - ref);
+		en->curr = q[i].curr;
 	}
 
 	/* header */
@@ -242,15 +265,15 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		int kv = sched_kernel_version(ui->e);
 		int x = a.x;
 
-		x += cb_print(cb, x, y, right - x, bold, "CPU %d runqueue \u00b7 %s (kernel %d.%d) \u00b7 nr_running %d",
-			      cpu, cfs ? "CFS" : "EEVDF", kv / 100, kv % 100, ci.nr_running);
+		x += cb_print(cb, x, y, right - x, bold, "CPU %d runqueue %s \u00b7 %s (kernel %d.%d) \u00b7 nr_running %d",
+			      cpu, gi.path, cfs ? "CFS" : "EEVDF", kv / 100, kv % 100, qi.nr_running);
 		if (cfs)
 			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 min_vruntime %s (virtual) \u00b7 sched_latency %s",
-				 fmt_dur(b1, sizeof(b1), (s64)ci.min_vruntime, false),
+				 fmt_dur(b1, sizeof(b1), (s64)qi.min_vruntime, false),
 				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(ui->e, TUN_LATENCY), false));
 		else
 			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 V = avg_vruntime %s (virtual) \u00b7 base_slice %s%s",
-				 fmt_dur(b1, sizeof(b1), (s64)ci.avg_vruntime, false),
+				 fmt_dur(b1, sizeof(b1), (s64)qi.avg_vruntime, false),
 				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(ui->e, TUN_BASE_SLICE), false),
 				 sched_feature_enabled(ui->e, FEAT_RUN_TO_PARITY) ? " \u00b7 RUN_TO_PARITY" : "");
 		y++;
@@ -316,7 +339,7 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 		for (int i = 0; i < lanes && y < bottom; i++, y++) {
 			const struct rq_ent *en = &ents[i];
-			struct style ns = ui_task_style(ui, en->ti.pid);
+			struct style ns = en->group >= 0 ? ui_group_style(ui, en->group) : ui_task_style(ui, en->ti.pid);
 			int xv = axis_x(&ax, en->rel_v);
 
 			cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);	/* ▶ */
@@ -365,10 +388,10 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	if (table_rows <= 0 || y >= bottom)
 		return;
 	if (cfs)
-		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %14s %12s %12s %8s", name_w, "task", "state",
+		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %14s %12s %12s %8s", name_w, "entity", "state",
 			 "vrt-min_vrt", "sum_exec", "ideal slice", "weight");
 	else
-		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %10s%s %10s %9s %6s %4s %7s", name_w, "task",
+		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %10s%s %10s %9s %6s %4s %7s", name_w, "entity",
 			 "state", "vrt-V", wide ? "        lag" : "", "deadline-V", "slice", "weight", "elig", "delayed");
 	y++;
 	for (int i = 0; i < n && y < bottom; i++, y++) {
@@ -381,12 +404,13 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			break;
 		}
 		cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);
-		cb_print(cb, a.x + 2, y, name_w, ui_task_style(ui, en->ti.pid), "%s", en->ti.name);
+		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(ui, en->group)
+							   : ui_task_style(ui, en->ti.pid), "%s", en->ti.name);
 		if (cfs) {
 			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %14s %12s %12s %8" PRIu64,
 				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true),
 				 fmt_dur(b2, sizeof(b2), (s64)en->ti.sum_exec_runtime, false),
-				 fmt_dur(b3, sizeof(b3), (s64)cfs_slice(ui, &ci, en->ti.weight), false),
+				 fmt_dur(b3, sizeof(b3), (s64)cfs_slice(ui, &qi, en->ti.weight), false),
 				 en->ti.weight >> 10);
 		} else {
 			char lag[40] = "";

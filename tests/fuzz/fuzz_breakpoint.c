@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[] = { "hog.0", "hog.1", "web.0", "web.1", "web.2", "batch",
 					     "a-b_c" };
-	const int nr_tasks = (int)(sizeof(names) / sizeof(names[0]));
+	static const char *const groups[] = { "/", "/web", "/web/a", "/batch" };
+	const struct breakpoint_scope scope = { names, (int)(sizeof(names) / sizeof(names[0])), groups, 4, 4 };
 	char err[256], desc[160];
 
 	/* the text stops at the first NUL, as a C string from argv or readline would */
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = 0;
 
-	struct breakpoint *bp = breakpoint_parse(text, names, nr_tasks, 4, err, sizeof(err));
+	struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
 	if (!bp) {
 		if (!err[0] || strncmp(err, "col ", 4))
 			abort();	/* every failure says where */

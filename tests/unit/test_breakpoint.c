@@ -16,11 +16,14 @@ enum { HOG0 = 1, HOG1, WEB0, WEB1, BATCH };
 #define NR_TASKS 5
 #define NR_CPUS 4
 #define MS NSEC_PER_MSEC
+/* groups 0..3 */
+static const char *const groups[] = { "/", "/web", "/web/api", "/batch" };
+static const struct breakpoint_scope scope = { names, NR_TASKS, groups, 4, NR_CPUS };
 
 static struct breakpoint *parse(const char *text)
 {
 	char err[512];
-	struct breakpoint *bp = breakpoint_parse(text, names, NR_TASKS, NR_CPUS, err, sizeof(err));
+	struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
 
 	if (!bp)
 		fail_msg("'%s': %s", text, err);
@@ -34,7 +37,7 @@ static const char *parse_err(const char *text)
 
 	memset(err, 'x', sizeof(err));
 	err[sizeof(err) - 1] = 0;
-	struct breakpoint *bp = breakpoint_parse(text, names, NR_TASKS, NR_CPUS, err, sizeof(err));
+	struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
 	if (bp) {
 		breakpoint_free(bp);
 		fail_msg("'%s' parsed", text);
@@ -231,7 +234,8 @@ static void test_text_is_kept(void **state)
 	breakpoint_free(bp);
 }
 
-#define CONDS "at, switch, wakeup, migrate, fork, exit, preempt, wakeup_latency, nice, note or event"
+#define CONDS "at, switch, wakeup, migrate, fork, exit, preempt, wakeup_latency, nice, note, event, throttle " \
+	      "or unthrottle"
 
 static void test_parse_errors(void **state)
 {
@@ -329,14 +333,17 @@ static void test_parse_limits(void **state)
 static void test_parse_without_tasks(void **state)
 {
 	char err[128];
-	struct breakpoint *bp = breakpoint_parse("at 1s or switch cpu=0", NULL, 0, 1, err, sizeof(err));
+	const struct breakpoint_scope none = { NULL, 0, NULL, 0, 1 };
+	struct breakpoint *bp = breakpoint_parse("at 1s or switch cpu=0", &none, err, sizeof(err));
 
 	assert_non_null(bp);
 	breakpoint_free(bp);
-	assert_null(breakpoint_parse("wakeup task=*", NULL, 0, 1, err, sizeof(err)));
+	assert_null(breakpoint_parse("wakeup task=*", &none, err, sizeof(err)));
 	assert_string_equal(err, "col 13: no task matches '*'");
 	/* a tiny error buffer is filled as far as it goes */
-	assert_null(breakpoint_parse("nope", names, NR_TASKS, NR_CPUS, err, 8));
+	assert_null(breakpoint_parse("throttle group=/x", &none, err, sizeof(err)));
+	assert_string_equal(err, "col 16: no group matches '/x'");
+	assert_null(breakpoint_parse("nope", &scope, err, 8));
 	assert_string_equal(err, "col 1: ");
 }
 
@@ -349,17 +356,17 @@ static void test_parse_lex_in_a_file(void **state)
 
 	lex_init(&lx, "x.scn", text, strlen(text), err, sizeof(err));
 	assert_int_equal(lex_next(&lx, &t), TOK_WORD);
-	struct breakpoint *bp = breakpoint_parse_lex(&lx, names, NR_TASKS, NR_CPUS);
+	struct breakpoint *bp = breakpoint_parse_lex(&lx, &scope);
 	assert_non_null(bp);
 	assert_string_equal(breakpoint_text(bp), "wakeup task=web.*");
 	breakpoint_free(bp);
 	/* the end of the line was consumed: the next line follows */
 	assert_int_equal(lex_next(&lx, &t), TOK_WORD);
-	bp = breakpoint_parse_lex(&lx, names, NR_TASKS, NR_CPUS);
+	bp = breakpoint_parse_lex(&lx, &scope);
 	assert_string_equal(breakpoint_text(bp), "at 2s");
 	breakpoint_free(bp);
 	assert_int_equal(lex_next(&lx, &t), TOK_WORD);
-	assert_null(breakpoint_parse_lex(&lx, names, NR_TASKS, NR_CPUS));
+	assert_null(breakpoint_parse_lex(&lx, &scope));
 	assert_string_equal(err, "x.scn:3:17: no task matches 'zz'");
 }
 
@@ -388,6 +395,31 @@ static void test_at(void **state)
 	bp = parse("at 500us");
 	assert_string_equal(hits_from(bp, 1), "");
 	breakpoint_free(bp);
+}
+
+static void bw_ev(u64 t, int type, int cpu, int group)
+{
+	add(t, type, cpu)->bw.group = group;
+}
+
+/* throttle/unthrottle by group path (a '*' stays within one level) and CPU */
+static void test_throttle(void **state)
+{
+	bw_ev(1 * MS, EV_CFS_THROTTLE, 0, 3);		/* 0: /batch on cpu 0 */
+	bw_ev(2 * MS, EV_CFS_THROTTLE, 1, 2);		/* 1: /web/api on cpu 1 */
+	bw_ev(3 * MS, EV_CFS_UNTHROTTLE, 0, 3);		/* 2 */
+	bw_ev(4 * MS, EV_CFS_PERIOD, 0, 3);		/* 3 */
+	bw_ev(5 * MS, EV_CFS_THROTTLE, 2, 1);		/* 4: /web on cpu 2 */
+	assert_string_equal(run("throttle"), "0,1,4");
+	assert_string_equal(run("throttle group=/batch"), "0");
+	assert_string_equal(run("throttle group=/web/*"), "1");
+	assert_string_equal(run("throttle group=/web*"), "4");
+	assert_string_equal(run("throttle cpu=1-2"), "1,4");
+	assert_string_equal(run("unthrottle group=/batch cpu=0"), "2");
+	assert_string_equal(run("event schedscope_cfs_period"), "3");
+	assert_string_equal(parse_err("throttle group=/nope"), "col 16: no group matches '/nope'");
+	assert_string_equal(parse_err("throttle task=hog.0"),
+			    "col 10: unknown key 'task' for throttle (expected group or cpu)");
 }
 
 static void test_switch(void **state)
@@ -621,6 +653,7 @@ int main(void)
 		cmocka_unit_test_setup(test_parse_without_tasks, setup),
 		cmocka_unit_test_setup(test_parse_lex_in_a_file, setup),
 		cmocka_unit_test_setup(test_at, setup),
+		cmocka_unit_test_setup(test_throttle, setup),
 		cmocka_unit_test_setup(test_switch, setup),
 		cmocka_unit_test_setup(test_wakeup, setup),
 		cmocka_unit_test_setup(test_migrate_fork_exit_nice_note, setup),

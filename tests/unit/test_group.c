@@ -197,6 +197,59 @@ static void test_bandwidth_hierarchical(void **state)
 	assert_in_range(run[0] + run[1], 1500 * MS, 1500 * MS + 30 * MS + 100 * MS);
 }
 
+/*
+ * Where the throttled tasks are: through 6.17 they stay queued in the
+ * group's queue and the group's entity leaves the CPU; from 6.18 each task
+ * leaves for the queue's limbo list as it is picked, and the emptied queue's
+ * entity follows. Both come back at the refill.
+ */
+static void throttled_tasks_at(int kernel, u64 t, bool *group_on_rq, int *queued, int *limbo, bool *throttled)
+{
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
+	int g = fx_group(f, 0, 1024, 10 * MS, 100 * MS, 0);
+
+	fx_add_task(f, 0, SCHED_NORMAL, 0, NULL)->group = g;
+	fx_add_task(f, 0, SCHED_NORMAL, 0, NULL)->group = g;
+	fx_add_task(f, 0, SCHED_NORMAL, 0, NULL);	/* in the root: the CPU never idles */
+	fx_start(f);
+	sched_run_until(f->e, t);
+	*group_on_rq = TG(g)->se[0]->on_rq;
+	*queued = (int)TG(g)->cfs_rq[0]->h_nr_running;
+	*limbo = TG(g)->cfs_rq[0]->nr_limbo;
+	*throttled = TG(g)->cfs_rq[0]->throttled;
+	fx_free(f);
+}
+
+static void test_throttle_models(void **state)
+{
+	bool on_rq, throttled;
+	int queued, limbo;
+	u64 when = 0;
+
+	/* find a moment the group is throttled under 6.12 (the period's phase is random) */
+	for (u64 t = 50 * MS; t < 300 * MS; t += 10 * MS) {
+		throttled_tasks_at(KV(6, 12), t, &on_rq, &queued, &limbo, &throttled);
+		if (throttled) {
+			when = t;
+			break;
+		}
+	}
+	assert_true(when);
+	assert_false(on_rq);
+	assert_int_equal(queued, 2);
+	assert_int_equal(limbo, 0);
+
+	throttled_tasks_at(KV(6, 18), when, &on_rq, &queued, &limbo, &throttled);
+	assert_true(throttled);
+	assert_false(on_rq);
+	assert_int_equal(queued, 0);
+	assert_int_equal(limbo, 2);
+
+	/* a whole second later every period has refilled and throttled again: never lost */
+	throttled_tasks_at(KV(6, 18), when + NSEC_PER_SEC + 50 * MS, &on_rq, &queued, &limbo, &throttled);
+	assert_int_equal(queued + limbo, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +260,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_bandwidth_slack_return, fx_cleanup),
 		cmocka_unit_test_teardown(test_bandwidth_burst, fx_cleanup),
 		cmocka_unit_test_teardown(test_bandwidth_hierarchical, fx_cleanup),
+		cmocka_unit_test_teardown(test_throttle_models, fx_cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

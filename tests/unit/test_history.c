@@ -824,8 +824,10 @@ static s64 *latencies(const struct rec *r, int nr_tasks)
 static struct breakpoint *bp_parse(struct sim *s, const char *text)
 {
 	char err[512];
-	struct breakpoint *bp = breakpoint_parse(text, s->names, s->f.sc.nr_tasks,
-						 s->f.topo.nr_cpus, err, sizeof(err));
+	struct breakpoint_scope scope;
+
+	scenario_breakpoint_scope(&s->f, &scope);
+	struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
 
 	if (!bp)
 		fail_msg("'%s': %s", text, err);
