@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,19 +324,30 @@ static bool prefix(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-/* An integer as rt-app reads it (json-c's int: reals are truncated, others refused). */
+/*
+ * An integer as rt-app reads it: json-c's json_object_get_int() truncates
+ * reals and saturates to 32 bits; other types are refused.
+ */
 static int get_int(struct importer *im, json_t *v, int key, const char *what, long long *out)
 {
+	double d;
+
 	if (json_is_integer(v)) {
 		*out = json_integer_value(v);
+	} else if (json_is_real(v)) {
+		d = json_real_value(v);
+		*out = d >= INT32_MAX ? INT32_MAX : d <= INT32_MIN ? INT32_MIN : (long long)d;
+		warn(im, key, "%s %g is not an integer: %lld", what, d, *out);
 		return 0;
+	} else {
+		return fail(im, key, "%s needs an integer", what);
 	}
-	if (json_is_real(v) && json_real_value(v) > -1e15 && json_real_value(v) < 1e15) {
-		*out = (long long)json_real_value(v);
-		warn(im, key, "%s %g is not an integer: %lld", what, json_real_value(v), *out);
-		return 0;
+	if (*out > INT32_MAX || *out < INT32_MIN) {
+		long long c = *out > INT32_MAX ? INT32_MAX : INT32_MIN;
+		warn(im, key, "%s %lld does not fit rt-app's 32-bit integers: %lld", what, *out, c);
+		*out = c;
 	}
-	return fail(im, key, "%s needs an integer", what);
+	return 0;
 }
 
 static int get_string(struct importer *im, json_t *v, int key, const char *what, const char **out)
@@ -980,6 +992,14 @@ static void count_forks_in(struct importer *im, json_t *obj, long long times)
 	}
 }
 
+/* n * m, or -1 (unbounded) when either is <= 0 or the product passes the pool's size. */
+static long long times(long long n, long long m)
+{
+	if (n <= 0 || m <= 0 || n > FORK_POOL_MAX || m > FORK_POOL_MAX)
+		return -1;
+	return n * m;
+}
+
 static void count_forks(struct importer *im)
 {
 	for (int i = 0; i < im->nr_tasks; i++) {
@@ -990,7 +1010,7 @@ static void count_forks(struct importer *im)
 		const char *k;
 
 		if (!phases) {
-			count_forks_in(im, obj, tl > 0 ? tl * inst : -1);
+			count_forks_in(im, obj, times(tl, inst));
 			continue;
 		}
 		if (!json_is_object(phases))
@@ -1000,7 +1020,7 @@ static void count_forks(struct importer *im)
 				continue;
 			l = member(ph, "loop", NULL);
 			pl = json_is_integer(l) ? json_integer_value(l) : 1;
-			count_forks_in(im, ph, tl > 0 && pl > 0 && tl * pl < FORK_POOL_MAX ? tl * pl * inst : -1);
+			count_forks_in(im, ph, times(times(tl, pl), inst));
 		}
 	}
 }
