@@ -20,9 +20,32 @@ static int class_rank(const struct sched_class *c)
 
 /* ---- clocks ---- */
 
+/*
+ * clock_task is what tasks are charged by: interrupt and steal time come
+ * out of it when the kernel is built to account them, and feed the CPU's
+ * avg_irq instead (NONTASK_CAPACITY).
+ */
 static void update_rq_clock_task(struct rq *rq, s64 delta)
 {
+	s64 irq_delta = 0, steal = 0;
+
+	if (sched_feat(IRQ_TIME_ACCOUNTING)) {
+		irq_delta = MIN((s64)(rq->irq_time - rq->prev_irq_time), delta);
+		rq->prev_irq_time += (u64)irq_delta;
+		delta -= irq_delta;
+	} else {
+		rq->prev_irq_time = rq->irq_time;
+	}
+	if (sched_feat(PARAVIRT_TIME_ACCOUNTING)) {
+		steal = MIN((s64)(rq->steal_time - rq->prev_steal_time_rq), delta);
+		rq->prev_steal_time_rq += (u64)steal;
+		delta -= steal;
+	} else {
+		rq->prev_steal_time_rq = rq->steal_time;
+	}
 	rq->clock_task += (u64)delta;
+	if ((irq_delta + steal) && sched_feat(NONTASK_CAPACITY))
+		update_irq_load_avg(rq, (u64)(irq_delta + steal));
 	update_rq_clock_pelt(rq, delta);
 }
 
@@ -243,7 +266,7 @@ out:
 
 /* ---- wakeups ---- */
 
-static void emit_wake(int type, int cpu, struct task_struct *p, int target_cpu)
+static void emit_wake(int type, int cpu, struct task_struct *p, int target_cpu, bool from_timer)
 {
 	struct sched_event ev;
 
@@ -251,6 +274,7 @@ static void emit_wake(int type, int cpu, struct task_struct *p, int target_cpu)
 	ev.wake.pid = p->pid;
 	ev.wake.prio = p->prio;
 	ev.wake.target_cpu = target_cpu;
+	ev.wake.from_timer = from_timer;
 	sched_emit(&ev);
 }
 
@@ -306,14 +330,15 @@ static void set_task_cpu(struct task_struct *p, int cpu, int event_cpu)
  */
 int try_to_wake_up(struct task_struct *p, int wake_flags)
 {
-	int this_cpu = (wake_flags & WF_IN_TASK) ? ST->waker_cpu : p->cpu;
+	bool from_timer = !(wake_flags & WF_IN_TASK);
+	int this_cpu = from_timer ? p->cpu : ST->waker_cpu;
 	struct rq *rq;
 	int cpu;
 
 	if (p->state != TASK_INTERRUPTIBLE)
 		return 0;
 
-	emit_wake(EV_SCHED_WAKING, this_cpu, p, p->cpu);
+	emit_wake(EV_SCHED_WAKING, this_cpu, p, p->cpu, from_timer);
 	p->state = TASK_RUNNING;
 	p->nr_wakeups++;
 
@@ -324,7 +349,7 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 		if (p->se.sched_delayed)
 			enqueue_task(rq, p, ENQUEUE_DELAYED);
 		wakeup_preempt(rq, p, wake_flags);
-		emit_wake(EV_SCHED_WAKEUP, this_cpu, p, p->cpu);
+		emit_wake(EV_SCHED_WAKEUP, this_cpu, p, p->cpu, from_timer);
 		return 1;
 	}
 
@@ -335,7 +360,7 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
-	emit_wake(EV_SCHED_WAKEUP, this_cpu, p, cpu);
+	emit_wake(EV_SCHED_WAKEUP, this_cpu, p, cpu, from_timer);
 	return 1;
 }
 
@@ -404,7 +429,7 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 	p->sched_class->task_fork(p);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
-	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu);
+	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu, false);
 	wakeup_preempt(rq, p, WF_FORK);
 }
 

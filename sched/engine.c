@@ -28,7 +28,8 @@ static size_t arena_need(const struct sched_scenario *sc)
 {
 	size_t n = sizeof(struct sched_state) + 64;
 	size_t timers = (size_t)sc->topo->nr_cpus * 3 + (size_t)sc->nr_tasks * 2 +
-			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 1 + (size_t)(sc->nr_groups + 1) * 2;
+			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 1 + (size_t)(sc->nr_groups + 1) * 2 +
+			(size_t)sc->nr_irqs + (size_t)sc->topo->nr_cpus;
 
 	n += (size_t)sc->topo->nr_cpus * (sizeof(struct rq) + sizeof(struct task_struct) + 32);
 	n += (size_t)sc->nr_tasks * (sizeof(struct task_struct) + 16);
@@ -36,7 +37,7 @@ static size_t arena_need(const struct sched_scenario *sc)
 		n += (size_t)sc->task[i].prog->nr_loops * sizeof(u32) + 16;
 	n += (size_t)sc->nr_tasks * ((size_t)sc->nr_local_timers * sizeof(struct prog_timer) + 16);
 	n += (size_t)sc->nr_sync * sizeof(struct sync_state) + 16;
-	n += ((size_t)sc->nr_actions + sc->nr_notes) * (sizeof(struct sched_timer) + 16);
+	n += ((size_t)sc->nr_actions + sc->nr_notes + sc->nr_irqs) * (sizeof(struct sched_timer) + 16);
 	n += (size_t)(sc->nr_groups ? sc->nr_groups : 1) * (sizeof(struct task_group) + 48 +
 		(size_t)sc->topo->nr_cpus * (2 * sizeof(void *) + sizeof(struct sched_entity) +
 					      sizeof(struct cfs_rq) + 32));
@@ -96,6 +97,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	init_timer(&rq->tick, T_TICK, cpu);
 	init_timer(&rq->hrtick, T_HRTICK, cpu);
 	init_timer(&rq->work, T_WORK, cpu);
+	init_timer(&rq->intr_timer, T_IRQ_END, cpu);
 }
 
 /*
@@ -195,8 +197,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_tunables(e);
 	sched_rand_seed(sc->seed);
 
-	st->tq.cap = nr_cpus * 3 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1 +
-		     (sc->nr_groups ? sc->nr_groups : 1) * 2;
+	st->tq.cap = nr_cpus * 4 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1 +
+		     (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs;
 	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
 
 	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
@@ -221,6 +223,11 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	for (int i = 0; i < sc->nr_actions; i++) {
 		init_timer(&st->action_timer[i], T_ACTION, i);
 		timer_arm(&st->tq, &st->action_timer[i], sc->action[i].time);
+	}
+	st->irq_timer = arena_alloc(e, (size_t)sc->nr_irqs * sizeof(struct sched_timer));
+	for (int i = 0; i < sc->nr_irqs; i++) {
+		init_timer(&st->irq_timer[i], T_IRQ, i);
+		timer_arm(&st->tq, &st->irq_timer[i], MAX(sched_sample_duration(&sc->irq[i].every), 1));
 	}
 	st->note_timer = arena_alloc(e, (size_t)sc->nr_notes * sizeof(struct sched_timer));
 	for (int i = 0; i < sc->nr_notes; i++) {
@@ -450,6 +457,12 @@ static void fire_timer(struct sched_timer *t)
 		break;
 	case T_CFS_SLACK:
 		sched_cfs_slack_timer(&ST->tg[t->arg]);
+		break;
+	case T_IRQ:
+		irq_source_fire(t->arg);
+		break;
+	case T_IRQ_END:
+		irq_end(cpu_rq(t->arg));
 		break;
 	case T_NOTE:
 		sched_event_init(&ev, EV_NOTE, 0);

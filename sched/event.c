@@ -18,6 +18,9 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_CFS_THROTTLE] = "schedscope_cfs_throttle",
 	[EV_CFS_UNTHROTTLE] = "schedscope_cfs_unthrottle",
 	[EV_CFS_PERIOD] = "schedscope_cfs_period",
+	[EV_IRQ_ENTRY] = "irq_handler_entry",
+	[EV_IRQ_EXIT] = "irq_handler_exit",
+	[EV_STEAL] = "schedscope_steal",
 	[EV_PROG_TIMER] = "schedscope_timer",
 };
 

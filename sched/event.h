@@ -24,6 +24,9 @@ enum sched_event_type {
 	EV_CFS_THROTTLE,	/* a group's queue ran out of runtime and left its CPU */
 	EV_CFS_UNTHROTTLE,	/* it got runtime again */
 	EV_CFS_PERIOD,		/* a group's bandwidth period ended: the pool is refilled */
+	EV_IRQ_ENTRY,		/* irq:irq_handler_entry */
+	EV_IRQ_EXIT,		/* irq:irq_handler_exit, with the time the interruption took */
+	EV_STEAL,		/* the hypervisor gave the CPU back after stealing it */
 	EV_PROG_TIMER,		/* a task reached its `timer`: one rt-app period ends */
 	NR_SCHED_EVENTS
 };
@@ -45,6 +48,7 @@ struct sched_event {
 		struct {
 			s32 pid, prio;
 			s32 target_cpu;
+			u8 from_timer;	/* a sleep's timer woke it, not a task */
 		} wake;		/* waking, wakeup, wakeup_new */
 		struct {
 			s32 pid, prio;
@@ -87,6 +91,11 @@ struct sched_event {
 			u64 extra;		/* unthrottle: ns throttled; period: queues were throttled */
 			u64 burst;		/* period: burst runtime used in the period that ended */
 		} bw;
+		struct {
+			s32 source;		/* index in scenario.irq */
+			s32 irq;		/* the irq number (-1 for steal) */
+			u64 irq_ns, steal_ns;	/* exit: the interruption's time, by kind */
+		} intr;
 		struct {
 			s32 pid;
 			u8 missed;	/* the expiry had passed: no sleep */

@@ -32,6 +32,8 @@ const char *const sched_feature_names[NR_SCHED_FEATURES] = {
 	[FEAT_ALT_PERIOD] = "ALT_PERIOD",
 	[FEAT_BASE_SLICE] = "BASE_SLICE",
 	[FEAT_TG_SHARES_UP_WALK] = "TG_SHARES_UP_WALK",
+	[FEAT_IRQ_TIME_ACCOUNTING] = "IRQ_TIME_ACCOUNTING",
+	[FEAT_PARAVIRT_TIME_ACCOUNTING] = "PARAVIRT_TIME_ACCOUNTING",
 };
 
 const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
@@ -86,8 +88,10 @@ bool sched_kernel_version_valid(int kv)
 
 u64 sched_default_features(int kv, enum sched_variant variant)
 {
+	/* Debian's kernels are built with CONFIG_IRQ_TIME_ACCOUNTING and PARAVIRT_TIME_ACCOUNTING */
 	u64 f = FEAT_BIT(FEAT_CACHE_HOT_BUDDY) | FEAT_BIT(FEAT_WAKEUP_PREEMPTION) |
-		FEAT_BIT(FEAT_NONTASK_CAPACITY);
+		FEAT_BIT(FEAT_NONTASK_CAPACITY) | FEAT_BIT(FEAT_IRQ_TIME_ACCOUNTING) |
+		FEAT_BIT(FEAT_PARAVIRT_TIME_ACCOUNTING);
 
 	if (kv >= KV(3, 11))		/* wake_affine's idle/weight split came later */
 		f |= FEAT_BIT(FEAT_WA_IDLE) | FEAT_BIT(FEAT_WA_WEIGHT) | FEAT_BIT(FEAT_WA_BIAS);

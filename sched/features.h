@@ -38,6 +38,9 @@ enum sched_feature {
 	FEAT_BASE_SLICE,
 	/* schedscope's own: 2.6.29-2.6.35's group weights by a periodic walk */
 	FEAT_TG_SHARES_UP_WALK,
+	/* kernel configs: interrupt / steal time kept out of clock_task */
+	FEAT_IRQ_TIME_ACCOUNTING,
+	FEAT_PARAVIRT_TIME_ACCOUNTING,
 	NR_SCHED_FEATURES
 };
 

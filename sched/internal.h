@@ -94,6 +94,8 @@ enum timer_kind {
 	T_END,		/* the scenario's duration is reached */
 	T_CFS_PERIOD,	/* a group's bandwidth period ends: refill */
 	T_CFS_SLACK,	/* returned slack is handed to throttled queues */
+	T_IRQ,		/* an interrupt or steal source fires */
+	T_IRQ_END,	/* the CPU's interruption ends */
 };
 
 struct sched_timer {
@@ -252,7 +254,14 @@ struct rq {
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
 	u64 nr_switches;
 	u64 shares_walk_last;		/* TG_SHARES_UP_WALK: when this CPU last walked */
-	struct sched_timer tick, hrtick, work;
+	/* time taken by interrupts and by the hypervisor (steal), ns */
+	u64 irq_time, steal_time;	/* completed interruptions, by kind */
+	u64 prev_irq_time, prev_steal_time_rq;	/* the parts already kept out of clock_task */
+	u64 intr_start, intr_end;	/* the interruption under way: [start, end) in ns of ST->now */
+	u64 intr_irq, intr_steal;	/* its parts, by kind */
+	int intr_source;		/* the source that opened it */
+	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
+	struct sched_timer tick, hrtick, work, intr_timer;
 };
 
 /* ---- tasks ---- */
@@ -381,6 +390,7 @@ struct sched_state {
 	struct task_group *tg;		/* [nr_groups]; [0] is the root */
 	struct sched_timer *action_timer;	/* [nr_actions] */
 	struct sched_timer *note_timer;		/* [nr_notes] */
+	struct sched_timer *irq_timer;		/* [nr_irqs] */
 	struct sync_state *sync;		/* [scenario.nr_sync] */
 	struct sched_timer end_timer;
 	struct timer_queue tq;
@@ -475,7 +485,16 @@ void do_task_dead(struct rq *rq);
 void hrtick_start(struct rq *rq, u64 delay);
 void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice);
 
+/* ---- irq.c: interrupts and steal time ---- */
+void irq_source_fire(int source);
+void irq_end(struct rq *rq);
+/* The time the CPU has given to work, not interruptions: what `run D` consumes. */
+u64 rq_clock_work(const struct rq *rq);
+/* When the running task can next make progress: the end of an interruption under way, or now. */
+u64 rq_work_resumes(const struct rq *rq);
+
 /* ---- pelt.c ---- */
+int update_irq_load_avg(struct rq *rq, u64 running);
 int __update_load_avg_blocked_se(u64 now, struct sched_entity *se);
 int __update_load_avg_se(u64 now, struct cfs_rq *cfs_rq, struct sched_entity *se);
 int __update_load_avg_cfs_rq(u64 now, struct cfs_rq *cfs_rq);

@@ -181,3 +181,20 @@ void update_idle_rq_clock_pelt(struct rq *rq)
 		rq->lost_idle_time += rq_clock_task(rq) - rq->clock_pelt;
 	_update_idle_rq_clock_pelt(rq);
 }
+
+/*
+ * The CPU's interrupt (and steal) load. Its time is known but not when it
+ * came: assume it ended just now, decaying the rest of the interval as
+ * time not taken first.
+ */
+int update_irq_load_avg(struct rq *rq, u64 running)
+{
+	int ret;
+
+	running = (running * rq->cpu_capacity_orig) >> SCHED_CAPACITY_SHIFT;
+	ret = ___update_load_sum(rq->clock - running, &rq->avg_irq, 0, 0, 0);
+	ret += ___update_load_sum(rq->clock, &rq->avg_irq, 1, 1, 1);
+	if (ret)
+		___update_load_avg(&rq->avg_irq, 1);
+	return ret;
+}

@@ -13,24 +13,24 @@
  */
 #define PROG_ZERO_TIME_BUDGET 10000
 
-/* Charge the running task's work for the time it has run since the last call. */
+/* Charge the running task's work for the time it has run since the last call (interruptions excluded). */
 void task_account_work(struct rq *rq, struct task_struct *p)
 {
 	u64 ran;
 
 	if (is_idle_task(p) || p->run_forever)
 		return;
-	ran = rq_clock_task(rq) - p->work_start;
-	p->work_start = rq_clock_task(rq);
+	ran = rq_clock_work(rq) - p->work_start;
+	p->work_start = rq_clock_work(rq);
 	p->work_left -= MIN(ran, p->work_left);
 }
 
-/* Program the end of the current `run` stint on this CPU. */
+/* Program the end of the current `run` stint on this CPU: later if it is interrupted now. */
 void task_arm_work(struct rq *rq, struct task_struct *p)
 {
-	p->work_start = rq_clock_task(rq);
+	p->work_start = rq_clock_work(rq);
 	if (p->work_left && !p->run_forever)
-		timer_arm(&ST->tq, &rq->work, ST->now + p->work_left);
+		timer_arm(&ST->tq, &rq->work, rq_work_resumes(rq) + p->work_left);
 	else
 		timer_cancel(&ST->tq, &rq->work);
 }

@@ -103,6 +103,10 @@ void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info
 		.load_weight = rq->cfs.load.weight,
 		.capacity = rq->cpu_capacity_orig,
 		.nr_switches = rq->nr_switches,
+		.irq_time = rq->irq_time,
+		.steal_time = rq->steal_time,
+		.interrupted = rq->intr_end != 0,
+		.irq_util = rq->avg_irq.util_avg,
 	};
 	avg_info(&rq->cfs.avg, &out->avg);
 }

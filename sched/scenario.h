@@ -146,6 +146,22 @@ struct sched_task_spec {
 	u32 line;			/* declaring line, for messages */
 };
 
+/* ---- interrupts and steal time ---- */
+
+/*
+ * A source of time taken from a CPU's tasks: hardware interrupts (`irq`) or
+ * a hypervisor running another guest (`steal`). Arrivals are `every` apart
+ * (a constant or drawn), each takes `cost`.
+ */
+struct sched_irq_spec {
+	int cpu;
+	bool steal;
+	int irq;			/* the number traces print (irq) */
+	char name[16];
+	struct sched_duration every, cost;
+	u32 line;
+};
+
 /* ---- run-time commands (scenario `at` lines and the console) ---- */
 
 enum sched_cmd_kind {
@@ -206,6 +222,9 @@ struct sched_scenario {
 	int nr_sync;
 	struct sched_sync *sync;	/* objects named by lock, cond_wait, barrier, timer... */
 	int nr_local_timers;		/* "unique" timers: slots each task keeps */
+
+	int nr_irqs;
+	struct sched_irq_spec *irq;	/* [nr_irqs], one per CPU it runs on */
 
 	int nr_actions;
 	struct sched_action *action;	/* sorted by time, stable */

@@ -111,6 +111,9 @@ struct sched_cpu_info {
 	struct sched_avg_info avg;	/* cfs_rq PELT */
 	u32 capacity;
 	u64 nr_switches;
+	u64 irq_time, steal_time;	/* interruptions that ended so far, ns */
+	bool interrupted;		/* in an interrupt or stolen right now */
+	u64 irq_util;			/* avg_irq.util_avg: the PELT share of interrupt and steal time */
 };
 
 void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out);

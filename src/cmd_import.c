@@ -1,131 +1,221 @@
 /*
- * `schedscope import FILE [-o OUT] [--format rtapp]`: turn a workload
- * written for another tool into a scenario. The format comes from --format,
- * else from the content; each format is one importer with the same shape.
+ * schedscope import INPUT [-o FILE]: a recorded trace or an rt-app workload
+ * into a scenario. This file reads the options, tells the input's format,
+ * and hands the text to that format's importer; the output is written whole
+ * or not at all.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "import_rtapp.h"
+#include "import_trace.h"
 
-/* The importers: how to recognise a format and convert it. */
-static const struct importer_fmt {
-	const char *name;
-	int (*detect)(const char *text, size_t len);
-	int (*convert)(const char *name, const char *text, size_t len, FILE *out, FILE *warn,
-		       char *err, size_t errlen);
-} formats[] = {
-	{ "rtapp", import_rtapp_detect, import_rtapp },
-};
+enum input_format { IN_AUTO = -1, IN_FTRACE = TRACE_FTRACE, IN_TRACE_CMD = TRACE_TRACE_CMD, IN_PERF = TRACE_PERF, IN_JSON };
 
-static char *read_all(const char *path, size_t *len)
+/* The whole input ("-" is stdin); traces have no size limit but memory. */
+static int read_input(const char *path, char **text, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 1 << 16, n = 0;
 	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
 
 	if (!f)
-		return NULL;
-	do {
-		if (n == cap) {
-			char *b = realloc(buf, cap = cap ? cap * 2 : 65536);
-			if (!b) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
-				break;
-			}
-			buf = b;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (buf && ferror(f)) {
-		free(buf);
-		buf = NULL;
+		goto fail;
+	for (;;) {
+		char *b = realloc(buf, cap);
+
+		if (!b)
+			goto fail;
+		buf = b;
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1)
+			break;
+		cap *= 2;
 	}
+	if (ferror(f))
+		goto fail;
 	if (f != stdin)
 		fclose(f);
+	buf[n] = '\0';
+	*text = buf;
 	*len = n;
-	return buf;
+	return 0;
+fail:
+	fprintf(stderr, "schedscope: %s: %s\n", path, strerror(errno ? errno : EIO));
+	if (f && f != stdin)
+		fclose(f);
+	free(buf);
+	return 2;
+}
+
+static bool starts_with(const char *s, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - s) >= n && !memcmp(s, prefix, n);
+}
+
+/*
+ * The format the first lines show: JSON opens with '{' or '[' (an rt-app
+ * file maybe after comments); trace-cmd report opens with "cpus=N" (after
+ * "version = N" in old releases); perf script names events "sched:...";
+ * anything else is read as ftrace text.
+ */
+static enum input_format detect_format(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	/* rt-app files may open with a comment, as json-c allows */
+	if (import_rtapp_detect(text, len))
+		return IN_JSON;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	if (p < end && (*p == '{' || *p == '['))
+		return IN_JSON;
+	for (int lines = 0; p < end && lines < 50; lines++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+
+		if (starts_with(p, e, "cpus=") || starts_with(p, e, "version = "))
+			return IN_TRACE_CMD;
+		const char *ev = *p != '#' ? memmem(p, (size_t)(e - p), " sched:sched_", 13) : NULL;
+
+		if (ev && ev > p && (ev[-1] == ':' || ev[-1] == ' '))
+			return IN_PERF;
+		p = e + 1;
+	}
+	return IN_FTRACE;
+}
+
+static int parse_format(const char *s)
+{
+	if (!strcmp(s, "rtapp"))
+		return IN_JSON;
+	for (int f = TRACE_FTRACE; f <= TRACE_PERF; f++)
+		if (!strcmp(s, trace_format_names[f]))
+			return f;
+	return IN_AUTO;
+}
+
+/*
+ * An rt-app workload: the scenario in *scn (NUL-terminated); its warnings
+ * reach stderr only when the import succeeds. 0, or -1 with err set.
+ */
+static int import_json(const char *name, const char *text, size_t len, char **scn, char *err,
+		       size_t errlen)
+{
+	char *warnings = NULL;
+	size_t scn_len = 0, warn_len = 0;
+	FILE *out = open_memstream(scn, &scn_len), *warn = open_memstream(&warnings, &warn_len);
+	int r = -1;
+
+	if (out && warn)
+		r = import_rtapp(name, text, len, out, warn, err, errlen);
+	else
+		snprintf(err, errlen, "%s: out of memory", name);
+	if (out)
+		fclose(out);
+	if (warn)
+		fclose(warn);
+	if (r >= 0)
+		fwrite(warnings, 1, warn_len, stderr);
+	free(warnings);
+	if (r < 0) {
+		free(*scn);
+		*scn = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Write text to path through a temporary file beside it, renamed when complete. */
+static int write_output(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	char *tmp;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return fwrite(text, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : 2;
+	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
+		return 2;
+	int fd = mkstemp(tmp);
+
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "schedscope: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		free(tmp);
+		return 2;
+	}
+	free(tmp);
+	return 0;
 }
 
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "keep-idle", no_argument, NULL, 'I' },
+		{ "keep-tracer", no_argument, NULL, 'T' },
+		{ "pin", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out_path = "-", *format = NULL;
-	const struct importer_fmt *fmt = NULL;
+	struct import_trace_opts o = { 0 };
+	const char *output = "-";
+	int format = IN_AUTO, c, rc;
+	char *text, *scn = NULL;
 	char err[1024];
 	size_t len;
-	int c, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) != -1) {
-		if (c == 'o')
-			out_path = optarg;
-		else if (c == 'f')
-			format = optarg;
-		else
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'F':
+			format = parse_format(optarg);
+			if (format == IN_AUTO)
+				return cli_usage_error("--format: '%s' is not ftrace, trace-cmd, perf or rtapp", optarg);
+			break;
+		case 'I':
+			o.keep_idle = true;
+			break;
+		case 'T':
+			o.keep_tracer = true;
+			break;
+		case 'P':
+			o.pin = true;
+			break;
+		default:
 			return cli_usage_error("import: bad option");
+		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error("import needs one input file");
-	for (size_t i = 0; format && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(format, formats[i].name))
-			fmt = &formats[i];
-	if (format && !fmt)
-		return cli_usage_error("import: unknown format '%s' (rtapp)", format);
-
-	const char *in = argv[optind];
-	char *text = read_all(in, &len);
-	if (!text) {
-		fprintf(stderr, "schedscope: %s: %s\n", in, strerror(errno));
+	if (optind + 1 != argc)
+		return cli_usage_error("import takes one input file (- for stdin)");
+	if (read_input(argv[optind], &text, &len))
 		return 2;
-	}
-	for (size_t i = 0; !fmt && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (formats[i].detect(text, len))
-			fmt = &formats[i];
-	if (!fmt) {
-		fprintf(stderr, "schedscope: %s: unknown input format (rt-app JSON is supported)\n", in);
-		free(text);
-		return 2;
-	}
-
-	/* written to memory first: a failed import leaves no half file and no stray warnings */
-	char *scn = NULL, *warnings = NULL;
-	size_t scn_len = 0, warn_len = 0;
-	FILE *mem = open_memstream(&scn, &scn_len), *wmem = open_memstream(&warnings, &warn_len);
-	if (!mem || !wmem) {
-		free(text);
-		fprintf(stderr, "schedscope: out of memory\n");
-		return 2;
-	}
-	r = fmt->convert(in, text, len, mem, wmem, err, sizeof(err));
-	fclose(mem);
-	fclose(wmem);
+	if (format == IN_AUTO)
+		format = detect_format(text, len);
+	if (format == IN_JSON)
+		rc = import_json(argv[optind], text, len, &scn, err, sizeof(err));
+	else
+		rc = import_trace(argv[optind], text, len, (enum trace_format)format, &o, &scn, stderr, err,
+				  sizeof(err));
 	free(text);
-	if (r < 0) {
+	if (rc) {
 		fprintf(stderr, "schedscope: %s\n", err);
-		free(scn);
-		free(warnings);
 		return 2;
 	}
-	fwrite(warnings, 1, warn_len, stderr);
-	free(warnings);
-	FILE *out = strcmp(out_path, "-") ? fopen(out_path, "w") : stdout;
-	if (!out || fwrite(scn, 1, scn_len, out) != scn_len || (out != stdout ? fclose(out) : fflush(out))) {
-		fprintf(stderr, "schedscope: %s: %s\n", out_path, strerror(errno));
-		free(scn);
-		return 2;
-	}
+	rc = write_output(output, scn);
 	free(scn);
-	return 0;
+	return rc;
 }

@@ -19,7 +19,7 @@
 #include "scenario_file.h"
 #include "state_dump.h"
 #include "stats.h"
-#include "trace_ftrace.h"
+#include "trace_log.h"
 #include "trace_perfetto.h"
 
 /* The report's window plus one per expect that names its own. */
@@ -36,39 +36,6 @@ static void run_stats_event(void *ctx, const struct sched_event *ev)
 		stats_event(&rs->st[i], ev);
 }
 
-static const char *trace_comm(void *ctx, int pid, int cpu)
-{
-	return sched_comm(ctx, pid, cpu);
-}
-
-static const char *trace_note(void *ctx, u32 index)
-{
-	const struct sched_scenario *sc = sched_scenario_of(ctx);
-
-	return index < (u32)sc->nr_notes ? sc->note[index].text : NULL;
-}
-
-static const char *trace_group(void *ctx, int index)
-{
-	const struct sched_scenario *sc = sched_scenario_of(ctx);
-
-	return index >= 0 && index < sc->nr_groups ? sc->group[index].path : NULL;
-}
-
-static void trace_cpu_info(void *ctx, int cpu, struct sched_cpu_info *out)
-{
-	sched_cpu_info(ctx, cpu, out);
-}
-
-static bool trace_task_info(void *ctx, int pid, struct sched_task_info *out)
-{
-	int task = sched_task_by_pid(ctx, pid);
-
-	if (task < 0)
-		return false;
-	sched_task_info(ctx, task, out);
-	return true;
-}
 
 static u64 wall_clock_ns(void)
 {
@@ -336,18 +303,12 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		if (trace_perfetto_wanted(o.trace)) {
-			struct trace_perfetto_opts po = {
-				.nr_cpus = f.sc.topo->nr_cpus,
-				.from = o.trace_from,
-				.to = o.trace_to,
-				.tasks = o.trace_tasks,
-				.comm = trace_comm,
-				.note = trace_note,
-				.group = trace_group,
-				.cpu_info = trace_cpu_info,
-				.task_info = trace_task_info,
-				.ctx = e,
-			};
+			struct trace_perfetto_opts po;
+
+			trace_perfetto_opts_for(&po, e, true);
+			po.from = o.trace_from;
+			po.to = o.trace_to;
+			po.tasks = o.trace_tasks;
 			pw = trace_perfetto_open(tf, &po);
 			if (!pw) {
 				fprintf(stderr, "schedscope: %s: out of memory\n", o.trace);
@@ -359,14 +320,9 @@ int cmd_run(int argc, char **argv)
 			else
 				sched_add_listener(e, trace_perfetto_event, pw);
 		} else {
-			struct trace_ftrace_opts to_opts = {
-				.nr_cpus = f.sc.topo->nr_cpus,
-				.kernel = f.sc.kernel,
-				.comm = trace_comm,
-				.note = trace_note,
-				.group = trace_group,
-				.ctx = e,
-			};
+			struct trace_ftrace_opts to_opts;
+
+			trace_ftrace_opts_for(&to_opts, e);
 			tw = trace_ftrace_open(tf, &to_opts);
 			if (h)
 				history_add_listener(h, trace_ftrace_event, tw);

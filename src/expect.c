@@ -46,6 +46,7 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_SWITCHES] = "switches",
 	[EXPECT_WAKEUPS] = "wakeups",
 	[EXPECT_PREEMPTIONS] = "preemptions",
+	[EXPECT_RUNTIME] = "runtime",
 	[EXPECT_NR_PERIODS] = "nr_periods",
 	[EXPECT_NR_THROTTLED] = "nr_throttled",
 	[EXPECT_THROTTLED_TIME] = "throttled_time",
@@ -64,7 +65,7 @@ static const char *const op_names[] = {
 bool expect_metric_is_time(int metric)
 {
 	return metric == EXPECT_CPU_TIME || metric == EXPECT_WAIT_TIME ||
-	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME ||
+	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME || metric == EXPECT_RUNTIME ||
 	       metric == EXPECT_SLACK_MIN || metric == EXPECT_PERIOD_LATENCY;
 }
 
@@ -162,6 +163,8 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return (double)ts->wakeups;
 	case EXPECT_PREEMPTIONS:
 		return (double)ts->preemptions;
+	case EXPECT_RUNTIME:
+		return (double)ts->runtime_ns;
 	case EXPECT_PERIODS:
 		return (double)ts->per.periods;
 	case EXPECT_MISSED_PERIODS:

@@ -17,6 +17,7 @@ enum expect_metric {
 	EXPECT_SWITCHES,	/* times switched in (slices) */
 	EXPECT_WAKEUPS,		/* sched_wakeup count */
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
+	EXPECT_RUNTIME,		/* ns the scheduler charged (sched_stat_runtime): without interrupt time when accounted */
 	/* groups only (a pattern starting with '/'): cpu.stat */
 	EXPECT_NR_PERIODS,	/* bandwidth periods that ended */
 	EXPECT_NR_THROTTLED,	/* periods in which a queue of the group was throttled */

@@ -119,7 +119,7 @@ int expect_parse(struct lexer *lx, const struct token *m, struct expect *x)
 			break;
 	if (x->metric == NR_EXPECT_METRICS)
 		return lex_error(lx, &m->s, "unknown metric '%s' (expected share, cpu_time, wait_time, "
-				 "wakeup_latency, migrations, switches, wakeups, preemptions, periods, "
+				 "wakeup_latency, migrations, switches, wakeups, preemptions, runtime, periods, "
 				 "missed_periods, slack_min, period_latency; for groups also nr_periods, "
 				 "nr_throttled, throttled_time, nr_bursts)", SNIP(&m->s));
 	x->line = m->s.line;

@@ -152,12 +152,13 @@ void report_text(FILE *out, const struct report *r)
 	if (st->nr_groups > 1)
 		report_groups_text(out, r, win);
 
-	fprintf(out, "\n%-4s %10s %7s %10s\n", "cpu", "busy_ms", "busy", "switches");
+	fprintf(out, "\n%-4s %10s %7s %10s %10s %10s\n", "cpu", "busy_ms", "busy", "switches", "irq_ms",
+		"steal_ms");
 	for (int c = 0; c < st->nr_cpus; c++) {
 		const struct cpu_stats *cs = &st->cpu[c];
-		fprintf(out, "%-4d %10.3f %6.2f%% %10llu\n", c, ms(cs->busy_ns),
+		fprintf(out, "%-4d %10.3f %6.2f%% %10llu %10.3f %10.3f\n", c, ms(cs->busy_ns),
 			win ? 100.0 * (double)cs->busy_ns / (double)win : 0.0,
-			(unsigned long long)cs->switches);
+			(unsigned long long)cs->switches, ms(cs->irq_ns), ms(cs->steal_ns));
 	}
 	for (int i = 0; i < r->nr_checks; i++)
 		fprintf(out, "%s%s\n", i ? "" : "\n", r->check_msg[i]);
@@ -211,6 +212,7 @@ void report_json(FILE *out, const struct report *r)
 		json_kv_s64(&j, "cpu", ti.cpu);
 		json_kv_u64(&j, "cpu_ns", t->cpu_ns);
 		json_kv_u64(&j, "wait_ns", t->wait_ns);
+		json_kv_u64(&j, "runtime_ns", t->runtime_ns);
 		json_kv_u64(&j, "slices", t->slices);
 		json_kv_u64(&j, "wakeups", t->wakeups);
 		json_latency(&j, &t->lat);
@@ -257,6 +259,8 @@ void report_json(FILE *out, const struct report *r)
 		json_kv_u64(&j, "busy_ns", cs->busy_ns);
 		json_kv_u64(&j, "idle_ns", cs->idle_ns);
 		json_kv_u64(&j, "switches", cs->switches);
+		json_kv_u64(&j, "irq_ns", cs->irq_ns);
+		json_kv_u64(&j, "steal_ns", cs->steal_ns);
 		json_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
 		json_end_object(&j);
 	}

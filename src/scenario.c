@@ -20,6 +20,7 @@
  *                                 parents first, before the tasks that join them
  *   task NAME [count=N] [nice=N] [policy=normal|batch|idle] [slice=D] [cpus=LIST]
  *        [group=PATH] [at=T] program="TEXT"|program=NAME
+ *   irq|steal cpu=LIST every=D cost=D   interrupt or steal time (irq_parse.h)
  *   at T COMMAND                  a run-time command at time T (see command.h)
  *   note T "caption"              a caption shown from time T
  *   expect METRIC(PATTERN[, p50|p99|max]) OP VALUE [+- TOL] [over A..B]
@@ -45,6 +46,7 @@
 #include "command.h"
 #include "group_parse.h"
 #include "host_topology.h"
+#include "irq_parse.h"
 #include "parse_util.h"
 #include "program_parse.h"
 #include "scenario_file.h"
@@ -94,7 +96,7 @@ struct parser {
 
 	int nr_lines, nr_named, nr_ats, nr_breaks;
 	size_t cap_lines, cap_named, cap_ats, cap_breaks, cap_brk, cap_tasks, cap_notes, cap_expects, cap_actions;
-	size_t cap_groups;
+	size_t cap_groups, cap_irqs;
 	struct task_line *line;
 	struct named_prog *named;
 	struct pending_at *at;
@@ -438,6 +440,18 @@ static int do_group(struct parser *ps, const struct token *dir)
 	return 0;
 }
 
+/* ---- irq and steal lines ---- */
+
+static int do_irq(struct parser *ps, const struct token *dir)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+
+	if (!ps->seen_line[S_TOPOLOGY])
+		return lex_error(&ps->lx, &dir->s, "'%s' comes after the topology line (it names CPUs)",
+				 SNIP(&dir->s));
+	return irq_parse(&ps->lx, dir, ps->f->topo.nr_cpus, &sc->irq, &sc->nr_irqs, &ps->cap_irqs);
+}
+
 /* ---- task lines ---- */
 
 enum task_key { K_COUNT, K_NICE, K_POLICY, K_SLICE, K_CPUS, K_GROUP, K_AT, K_PROGRAM, NR_TASK_KEYS };
@@ -668,7 +682,7 @@ static const struct {
 	{ "topology", do_topology }, { "hz", do_hz }, { "seed", do_seed },
 	{ "duration", do_duration }, { "sched", do_sched }, { "kernel", do_kernel },
 	{ "feature", do_feature }, { "tunable", do_tunable }, { "program", do_program },
-	{ "group", do_group }, { "task", do_task }, { "at", do_at }, { "note", do_note }, { "expect", do_expect },
+	{ "group", do_group }, { "task", do_task }, { "at", do_at }, { "irq", do_irq }, { "steal", do_irq }, { "note", do_note }, { "expect", do_expect },
 	{ "break", do_break },
 };
 
@@ -696,7 +710,7 @@ static int parse_lines(struct parser *ps)
 		if (i == ARRAY_SIZE(directives))
 			return lex_error(lx, &t.s, "unknown directive '%s' (expected topology, hz, seed, "
 					 "duration, sched, kernel, feature, tunable, program, group, task, "
-					 "at, note, expect, break)", SNIP(&t.s));
+					 "irq, steal, at, note, expect, break)", SNIP(&t.s));
 		if (directives[i].parse(ps, &t) < 0)
 			return -1;
 	}
@@ -946,6 +960,7 @@ void scenario_free(struct scenario_file *f)
 		free((char *)sc->note[i].text);
 	free(sc->note);
 	free(sc->group);
+	free(sc->irq);
 	free(sc->task);
 	free(sc->wake_list);
 	free(sc->sync);

@@ -407,6 +407,18 @@ void stats_event(void *arg, const struct sched_event *ev)
 	case EV_CFS_PERIOD:
 		on_bandwidth(st, ev);
 		break;
+	case EV_SCHED_STAT_RUNTIME:
+		ts = task_of(st, ev->runtime.pid);
+		if (ts && in_window(st, ev->time))
+			ts->runtime_ns += ev->runtime.runtime;
+		break;
+	case EV_IRQ_EXIT:
+	case EV_STEAL:
+		if (in_window(st, ev->time) && ev->cpu >= 0 && ev->cpu < st->nr_cpus) {
+			st->cpu[ev->cpu].irq_ns += ev->intr.irq_ns;
+			st->cpu[ev->cpu].steal_ns += ev->intr.steal_ns;
+		}
+		break;
 	default:
 		/* sched_waking changes nothing until the wakeup lands. */
 		break;

@@ -55,6 +55,7 @@ struct task_stats {
 	u64 wakeups;		/* sched_wakeup (+ wakeup_new) */
 	u64 migrations;
 	u64 preemptions;	/* switched out with prev_state R */
+	u64 runtime_ns;		/* what the scheduler charged it (sched_stat_runtime) */
 	struct lat_hist lat;	/* sched_wakeup -> switched in */
 	struct period_stats per;	/* rt-app's per-period view */
 	/* tracking, not results */
@@ -67,6 +68,7 @@ struct task_stats {
 
 struct cpu_stats {
 	u64 busy_ns, idle_ns;
+	u64 irq_ns, steal_ns;	/* interruptions that ended in the window */
 	u64 switches;
 	int curr_pid;
 	u64 since;

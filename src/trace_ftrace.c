@@ -53,8 +53,22 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_CFS_THROTTLE] = "d..2.",		/* under the rq lock */
 	[EV_CFS_UNTHROTTLE] = "d..2.",
 	[EV_CFS_PERIOD] = "d.h1.",		/* the period hrtimer */
+	[EV_IRQ_ENTRY] = "d.h1.",		/* hardirq context */
+	[EV_IRQ_EXIT] = "d.h1.",
+	[EV_STEAL] = ".....",
 	[EV_PROG_TIMER] = ".....",
 };
+
+/*
+ * A sleep's timer wakes its task from hrtimer_wakeup(), in hardirq context:
+ * the 'h' column tells an importer that no task was the waker.
+ */
+static const char *flags_of(const struct sched_event *ev)
+{
+	if ((ev->type == EV_SCHED_WAKING || ev->type == EV_SCHED_WAKEUP) && ev->wake.from_timer)
+		return ev->type == EV_SCHED_WAKING ? "d.h2." : "d.h3.";
+	return event_flags[ev->type];
+}
 
 /* ---- the header ---- */
 
@@ -187,7 +201,7 @@ static void put_context(struct trace_ftrace *w, const struct sched_event *ev, in
 	const char *comm = pid == 0 ? "<idle>" : comm_of(w, pid, ev->cpu, buf);
 
 	fprintf(w->f, "%16s-%-7d [%03d] %s %5" PRIu64 ".%06" PRIu64 ": %s: ",
-		comm, pid, ev->cpu, event_flags[ev->type], us / 1000000, us % 1000000,
+		comm, pid, ev->cpu, flags_of(ev), us / 1000000, us % 1000000,
 		sched_event_names[ev->type]);
 }
 
@@ -309,6 +323,15 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 				ev->bw.runtime_remaining, ev->bw.pool, ev->bw.extra);
 		break;
 	}
+	case EV_IRQ_ENTRY:
+		fprintf(f, "irq=%d name=%s\n", ev->intr.irq, w->o.irq_name ? w->o.irq_name(w->o.ctx, ev->intr.source) : "irq");
+		break;
+	case EV_IRQ_EXIT:
+		fprintf(f, "irq=%d ret=handled\n", ev->intr.irq);
+		break;
+	case EV_STEAL:
+		fprintf(f, "steal_ns=%" PRIu64 " irq_ns=%" PRIu64 "\n", ev->intr.steal_ns, ev->intr.irq_ns);
+		break;
 	case EV_PROG_TIMER:
 		fprintf(f, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 " missed=%d\n",
 			comm_of(w, ev->timer.pid, cpu, a), ev->timer.pid, ev->timer.expires,

@@ -38,6 +38,8 @@ struct trace_ftrace_opts {
 	const char *(*note)(void *ctx, u32 index);
 	/* Path of task group `index`, optional (without it the index is printed). */
 	const char *(*group)(void *ctx, int index);
+	/* Name of interrupt source `index` (irq_handler_entry's name=), optional. */
+	const char *(*irq_name)(void *ctx, int index);
 	void *ctx;
 };
 

@@ -8,6 +8,7 @@
 #include "../src/breakpoint.h"
 #include "../src/command.h"
 #include "../src/lex.h"
+#include "../src/trace_log.h"
 #include "commands.h"
 #include "input.h"
 #include "loop.h"
@@ -492,6 +493,34 @@ static int c_goto(struct ui *ui, struct args *a)
 	return 0;
 }
 
+/* trace FILE [A..B]: the run so far (or the window) from the event log, as ftrace text or Perfetto JSON. */
+static int c_trace(struct ui *ui, struct args *a)
+{
+	u64 from = 0, to = sched_now(ui->e) + 1, written;
+	char err[256], t[32];
+
+	if (a->n < 2 || a->n > 3) {
+		ui_error(ui, "trace: expected FILE [FROM..TO] (FILE.json for Perfetto)");
+		return -1;
+	}
+	if (a->n == 3) {
+		const char *w = a->w[2], *dots = strstr(w, "..");
+
+		if (!dots || parse_duration(w, (size_t)(dots - w), &from) != PARSE_OK ||
+		    parse_duration(dots + 2, strlen(dots + 2), &to) != PARSE_OK || from >= to) {
+			ui_error(ui, "trace: bad window '%s' (like 1s..2.5s)", w);
+			return -1;
+		}
+	}
+	if (trace_write_log(a->w[1], ui->e, ui->h, from, to, &written, err, sizeof(err))) {
+		ui_error(ui, "trace: %s", err);
+		return -1;
+	}
+	ui_message(ui, "trace: %llu records to %s (up to %s)", (unsigned long long)written, a->w[1],
+		   ui_time_text(MIN(to, sched_now(ui->e)), t, sizeof(t)));
+	return 0;
+}
+
 static int c_checkpoint(struct ui *ui, struct args *a)
 {
 	char name[64];
@@ -851,6 +880,7 @@ static const struct cmd cmds[] = {
 	{ { "step-next", "EXPR", "run to the next event EXPR matches (as break)" }, c_step_next },
 	{ { "goto", "TIME|CHECKPOINT", "jump to a time (2.5s, +10ms, -1ms) or a named checkpoint" }, c_goto },
 	{ { "checkpoint", "[NAME]", "remember this moment under a name" }, c_checkpoint },
+	{ { "trace", "FILE [FROM..TO]", "write the run so far as ftrace text (FILE.json: Perfetto)" }, c_trace },
 	{ { "speed", "X|up|down|max", "simulated seconds per second: 1/10000 .. 1000, or max" }, c_speed },
 	{ { "break", "EXPR", "pause when EXPR holds: switch cpu=0, at 2s, ..." }, c_break },
 	{ { "delete", "N|all", "delete breakpoint N" }, c_delete },

@@ -173,6 +173,11 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		x += L->bar_w;
 		x += cb_print(cb, x, y, right - x, base, " %5llu ", (unsigned long long)ci.avg.util_avg);
 	}
+	/* the PELT share of interrupt and steal time, and an interruption under way */
+	if ((ci.irq_util || ci.interrupted) && x + 9 < right)
+		x += cb_print(cb, x, y, right - x, sty(C_YELLOW, COLOR_DEFAULT, ci.interrupted ? A_BOLD_ : 0),
+			      "%s%2llu%% ", ci.interrupted ? "IRQ" : "irq",
+			      (unsigned long long)(ci.irq_util * 100 / (ci.capacity ? ci.capacity : 1024)));
 	if (tc->capacity && tc->capacity != 1024 && x + 9 < right)
 		x += cb_print(cb, x, y, right - x, sty(C_CYAN, COLOR_DEFAULT, 0), "cap %-4u ",
 			      ci.capacity ? ci.capacity : tc->capacity);

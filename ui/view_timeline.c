@@ -3,7 +3,8 @@
  * sched_switch events of the history log. The window is ui->tl_span_ns wide
  * and ends at ui->tl_end_ns (0 follows the current time). Each cell shows
  * the task that ran most of the cell's time span; migrations are marked on
- * the destination CPU's lane; a cursor marks the current time.
+ * the destination CPU's lane; spans where a task group was throttled on the
+ * CPU (cpu.max) are shaded; a cursor marks the current time.
  *
  * The log is searched by time (binary search), then walked backwards from
  * the window's end: the task running at the end is known (the engine's
@@ -63,7 +64,42 @@ struct grid {
 	int nr_lanes;
 	s32 cell[TL_MAX_LANES][TL_MAX_COLS];	/* pid, -1 = nothing (future / before start) */
 	u8 mig[TL_MAX_LANES][TL_MAX_COLS];	/* a migration arrived in this cell */
+	u8 thr[TL_MAX_LANES][TL_MAX_COLS];	/* a group was throttled on the CPU in this cell */
 };
+
+/* Mark the cells of [from, to) on lane li as throttled. */
+static void mark_throttled(struct grid *g, int li, u64 from, u64 to)
+{
+	if (from < g->t0)
+		from = g->t0;
+	if (to > g->t1)
+		to = g->t1;
+	for (u64 t = from; t < to; t += g->dt) {
+		int c = (int)((t - g->t0) / g->dt);
+
+		if (c >= 0 && c < g->cols)
+			g->thr[li][c] = 1;
+	}
+	if (to > from) {
+		int c = (int)((to - 1 - g->t0) / g->dt);
+
+		if (c >= 0 && c < g->cols)
+			g->thr[li][c] = 1;
+	}
+}
+
+/* Queues throttled on cpu now: the count the backward walk starts from. */
+static int throttled_now(const struct ui *ui, int cpu)
+{
+	struct sched_group_cpu_info gc;
+	int n = 0;
+
+	for (int g = 1; g < sched_nr_groups(ui->e); g++) {
+		sched_group_cpu_info(ui->e, g, cpu, &gc);
+		n += gc.throttled;
+	}
+	return n;
+}
 
 static void slot_add(struct lane *l, s32 pid, u64 ns)
 {
@@ -138,6 +174,7 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 		for (int c = 0; c < cols; c++) {
 			grid.cell[i][c] = -1;
 			grid.mig[i][c] = 0;
+			grid.thr[i][c] = 0;
 		}
 	}
 
@@ -173,6 +210,27 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 		}
 	}
 
+	/*
+	 * Throttled queues at the right edge: those now, less what changed
+	 * after it (only scenarios with task groups pay for this scan).
+	 */
+	int thr[TL_MAX_LANES] = { 0 };
+	u64 thr_edge[TL_MAX_LANES];
+
+	for (int i = 0; i < nr_lanes; i++)
+		thr_edge[i] = end;
+	if (sched_nr_groups(ui->e) > 1) {
+		for (int i = 0; i < nr_lanes; i++)
+			thr[i] = throttled_now(ui, lanes[i].cpu);
+		for (u64 s = end_seq; s < n; s++) {
+			const struct sched_event *ev = history_event(h, s);
+			int li = ev->cpu - first_lane;
+
+			if (li >= 0 && li < nr_lanes)
+				thr[li] -= (ev->type == EV_CFS_THROTTLE) - (ev->type == EV_CFS_UNTHROTTLE);
+		}
+	}
+
 	/* walk back to the window's start */
 	u64 start_seq = seq_at(h, n, t0);
 
@@ -180,7 +238,15 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 		const struct sched_event *ev = history_event(h, s);
 		int li;
 
-		if (ev->type == EV_SCHED_SWITCH) {
+		if (ev->type == EV_CFS_THROTTLE || ev->type == EV_CFS_UNTHROTTLE) {
+			li = ev->cpu - first_lane;
+			if (li < 0 || li >= nr_lanes)
+				continue;
+			if (thr[li] > 0)
+				mark_throttled(&grid, li, ev->time, thr_edge[li]);
+			thr[li] += ev->type == EV_CFS_THROTTLE ? -1 : 1;
+			thr_edge[li] = ev->time;
+		} else if (ev->type == EV_SCHED_SWITCH) {
 			li = ev->cpu - first_lane;
 			if (li < 0 || li >= nr_lanes)
 				continue;
@@ -199,6 +265,8 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 	for (int i = 0; i < nr_lanes; i++) {
 		lane_span(&grid, i, &lanes[i], t0, lanes[i].pid);
 		lane_flush(&grid, i, &lanes[i]);
+		if (thr[i] > 0)
+			mark_throttled(&grid, i, t0, thr_edge[i]);
 	}
 }
 
@@ -296,15 +364,17 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			s32 pid = grid.cell[i][c];
 			int run = 1;
 
-			while (c + run < cols && grid.cell[i][c + run] == pid && !grid.mig[i][c + run])
+			while (c + run < cols && grid.cell[i][c + run] == pid && !grid.mig[i][c + run] &&
+			       grid.thr[i][c + run] == grid.thr[i][c])
 				run++;
 			int x = a.x + label_w + c;
 
 			if (pid < 0) {
 				/* future or before the log: leave blank */
 			} else if (pid == 0) {
-				for (int k = 0; k < run; k++)
-					cb_put(cb, x + k, y, 0x00b7, dim);	/* · idle */
+				for (int k = 0; k < run; k++)	/* · idle, ░ idle while a group is throttled */
+					cb_put(cb, x + k, y, grid.thr[i][c] ? 0x2591 : 0x00b7,
+					       grid.thr[i][c] ? sty(C_RED, COLOR_DEFAULT, 0) : dim);
 			} else {
 				struct style ts = ui_task_style(ui, pid);
 
@@ -312,6 +382,8 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 					ts.bg = ts.fg;
 					ts.fg = C_BLACK;
 				}
+				if (grid.thr[i][c])	/* another group is throttled meanwhile */
+					ts.attr |= A_UNDERLINE_;
 				const char *name = sched_comm(ui->e, pid, cpu);
 				int len = (int)strlen(name);
 
@@ -365,7 +437,7 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	}
 	if (ay + 2 < a.y + a.h)
 		cb_print(cb, a.x, ay + 2, a.w, dim,
-			 "cell = task that ran most of it  \u00b7 idle  \u00bb migrated in  \u25b2 now   keys: < > scroll  z zoom in  x zoom out");
+			 "cell = task that ran most of it  \u00b7 idle  \u00bb migrated in  \u2591/underline throttled  \u25b2 now   keys: < > scroll  z zoom in  x zoom out");
 }
 
 static bool tl_key(struct ui *ui, int key)

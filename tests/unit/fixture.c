@@ -90,6 +90,16 @@ int fx_group(struct fx *f, int parent, u64 shares, u64 quota, u64 period, u64 bu
 	return g;
 }
 
+void fx_irq(struct fx *f, int cpu, bool steal, u64 every, u64 cost)
+{
+	assert_in_range(f->sc.nr_irqs, 0, 3);
+	f->irq[f->sc.nr_irqs] = (struct sched_irq_spec){ .cpu = cpu, .steal = steal, .irq = 24, .name = "t",
+							 .every = { DIST_CONST, every, 0 },
+							 .cost = { DIST_CONST, cost, 0 } };
+	f->sc.irq = f->irq;
+	f->sc.nr_irqs++;
+}
+
 const struct sched_program *fx_program(struct fx *f, int slot, const struct prog_insn *insn,
 				       int n, int nr_loops)
 {

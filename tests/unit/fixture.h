@@ -31,6 +31,7 @@ struct fx {
 	struct sched_action action[8];
 	struct sched_note note[2];
 	struct sched_group_spec group[FX_MAX_GROUPS];
+	struct sched_irq_spec irq[4];
 	struct sched_scenario sc;
 	struct sched_engine *e, *e2;	/* freed with the fixture */
 };
@@ -49,6 +50,9 @@ int fx_task(struct fx *f, int nice, int policy, u64 slice, u64 start,
 /* A task group below `parent` (0 = the root, created with the first group):
  * shares unscaled, quota RUNTIME_INF for none. Returns its index. */
 int fx_group(struct fx *f, int parent, u64 shares, u64 quota, u64 period, u64 burst);
+
+/* An interrupt (or, with steal, steal-time) source on cpu: every and cost constant. */
+void fx_irq(struct fx *f, int cpu, bool steal, u64 every, u64 cost);
 
 /* Program slot `slot`: a copy of insn[0..n). */
 const struct sched_program *fx_program(struct fx *f, int slot, const struct prog_insn *insn,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../../src/scenario_file.h"
+#include "../../src/trace_log.h"
 #include "../../ui/commands.h"
 #include "../../ui/input.h"
 #include "../../ui/loop.h"
@@ -340,6 +341,61 @@ static void test_frame(void **state)
 	cb_free(&cb);
 }
 
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 22);
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, (1 << 22) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* `trace` writes the log up to now: the same text a trace written as the run went writes. */
+static void test_trace_from_the_log(void **state)
+{
+	struct fixture *fx = *state;
+	char live[] = "/tmp/schedscope-live-XXXXXX", logged[] = "/tmp/schedscope-log-XXXXXX";
+	char cmd[128], err[256];
+	struct sched_engine *e;
+	struct trace_ftrace_opts o;
+	struct trace_ftrace *w;
+	FILE *f;
+
+	assert_true(mkstemp(live) >= 0 && mkstemp(logged) >= 0);
+	/* there and back: the log runs ahead of the position, the trace stops at now */
+	assert_int_equal(ui_command(&fx->ui, "goto 800ms"), 0);
+	assert_int_equal(ui_command(&fx->ui, "goto 500ms"), 0);
+	snprintf(cmd, sizeof(cmd), "trace %s", logged);
+	assert_int_equal(ui_command(&fx->ui, cmd), 0);
+
+	e = sched_engine_create(&fx->f.sc, err, sizeof(err));
+	assert_non_null(e);
+	f = fopen(live, "w");
+	trace_ftrace_opts_for(&o, e);
+	w = trace_ftrace_open(f, &o);
+	sched_add_listener(e, trace_ftrace_event, w);
+	sched_run_until(e, 500 * NSEC_PER_MSEC);
+	assert_int_equal(trace_ftrace_close(w), 0);
+	fclose(f);
+	sched_engine_destroy(e);
+
+	char *a = slurp(live), *b = slurp(logged);
+	assert_true(strlen(a) > 1000);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+
+	snprintf(cmd, sizeof(cmd), "trace %s 2s..1s", logged);
+	assert_int_equal(ui_command(&fx->ui, cmd), -1);
+	assert_int_equal(ui_command(&fx->ui, "trace /nonexistent-dir/x.txt"), -1);
+	unlink(live);
+	unlink(logged);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +407,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_breakpoints, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_and_script, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_from_the_log, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

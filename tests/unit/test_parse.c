@@ -440,6 +440,40 @@ static void test_groups(void **state)
 		  "bad.scn:3:54: cpu.max.burst is larger than the quota of cpu.max");
 }
 
+/* ---- irq and steal lines ---- */
+
+static void test_irqs(void **state)
+{
+	struct scenario_file f;
+
+	assert_int_equal(parse(TOPO4 "irq cpu=0-1 every=100us cost=uniform(2us,8us) irq=24 name=eth0\n"
+			       "steal cpu=3 every=exp(10ms) cost=2ms\n"
+			       "task t program=\"run 1ms\"\n", &f), 0);
+	assert_int_equal(f.sc.nr_irqs, 3);
+	assert_int_equal(f.sc.irq[1].cpu, 1);
+	assert_int_equal(f.sc.irq[1].irq, 24);
+	assert_string_equal(f.sc.irq[1].name, "eth0");
+	assert_int_equal(f.sc.irq[1].every.kind, DIST_CONST);
+	assert_int_equal(f.sc.irq[1].every.a, 100 * US);
+	assert_int_equal(f.sc.irq[1].cost.kind, DIST_UNIFORM);
+	assert_int_equal(f.sc.irq[1].cost.b, 8 * US);
+	assert_true(f.sc.irq[2].steal);
+	assert_int_equal(f.sc.irq[2].cpu, 3);
+	assert_int_equal(f.sc.irq[2].every.kind, DIST_EXP);
+	scenario_free(&f);
+
+	SCN_ERROR("irq cpu=0 every=1ms cost=1us\n" TOPO4,
+		  "bad.scn:1:1: 'irq' comes after the topology line (it names CPUs)");
+	SCN_ERROR(TOPO4 "irq cpu=9 every=1ms cost=1us\n", "bad.scn:2:9: CPU 9 does not exist");
+	SCN_ERROR(TOPO4 "irq cpu=0 cost=1us\n", "bad.scn:2:1: 'irq' needs cpu=, every= and cost=");
+	SCN_ERROR(TOPO4 "irq cpu=0 every=500ns cost=1us\n", "bad.scn:2:17: every '500ns' is shorter than 1us");
+	SCN_ERROR(TOPO4 "irq cpu=0 every=1ms cost=gauss(1us)\n", "bad.scn:2:26: bad cost 'gauss(1us)'");
+	SCN_ERROR(TOPO4 "irq cpu=0 every=1ms cost=uniform(1us)\n",
+		  "bad.scn:2:26: uniform() takes 2 durations");
+	SCN_ERROR(TOPO4 "steal cpu=0 every=1ms cost=1us name=x\n",
+		  "bad.scn:2:32: unknown key 'name' (expected cpu, every, cost)");
+}
+
 /* ---- value parsers ---- */
 
 static void test_durations(void **state)
@@ -776,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_set),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_irqs),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_numbers_and_lists),
 		cmocka_unit_test(test_shipped_topologies),

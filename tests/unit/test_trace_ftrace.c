@@ -264,6 +264,32 @@ static void test_schedscope_events(void **state)
 }
 
 /* CPUs outside #P and a pipe that cannot be patched. */
+/* A sleep's timer wakes from hardirq context: 'h' in the third flag column, as hrtimer_wakeup() shows. */
+static void test_timer_wakeup_flags(void **state)
+{
+	FILE *f = tmpfile();
+	struct trace_ftrace *w;
+	struct sched_event ev;
+	char *text;
+
+	assert_non_null(f);
+	w = trace_ftrace_open(f, &opts);
+	ev = fx_wake_event(2000000, EV_SCHED_WAKING, 0, 1, 0);
+	ev.wake.from_timer = 1;
+	trace_ftrace_event(w, &ev);
+	ev.type = EV_SCHED_WAKEUP;
+	trace_ftrace_event(w, &ev);
+	assert_int_equal(trace_ftrace_close(w), 0);
+	text = fx_read_all(f);
+	fclose(f);
+	assert_non_null(strstr(text,
+		"          <idle>-0       [000] d.h2.     0.002000: sched_waking: comm=hog.0 pid=1 prio=120 "
+		"target_cpu=000\n"
+		"          <idle>-0       [000] d.h3.     0.002000: sched_wakeup: comm=hog.0 pid=1 prio=120 "
+		"target_cpu=000\n"));
+	free(text);
+}
+
 static void test_pipe_keeps_placeholder(void **state)
 {
 	int fds[2];
@@ -327,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_lines_latest_kernel),
 		cmocka_unit_test(test_lines_kernel_6_1),
 		cmocka_unit_test(test_schedscope_events),
+		cmocka_unit_test(test_timer_wakeup_flags),
 		cmocka_unit_test(test_pipe_keeps_placeholder),
 		cmocka_unit_test(test_patch_after_preamble),
 	};

@@ -1,0 +1,75 @@
+/*
+ * Time the CPU's tasks do not get: hardware interrupts and, under a
+ * hypervisor, steal time. Each source fires `every` apart and takes `cost`;
+ * while a CPU is interrupted its running task makes no progress, and an
+ * arrival during an interruption is served right after it, as part of the
+ * same stretch. With IRQ_TIME_ACCOUNTING (PARAVIRT_TIME_ACCOUNTING for
+ * steal) the time is kept out of clock_task, so the task is not charged
+ * for it (update_rq_clock_task() in core.c); without, it is.
+ */
+#include "internal.h"
+
+u64 rq_clock_work(const struct rq *rq)
+{
+	u64 taken = rq->irq_time + rq->steal_time;
+
+	if (rq->intr_end)
+		taken += ST->now - rq->intr_start;
+	return ST->now + SCHED_CLOCK_BOOT - taken;
+}
+
+u64 rq_work_resumes(const struct rq *rq)
+{
+	return rq->intr_end ? rq->intr_end : ST->now;
+}
+
+static void emit_intr(int type, struct rq *rq)
+{
+	const struct sched_irq_spec *sp = &E->sc->irq[rq->intr_source];
+	struct sched_event ev;
+
+	sched_event_init(&ev, type, rq->cpu);
+	ev.intr.source = rq->intr_source;
+	ev.intr.irq = sp->steal ? -1 : sp->irq;
+	if (type != EV_IRQ_ENTRY) {
+		ev.intr.irq_ns = rq->intr_irq;
+		ev.intr.steal_ns = rq->intr_steal;
+	}
+	sched_emit(&ev);
+}
+
+void irq_source_fire(int source)
+{
+	const struct sched_irq_spec *sp = &E->sc->irq[source];
+	struct rq *rq = cpu_rq(sp->cpu);
+	u64 cost = sched_sample_duration(&sp->cost);
+	u64 every = sched_sample_duration(&sp->every);
+
+	if (cost) {
+		if (!rq->intr_end) {
+			rq->intr_start = ST->now;
+			rq->intr_end = ST->now;
+			rq->intr_irq = rq->intr_steal = 0;
+			rq->intr_source = source;
+			if (!sp->steal)
+				emit_intr(EV_IRQ_ENTRY, rq);
+		}
+		rq->intr_end += cost;
+		if (sp->steal)
+			rq->intr_steal += cost;
+		else
+			rq->intr_irq += cost;
+		timer_arm(&ST->tq, &rq->intr_timer, rq->intr_end);
+	}
+	timer_arm(&ST->tq, &ST->irq_timer[source], ST->now + MAX(every, 1));
+}
+
+/* The interruption is over: its time is now the CPU's irq (or steal) time, as at irq_exit(). */
+void irq_end(struct rq *rq)
+{
+	rq->irq_time += rq->intr_irq;
+	rq->steal_time += rq->intr_steal;
+	emit_intr(E->sc->irq[rq->intr_source].steal ? EV_STEAL : EV_IRQ_EXIT, rq);
+	rq->intr_end = 0;
+	update_rq_clock(rq);
+}
