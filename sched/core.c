@@ -89,6 +89,7 @@ static void tick_stop(struct rq *rq)
 	rq->tick_stopped = true;
 	timer_cancel(&ST->tq, &rq->tick);
 	timer_cancel(&ST->tq, &rq->hrtick);
+	nohz_balance_enter_idle(rq);
 }
 
 void sched_tick(struct rq *rq)
@@ -100,6 +101,7 @@ void sched_tick(struct rq *rq)
 	if (sched_feat(TG_SHARES_UP_WALK) && ST->nr_groups > 1)
 		tg_shares_up_walk(rq);
 	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
+	sched_balance_trigger(rq);
 }
 
 void hrtick_start(struct rq *rq, u64 delay)
@@ -115,6 +117,9 @@ static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 	if (!(flags & ENQUEUE_RESTORE) && !p->sched_info.last_queued)
 		p->sched_info.last_queued = rq_clock(rq);
 	p->sched_class->enqueue_task(rq, p, flags);
+	/* add_nr_running(): a second task makes the root domain overloaded */
+	if (rq->nr_running >= 2)
+		ST->rd_overloaded = true;
 }
 
 static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
@@ -124,13 +129,22 @@ static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 	return p->sched_class->dequeue_task(rq, p, flags);
 }
 
-static void activate_task(struct rq *rq, struct task_struct *p, int flags)
+void activate_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	if (p->on_rq == TASK_ON_RQ_MIGRATING)
+		flags |= ENQUEUE_MIGRATED;
 	enqueue_task(rq, p, flags);
 	p->on_rq = TASK_ON_RQ_QUEUED;
 }
 
-static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
+/* Off the queue to be moved: MIGRATING is set before the dequeue sees it. */
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	p->on_rq = TASK_ON_RQ_MIGRATING;
+	dequeue_task(rq, p, flags);
+}
+
+void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct task_struct *curr = rq->curr;
 
@@ -231,7 +245,19 @@ void __schedule(struct rq *rq)
 			prev->on_rq = 0;
 	}
 
-	next = pick_next_task(rq, prev);
+	if (rq->active_balance && is_idle_task(prev))
+		rq->active_balance = false;	/* nothing running to push */
+	if (rq->active_balance) {
+		/* the CPU stopper takes the CPU from the running task */
+		next = rq->idle;
+		prev->sched_class->put_prev_task(rq, prev);
+		next->sched_class->set_next_task(rq, next);
+	} else {
+		next = pick_next_task(rq, prev);
+		/* nothing to run: pull before going idle */
+		if (is_idle_task(next) && sched_balance_newidle(rq) > 0)
+			next = pick_next_task(rq, next);
+	}
 	if (next == prev)
 		goto out;
 
@@ -250,15 +276,24 @@ void __schedule(struct rq *rq)
 	emit_switch(rq, prev, next);
 
 	if (is_idle_task(next)) {
-		update_idle_rq_clock_pelt(rq);
 		timer_cancel(&ST->tq, &rq->work);
-		tick_stop(rq);
+		if (!rq->active_balance) {
+			update_idle_core(rq);
+			update_idle_rq_clock_pelt(rq);
+			tick_stop(rq);
+		}
 	} else {
 		if (is_idle_task(prev))
 			tick_restart(rq);
 		task_arm_work(rq, next);
 	}
 out:
+	if (rq->active_balance) {
+		/* the stopper pushes a task, then this CPU picks again */
+		active_load_balance_cpu_stop(rq);
+		resched_curr(rq);
+		return;
+	}
 	/* A task that got (or kept) the CPU with nothing to do runs its program on. */
 	if (!is_idle_task(rq->curr))
 		task_program_step(rq->curr);
@@ -278,36 +313,12 @@ static void emit_wake(int type, int cpu, struct task_struct *p, int target_cpu, 
 	sched_emit(&ev);
 }
 
-static bool task_allowed_on(const struct task_struct *p, int cpu)
-{
-	return !p->spec->has_cpus || cpumask_test(&p->spec->cpus, cpu);
-}
-
-/* Without a load balancer: the previous CPU, else the first allowed one. */
-static int select_task_rq(struct task_struct *p)
-{
-	if (task_allowed_on(p, p->cpu))
-		return p->cpu;
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		if (task_allowed_on(p, cpu))
-			return cpu;
-	return p->cpu;
-}
-
-/* A new task starts on the first CPU of its affinity, or round-robin when unpinned. */
-static int select_task_rq_fork(struct task_struct *p)
-{
-	if (p->spec->has_cpus) {
-		for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-			if (cpumask_test(&p->spec->cpus, cpu))
-				return cpu;
-	}
-	int cpu = ST->rr_cpu;
-	ST->rr_cpu = (ST->rr_cpu + 1) % ST->nr_cpus;
-	return cpu;
-}
-
-static void set_task_cpu(struct task_struct *p, int cpu, int event_cpu)
+/*
+ * set_task_cpu(): the move of a task that is not queued (a wakeup) or is
+ * being migrated (detached by the balancer). The event names the decision
+ * (its first event's seq) that caused it.
+ */
+void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int reason)
 {
 	struct sched_event ev;
 
@@ -318,7 +329,11 @@ static void set_task_cpu(struct task_struct *p, int cpu, int event_cpu)
 	ev.migrate.prio = p->prio;
 	ev.migrate.orig_cpu = p->cpu;
 	ev.migrate.dest_cpu = cpu;
+	ev.migrate.cause = cause;
+	ev.migrate.reason = (u8)reason;
 	sched_emit(&ev);
+	herd_note_migration(&ev);
+	migrate_task_rq_fair(p, cpu);
 	p->se.nr_migrations++;
 	p->cpu = cpu;
 	set_task_rq(p, cpu);
@@ -354,12 +369,15 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	}
 
 	int prev_cpu = p->cpu;
-	cpu = select_task_rq(p);
-	set_task_cpu(p, cpu, this_cpu);
+	u64 decision = ST->nr_events;
+
+	cpu = select_task_rq(p, prev_cpu, WF_TTWU, this_cpu);
+	set_task_cpu(p, cpu, this_cpu, decision, MIGRATE_WAKEUP);
 	rq = cpu_rq(cpu);
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
+	update_avg_idle(rq);
 	emit_wake(EV_SCHED_WAKEUP, this_cpu, p, cpu, from_timer);
 	return 1;
 }
@@ -406,16 +424,27 @@ static void sched_fork(struct task_struct *p)
 	p->sched_class = &fair_sched_class;
 	set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);
+	/* the child starts on its parent's CPU, the scenario's launcher */
+	p->cpu = FORK_CPU;
+	set_task_rq(p, FORK_CPU);
 }
 
 /* A new task: started by its fork timer (parent NULL) or by a task's `fork`. */
 void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 {
+	int from = parent ? parent->cpu : FORK_CPU;
 	struct sched_event ev;
 	struct rq *rq;
 
 	sched_fork(p);
-	p->cpu = select_task_rq_fork(p);
+	/* a task's `fork`: the child starts out on its parent's CPU, as copy_process() leaves it */
+	if (parent) {
+		p->cpu = from;
+		set_task_rq(p, from);
+	}
+	/* __set_task_cpu(): a fork is placed, not migrated (no migrate event) */
+	p->recent_used_cpu = from;
+	p->cpu = select_task_rq(p, from, WF_FORK, from);
 	set_task_rq(p, p->cpu);
 	rq = task_rq(p);
 	update_rq_clock(rq);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "topology.h"
 
 struct sched_engine *cur_engine;
 
@@ -24,7 +25,7 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 	return p;
 }
 
-static size_t arena_need(const struct sched_scenario *sc)
+static size_t arena_need(const struct sched_scenario *sc, const struct sched_domains *sds)
 {
 	size_t n = sizeof(struct sched_state) + 64;
 	size_t timers = (size_t)sc->topo->nr_cpus * 3 + (size_t)sc->nr_tasks * 2 +
@@ -42,6 +43,7 @@ static size_t arena_need(const struct sched_scenario *sc)
 		(size_t)sc->topo->nr_cpus * (2 * sizeof(void *) + sizeof(struct sched_entity) +
 					      sizeof(struct cfs_rq) + 32));
 	n += timers * sizeof(struct timer_slot) + 16;
+	n += balance_arena_need(sds, sc->topo->nr_cpus) + herd_arena_need();
 	return n;
 }
 
@@ -180,10 +182,16 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	e->sc = sc;
 	e->kernel = sc->kernel;
 	e->variant = sc->variant;
-	e->arena_size = arena_need(sc);
+	e->sds = sched_domains_build(sc->topo, err, errlen);
+	if (!e->sds) {
+		free(e);
+		return NULL;
+	}
+	e->arena_size = arena_need(sc, e->sds);
 	e->arena = calloc(1, e->arena_size);
 	if (!e->arena) {
 		snprintf(err, errlen, "out of memory for %zu bytes of engine state", e->arena_size);
+		sched_domains_free(e->sds);
 		free(e);
 		return NULL;
 	}
@@ -205,6 +213,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	st->idle_task = arena_alloc(e, (size_t)nr_cpus * sizeof(struct task_struct));
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		init_rq(&st->rq[cpu], cpu, &st->idle_task[cpu], sc->topo->cpu[cpu].capacity);
+	balance_init(arena_alloc);
+	herd_init(arena_alloc);
 
 	init_task_groups(e);
 
@@ -243,6 +253,7 @@ void sched_engine_destroy(struct sched_engine *e)
 		return;
 	if (cur_engine == e)
 		cur_engine = NULL;
+	sched_domains_free(e->sds);
 	free(e->arena);
 	free(e);
 }

@@ -21,7 +21,102 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_IRQ_ENTRY] = "irq_handler_entry",
 	[EV_IRQ_EXIT] = "irq_handler_exit",
 	[EV_STEAL] = "schedscope_steal",
+	[EV_SCHED_SELECT_RQ] = "schedscope_select_rq",
+	[EV_SCHED_LB_GROUP] = "schedscope_lb_group",
+	[EV_SCHED_LB_TASK] = "schedscope_lb_task",
+	[EV_SCHED_LB] = "schedscope_load_balance",
+	[EV_SCHED_HERD] = "schedscope_herd",
 	[EV_PROG_TIMER] = "schedscope_timer",
+};
+
+const char *const herd_cause_names[NR_HERD_CAUSES] = {
+	[HERD_NEWIDLE] = "newidle", [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
+	[HERD_MIXED] = "mixed",
+};
+
+const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
+	[SDL_SMT] = "SMT", [SDL_CLS] = "CLS", [SDL_MC] = "MC", [SDL_PKG] = "PKG", [SDL_NODE] = "NODE",
+	[SDL_NUMA] = "NUMA",
+};
+
+const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
+	[MIGRATE_WAKEUP] = "wakeup", [MIGRATE_FORK] = "fork", [MIGRATE_BALANCE] = "balance",
+	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle", [MIGRATE_ACTIVE] = "active",
+};
+
+const char *const select_path_names[NR_SELECT_PATHS] = {
+	[SEL_PINNED] = "pinned",
+	[SEL_IDLE_TARGET] = "idle_target",
+	[SEL_IDLE_PREV] = "idle_prev",
+	[SEL_IDLE_RECENT] = "idle_recent",
+	[SEL_IDLE_CAPACITY] = "idle_capacity",
+	[SEL_IDLE_SMT] = "idle_smt",
+	[SEL_IDLE_CORE] = "idle_core",
+	[SEL_IDLE_CPU] = "idle_cpu",
+	[SEL_NO_IDLE] = "no_idle",
+	[SEL_IDLEST] = "idlest",
+	[SEL_FALLBACK] = "fallback",
+};
+
+const char *const wake_affine_names[NR_WAKE_AFFINE_RESULTS] = {
+	[WA_NONE] = "none",
+	[WA_IDLE_THIS] = "idle_this",
+	[WA_IDLE_PREV] = "idle_prev",
+	[WA_SYNC_THIS] = "sync_this",
+	[WA_WEIGHT_THIS] = "weight_this",
+	[WA_WEIGHT_PREV] = "weight_prev",
+};
+
+const char *const group_type_names[NR_GROUP_TYPES] = {
+	[group_has_spare] = "has_spare",
+	[group_fully_busy] = "fully_busy",
+	[group_misfit_task] = "misfit_task",
+	[group_smt_balance] = "smt_balance",
+	[group_asym_packing] = "asym_packing",
+	[group_imbalanced] = "imbalanced",
+	[group_overloaded] = "overloaded",
+};
+
+const char *const migration_type_names[NR_MIGRATION_TYPES] = {
+	[migrate_load] = "load", [migrate_util] = "util", [migrate_task] = "task", [migrate_misfit] = "misfit",
+};
+
+const char *const cpu_idle_type_names[CPU_MAX_IDLE_TYPES] = {
+	[CPU_NOT_IDLE] = "busy", [CPU_IDLE] = "idle", [CPU_NEWLY_IDLE] = "newidle",
+};
+
+const char *const lb_outcome_names[NR_LB_OUTCOMES] = {
+	[LB_BALANCED] = "balanced",
+	[LB_NOBUSYG] = "nobusyg",
+	[LB_NOBUSYQ] = "nobusyq",
+	[LB_MOVED] = "moved",
+	[LB_FAILED] = "failed",
+	[LB_ALL_PINNED] = "all_pinned",
+	[LB_ACTIVE_PUSHED] = "active_pushed",
+	[LB_ACTIVE_FAILED] = "active_failed",
+};
+
+const char *const fbg_reason_names[NR_FBG_REASONS] = {
+	[FBG_FORCED] = "forced",
+	[FBG_NO_BUSIEST] = "no_busiest",
+	[FBG_LOCAL_BUSIER] = "local_busier",
+	[FBG_AVG_LOAD] = "avg_load",
+	[FBG_NOT_IDLE] = "not_idle",
+	[FBG_IDLE_CPUS] = "idle_cpus",
+	[FBG_ONE_TASK] = "one_task",
+	[FBG_NO_IMBALANCE] = "no_imbalance",
+	[FBG_NOT_DESIGNATED] = "not_designated",
+};
+
+const char *const lb_task_result_names[NR_LB_TASK_RESULTS] = {
+	[LBT_MOVED] = "moved",
+	[LBT_MOVED_HOT] = "moved_hot",
+	[LBT_PINNED] = "pinned",
+	[LBT_RUNNING] = "running",
+	[LBT_HOT] = "hot",
+	[LBT_TOO_BIG] = "too_big",
+	[LBT_FITS] = "fits",
+	[LBT_THROTTLED] = "throttled",
 };
 
 const char *const sched_command_names[NR_SCHED_COMMANDS] = {

@@ -184,12 +184,16 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 {
 	update_load_add(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_running++;
+	if (entity_is_task(se))
+		cfs_tasks_add(rq_of(cfs_rq), task_of(se));
 }
 
 static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	update_load_sub(&cfs_rq->load, se->load.weight);
 	cfs_rq->nr_running--;
+	if (entity_is_task(se))
+		cfs_tasks_del(rq_of(cfs_rq), task_of(se));
 }
 
 /* A buddy mark runs up the hierarchy; clearing it stops where another entity holds it. */
@@ -703,6 +707,9 @@ static void set_next_task_fair(struct rq *rq, struct task_struct *p)
 		/* make sure the queue has runtime, or is rescheduled to be throttled */
 		account_cfs_rq_runtime(cfs_rq_of(se), 0);
 	}
+	/* the most recently run task heads cfs_tasks: the balancer takes from the tail */
+	if (task_on_rq_queued(p))
+		cfs_tasks_move_head(rq, p);
 	if (sched_feat(HRTICK))
 		hrtick_start_fair(rq, p);
 }

@@ -48,6 +48,8 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_CFS_BANDWIDTH_SLICE] = { "cfs_bandwidth_slice", true, NSEC_PER_USEC, NSEC_PER_SEC },
 	[TUN_SHARES_RATELIMIT] = { "shares_ratelimit_ns", true, 0, NSEC_PER_SEC },
 	[TUN_SHARES_THRESH] = { "shares_thresh", false, 0, 1024 },
+	[TUN_HERD_THRESHOLD] = { "herd_threshold", false, 2, 64 },
+	[TUN_HERD_WINDOW] = { "herd_window_ns", true, NSEC_PER_USEC, NSEC_PER_SEC },
 };
 
 int sched_feature_lookup(const char *name)
@@ -146,6 +148,10 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return 250 * NSEC_PER_USEC;
 	case TUN_SHARES_THRESH:
 		return 4;
+	case TUN_HERD_THRESHOLD:
+		return 4;
+	case TUN_HERD_WINDOW:
+		return 1 * NSEC_PER_MSEC;
 	default:
 		return 0;
 	}

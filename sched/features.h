@@ -76,6 +76,8 @@ enum sched_tunable {
 	TUN_CFS_BANDWIDTH_SLICE, /* sysctl_sched_cfs_bandwidth_slice (kernel.sched_cfs_bandwidth_slice_us) */
 	TUN_SHARES_RATELIMIT,	/* sysctl_sched_shares_ratelimit (2.6.29-2.6.35) */
 	TUN_SHARES_THRESH,	/* sysctl_sched_shares_thresh (2.6.29-2.6.35) */
+	TUN_HERD_THRESHOLD,	/* schedscope: migrations that make a herd */
+	TUN_HERD_WINDOW,	/* schedscope: ... within this long */
 	NR_SCHED_TUNABLES
 };
 

@@ -262,6 +262,17 @@ struct rq {
 	int intr_source;		/* the source that opened it */
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_timer tick, hrtick, work, intr_timer;
+	/* load balancing (balance.c) */
+	u64 next_balance;		/* jiffies */
+	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
+	unsigned long misfit_task_load;	/* the running task's load if it does not fit */
+	u64 avg_idle;			/* EWMA of idle periods, ns */
+	u64 max_idle_balance_cost;	/* ns */
+	bool active_balance;		/* the CPU stopper is to push a task to push_cpu */
+	int push_cpu;
+	u64 active_decision;		/* seq of the balance record that asked for it */
+	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
+	struct task_struct *cfs_tasks_head, *cfs_tasks_tail;	/* most recently run first */
 };
 
 /* ---- tasks ---- */
@@ -312,6 +323,13 @@ struct task_struct {
 	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
 	struct sched_timer wake_timer;
 	struct sched_timer fork_timer;
+	/* wakeup placement (select.c) */
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;	/* jiffies */
+	struct task_struct *last_wakee;
+	int recent_used_cpu;
+	/* rq->cfs_tasks links (balance.c) */
+	struct task_struct *tasks_prev, *tasks_next;
 };
 
 /* A periodic timer's state (rt-app's timer resource). */
@@ -395,16 +413,29 @@ struct sched_state {
 	struct sched_timer end_timer;
 	struct timer_queue tq;
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
-	int rr_cpu;			/* round-robin start placement */
 	u64 nr_calc_group_shares;	/* cost of group weights: calc_group_shares() calls */
 	u64 nr_shares_walk_visits;	/* cfs_rq visits by TG_SHARES_UP_WALK walks */
 	int waker_cpu;			/* CPU of the task executing `wake` now */
+	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
+	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
+	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
+	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
+	bool rd_overloaded;		/* root domain: some CPU has more than one task */
+	struct herd_window *herd;
+	struct {
+		struct cpumask idle_cpus_mask;
+		int nr_cpus;
+		u64 next_balance;	/* jiffies */
+	} nohz;
 };
 
 #define SCHED_MAX_LISTENERS 8
 
+struct sched_domains;
+
 struct sched_engine {
 	const struct sched_scenario *sc;
+	struct sched_domains *sds;	/* built from sc->topo at creation, immutable */
 	int kernel;			/* KV() of the modelled release */
 	int variant;
 	void *arena;
@@ -484,6 +515,40 @@ bool yield_to(struct task_struct *p);
 void do_task_dead(struct rq *rq);
 void hrtick_start(struct rq *rq, u64 delay);
 void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice);
+
+/* The kernel's launcher: tasks of the scenario are forked from this CPU. */
+#define FORK_CPU 0
+void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int reason);
+void activate_task(struct rq *rq, struct task_struct *p, int flags);
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags);
+void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
+
+/* ---- select.c: wakeup and fork placement ---- */
+int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this_cpu);
+void update_idle_core(struct rq *rq);
+
+/* ---- migrate.c ---- */
+void migrate_task_rq_fair(struct task_struct *p, int new_cpu);
+
+/* ---- balance.c ---- */
+void cfs_tasks_add(struct rq *rq, struct task_struct *p);
+void cfs_tasks_del(struct rq *rq, struct task_struct *p);
+void cfs_tasks_move_head(struct rq *rq, struct task_struct *p);
+void sched_balance_trigger(struct rq *rq);
+int sched_balance_newidle(struct rq *rq);
+void active_load_balance_cpu_stop(struct rq *rq);
+void update_avg_idle(struct rq *rq);
+
+/* ---- herd.c ---- */
+void herd_note_migration(const struct sched_event *migrate);
+size_t herd_arena_need(void);
+void herd_init(void *(*alloc)(struct sched_engine *, size_t));
+
+/* ---- nohz.c ---- */
+void nohz_balance_enter_idle(struct rq *rq);
+void nohz_balancer_kick(struct rq *rq);
+size_t balance_arena_need(const struct sched_domains *sds, int nr_cpus);
+void balance_init(void *(*alloc)(struct sched_engine *, size_t));
 
 /* ---- irq.c: interrupts and steal time ---- */
 void irq_source_fire(int source);

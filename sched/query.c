@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "topology.h"
 
 /* Readers may be called between steps of any engine. */
 #define ENTER(e) (cur_engine = (struct sched_engine *)(e))
@@ -301,4 +302,15 @@ int sched_kernel_version(const struct sched_engine *e)
 int sched_variant(const struct sched_engine *e)
 {
 	return e->variant;
+}
+
+const char *sched_domain_name(const struct sched_engine *e, int cpu, int depth)
+{
+	const struct sched_domain *sd;
+
+	if (cpu < 0 || cpu >= e->sds->nr_cpus)
+		return NULL;
+	for (sd = cpu_sd(e->sds, cpu); sd && depth > 0; depth--)
+		sd = sd_parent(e->sds, sd);
+	return sd ? sd->name : NULL;
 }

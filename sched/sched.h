@@ -191,4 +191,7 @@ bool sched_feature_enabled(const struct sched_engine *e, enum sched_feature f);
 int sched_kernel_version(const struct sched_engine *e);
 int sched_variant(const struct sched_engine *e);
 
+/* The name (SMT, MC, PKG, NUMA...) of cpu's domain at depth, NULL past the top. */
+const char *sched_domain_name(const struct sched_engine *e, int cpu, int depth);
+
 #endif

@@ -12,13 +12,14 @@
 
 enum cond_kind {
 	C_AT, C_SWITCH, C_WAKEUP, C_MIGRATE, C_FORK, C_EXIT, C_PREEMPT, C_LATENCY, C_NICE, C_NOTE,
-	C_EVENT, C_THROTTLE, C_UNTHROTTLE, NR_COND_KINDS
+	C_EVENT, C_THROTTLE, C_UNTHROTTLE, C_BALANCE, C_HERD, NR_COND_KINDS
 };
 
-/* The keys a condition may take; each names a task set or a CPU list. */
-enum cond_key { K_TASK, K_PREV, K_NEXT, K_CPU, K_FROM, K_TO, K_GROUP, NR_KEYS };
+/* The keys a condition may take; each names a task set, a group set, a CPU list or a level. */
+enum cond_key { K_TASK, K_PREV, K_NEXT, K_CPU, K_FROM, K_TO, K_GROUP, K_LEVEL, NR_KEYS };
 
-static const char *const key_names[NR_KEYS] = { "task", "prev", "next", "cpu", "from", "to", "group" };
+static const char *const key_names[NR_KEYS] = { "task", "prev", "next", "cpu", "from", "to", "group",
+						"level" };
 
 static const struct {
 	const char *name;
@@ -39,10 +40,13 @@ static const struct {
 	[C_EVENT] = { "event", 0, NULL },
 	[C_THROTTLE] = { "throttle", 1 << K_GROUP | 1 << K_CPU, "group or cpu" },
 	[C_UNTHROTTLE] = { "unthrottle", 1 << K_GROUP | 1 << K_CPU, "group or cpu" },
+	[C_BALANCE] = { "balance", 1 << K_CPU | 1 << K_LEVEL, "cpu or level" },
+	[C_HERD] = { "herd", 0, NULL },
 };
 
 static const char cond_names[] = "at, switch, wakeup, migrate, fork, exit, preempt, "
-				 "wakeup_latency, nice, note, event, throttle or unthrottle";
+				 "wakeup_latency, nice, note, event, throttle, unthrottle, "
+				 "balance or herd";
 
 enum cmp_op { OP_GT, OP_GE, OP_LT, OP_LE, OP_EQ };
 static const char *const op_names[] = { ">", ">=", "<", "<=", "=" };
@@ -53,10 +57,12 @@ struct cond {
 	u8 kind;		/* enum cond_kind */
 	u8 op;			/* C_LATENCY: enum cmp_op */
 	u8 at;			/* C_AT: enum at_state */
+	bool has_cmp;		/* C_BALANCE: `moved OP N` given */
 	u16 ev_type;		/* C_EVENT */
-	u64 ns;			/* C_AT: the time; C_LATENCY: the duration */
+	u64 ns;			/* C_AT: the time; C_LATENCY: the duration; C_BALANCE: N */
 	s32 set[NR_KEYS];	/* task and group keys: word offset into bp->bits; CPU keys:
-				   index into bp->masks; -1 when not given (anything) */
+				   index into bp->masks; level: enum sd_level_name; -1
+				   when not given (anything) */
 };
 
 /* The expression in postfix: condition indices, and the two operators. */
@@ -224,6 +230,62 @@ static s32 parse_cpus(struct parser *p, const struct token *kv)
 	return bp->nr_masks++;
 }
 
+/* The current token must be a word: what the condition needs next. */
+static int need_word(struct parser *p, const char *what, const char *after)
+{
+	if (p->t.type == TOK_WORD)
+		return 0;
+	if (p->lx->failed)
+		return -1;
+	if (at_end(&p->t))
+		return lex_error(p->lx, &p->t.s, "missing %s after '%s'", what, after);
+	return lex_error(p->lx, &p->t.s, "expected %s after '%s', got '%s'", what, after,
+			 SNIP(&p->t.s));
+}
+
+/* A domain level name (SMT, CLS, MC, PKG, NODE, NUMA): its enum sd_level_name. */
+static s32 parse_level(struct parser *p, const struct token *kv)
+{
+	for (int i = 0; i < NR_SD_LEVEL_NAMES; i++)
+		if (span_is(&kv->val, sd_level_names[i]))
+			return i;
+	return lex_error(p->lx, &kv->val, "unknown level '%s' (expected SMT, CLS, MC, PKG, NODE or NUMA)",
+			 SNIP(&kv->val));
+}
+
+/* `moved OP N` after balance's keys: how many tasks the attempt moved. */
+static int parse_moved(struct parser *p, struct cond *c)
+{
+	int op = -1;
+	u64 n = 0;
+
+	if (!tok_is(&p->t, TOK_WORD, "moved"))
+		return 0;
+	advance(p);
+	if (p->t.type == TOK_PUNCT)
+		for (int i = 0; i < (int)ARRAY_SIZE(op_names); i++)
+			if (span_is(&p->t.s, op_names[i]))
+				op = i;
+	if (op < 0) {
+		if (p->lx->failed)
+			return -1;
+		return lex_error(p->lx, &p->t.s, "expected a comparison (> >= < <= =) after 'moved'");
+	}
+	advance(p);
+	if (need_word(p, "a count", op_names[op]) < 0)
+		return -1;
+	for (size_t i = 0; i < p->t.s.n; i++) {
+		if (p->t.s.p[i] < '0' || p->t.s.p[i] > '9' || n > 100000)
+			return lex_error(p->lx, &p->t.s, "bad count '%s' (a number of tasks)", SNIP(&p->t.s));
+		n = n * 10 + (u64)(p->t.s.p[i] - '0');
+	}
+	c->op = (u8)op;
+	c->ns = n;
+	c->has_cmp = true;
+	advance(p);
+	return 0;
+}
+
 static int parse_keys(struct parser *p, struct cond *c, const struct token *word)
 {
 	unsigned allowed = kinds[c->kind].keys;
@@ -244,26 +306,13 @@ static int parse_keys(struct parser *p, struct cond *c, const struct token *word
 		if (c->set[k] >= 0)
 			return lex_error(p->lx, &kv.key, "duplicate key '%s'", SNIP(&kv.key));
 		s32 r = k <= K_NEXT ? parse_pattern(p, &kv) : k == K_GROUP ? parse_group_pattern(p, &kv)
-								      : parse_cpus(p, &kv);
+			: k == K_LEVEL ? parse_level(p, &kv) : parse_cpus(p, &kv);
 		if (r < 0)
 			return -1;
 		c->set[k] = r;
 		advance(p);
 	}
 	return 0;
-}
-
-/* The current token must be a word: what the condition needs next. */
-static int need_word(struct parser *p, const char *what, const char *after)
-{
-	if (p->t.type == TOK_WORD)
-		return 0;
-	if (p->lx->failed)
-		return -1;
-	if (at_end(&p->t))
-		return lex_error(p->lx, &p->t.s, "missing %s after '%s'", what, after);
-	return lex_error(p->lx, &p->t.s, "expected %s after '%s', got '%s'", what, after,
-			 SNIP(&p->t.s));
 }
 
 static int emit(struct parser *p, u8 op)
@@ -349,6 +398,8 @@ static int parse_cond(struct parser *p)
 		break;
 	}
 	if (parse_keys(p, c, &word) < 0)
+		return -1;
+	if (kind == C_BALANCE && parse_moved(p, c) < 0)
 		return -1;
 	bp->nr_cond++;
 	return emit(p, (u8)(bp->nr_cond - 1));
@@ -672,6 +723,12 @@ static bool cond_holds(const struct breakpoint *bp, const struct cond *c,
 	case C_UNTHROTTLE:
 		return ev->type == (c->kind == C_THROTTLE ? EV_CFS_THROTTLE : EV_CFS_UNTHROTTLE) &&
 		       group_in(bp, s[K_GROUP], ev->bw.group) && cpu_in(bp, s[K_CPU], ev->cpu);
+	case C_BALANCE:
+		return ev->type == EV_SCHED_LB && cpu_in(bp, s[K_CPU], ev->cpu) &&
+		       (s[K_LEVEL] < 0 || ev->lb.level == s[K_LEVEL]) &&
+		       (!c->has_cmp || compare(ev->lb.nr_moved, c->op, c->ns));
+	case C_HERD:
+		return ev->type == EV_SCHED_HERD;
 	}
 	return false;
 }
@@ -808,6 +865,15 @@ void breakpoint_describe(const struct breakpoint *bp, const struct sched_event *
 		break;
 	case EV_NOTE:
 		put(&o, " #%u", ev->note.index);
+		break;
+	case EV_SCHED_LB:
+		put(&o, ": %s %s, %s, %u moved", ev->lb.level < NR_SD_LEVEL_NAMES ? sd_level_names[ev->lb.level] : "?",
+		    ev->lb.idle < CPU_MAX_IDLE_TYPES ? cpu_idle_type_names[ev->lb.idle] : "?",
+		    ev->lb.outcome < NR_LB_OUTCOMES ? lb_outcome_names[ev->lb.outcome] : "?", ev->lb.nr_moved);
+		break;
+	case EV_SCHED_HERD:
+		put(&o, ": %u migrations to %u CPUs (%s)", ev->herd.nr, ev->herd.nr_dst,
+		    ev->herd.cause < NR_HERD_CAUSES ? herd_cause_names[ev->herd.cause] : "?");
 		break;
 	default:
 		break;

@@ -9,7 +9,8 @@
 #define MAX_PATTERN 256
 
 static const char tunable_names[] = "base_slice, latency, min_granularity, wakeup_granularity, "
-				    "idle_min_granularity, migration_cost, nr_migrate, tunable_scaling";
+				    "idle_min_granularity, migration_cost, nr_migrate, tunable_scaling, "
+				    "herd_threshold, herd_window";
 
 int command_tunable(struct lexer *lx, const struct token *kv, int *which, u64 *value)
 {

@@ -46,6 +46,8 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_SWITCHES] = "switches",
 	[EXPECT_WAKEUPS] = "wakeups",
 	[EXPECT_PREEMPTIONS] = "preemptions",
+	[EXPECT_MIGRATION_RATE] = "migration_rate",
+	[EXPECT_HERDS] = "herds",
 	[EXPECT_RUNTIME] = "runtime",
 	[EXPECT_NR_PERIODS] = "nr_periods",
 	[EXPECT_NR_THROTTLED] = "nr_throttled",
@@ -163,6 +165,9 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return (double)ts->wakeups;
 	case EXPECT_PREEMPTIONS:
 		return (double)ts->preemptions;
+	case EXPECT_MIGRATION_RATE:
+		len = window_length(st);
+		return len ? (double)ts->migrations * 1e9 / (double)len : 0.0;
 	case EXPECT_RUNTIME:
 		return (double)ts->runtime_ns;
 	case EXPECT_PERIODS:
@@ -175,7 +180,7 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 	case EXPECT_PERIOD_LATENCY:
 		return (double)ts->per.wu_lat_max;
 	default:
-		return NAN;	/* a group metric */
+		return NAN;	/* a group or machine metric */
 	}
 }
 
@@ -227,6 +232,29 @@ static bool holds(const struct expect *x, double v)
 		return v >= x->value - slack;
 	}
 	return false;
+}
+
+/* herds(CAUSE): one number for the whole machine, the herds of the matching causes. */
+static bool check_herds(const struct expect *x, const struct stats *st, struct msgbuf *m)
+{
+	double v = 0;
+	int matched = 0;
+
+	for (int c = 0; c < NR_HERD_CAUSES; c++)
+		if (fnmatch(x->pattern, herd_cause_names[c], 0) == 0) {
+			v += (double)st->herds[c];
+			matched++;
+		}
+	if (!matched) {
+		msg_add(m, ": FAILED: no herd cause matches %.*s (newidle, wakeup, imbalance, mixed)",
+			(int)sizeof(x->pattern), x->pattern);
+		return false;
+	}
+	msg_add(m, holds(x, v) ? ": ok (" : ": FAILED: measured ");
+	msg_add_value(m, x->metric, v);
+	if (holds(x, v))
+		msg_add(m, ")");
+	return holds(x, v);
 }
 
 /* The same for groups: every group whose path matches must satisfy it. */
@@ -283,6 +311,8 @@ bool expect_check(const struct expect *x, const struct stats *st,
 	if (msglen)
 		msg[0] = '\0';
 	msg_add_expect(&m, x);
+	if (x->metric == EXPECT_HERDS)
+		return check_herds(x, st, &m);
 
 	if (x->pattern[0] == '/')
 		return expect_check_groups(x, st, &m, msg);

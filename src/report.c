@@ -76,6 +76,129 @@ static void report_periods_text(FILE *out, const struct report *r)
 	}
 }
 
+static u64 sum_idle(const u64 *v)
+{
+	u64 s = 0;
+
+	for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+		s += v[i];
+	return s;
+}
+
+static u64 total_migrations(const struct stats *st)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
+		n += st->migrations[i];
+	return n;
+}
+
+static u64 total_herds(const struct stats *st)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		n += st->herds[i];
+	return n;
+}
+
+/* Placement and balancing counters: only on machines where they happen. */
+static void report_balance_text(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	u64 win = window_ns(st);
+	bool header = false;
+
+	if (st->nr_cpus < 2)
+		return;
+	fprintf(out, "\nmigrations %llu (%.2f/s):", (unsigned long long)total_migrations(st),
+		win ? (double)total_migrations(st) * 1e9 / (double)win : 0.0);
+	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
+		fprintf(out, " %s %llu", migrate_reason_names[i], (unsigned long long)st->migrations[i]);
+	fputc('\n', out);
+	fprintf(out, "herds %llu:", (unsigned long long)total_herds(st));
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		fprintf(out, " %s %llu", herd_cause_names[i], (unsigned long long)st->herds[i]);
+	fputc('\n', out);
+
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+
+		for (int d = 0; d < cs->nr_levels; d++) {
+			const struct lb_level_stats *l = &cs->lb[d];
+			const char *name = sched_domain_name(r->e, c, d);
+
+			if (!header) {
+				fprintf(out, "\n%-4s %-5s %9s %9s %7s %12s %7s %10s %8s %8s %9s %10s\n", "cpu",
+					"level", "lb_count", "balanced", "failed", "imbalance", "gained",
+					"hot_gained", "nobusyq", "nobusyg", "alb_count", "alb_pushed");
+				header = true;
+			}
+			fprintf(out, "%-4d %-5s %9llu %9llu %7llu %12llu %7llu %10llu %8llu %8llu %9llu %10llu\n", c,
+				name ? name : "?", (unsigned long long)sum_idle(l->lb_count),
+				(unsigned long long)sum_idle(l->lb_balanced),
+				(unsigned long long)sum_idle(l->lb_failed),
+				(unsigned long long)sum_idle(l->lb_imbalance),
+				(unsigned long long)sum_idle(l->lb_gained),
+				(unsigned long long)sum_idle(l->lb_hot_gained),
+				(unsigned long long)sum_idle(l->lb_nobusyq),
+				(unsigned long long)sum_idle(l->lb_nobusyg), (unsigned long long)l->alb_count,
+				(unsigned long long)l->alb_pushed);
+		}
+	}
+	fprintf(out, "\n%-4s %10s %10s %16s %16s\n", "cpu", "ttwu_count", "ttwu_local", "ttwu_wake_remote",
+		"ttwu_move_affine");
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+		fprintf(out, "%-4d %10llu %10llu %16llu %16llu\n", c, (unsigned long long)cs->ttwu_count,
+			(unsigned long long)cs->ttwu_local, (unsigned long long)cs->ttwu_wake_remote,
+			(unsigned long long)cs->ttwu_move_affine);
+	}
+}
+
+static void json_by_idle(struct json *j, const char *key, const u64 *v)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+		json_kv_u64(j, cpu_idle_type_names[i], v[i]);
+	json_end_object(j);
+}
+
+static void json_cpu_balance(struct json *j, const struct report *r, int c)
+{
+	const struct cpu_stats *cs = &r->st->cpu[c];
+
+	json_kv_u64(j, "ttwu_count", cs->ttwu_count);
+	json_kv_u64(j, "ttwu_local", cs->ttwu_local);
+	json_kv_u64(j, "ttwu_wake_remote", cs->ttwu_wake_remote);
+	json_kv_u64(j, "ttwu_move_affine", cs->ttwu_move_affine);
+	json_key(j, "domains");
+	json_begin_array(j);
+	for (int d = 0; d < cs->nr_levels; d++) {
+		const struct lb_level_stats *l = &cs->lb[d];
+		const char *name = sched_domain_name(r->e, c, d);
+
+		json_begin_object(j);
+		json_kv_s64(j, "depth", d);
+		json_kv_str(j, "level", name ? name : "?");
+		json_by_idle(j, "lb_count", l->lb_count);
+		json_by_idle(j, "lb_balanced", l->lb_balanced);
+		json_by_idle(j, "lb_failed", l->lb_failed);
+		json_by_idle(j, "lb_imbalance", l->lb_imbalance);
+		json_by_idle(j, "lb_gained", l->lb_gained);
+		json_by_idle(j, "lb_hot_gained", l->lb_hot_gained);
+		json_by_idle(j, "lb_nobusyq", l->lb_nobusyq);
+		json_by_idle(j, "lb_nobusyg", l->lb_nobusyg);
+		json_kv_u64(j, "alb_count", l->alb_count);
+		json_kv_u64(j, "alb_failed", l->alb_failed);
+		json_kv_u64(j, "alb_pushed", l->alb_pushed);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 /* Depth-first from g: children in declaration order, each line indented by its depth. */
 static void group_tree_line(FILE *out, const struct report *r, int g, u64 win)
 {
@@ -160,6 +283,7 @@ void report_text(FILE *out, const struct report *r)
 			win ? 100.0 * (double)cs->busy_ns / (double)win : 0.0,
 			(unsigned long long)cs->switches, ms(cs->irq_ns), ms(cs->steal_ns));
 	}
+	report_balance_text(out, r);
 	for (int i = 0; i < r->nr_checks; i++)
 		fprintf(out, "%s%s\n", i ? "" : "\n", r->check_msg[i]);
 }
@@ -262,6 +386,7 @@ void report_json(FILE *out, const struct report *r)
 		json_kv_u64(&j, "irq_ns", cs->irq_ns);
 		json_kv_u64(&j, "steal_ns", cs->steal_ns);
 		json_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
+		json_cpu_balance(&j, r, c);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -324,6 +449,16 @@ void report_json(FILE *out, const struct report *r)
 	json_begin_object(&j);
 	json_kv_u64(&j, "sim_ns", window_ns(st));
 	json_kv_u64(&j, "events", st->events);
+	json_key(&j, "migrations");
+	json_begin_object(&j);
+	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
+		json_kv_u64(&j, migrate_reason_names[i], st->migrations[i]);
+	json_end_object(&j);
+	json_key(&j, "herds");
+	json_begin_object(&j);
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		json_kv_u64(&j, herd_cause_names[i], st->herds[i]);
+	json_end_object(&j);
 	json_kv_u64(&j, "wall_ns", r->wall_ns);
 	json_end_object(&j);
 	json_end_object(&j);

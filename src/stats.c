@@ -332,6 +332,73 @@ static void on_switch(struct stats *st, const struct sched_event *ev)
 	}
 }
 
+/* A wakeup placement: ttwu_stat()'s counters, on the waker's CPU. */
+static void on_select(struct stats *st, const struct sched_event *ev)
+{
+	struct cpu_stats *cs;
+
+	if (!(ev->select.wake_flags & SELECT_WF_TTWU) || ev->cpu < 0 || ev->cpu >= st->nr_cpus)
+		return;		/* forks are not ttwu */
+	cs = &st->cpu[ev->cpu];
+	cs->ttwu_count++;
+	if (ev->select.new_cpu == ev->cpu)
+		cs->ttwu_local++;
+	else
+		cs->ttwu_wake_remote++;
+	if (ev->select.affine == WA_IDLE_THIS || ev->select.affine == WA_SYNC_THIS ||
+	    ev->select.affine == WA_WEIGHT_THIS)
+		cs->ttwu_move_affine++;
+}
+
+/* One load_balance() outcome, counted as the kernel's schedstats count it. */
+static void on_balance(struct stats *st, const struct sched_event *ev)
+{
+	struct lb_level_stats *l;
+	int idle = ev->lb.idle, d = ev->lb.depth;
+
+	if (ev->cpu < 0 || ev->cpu >= st->nr_cpus || d >= STATS_MAX_LEVELS || idle >= CPU_MAX_IDLE_TYPES)
+		return;
+	l = &st->cpu[ev->cpu].lb[d];
+	st->cpu[ev->cpu].nr_levels = MAX(st->cpu[ev->cpu].nr_levels, d + 1);
+	if (ev->lb.outcome == LB_ACTIVE_PUSHED || ev->lb.outcome == LB_ACTIVE_FAILED) {
+		l->alb_count++;
+		if (ev->lb.outcome == LB_ACTIVE_PUSHED)
+			l->alb_pushed++;
+		else
+			l->alb_failed++;
+		return;
+	}
+	l->lb_count[idle]++;
+	switch (ev->lb.outcome) {
+	case LB_NOBUSYG:
+		l->lb_nobusyg[idle]++;
+		l->lb_balanced[idle]++;
+		break;
+	case LB_NOBUSYQ:
+		l->lb_nobusyq[idle]++;
+		l->lb_balanced[idle]++;
+		break;
+	case LB_BALANCED:
+		l->lb_balanced[idle]++;
+		break;
+	case LB_ALL_PINNED:
+		l->lb_imbalance[idle] += (u64)ev->lb.imbalance;
+		l->lb_balanced[idle]++;
+		break;
+	case LB_FAILED:
+		l->lb_imbalance[idle] += (u64)ev->lb.imbalance;
+		l->lb_failed[idle]++;
+		break;
+	case LB_MOVED:
+		l->lb_imbalance[idle] += (u64)ev->lb.imbalance;
+		l->lb_gained[idle] += ev->lb.nr_moved;
+		l->lb_hot_gained[idle] += ev->lb.nr_hot_moved;
+		break;
+	default:
+		break;
+	}
+}
+
 /* cpu.stat: periods and bursts from the refills, throttled time from the unthrottles. */
 static void on_bandwidth(struct stats *st, const struct sched_event *ev)
 {
@@ -381,7 +448,23 @@ void stats_event(void *arg, const struct sched_event *ev)
 	case EV_PROG_TIMER:
 		on_timer(st, ev);
 		break;
+	case EV_SCHED_SELECT_RQ:
+		if (in_window(st, ev->time))
+			on_select(st, ev);
+		break;
+	case EV_SCHED_LB:
+		if (in_window(st, ev->time))
+			on_balance(st, ev);
+		break;
+	case EV_SCHED_HERD:
+		if (in_window(st, ev->time) && ev->herd.cause < NR_HERD_CAUSES) {
+			st->herds[ev->herd.cause]++;
+			st->herd_migrations += ev->herd.nr;
+		}
+		break;
 	case EV_SCHED_MIGRATE_TASK:
+		if (in_window(st, ev->time) && ev->migrate.reason < NR_MIGRATE_REASONS)
+			st->migrations[ev->migrate.reason]++;
 		ts = task_of(st, ev->migrate.pid);
 		if (ts) {
 			if (in_window(st, ev->time))

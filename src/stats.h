@@ -66,10 +66,29 @@ struct task_stats {
 	int idx;		/* its index, to find its group */
 };
 
+/* /proc/schedstat's per-domain load-balance counters, by enum cpu_idle_type. */
+struct lb_level_stats {
+	u64 lb_count[CPU_MAX_IDLE_TYPES];
+	u64 lb_balanced[CPU_MAX_IDLE_TYPES];	/* no imbalance, not our turn, or all pinned */
+	u64 lb_failed[CPU_MAX_IDLE_TYPES];	/* imbalance found, nothing moved */
+	u64 lb_imbalance[CPU_MAX_IDLE_TYPES];	/* sum of the imbalances found */
+	u64 lb_gained[CPU_MAX_IDLE_TYPES];	/* tasks pulled */
+	u64 lb_hot_gained[CPU_MAX_IDLE_TYPES];	/* ... of them cache hot */
+	u64 lb_nobusyq[CPU_MAX_IDLE_TYPES];
+	u64 lb_nobusyg[CPU_MAX_IDLE_TYPES];
+	u64 alb_count, alb_failed, alb_pushed;	/* active balance pushes to this CPU */
+};
+
+#define STATS_MAX_LEVELS 8
+
 struct cpu_stats {
 	u64 busy_ns, idle_ns;
 	u64 irq_ns, steal_ns;	/* interruptions that ended in the window */
 	u64 switches;
+	/* wakeups this CPU issued, and where they went (schedstat's ttwu_*) */
+	u64 ttwu_count, ttwu_local, ttwu_wake_remote, ttwu_move_affine;
+	struct lb_level_stats lb[STATS_MAX_LEVELS];	/* by domain depth */
+	int nr_levels;		/* depths seen + 1 */
 	int curr_pid;
 	u64 since;
 };
@@ -94,6 +113,9 @@ struct stats {
 	const char **group_name;	/* [nr_groups]: paths, for expects */
 	int *task_group;		/* [nr_tasks]: the group each task is in now */
 	u64 events;		/* events inside the window */
+	u64 migrations[NR_MIGRATE_REASONS];	/* sched_migrate_task, by cause */
+	u64 herds[NR_HERD_CAUSES];		/* schedscope_herd, by cause */
+	u64 herd_migrations;			/* migrations that made up those herds (first threshold each) */
 	u64 end;		/* time the statistics were closed at */
 	/* called for each period ending inside the window (task index), when set */
 	void (*period_fn)(void *ctx, int task, const struct period_row *row);

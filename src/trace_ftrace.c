@@ -56,6 +56,11 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_IRQ_ENTRY] = "d.h1.",		/* hardirq context */
 	[EV_IRQ_EXIT] = "d.h1.",
 	[EV_STEAL] = ".....",
+	[EV_SCHED_SELECT_RQ] = "d..2.",		/* select_task_rq(): pi_lock held */
+	[EV_SCHED_LB_GROUP] = "..s1.",		/* SCHED_SOFTIRQ */
+	[EV_SCHED_LB_TASK] = "d.s2.",		/* detach_tasks(): busiest's rq lock */
+	[EV_SCHED_LB] = "..s1.",
+	[EV_SCHED_HERD] = "d..2.",		/* with the sched_migrate_task that completes it */
 	[EV_PROG_TIMER] = ".....",
 };
 
@@ -68,6 +73,11 @@ static const char *flags_of(const struct sched_event *ev)
 	if ((ev->type == EV_SCHED_WAKING || ev->type == EV_SCHED_WAKEUP) && ev->wake.from_timer)
 		return ev->type == EV_SCHED_WAKING ? "d.h2." : "d.h3.";
 	return event_flags[ev->type];
+}
+
+static const char *name_or(const char *const *names, unsigned n, unsigned i)
+{
+	return i < n ? names[i] : "?";
 }
 
 /* ---- the header ---- */
@@ -323,6 +333,54 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 				ev->bw.runtime_remaining, ev->bw.pool, ev->bw.extra);
 		break;
 	}
+	case EV_SCHED_SELECT_RQ:
+		fprintf(f, "comm=%s pid=%d %s prev_cpu=%d target_cpu=%d new_cpu=%d affine=%s path=%s "
+			"level=%d scanned=%d this_eff_load=%" PRId64 " prev_eff_load=%" PRId64 "\n",
+			comm_of(w, ev->select.pid, cpu, a), ev->select.pid,
+			ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup", ev->select.prev_cpu,
+			ev->select.target, ev->select.new_cpu,
+			name_or(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine),
+			name_or(select_path_names, NR_SELECT_PATHS, ev->select.path), ev->select.depth,
+			ev->select.nr_scanned, ev->select.this_eff_load, ev->select.prev_eff_load);
+		break;
+	case EV_SCHED_LB_GROUP:
+		fprintf(f, "decision=%" PRIu64 " level=%d group_cpu=%d%s type=%s load=%u avg_load=%" PRIu64
+			" util=%u capacity=%u nr_running=%u h_nr_running=%u idle_cpus=%u\n",
+			ev->lb_group.decision, ev->lb_group.depth, ev->lb_group.first_cpu,
+			ev->lb_group.local ? " local" : "",
+			name_or(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type),
+			ev->lb_group.group_load, ev->lb_group.avg_load, ev->lb_group.group_util,
+			ev->lb_group.group_capacity, ev->lb_group.sum_nr_running,
+			ev->lb_group.sum_h_nr_running, ev->lb_group.idle_cpus);
+		break;
+	case EV_SCHED_LB_TASK:
+		fprintf(f, "decision=%" PRIu64 " level=%d comm=%s pid=%d result=%s load=%u imbalance=%" PRId64 "\n",
+			ev->lb_task.decision, ev->lb_task.depth, comm_of(w, ev->lb_task.pid, cpu, a),
+			ev->lb_task.pid, name_or(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result),
+			ev->lb_task.load, ev->lb_task.imbalance);
+		break;
+	case EV_SCHED_LB:
+		fprintf(f, "decision=%" PRIu64 " level=%d name=%s idle=%s outcome=%s why=%s busiest_group=%d "
+			"busiest_cpu=%d migration_type=%s imbalance=%" PRId64 " moved=%u hot_moved=%u "
+			"nr_balance_failed=%u balance_interval=%u\n",
+			ev->lb.decision, ev->lb.depth, name_or(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
+			name_or(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
+			name_or(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome),
+			name_or(fbg_reason_names, NR_FBG_REASONS, ev->lb.why), ev->lb.busiest_group,
+			ev->lb.busiest_cpu, name_or(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
+			ev->lb.imbalance, ev->lb.nr_moved, ev->lb.nr_hot_moved, ev->lb.nr_balance_failed,
+			ev->lb.balance_interval);
+		break;
+	case EV_SCHED_HERD:
+		fprintf(f, "cause=%s nr=%u src_cpus=%u dst_cpus=%u first_seq=%" PRIu64 " since=%" PRIu64 ".%06" PRIu64,
+			name_or(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause), ev->herd.nr, ev->herd.nr_src,
+			ev->herd.nr_dst, ev->herd.first_seq, ev->herd.first_time / 1000000000,
+			ev->herd.first_time / 1000 % 1000000);
+		for (int r = 0; r < NR_MIGRATE_REASONS; r++)
+			if (ev->herd.by_reason[r])
+				fprintf(f, " %s=%u", migrate_reason_names[r], ev->herd.by_reason[r]);
+		fputc('\n', f);
+		break;
 	case EV_IRQ_ENTRY:
 		fprintf(f, "irq=%d name=%s\n", ev->intr.irq, w->o.irq_name ? w->o.irq_name(w->o.ctx, ev->intr.source) : "irq");
 		break;
@@ -349,6 +407,25 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 		break;
 	}
 	}
+}
+
+void trace_ftrace_fields(const struct trace_ftrace_opts *o, const struct sched_event *ev, char *buf,
+			size_t n)
+{
+	struct trace_ftrace w = { .o = *o };
+	size_t len;
+
+	if (!n)
+		return;
+	buf[0] = 0;
+	if (ev->type >= NR_SCHED_EVENTS || !(w.f = fmemopen(buf, n, "w")))
+		return;
+	put_fields(&w, ev);
+	fclose(w.f);
+	len = strnlen(buf, n - 1);
+	buf[len] = 0;
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = 0;
 }
 
 void trace_ftrace_event(void *arg, const struct sched_event *ev)

@@ -10,8 +10,8 @@
 #    trace shows (no policy=batch, slice=, yield).
 # 2. Every trace under tests/import/ (real ones recorded on Linux 6.18 with
 #    ftrace, trace-cmd and perf; older layouts written from their formats;
-#    schedscope's own export) is read as the format its name says, imports,
-#    and the scenario runs.
+#    schedscope's own export) is read as the format its name says, imports
+#    (also with --keep-idle --keep-tracer --pin), and the scenario runs.
 # 3. Every tests/import/bad/*.txt is refused with exit 2, the first line of
 #    stderr in the .err file beside it, and no output file.
 set -u
@@ -94,7 +94,9 @@ for t in tests/import/*.txt; do
 	*perf*) fmt=perf ;;
 	*) fmt=ftrace ;;
 	esac
-	if "$bin" import "$t" -o "$work/t.scn" 2>"$work/t.err" && "$bin" run "$work/t.scn" >/dev/null 2>>"$work/t.err"; then
+	if "$bin" import "$t" -o "$work/t.scn" 2>"$work/t.err" && "$bin" run "$work/t.scn" >/dev/null 2>>"$work/t.err" &&
+	   "$bin" import "$t" --keep-idle --keep-tracer --pin -o "$work/k.scn" 2>>"$work/t.err" &&
+	   "$bin" run "$work/k.scn" >/dev/null 2>>"$work/t.err"; then
 		if head -n 1 "$work/t.scn" | grep -q "($fmt text)"; then
 			ok "$t"
 		else

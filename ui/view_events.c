@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/trace_log.h"
 #include "ui.h"
 
 #define NO_EVENT (~0ULL)
@@ -130,110 +131,23 @@ static u64 next_match(const struct ui *ui, const struct filter *f, u64 seq, u64 
 
 /* ---- one line ---- */
 
-static const char *comm(const struct ui *ui, int pid, int cpu, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", sched_comm(ui->e, pid, cpu));
-	return buf;
-}
-
-static const char *state_str(int pid, char st)
-{
-	if (st == TASK_STATE_R)
-		return pid == 0 ? "R" : "R+";
-	if (st == TASK_STATE_S)
-		return "S";
-	if (st == TASK_STATE_X)
-		return "X";
-	return "R";
-}
-
+/*
+ * The fields as the ftrace text prints them (one formatter for both), but a
+ * switch in a narrow window gets a compact form.
+ */
 static void fields(const struct ui *ui, const struct sched_event *ev, char *out, size_t n, bool narrow)
 {
-	char a[64], b[64];
-	int cpu = ev->cpu;
-	const struct sched_scenario *sc = sched_scenario_of(ui->e);
+	struct trace_ftrace_opts o;
 
-	switch (ev->type) {
-	case EV_SCHED_SWITCH:
-		if (narrow) {
-			snprintf(out, n, "%s:%d %s ==> %s:%d", comm(ui, ev->sw.prev_pid, cpu, a, sizeof(a)),
-				 ev->sw.prev_pid, state_str(ev->sw.prev_pid, ev->sw.prev_state),
-				 comm(ui, ev->sw.next_pid, cpu, b, sizeof(b)), ev->sw.next_pid);
-			break;
-		}
-		snprintf(out, n, "prev_comm=%s prev_pid=%d prev_state=%s ==> next_comm=%s next_pid=%d",
-			 comm(ui, ev->sw.prev_pid, cpu, a, sizeof(a)), ev->sw.prev_pid,
-			 state_str(ev->sw.prev_pid, ev->sw.prev_state),
-			 comm(ui, ev->sw.next_pid, cpu, b, sizeof(b)), ev->sw.next_pid);
-		break;
-	case EV_SCHED_WAKING:
-	case EV_SCHED_WAKEUP:
-	case EV_SCHED_WAKEUP_NEW:
-		snprintf(out, n, "comm=%s pid=%d prio=%d target_cpu=%03d",
-			 comm(ui, ev->wake.pid, cpu, a, sizeof(a)), ev->wake.pid, ev->wake.prio,
-			 ev->wake.target_cpu);
-		break;
-	case EV_SCHED_MIGRATE_TASK:
-		snprintf(out, n, "comm=%s pid=%d orig_cpu=%d dest_cpu=%d",
-			 comm(ui, ev->migrate.pid, cpu, a, sizeof(a)), ev->migrate.pid,
-			 ev->migrate.orig_cpu, ev->migrate.dest_cpu);
-		break;
-	case EV_SCHED_PROCESS_FORK:
-		snprintf(out, n, "comm=%s pid=%d child_comm=%s child_pid=%d",
-			 comm(ui, ev->fork.parent_pid, cpu, a, sizeof(a)), ev->fork.parent_pid,
-			 comm(ui, ev->fork.child_pid, cpu, b, sizeof(b)), ev->fork.child_pid);
-		break;
-	case EV_SCHED_PROCESS_EXIT:
-		snprintf(out, n, "comm=%s pid=%d prio=%d", comm(ui, ev->exit.pid, cpu, a, sizeof(a)),
-			 ev->exit.pid, ev->exit.prio);
-		break;
-	case EV_SCHED_STAT_RUNTIME:
-		snprintf(out, n, "comm=%s pid=%d runtime=%" PRIu64 " [ns] vruntime=%" PRIu64 " [ns]",
-			 comm(ui, ev->runtime.pid, cpu, a, sizeof(a)), ev->runtime.pid,
-			 ev->runtime.runtime, ev->runtime.vruntime);
-		break;
-	case EV_SCHED_SET_NICE:
-		snprintf(out, n, "comm=%s pid=%d old_nice=%d new_nice=%d policy=%d slice=%" PRIu64 " [ns]",
-			 comm(ui, ev->nice.pid, cpu, a, sizeof(a)), ev->nice.pid, ev->nice.old_nice,
-			 ev->nice.new_nice, ev->nice.policy, ev->nice.slice);
-		break;
-	case EV_PROG_TIMER:
-		snprintf(out, n, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 "%s",
-			 comm(ui, ev->timer.pid, cpu, a, sizeof(a)), ev->timer.pid, ev->timer.expires,
-			 ev->timer.slack, ev->timer.missed ? " missed" : "");
-		break;
-	case EV_SCHED_YIELD:
-		if (ev->yield.to_pid)
-			snprintf(out, n, "comm=%s pid=%d to_comm=%s to_pid=%d",
-				 comm(ui, ev->yield.pid, cpu, a, sizeof(a)), ev->yield.pid,
-				 comm(ui, ev->yield.to_pid, cpu, b, sizeof(b)), ev->yield.to_pid);
-		else
-			snprintf(out, n, "comm=%s pid=%d", comm(ui, ev->yield.pid, cpu, a, sizeof(a)),
-				 ev->yield.pid);
-		break;
-	case EV_COMMAND: {
-		const char *kind = ev->command.kind < NR_SCHED_COMMANDS ? sched_command_names[ev->command.kind] : "?";
-		const char *what = "";
-
-		if (ev->command.kind == CMD_SET_TUNABLE && ev->command.key >= 0 &&
-		    ev->command.key < NR_SCHED_TUNABLES)
-			what = sched_tunable_descs[ev->command.key].name;
-		else if (ev->command.kind == CMD_SET_FEATURE && ev->command.key >= 0 &&
-			 ev->command.key < NR_SCHED_FEATURES)
-			what = sched_feature_names[ev->command.key];
-		else if (ev->command.task >= 0)
-			what = comm(ui, ev->command.task + 1, cpu, a, sizeof(a));
-		snprintf(out, n, "%s %s key=%d value=%" PRId64 " (%s)", kind, what, ev->command.key,
-			 ev->command.value, ev->command.index == ~0u ? "console" : "scenario");
-		break;
+	if (narrow && ev->type == EV_SCHED_SWITCH) {
+		snprintf(out, n, "%s:%d %s ==> %s:%d", sched_comm(ui->e, ev->sw.prev_pid, ev->cpu),
+			 ev->sw.prev_pid, ev->sw.prev_state == TASK_STATE_R ? "R" : ev->sw.prev_state == TASK_STATE_X ? "X" : "S",
+			 sched_comm(ui->e, ev->sw.next_pid, ev->cpu), ev->sw.next_pid);
+		return;
 	}
-	case EV_NOTE:
-		snprintf(out, n, "\"%s\"", ev->note.index < (u32)sc->nr_notes && sc->note[ev->note.index].text
-					      ? sc->note[ev->note.index].text : "?");
-		break;
-	default:
-		snprintf(out, n, "type=%u", ev->type);
-	}
+	trace_ftrace_opts_for(&o, ui->e);
+	o.full_comm = true;
+	trace_ftrace_fields(&o, ev, out, n);
 }
 
 static struct style event_style(int type)
@@ -288,11 +202,17 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	int rows = a.h - 2;
 	u64 seqs[512];
 	int n = 0;
+	bool why;
 
 	if (a.w <= 0 || a.h < 3)
 		return;
-	rows = MIN(rows, (int)ARRAY_SIZE(seqs));
 	parse_filter(ui, &f);
+	/* a selected balance, placement or migration opens its decision record below */
+	why = ui->sel_event != NO_EVENT && ui->sel_event < limit &&
+	      decision_of(history_event(ui->h, ui->sel_event)) != ~0ULL && a.h >= 16;
+	if (why)
+		rows = a.h / 2 - 1;
+	rows = MIN(rows, (int)ARRAY_SIZE(seqs));
 
 	if (ui->sel_event != NO_EVENT && ui->sel_event >= limit)
 		ui->sel_event = NO_EVENT;
@@ -367,9 +287,12 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			 ui->ev_filter[0] ? "no event matches the filter" : "no events yet");
 	for (int i = 0; i < n; i++)
 		draw_line(ui, cb, a.x, a.y + 1 + i, a.w, history_event(ui->h, seqs[i]), seqs[i] == ui->sel_event);
+	if (why)
+		decision_draw(ui, cb, (struct rect){ a.x, a.y + 2 + rows, a.w, a.h - rows - 3 },
+			      history_event(ui->h, ui->sel_event));
 	cb_print(cb, a.x, a.y + a.h - 1, a.w, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
 		 "Up/Down PgUp/PgDn select  Home first  End follow   times in s, [CPU]; "
-		 "decision records (balance, placement) are not in the engine yet");
+		 "a selected balance, placement or migration shows its record");
 }
 
 static bool ev_key(struct ui *ui, int key)

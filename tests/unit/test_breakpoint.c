@@ -211,6 +211,7 @@ static void test_parse_good(void **state)
 		"wakeup task=\"web.0\"", "at 1s and switch cpu=1 or note",
 		"(wakeup task=web.0 or wakeup task=web.1) and at 1ms", "((note))",
 		"(wakeup task=web.*)", "note or (switch task=hog.0)", "(switch cpu=0-1)and(note)",
+		"balance", "balance cpu=0 level=NUMA moved >= 4", "herd", "balance level=MC and herd",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
@@ -234,8 +235,8 @@ static void test_text_is_kept(void **state)
 	breakpoint_free(bp);
 }
 
-#define CONDS "at, switch, wakeup, migrate, fork, exit, preempt, wakeup_latency, nice, note, event, throttle " \
-	      "or unthrottle"
+#define CONDS "at, switch, wakeup, migrate, fork, exit, preempt, wakeup_latency, nice, note, event, throttle, " \
+	      "unthrottle, balance or herd"
 
 static void test_parse_errors(void **state)
 {
@@ -628,6 +629,33 @@ static void test_describe(void **state)
 	breakpoint_free(bp);
 }
 
+static void balance_ev(u64 t, int cpu, int level, int moved)
+{
+	struct sched_event *ev = add(t, EV_SCHED_LB, cpu);
+
+	ev->lb.level = (u8)level;
+	ev->lb.nr_moved = (u16)moved;
+}
+
+/* balance cpu=... level=... moved OP N, and herd */
+static void test_balance_and_herd(void **state)
+{
+	balance_ev(0, 0, SDL_NUMA, 4);	/* 0 */
+	balance_ev(1, 0, SDL_NUMA, 3);	/* 1 */
+	balance_ev(2, 1, SDL_NUMA, 5);	/* 2 */
+	balance_ev(3, 0, SDL_MC, 6);	/* 3 */
+	add(4, EV_SCHED_HERD, 2);	/* 4 */
+	assert_string_equal(run("balance cpu=0 level=NUMA moved >= 4"), "0");
+	assert_string_equal(run("balance level=NUMA"), "0,1,2");
+	assert_string_equal(run("balance moved < 4"), "1");
+	assert_string_equal(run("balance cpu=0"), "0,1,3");
+	assert_string_equal(run("herd"), "4");
+	assert_string_equal(parse_err("balance level=FOO"),
+			    "col 15: unknown level 'FOO' (expected SMT, CLS, MC, PKG, NODE or NUMA)");
+	assert_string_equal(parse_err("balance moved >= x"), "col 18: bad count 'x' (a number of tasks)");
+	assert_string_equal(parse_err("herd cpu=1"), "col 6: 'herd' takes no KEY=VALUE, got 'cpu=1'");
+}
+
 static void test_bad_events_are_ignored(void **state)
 {
 	/* pids and CPUs out of range, unknown types: no crash, no hit */
@@ -664,6 +692,7 @@ int main(void)
 		cmocka_unit_test_setup(test_and_or, setup),
 		cmocka_unit_test_setup(test_describe, setup),
 		cmocka_unit_test_setup(test_bad_events_are_ignored, setup),
+		cmocka_unit_test_setup(test_balance_and_herd, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

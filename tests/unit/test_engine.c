@@ -60,6 +60,8 @@ static void canon_of(const struct sched_event *ev, struct canon *c)
 		c->f[1] = ev->migrate.prio;
 		c->f[2] = ev->migrate.orig_cpu;
 		c->f[3] = ev->migrate.dest_cpu;
+		c->f[4] = (s64)ev->migrate.cause;
+		c->f[5] = ev->migrate.reason;
 		break;
 	case EV_SCHED_PROCESS_FORK:
 		c->f[0] = ev->fork.parent_pid;

@@ -1007,10 +1007,14 @@ static void test_goto_event(void **state)
 			assert_int_equal(sched_nr_events(s->e), ref.bound[lo]);
 			assert_int_equal(sched_nr_steps(s->e), lo + 1);
 			assert_int_equal(sched_now(s->e), ref.rec.ev[seq].time);
-			/* and one step further forward than that is the next step */
+			/* and one event further forward is the next step that emits one (ticks may not) */
 			if (k % 6 == 5 && ref.bound[lo] < ref.rec.nr) {
+				u64 next = lo + 1;
+
+				while (ref.bound[next] == ref.bound[lo])
+					next++;
 				history_goto_event(s->h, ref.bound[lo]);
-				assert_int_equal(sched_nr_steps(s->e), lo + 2);
+				assert_int_equal(sched_nr_steps(s->e), next + 1);
 			}
 		}
 		assert_clean(s, "goto_event");

@@ -1,0 +1,122 @@
+/*
+ * What wakeup placement (select.c) and the load balancer (balance.c) share:
+ * the group statistics and classification of kernel/sched/fair.c, the
+ * per-domain and per-LLC state the kernel keeps in struct sched_domain and
+ * struct sched_domain_shared (here arrays in the arena indexed by domain id
+ * and LLC id, since the domains themselves are immutable), and the small
+ * CPU-state predicates both use.
+ */
+#ifndef SCHED_BALANCE_H
+#define SCHED_BALANCE_H
+
+#include "internal.h"
+#include "topology.h"
+
+/* The mutable half of a struct sched_domain. */
+struct sd_lb_state {
+	u64 last_balance;		/* jiffies */
+	unsigned int balance_interval;	/* ms */
+	unsigned int nr_balance_failed;
+	u64 max_newidle_lb_cost;	/* ns */
+	u64 last_decay_max_lb_cost;	/* jiffies */
+	/* NI_RANDOM (6.19): newidle attempts and successes, per 1024 */
+	unsigned int newidle_call, newidle_success, newidle_ratio;
+};
+
+/* struct sched_domain_shared, one per LLC (indexed by sd_llc_id). */
+struct sd_llc_shared {
+	int nr_idle_scan;
+	int nr_busy_cpus;		/* CPUs not in tickless idle */
+	bool has_idle_cores;
+};
+
+struct sg_lb_stats {
+	unsigned long avg_load;
+	unsigned long group_load;
+	unsigned long group_capacity;
+	unsigned long group_util;
+	unsigned long group_runnable;
+	unsigned int sum_nr_running;
+	unsigned int sum_h_nr_running;
+	unsigned int idle_cpus;
+	unsigned int group_weight;
+	int group_type;			/* enum sched_group_type */
+	unsigned int group_asym_packing;
+	unsigned int group_smt_balance;
+	unsigned long group_misfit_task_load;
+};
+
+static inline const struct sched_domains *SDS(void) { return E->sds; }
+static inline const struct sched_domain *sd_of(int id) { return id >= 0 ? &E->sds->sd[id] : NULL; }
+static inline struct sd_lb_state *sd_lb(const struct sched_domain *sd) { return &ST->sd_lb[sd->id]; }
+static inline struct sd_llc_shared *llc_shared(int cpu) { return &ST->llc_shared[E->sds->percpu[cpu].sd_llc_id]; }
+static inline const struct sched_domain *lowest_sd(int cpu) { return cpu_sd(E->sds, cpu); }
+static inline const struct sched_domain *parent_sd(const struct sched_domain *sd) { return sd_parent(E->sds, sd); }
+static inline const struct sched_domain *child_sd(const struct sched_domain *sd) { return sd_of(sd->child); }
+#define for_each_domain(cpu, sd) for (sd = lowest_sd(cpu); sd; sd = parent_sd(sd))
+
+static inline u64 jiffies_now(void) { return ST->now / TICK_NSEC; }
+static inline u64 msecs_to_jiffies(u64 ms) { return (ms * E->sc->hz + 999) / 1000; }
+
+static inline unsigned long capacity_of(int cpu) { return cpu_rq(cpu)->cpu_capacity_orig; }
+static inline unsigned long cpu_load(struct rq *rq) { return rq->cfs.avg.load_avg; }
+static inline unsigned long cpu_runnable(struct rq *rq) { return rq->cfs.avg.runnable_avg; }
+static inline unsigned long cpu_util_cfs(int cpu)
+{
+	unsigned long util = cpu_rq(cpu)->cfs.avg.util_avg;
+	return MIN(util, capacity_of(cpu));
+}
+static inline unsigned long task_util(struct task_struct *p) { return p->se.avg.util_avg; }
+/* fits_capacity(): 20 % headroom. */
+static inline bool fits_capacity(unsigned long util, unsigned long cap) { return util * 1280 < cap * 1024; }
+static inline bool task_fits_cpu(struct task_struct *p, int cpu) { return fits_capacity(task_util(p), capacity_of(cpu)); }
+
+static inline bool idle_cpu(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	return rq->curr == rq->idle && !rq->nr_running;
+}
+static inline bool available_idle_cpu(int cpu) { return idle_cpu(cpu); }
+/* Only SCHED_IDLE tasks queued. */
+static inline bool sched_idle_cpu(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	return rq->nr_running && rq->nr_running == rq->cfs.idle_h_nr_running;
+}
+static inline bool cpus_share_cache(int a, int b)
+{
+	return E->sds->percpu[a].sd_llc_id == E->sds->percpu[b].sd_llc_id;
+}
+static inline bool cpus_share_resources(int a, int b)
+{
+	return E->sds->percpu[a].sd_share_id == E->sds->percpu[b].sd_share_id;
+}
+static inline bool task_allowed_on_cpu(const struct task_struct *p, int cpu)
+{
+	return !p->spec->has_cpus || cpumask_test(&p->spec->cpus, cpu);
+}
+static inline void cpumask_clear(struct cpumask *m, int cpu) { m->bits[cpu >> 6] &= ~(1ULL << (cpu & 63)); }
+static inline bool asym_cpucap_active(void) { return E->sds->asym_cpucapacity; }
+/* The first CPU of m at or after cpu, nr_cpus when none. */
+static inline int cpumask_next_from(const struct cpumask *m, int cpu)
+{
+	int n = ST->nr_cpus;
+
+	while (cpu < n) {
+		u64 w = m->bits[cpu >> 6] >> (cpu & 63);
+
+		if (w)
+			return MIN(cpu + __builtin_ctzll(w), n);
+		cpu = (cpu | 63) + 1;
+	}
+	return n;
+}
+#define for_each_cpu(cpu, m) \
+	for (cpu = cpumask_next_from((m), 0); cpu < ST->nr_cpus; cpu = cpumask_next_from((m), cpu + 1))
+
+void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
+enum group_type group_classify(unsigned int imbalance_pct, const struct sched_group *group,
+			       struct sg_lb_stats *sgs);
+int adjust_numa_imbalance(int imbalance, int dst_running, int imb_numa_nr);
+
+#endif
