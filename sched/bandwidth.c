@@ -387,6 +387,9 @@ static void unthrottle_cfs_rq(struct cfs_rq *cfs_rq)
 		if (cfs_rq_throttled(qcfs_rq))
 			goto out;
 	}
+	/* 6.12+: tasks back on a CPU that had none start its fair server */
+	if (rq->cfs.h_nr_running == queued)
+		dl_server_start(&rq->fair_server);
 	rq->nr_running += queued;
 out:
 	/* an idle CPU may have work again */

@@ -4,8 +4,10 @@
  */
 #include "internal.h"
 
-/* Highest first: stop > dl > rt > fair > idle. Only fair and idle exist so far. */
+/* Highest first: stop > dl > rt > fair > idle (no stop class: no CPU hotplug or migration threads). */
 static const struct sched_class *const sched_class_order[] = {
+	&dl_sched_class,
+	&rt_sched_class,
 	&fair_sched_class,
 	&idle_sched_class,
 };
@@ -159,6 +161,7 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 /* The first class with a runnable task wins; prev is put and next set unless they are one. */
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
+	rq->dl_server = NULL;	/* set again if the fair server picks */
 	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++) {
 		const struct sched_class *class = sched_class_order[i];
 		struct task_struct *p;
@@ -245,6 +248,9 @@ void __schedule(struct rq *rq)
 			prev->on_rq = 0;
 	}
 
+	/* balance_rt(): an RT task that left may let this CPU pull a waiting one */
+	if (prev->sched_class == &rt_sched_class)
+		balance_rt(rq, prev);
 	if (rq->active_balance && is_idle_task(prev))
 		rq->active_balance = false;	/* nothing running to push */
 	if (rq->active_balance) {
@@ -294,6 +300,9 @@ out:
 		resched_curr(rq);
 		return;
 	}
+	/* the balance callback of set_next_task_rt(): push what waits here elsewhere */
+	if (rq->curr->sched_class == &rt_sched_class)
+		push_rt_tasks(rq);
 	/* A task that got (or kept) the CPU with nothing to do runs its program on. */
 	if (!is_idle_task(rq->curr))
 		task_program_step(rq->curr);
@@ -333,7 +342,8 @@ void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int 
 	ev.migrate.reason = (u8)reason;
 	sched_emit(&ev);
 	herd_note_migration(&ev);
-	migrate_task_rq_fair(p, cpu);
+	if (p->sched_class == &fair_sched_class)
+		migrate_task_rq_fair(p, cpu);
 	p->se.nr_migrations++;
 	p->cpu = cpu;
 	set_task_rq(p, cpu);
@@ -378,8 +388,24 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
 	update_avg_idle(rq);
+	if (p->sched_class == &rt_sched_class)
+		task_woken_rt(rq, p);
 	emit_wake(EV_SCHED_WAKEUP, this_cpu, p, cpu, from_timer);
 	return 1;
+}
+
+/* move_queued_task(): a queued task that is not running goes to dst_cpu (RT push and pull). */
+void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu, int reason)
+{
+	struct rq *src = task_rq(p), *dst = cpu_rq(dst_cpu);
+
+	update_rq_clock(src);
+	/* SAVE/RESTORE: its wait goes on counting in sched_info */
+	dequeue_task(src, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	set_task_cpu(p, dst_cpu, event_cpu, ST->nr_events, reason);
+	update_rq_clock(dst);
+	enqueue_task(dst, p, ENQUEUE_RESTORE | ENQUEUE_MIGRATED);
+	wakeup_preempt(dst, p, 0);
 }
 
 /* ---- fork, nice, policy ---- */
@@ -411,17 +437,46 @@ static bool custom_slice_supported(void)
 	return !sched_legacy_cfs() && kernel_at_least(6, 12);
 }
 
-/* Policy, nice and slice come from the task line or from commands given before the fork. */
+static const struct sched_class *policy_class(int policy)
+{
+	if (dl_policy(policy))
+		return &dl_sched_class;
+	if (rt_policy(policy))
+		return &rt_sched_class;
+	return &fair_sched_class;
+}
+
+/* normal_prio(): -1 for deadline, 99 - rt_priority for FIFO/RR, the nice level's otherwise. */
+static int normal_prio(const struct task_struct *p)
+{
+	if (dl_policy(p->policy))
+		return MAX_DL_PRIO - 1;
+	if (rt_policy(p->policy))
+		return MAX_RT_PRIO - 1 - (int)p->rt_priority;
+	return p->static_prio;
+}
+
+/*
+ * Policy, nice and slice come from the task line or from commands given
+ * before the fork. A SCHED_DEADLINE task whose bandwidth no longer fits
+ * (console commands took it) starts as SCHED_NORMAL, as a failed
+ * sched_setattr() would leave it.
+ */
 static void sched_fork(struct task_struct *p)
 {
 	u64 slice = p->se.custom_slice && custom_slice_supported() ? p->se.slice : 0;
 
+	if (dl_policy(p->policy) && sched_dl_overflow(p, p->policy, p->dl.dl_runtime, p->dl.dl_period, true))
+		p->policy = SCHED_NORMAL;
 	p->state = TASK_RUNNING;
 	p->se = (struct sched_entity){ 0 };
 	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
 	p->se.custom_slice = slice != 0;
-	p->prio = p->static_prio;
-	p->sched_class = &fair_sched_class;
+	p->rt.time_slice = sched_rr_timeslice();
+	p->dl.runtime = 0;
+	p->dl.deadline = 0;
+	p->prio = normal_prio(p);
+	p->sched_class = policy_class(p->policy);
 	set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);
 	/* the child starts on its parent's CPU, the scenario's launcher */
@@ -446,6 +501,7 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 	p->recent_used_cpu = from;
 	p->cpu = select_task_rq(p, from, WF_FORK, from);
 	set_task_rq(p, p->cpu);
+	p->dl.rq = cpu_rq(p->cpu);
 	rq = task_rq(p);
 	update_rq_clock(rq);
 
@@ -455,11 +511,14 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 	ev.fork.child_pid = p->pid;
 	sched_emit(&ev);
 
-	p->sched_class->task_fork(p);
+	if (p->sched_class == &fair_sched_class)
+		p->sched_class->task_fork(p);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu, false);
 	wakeup_preempt(rq, p, WF_FORK);
+	if (p->sched_class == &rt_sched_class)
+		task_woken_rt(rq, p);
 }
 
 static void emit_set_nice(struct task_struct *p, int old_nice)
@@ -476,7 +535,7 @@ static void emit_set_nice(struct task_struct *p, int old_nice)
 }
 
 /* prio_changed_fair(): a lowered priority may hand the CPU on; a raised one may take it. */
-static void prio_changed(struct rq *rq, struct task_struct *p, int old_prio)
+static void prio_changed_fair(struct rq *rq, struct task_struct *p, int old_prio)
 {
 	if (!task_on_rq_queued(p) || rq->cfs.nr_running == 1)
 		return;
@@ -488,47 +547,118 @@ static void prio_changed(struct rq *rq, struct task_struct *p, int old_prio)
 	}
 }
 
+/* switched_to_fair(): a task arriving in the fair class competes at once. */
+static void switched_to_fair(struct rq *rq, struct task_struct *p)
+{
+	if (!task_on_rq_queued(p))
+		return;
+	if (task_current(rq, p))
+		resched_curr(rq);
+	else
+		wakeup_preempt(rq, p, 0);
+}
+
+static void check_class_changed(struct rq *rq, struct task_struct *p,
+				const struct sched_class *prev_class, int oldprio)
+{
+	if (prev_class != p->sched_class) {
+		if (prev_class->switched_from)
+			prev_class->switched_from(rq, p);
+		if (p->sched_class == &fair_sched_class)
+			switched_to_fair(rq, p);
+		else
+			p->sched_class->switched_to(rq, p);
+	} else if (oldprio != p->prio || dl_task(p)) {
+		if (p->sched_class == &fair_sched_class)
+			prio_changed_fair(rq, p, oldprio);
+		else
+			p->sched_class->prio_changed(rq, p, oldprio);
+	}
+}
+
+void sched_getattr(const struct task_struct *p, struct sched_attr *attr)
+{
+	*attr = (struct sched_attr){
+		.policy = p->policy,
+		.nice = PRIO_TO_NICE(p->static_prio),
+		.rt_priority = p->rt_priority,
+		.slice = p->se.custom_slice ? p->se.slice : 0,
+		.dl_runtime = p->dl.dl_runtime,
+		.dl_deadline = p->dl.dl_deadline,
+		.dl_period = p->dl.dl_period,
+	};
+}
+
+static void __setscheduler_params(struct task_struct *p, const struct sched_attr *attr, bool update_load)
+{
+	u64 slice = custom_slice_supported() ? attr->slice : 0;
+
+	p->policy = attr->policy;
+	p->static_prio = NICE_TO_PRIO(attr->nice);
+	p->rt_priority = rt_policy(attr->policy) ? attr->rt_priority : 0;
+	if (dl_policy(attr->policy))
+		__setparam_dl(p, attr->dl_runtime, attr->dl_deadline, attr->dl_period);
+	p->se.custom_slice = slice != 0;
+	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
+	if (update_load)
+		set_load_weight(p, true);
+}
+
 /*
- * The dequeue(SAVE) ... enqueue(RESTORE) dance of set_user_nice() and
- * __sched_setscheduler(): lag is saved and restored around the change.
- * set_user_nice() dequeues with SAVE alone, which keeps min_vruntime where
- * it is so the task is not penalised; a policy change also MOVEs.
+ * __sched_setscheduler(): admission for SCHED_DEADLINE first (-1, nothing
+ * changed, when it does not fit); then the dequeue(SAVE) ... enqueue(RESTORE)
+ * dance, moving p between classes. set_user_nice() dequeues with SAVE alone,
+ * which keeps min_vruntime where it is; a policy change also MOVEs.
  */
-static void change_attr(struct task_struct *p, int policy, int nice, u64 slice, int dequeue_flags)
+static int change_attr(struct task_struct *p, const struct sched_attr *attr, int dequeue_flags)
 {
 	struct rq *rq = task_rq(p);
-	bool queued = task_on_rq_queued(p);
-	bool running = task_current(rq, p);
+	const struct sched_class *prev_class = p->sched_class;
 	int old_prio = p->prio, old_nice = PRIO_TO_NICE(p->static_prio);
+	int enqueue_flags = ENQUEUE_RESTORE;
+	bool queued, running;
 
-	if (p->state == TASK_NEW || p->state == TASK_DEAD)
-		return;
+	if (p->state == TASK_NEW || p->state == TASK_DEAD) {
+		/* not forked yet: it starts with these (admission happens at the fork) */
+		if (p->state == TASK_NEW) {
+			__setscheduler_params(p, attr, false);
+			p->se.slice = attr->slice;
+			p->se.custom_slice = attr->slice != 0;
+			p->prio = normal_prio(p);
+		}
+		return 0;
+	}
+	if (sched_dl_overflow(p, attr->policy, attr->dl_runtime,
+			      attr->dl_period ? attr->dl_period : attr->dl_deadline, true))
+		return -1;
+
 	update_rq_clock(rq);
+	queued = task_on_rq_queued(p);
+	running = task_current(rq, p);
 	if (queued)
 		dequeue_task(rq, p, dequeue_flags);
 	if (running)
 		p->sched_class->put_prev_task(rq, p);
 
-	p->policy = policy;
-	p->static_prio = NICE_TO_PRIO(nice);
-	p->prio = p->static_prio;
-	if (!custom_slice_supported())
-		slice = 0;
-	p->se.custom_slice = slice != 0;
-	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
-	set_load_weight(p, true);
+	__setscheduler_params(p, attr, true);
+	p->prio = normal_prio(p);
+	p->sched_class = policy_class(p->policy);
+	/* a queued task whose priority drops goes first among its new peers */
+	if (old_prio < p->prio)
+		enqueue_flags |= ENQUEUE_HEAD;
 
 	if (queued)
-		enqueue_task(rq, p, ENQUEUE_RESTORE);
+		enqueue_task(rq, p, enqueue_flags);
 	if (running)
 		p->sched_class->set_next_task(rq, p);
-	prio_changed(rq, p, old_prio);
+	check_class_changed(rq, p, prev_class, old_prio);
 	emit_set_nice(p, old_nice);
+	return 0;
 }
 
-void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice)
+int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr)
 {
-	change_attr(p, policy, nice, slice, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	return change_attr(p, attr, DEQUEUE_SAVE | DEQUEUE_MOVE);
 }
 
 /* A cgroup.procs write: the task leaves its queue, changes group, and comes back. */
@@ -561,7 +691,11 @@ void sched_move_task(struct task_struct *p, struct task_group *tg)
 
 void set_user_nice(struct task_struct *p, int nice)
 {
-	change_attr(p, p->policy, nice, p->se.custom_slice ? p->se.slice : 0, DEQUEUE_SAVE);
+	struct sched_attr attr;
+
+	sched_getattr(p, &attr);
+	attr.nice = nice;
+	change_attr(p, &attr, DEQUEUE_SAVE);
 }
 
 /* ---- yield and exit ---- */
@@ -619,5 +753,10 @@ void do_task_dead(struct rq *rq)
 	sched_emit(&ev);
 	p->state = TASK_DEAD;
 	timer_cancel(&ST->tq, &p->wake_timer);
+	/* task_dead_dl(): the bandwidth goes back to the root domain */
+	if (dl_policy(p->policy)) {
+		ST->dl_total_bw -= p->dl.dl_bw;
+		timer_cancel(&ST->tq, &p->dl.dl_timer);
+	}
 	resched_curr(rq);
 }

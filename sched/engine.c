@@ -28,8 +28,8 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 static size_t arena_need(const struct sched_scenario *sc, const struct sched_domains *sds)
 {
 	size_t n = sizeof(struct sched_state) + 64;
-	size_t timers = (size_t)sc->topo->nr_cpus * 3 + (size_t)sc->nr_tasks * 2 +
-			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 1 + (size_t)(sc->nr_groups + 1) * 2 +
+	size_t timers = (size_t)sc->topo->nr_cpus * 4 + (size_t)sc->nr_tasks * 3 +
+			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 2 + (size_t)(sc->nr_groups + 1) * 2 +
 			(size_t)sc->nr_irqs + (size_t)sc->topo->nr_cpus;
 
 	n += (size_t)sc->topo->nr_cpus * (sizeof(struct rq) + sizeof(struct task_struct) + 32);
@@ -87,12 +87,16 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	rq->cpu_capacity_orig = capacity;
 	rq->clock = rq->clock_task = rq->clock_pelt = SCHED_CLOCK_BOOT;
 	init_cfs_rq(&rq->cfs, rq);
+	init_rt_rq(&rq->rt, sysctl(TUN_RT_RUNTIME));
+	init_dl_rq(&rq->dl);
+	fair_server_init(rq);
 	idle->pid = 0;
 	idle->idx = -1;
 	idle->cpu = cpu;
 	idle->state = TASK_RUNNING;
 	idle->on_cpu = true;
 	idle->prio = NICE_TO_PRIO(0);	/* swapper shows prio 120 in traces */
+	idle->se.exec_start = rq->clock_task;	/* idle since boot, for the fair server */
 	idle->sched_class = &idle_sched_class;
 	rq->idle = rq->curr = idle;
 	rq->tick_stopped = true;	/* boots idle, and an idle CPU has no tick */
@@ -158,6 +162,13 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->cpu = 0;
 	p->policy = spec->policy;
 	p->static_prio = p->prio = NICE_TO_PRIO(spec->nice);
+	p->rt_priority = spec->rt_priority;
+	if (rt_policy(spec->policy))
+		p->prio = MAX_RT_PRIO - 1 - (int)spec->rt_priority;
+	else if (dl_policy(spec->policy))
+		p->prio = MAX_DL_PRIO - 1;
+	if (dl_policy(spec->policy))
+		__setparam_dl(p, spec->dl_runtime, spec->dl_deadline, spec->dl_period);
 	p->se.slice = spec->slice;
 	p->se.custom_slice = spec->slice != 0;
 	p->sched_class = &fair_sched_class;
@@ -167,6 +178,7 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->blocked_on = p->relock = -1;
 	init_timer(&p->wake_timer, T_WAKE, idx);
 	init_timer(&p->fork_timer, T_FORK, idx);
+	init_timer(&p->dl.dl_timer, T_DL_TIMER, idx);
 }
 
 struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *err, size_t errlen)
@@ -205,7 +217,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_tunables(e);
 	sched_rand_seed(sc->seed);
 
-	st->tq.cap = nr_cpus * 4 + sc->nr_tasks * 2 + sc->nr_actions + sc->nr_notes + 1 +
+	st->tq.cap = nr_cpus * 5 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2 +
 		     (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs;
 	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
 
@@ -218,6 +230,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 
 	init_task_groups(e);
 
+	dl_init_bandwidth();
+	init_timer(&st->rt_period_timer, T_RT_PERIOD, 0);
 	init_timer(&st->end_timer, T_END, 0);
 	timer_arm(&st->tq, &st->end_timer, sc->duration);
 
@@ -293,6 +307,68 @@ void sched_emit(struct sched_event *ev)
 
 /* ---- commands ---- */
 
+/*
+ * sched_rt_handler(): the RT runtime may not exceed the period, and a
+ * smaller limit must still hold the admitted deadline bandwidth.
+ */
+static int check_rt_tunables(const struct sched_command *c, char *err, size_t errlen)
+{
+	u64 period = c->key == TUN_RT_PERIOD ? (u64)c->value : sysctl(TUN_RT_PERIOD);
+	u64 runtime = c->key == TUN_RT_RUNTIME ? (u64)c->value : sysctl(TUN_RT_RUNTIME);
+	u64 cap = 0;
+
+	if (c->key != TUN_RT_PERIOD && c->key != TUN_RT_RUNTIME)
+		return 0;
+	if (runtime != RUNTIME_INF && runtime > period) {
+		snprintf(err, errlen, "sched_rt_runtime_us may not exceed sched_rt_period_us (EINVAL)");
+		return -1;
+	}
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		cap += cpu_rq(cpu)->cpu_capacity_orig;
+	if (runtime != RUNTIME_INF && ((to_ratio(period, runtime) * cap) >> SCHED_CAPACITY_SHIFT) < ST->dl_total_bw) {
+		snprintf(err, errlen, "the admitted SCHED_DEADLINE bandwidth would no longer fit (EBUSY)");
+		return -1;
+	}
+	return 0;
+}
+
+static int check_policy(const struct sched_command *c, char *err, size_t errlen)
+{
+	struct task_struct *p = &ST->task[c->task];
+
+	switch (c->key) {
+	case SCHED_NORMAL:
+	case SCHED_BATCH:
+	case SCHED_IDLE:
+		break;
+	case SCHED_FIFO:
+	case SCHED_RR:
+		if (c->value < 1 || c->value > 99) {
+			snprintf(err, errlen, "rt priority %lld is outside 1..99", (long long)c->value);
+			return -1;
+		}
+		break;
+	case SCHED_DEADLINE:
+		if (!sched_dl_params_valid(c->dl.runtime, c->dl.deadline, c->dl.period)) {
+			snprintf(err, errlen, "bad SCHED_DEADLINE parameters: need 1024ns <= runtime <= "
+				 "deadline <= period, period 100us..4.194304s");
+			return -1;
+		}
+		break;
+	default:
+		snprintf(err, errlen, "unknown policy %d", c->key);
+		return -1;
+	}
+	if (p->state != TASK_NEW && p->state != TASK_DEAD &&
+	    sched_dl_overflow(p, c->key, c->dl.runtime, c->dl.period ? c->dl.period : c->dl.deadline, false)) {
+		snprintf(err, errlen, "%s: SCHED_DEADLINE admission failed: the deadline tasks would need "
+			 "more than sched_rt_runtime_us/sched_rt_period_us of the CPUs (EBUSY); "
+			 "nothing changed", p->spec->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_command(const struct sched_command *c, char *err, size_t errlen)
 {
 	switch (c->kind) {
@@ -305,7 +381,7 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 				 (long long)c->value);
 			return -1;
 		}
-		return 0;
+		return check_rt_tunables(c, err, errlen);
 	case CMD_SET_FEATURE:
 		return c->key >= 0 && c->key < NR_SCHED_FEATURES ? 0 : (snprintf(err, errlen, "unknown feature"), -1);
 	case CMD_SET_NICE:
@@ -316,11 +392,8 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 			snprintf(err, errlen, "nice %lld is outside -20..19", (long long)c->value);
 			return -1;
 		}
-		if (c->kind == CMD_SET_POLICY && c->key != SCHED_NORMAL && c->key != SCHED_BATCH &&
-		    c->key != SCHED_IDLE) {
-			snprintf(err, errlen, "policy %d is not a fair policy", c->key);
-			return -1;
-		}
+		if (c->kind == CMD_SET_POLICY)
+			return check_policy(c, err, errlen);
 		return 0;
 	case CMD_SET_SLICE:
 		if (c->task < 0 || c->task >= ST->nr_tasks)
@@ -346,23 +419,11 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 	return -1;
 }
 
-static void apply_task_attr(struct task_struct *p, int policy, int nice, u64 slice)
-{
-	if (p->state == TASK_NEW) {
-		/* not forked yet: it will start with these */
-		p->policy = policy;
-		p->static_prio = p->prio = NICE_TO_PRIO(nice);
-		p->se.slice = slice;
-		p->se.custom_slice = slice != 0;
-		return;
-	}
-	sched_setattr_fair(p, policy, nice, slice);
-}
-
 static void apply_command(const struct sched_command *c, u32 index)
 {
 	struct sched_event ev;
 	struct task_struct *p = c->task >= 0 && c->task < ST->nr_tasks ? &ST->task[c->task] : NULL;
+	struct sched_attr attr;
 
 	sched_event_init(&ev, EV_COMMAND, p ? p->cpu : 0);
 	ev.command.index = index;
@@ -386,16 +447,22 @@ static void apply_command(const struct sched_command *c, u32 index)
 			ST->features &= ~FEAT_BIT(c->key);
 		break;
 	case CMD_SET_NICE:
-		if (p->state == TASK_NEW)
-			apply_task_attr(p, p->policy, (int)c->value, p->se.custom_slice ? p->se.slice : 0);
-		else
-			set_user_nice(p, (int)c->value);
+		set_user_nice(p, (int)c->value);
 		break;
 	case CMD_SET_POLICY:	/* keeps the nice it has now */
-		apply_task_attr(p, c->key, PRIO_TO_NICE(p->static_prio), p->se.custom_slice ? p->se.slice : 0);
+		sched_getattr(p, &attr);
+		attr.policy = c->key;
+		attr.rt_priority = rt_policy(c->key) ? (unsigned int)c->value : 0;
+		attr.dl_runtime = c->dl.runtime;
+		attr.dl_deadline = c->dl.deadline;
+		attr.dl_period = c->dl.period;
+		/* a set that fails admission changes nothing (the scenario's check makes it rare) */
+		__sched_setscheduler(p, &attr);
 		break;
 	case CMD_SET_SLICE:
-		apply_task_attr(p, p->policy, PRIO_TO_NICE(p->static_prio), (u64)c->value);
+		sched_getattr(p, &attr);
+		attr.slice = (u64)c->value;
+		__sched_setscheduler(p, &attr);
 		break;
 	case CMD_MOVE_TASK:
 		sched_move_task(p, &ST->tg[c->key]);
@@ -482,6 +549,12 @@ static void fire_timer(struct sched_timer *t)
 		break;
 	case T_END:
 		ST->finished = true;
+		break;
+	case T_RT_PERIOD:
+		sched_rt_period_timer();
+		break;
+	case T_DL_TIMER:
+		dl_task_timer(t->arg >= 0 ? &ST->task[t->arg].dl : &cpu_rq(-1 - t->arg)->fair_server);
 		break;
 	}
 }

@@ -27,6 +27,11 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB] = "schedscope_load_balance",
 	[EV_SCHED_HERD] = "schedscope_herd",
 	[EV_PROG_TIMER] = "schedscope_timer",
+	[EV_RT_THROTTLE] = "schedscope_rt_throttle",
+	[EV_RT_UNTHROTTLE] = "schedscope_rt_unthrottle",
+	[EV_DL_THROTTLE] = "schedscope_dl_throttle",
+	[EV_DL_REPLENISH] = "schedscope_dl_replenish",
+	[EV_DL_MISS] = "schedscope_dl_miss",
 };
 
 const char *const herd_cause_names[NR_HERD_CAUSES] = {
@@ -42,6 +47,7 @@ const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
 const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
 	[MIGRATE_WAKEUP] = "wakeup", [MIGRATE_FORK] = "fork", [MIGRATE_BALANCE] = "balance",
 	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle", [MIGRATE_ACTIVE] = "active",
+	[MIGRATE_RT_PUSH] = "rt_push", [MIGRATE_RT_PULL] = "rt_pull",
 };
 
 const char *const select_path_names[NR_SELECT_PATHS] = {
@@ -56,6 +62,8 @@ const char *const select_path_names[NR_SELECT_PATHS] = {
 	[SEL_NO_IDLE] = "no_idle",
 	[SEL_IDLEST] = "idlest",
 	[SEL_FALLBACK] = "fallback",
+	[SEL_RT] = "rt",
+	[SEL_DL_PREV] = "dl_prev",
 };
 
 const char *const wake_affine_names[NR_WAKE_AFFINE_RESULTS] = {

@@ -33,6 +33,11 @@ enum sched_event_type {
 	EV_SCHED_LB,		/* the outcome of one load_balance() attempt */
 	EV_SCHED_HERD,		/* a burst of migrations: herd_threshold within herd_window */
 	EV_PROG_TIMER,		/* a task reached its `timer`: one rt-app period ends */
+	EV_RT_THROTTLE,		/* a CPU's rt_rq ran over sched_rt_runtime_us (<= 6.11) */
+	EV_RT_UNTHROTTLE,	/* the period timer gave it runtime back */
+	EV_DL_THROTTLE,		/* a deadline entity ran out of runtime (or yielded) */
+	EV_DL_REPLENISH,	/* its replenishment: new runtime and deadline */
+	EV_DL_MISS,		/* a SCHED_DEADLINE job ended after its absolute deadline */
 	NR_SCHED_EVENTS
 };
 
@@ -44,6 +49,8 @@ enum migrate_reason {
 	MIGRATE_NEWIDLE,	/* newidle balance of a CPU going idle */
 	MIGRATE_NOHZ,		/* NO_HZ idle balance run for an idle CPU */
 	MIGRATE_ACTIVE,		/* active balance: the CPU stopper pushed a task */
+	MIGRATE_RT_PUSH,	/* push_rt_tasks(): a waiting RT task to a CPU running lower */
+	MIGRATE_RT_PULL,	/* pull_rt_task(): a CPU dropping in priority takes one */
 	NR_MIGRATE_REASONS
 };
 
@@ -63,6 +70,8 @@ enum select_path {
 	SEL_NO_IDLE,		/* ... no idle CPU found: the target */
 	SEL_IDLEST,		/* the slow path: find_idlest_cpu() */
 	SEL_FALLBACK,		/* the choice was not allowed: select_fallback_rq() */
+	SEL_RT,			/* select_task_rq_rt(): find_lowest_rq() or the CPU asked */
+	SEL_DL_PREV,		/* a deadline task stays where it ran (no find_later_rq()) */
 	NR_SELECT_PATHS
 };
 
@@ -276,6 +285,16 @@ struct sched_event {
 			u64 sum_exec;	/* the task's CPU time so far */
 			u64 period;	/* the timer's period */
 		} timer;
+		struct {
+			u64 rt_time;	/* RT time charged this period */
+			u64 rt_runtime;	/* the budget per period */
+			u32 nr_running;	/* RT tasks held back or released */
+		} rt_bw;
+		struct {
+			s32 pid;	/* the task; 0 for the CPU's fair server */
+			s64 runtime;	/* budget left (throttle, replenish); lateness (miss) */
+			u64 deadline;	/* absolute, ns of simulated time */
+		} dl;
 	};
 };
 

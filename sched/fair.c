@@ -271,6 +271,9 @@ void update_curr(struct cfs_rq *cfs_rq)
 	delta_exec = update_curr_se(rq_of(cfs_rq), curr);
 	if (delta_exec <= 0)
 		return;
+	/* 6.12+: a task's fair time counts against the fair server whoever picked it */
+	if (entity_is_task(curr))
+		dl_server_update(&rq_of(cfs_rq)->fair_server, delta_exec);
 
 	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
 
@@ -500,6 +503,7 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sched_entity *se = &p->se;
 	struct h_delta d = { 1, 0, task_has_idle_policy(p) };
+	unsigned int h_nr_before = rq->cfs.h_nr_running;
 	u64 slice = 0;
 
 	if (flags & ENQUEUE_DELAYED) {
@@ -535,6 +539,12 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	}
 	if (!update_upper_levels(se, &d, 1, slice))
 		return;
+	/* the first fair task on this CPU starts its fair server (6.12+) */
+	if (!h_nr_before && rq->cfs.h_nr_running) {
+		if (!rq->nr_running)
+			dl_server_update_idle_time(rq, rq->curr);
+		dl_server_start(&rq->fair_server);
+	}
 
 	rq->nr_running++;
 	if (sched_feat(HRTICK) && rq->curr->sched_class == &fair_sched_class)

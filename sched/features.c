@@ -50,6 +50,11 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_SHARES_THRESH] = { "shares_thresh", false, 0, 1024 },
 	[TUN_HERD_THRESHOLD] = { "herd_threshold", false, 2, 64 },
 	[TUN_HERD_WINDOW] = { "herd_window_ns", true, NSEC_PER_USEC, NSEC_PER_SEC },
+	[TUN_RT_PERIOD] = { "sched_rt_period_us", true, NSEC_PER_USEC, 2147483647ULL * NSEC_PER_USEC },
+	[TUN_RT_RUNTIME] = { "sched_rt_runtime_us", true, 0, RUNTIME_INF },
+	[TUN_RR_TIMESLICE] = { "sched_rr_timeslice_ms", true, 0, 2147483647ULL * NSEC_PER_MSEC },
+	[TUN_FAIR_SERVER_RUNTIME] = { "fair_server_runtime", true, 0, 2147483647ULL * NSEC_PER_USEC },
+	[TUN_FAIR_SERVER_PERIOD] = { "fair_server_period", true, 100 * NSEC_PER_USEC, 4194304ULL * NSEC_PER_USEC },
 };
 
 int sched_feature_lookup(const char *name)
@@ -60,9 +65,12 @@ int sched_feature_lookup(const char *name)
 	return -1;
 }
 
-/* Accepts the debugfs name, without "_ns", and with a "sched_" prefix. */
+/* Accepts the debugfs or sysctl name, without "_ns", and with a "sched_" prefix. */
 int sched_tunable_lookup(const char *name)
 {
+	for (int i = 0; i < NR_SCHED_TUNABLES; i++)
+		if (!strcasecmp(name, sched_tunable_descs[i].name))
+			return i;
 	if (!strncasecmp(name, "sched_", 6))
 		name += 6;
 	size_t n = strlen(name);
@@ -152,6 +160,16 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return 4;
 	case TUN_HERD_WINDOW:
 		return 1 * NSEC_PER_MSEC;
+	case TUN_RT_PERIOD:
+		return NSEC_PER_SEC;
+	case TUN_RT_RUNTIME:
+		return 950 * NSEC_PER_MSEC;
+	case TUN_RR_TIMESLICE:
+		return 100 * NSEC_PER_MSEC;
+	case TUN_FAIR_SERVER_RUNTIME:
+		return 50 * NSEC_PER_MSEC;
+	case TUN_FAIR_SERVER_PERIOD:
+		return NSEC_PER_SEC;
 	default:
 		return 0;
 	}

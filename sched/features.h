@@ -78,8 +78,16 @@ enum sched_tunable {
 	TUN_SHARES_THRESH,	/* sysctl_sched_shares_thresh (2.6.29-2.6.35) */
 	TUN_HERD_THRESHOLD,	/* schedscope: migrations that make a herd */
 	TUN_HERD_WINDOW,	/* schedscope: ... within this long */
+	TUN_RT_PERIOD,		/* sysctl_sched_rt_period (µs in the kernel; ns here) */
+	TUN_RT_RUNTIME,		/* sysctl_sched_rt_runtime; RUNTIME_INF for -1 */
+	TUN_RR_TIMESLICE,	/* sysctl_sched_rr_timeslice_ms; 0 = RR_TIMESLICE */
+	TUN_FAIR_SERVER_RUNTIME, /* debugfs fair_server/cpuN/runtime (6.12+; 0 disables) */
+	TUN_FAIR_SERVER_PERIOD,	/* debugfs fair_server/cpuN/period (6.12+) */
 	NR_SCHED_TUNABLES
 };
+
+/* No limit: cpu.max "max", sched_rt_runtime_us = -1 (RT bandwidth and DL admission). */
+#define RUNTIME_INF ((u64)~0ULL)
 
 struct sched_tunable_desc {
 	const char *name;	/* debugfs name, e.g. "base_slice_ns" */

@@ -10,12 +10,15 @@ static struct task_struct *pick_task_idle(struct rq *rq)
 	return rq->idle;
 }
 
+/* A deferred fair server counts idle time as time fair tasks could have had. */
 static void put_prev_task_idle(struct rq *rq, struct task_struct *p)
 {
+	dl_server_update_idle_time(rq, p);
 }
 
 static void set_next_task_idle(struct rq *rq, struct task_struct *p)
 {
+	p->se.exec_start = rq_clock_task(rq);
 }
 
 static void task_tick_idle(struct rq *rq, struct task_struct *p, int queued)

@@ -96,6 +96,8 @@ enum timer_kind {
 	T_CFS_SLACK,	/* returned slack is handed to throttled queues */
 	T_IRQ,		/* an interrupt or steal source fires */
 	T_IRQ_END,	/* the CPU's interruption ends */
+	T_RT_PERIOD,	/* def_rt_bandwidth's period timer (<= 6.11) */
+	T_DL_TIMER,	/* a deadline entity's dl_timer: arg = task index, or -1 - cpu for a fair server */
 };
 
 struct sched_timer {
@@ -239,6 +241,47 @@ struct task_group {
 
 struct task_struct;
 
+/* ---- rt and dl entities and runqueues (rt.c, deadline.c) ---- */
+
+#define MAX_DL_PRIO 0
+#define RT_PRIO_WORDS ((MAX_RT_PRIO + 63) / 64)
+
+struct sched_rt_entity {
+	struct sched_rt_entity *run_prev, *run_next;	/* ring of its priority's queue */
+	unsigned int time_slice;	/* SCHED_RR: ticks left */
+	u8 on_rq;
+};
+
+/* rt_prio_array: one FIFO ring per priority and a bitmap of the non-empty ones. */
+struct rt_rq {
+	struct sched_rt_entity *queue[MAX_RT_PRIO];	/* head of each ring */
+	u64 bitmap[RT_PRIO_WORDS];
+	unsigned int rt_nr_running;
+	bool rt_queued;			/* counted in rq->nr_running (not throttled) */
+	bool rt_throttled;
+	u64 rt_time;			/* RT execution in this period */
+	u64 rt_runtime;			/* RUNTIME_INF when unlimited */
+};
+
+struct sched_dl_entity {
+	u64 dl_runtime, dl_deadline, dl_period;	/* the reservation Q, D, P */
+	u64 dl_bw, dl_density;			/* Q/P and Q/D << BW_SHIFT */
+	s64 runtime;				/* budget left */
+	u64 deadline;				/* absolute */
+	u8 dl_throttled, dl_yielded, dl_server, dl_server_active;
+	u8 dl_defer, dl_defer_armed, dl_defer_running, on_dl_rq;
+	struct sched_dl_entity *dl_prev, *dl_next;	/* the dl_rq, by deadline */
+	struct rq *rq;
+	struct sched_timer dl_timer;
+	/* job bookkeeping for deadline-miss reports */
+	u64 job_deadline;			/* absolute deadline of the running job */
+};
+
+struct dl_rq {
+	struct sched_dl_entity *first;		/* earliest deadline (the rbtree's leftmost) */
+	unsigned int dl_nr_running;
+};
+
 struct rq {
 	int cpu;
 	unsigned int nr_running;
@@ -273,6 +316,10 @@ struct rq {
 	u64 active_decision;		/* seq of the balance record that asked for it */
 	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
 	struct task_struct *cfs_tasks_head, *cfs_tasks_tail;	/* most recently run first */
+	struct rt_rq rt;
+	struct dl_rq dl;
+	struct sched_dl_entity fair_server;	/* 6.12+: fair tasks' 50 ms per 1 s */
+	struct sched_dl_entity *dl_server;	/* the server the current task runs under */
 };
 
 /* ---- tasks ---- */
@@ -297,8 +344,11 @@ struct task_struct {
 	int cpu;
 	int policy;
 	int static_prio, prio;
+	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR */
 	const struct sched_class *sched_class;
 	struct sched_entity se;
+	struct sched_rt_entity rt;
+	struct sched_dl_entity dl;
 	const struct sched_task_spec *spec;
 	struct sched_info sched_info;
 	struct task_group *sched_task_group;
@@ -352,6 +402,8 @@ enum {
 	ENQUEUE_WAKEUP = 0x01,
 	ENQUEUE_RESTORE = 0x02,
 	ENQUEUE_MOVE = 0x04,
+	ENQUEUE_HEAD = 0x10,
+	ENQUEUE_REPLENISH = 0x20,
 	ENQUEUE_MIGRATED = 0x40,
 	ENQUEUE_INITIAL = 0x80,
 	ENQUEUE_DELAYED = 0x200,
@@ -383,8 +435,14 @@ struct sched_class {
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
 	void (*reweight_task)(struct rq *rq, struct task_struct *p, unsigned long weight, u32 inv);
 	void (*task_fork)(struct task_struct *p);
+	/* check_class_changed(): leaving or joining the class, or a new prio within it */
+	void (*switched_from)(struct rq *rq, struct task_struct *p);
+	void (*switched_to)(struct rq *rq, struct task_struct *p);
+	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
 };
 
+extern const struct sched_class dl_sched_class;
+extern const struct sched_class rt_sched_class;
 extern const struct sched_class fair_sched_class;
 extern const struct sched_class idle_sched_class;
 
@@ -415,6 +473,8 @@ struct sched_state {
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
 	u64 nr_calc_group_shares;	/* cost of group weights: calc_group_shares() calls */
 	u64 nr_shares_walk_visits;	/* cfs_rq visits by TG_SHARES_UP_WALK walks */
+	struct sched_timer rt_period_timer;	/* def_rt_bandwidth (<= 6.11) */
+	u64 dl_total_bw;		/* root domain's admitted DL bandwidth (dl_bw->total_bw) */
 	int waker_cpu;			/* CPU of the task executing `wake` now */
 	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
@@ -497,6 +557,12 @@ static inline bool se_is_idle(struct sched_entity *se)
 	return cfs_rq_is_idle(group_cfs_rq(se));
 }
 static inline bool normal_policy(int policy) { return policy == SCHED_NORMAL; }
+static inline bool rt_policy(int policy) { return policy == SCHED_FIFO || policy == SCHED_RR; }
+static inline bool dl_policy(int policy) { return policy == SCHED_DEADLINE; }
+static inline bool rt_prio(int prio) { return prio < MAX_RT_PRIO; }
+static inline bool dl_prio(int prio) { return prio < MAX_DL_PRIO; }
+static inline bool rt_task(const struct task_struct *p) { return rt_prio(p->prio); }
+static inline bool dl_task(const struct task_struct *p) { return dl_prio(p->prio); }
 static inline bool task_on_rq_queued(const struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline bool task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
 static inline bool is_idle_task(const struct task_struct *p) { return p->pid == 0; }
@@ -513,8 +579,36 @@ void set_load_weight(struct task_struct *p, bool update_load);
 void do_sched_yield(struct rq *rq);
 bool yield_to(struct task_struct *p);
 void do_task_dead(struct rq *rq);
+void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu, int reason);
 void hrtick_start(struct rq *rq, u64 delay);
-void sched_setattr_fair(struct task_struct *p, int policy, int nice, u64 slice);
+struct sched_attr {
+	int policy, nice;
+	unsigned int rt_priority;
+	u64 slice;				/* fair: custom slice, 0 = default */
+	u64 dl_runtime, dl_deadline, dl_period;
+};
+int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr);
+void sched_getattr(const struct task_struct *p, struct sched_attr *attr);
+
+/* ---- rt.c ---- */
+void init_rt_rq(struct rt_rq *rt_rq, u64 rt_runtime);
+void sched_rt_period_timer(void);
+unsigned int sched_rr_timeslice(void);
+int select_task_rq_rt(struct task_struct *p, int cpu);
+void task_woken_rt(struct rq *rq, struct task_struct *p);
+void balance_rt(struct rq *rq, struct task_struct *prev);
+void push_rt_tasks(struct rq *rq);
+
+/* ---- deadline.c ---- */
+void init_dl_rq(struct dl_rq *dl_rq);
+void fair_server_init(struct rq *rq);
+void dl_task_timer(struct sched_dl_entity *dl_se);
+void dl_server_start(struct sched_dl_entity *dl_se);
+void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec);
+void dl_server_update_idle_time(struct rq *rq, struct task_struct *p);
+void __setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period);
+int sched_dl_overflow(struct task_struct *p, int policy, u64 runtime, u64 period, bool commit);
+void dl_init_bandwidth(void);
 
 /* The kernel's launcher: tasks of the scenario are forked from this CPU. */
 #define FORK_CPU 0

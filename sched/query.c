@@ -77,6 +77,13 @@ void sched_task_info(const struct sched_engine *e, int task, struct sched_task_i
 		.nvcsw = p->nvcsw,
 		.nivcsw = p->nivcsw,
 		.group = p->sched_task_group->id,
+		.rt_priority = p->rt_priority,
+		.dl_runtime = p->dl.dl_runtime,
+		.dl_deadline = p->dl.dl_deadline,
+		.dl_period = p->dl.dl_period,
+		.dl_runtime_left = p->dl.runtime,
+		.dl_abs_deadline = p->dl.deadline ? p->dl.deadline - SCHED_CLOCK_BOOT : 0,
+		.dl_throttled = p->dl.dl_throttled,
 	};
 	if (se->on_rq && !sched_legacy_cfs()) {
 		out->vlag = (s64)(avg_vruntime_peek(cfs_rq) - se->vruntime);
@@ -108,6 +115,12 @@ void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info
 		.steal_time = rq->steal_time,
 		.interrupted = rq->intr_end != 0,
 		.irq_util = rq->avg_irq.util_avg,
+		.rt_nr_running = (int)rq->rt.rt_nr_running,
+		.rt_throttled = rq->rt.rt_throttled,
+		.rt_time = rq->rt.rt_time,
+		.dl_nr_running = (int)rq->dl.dl_nr_running,
+		.fair_server_active = rq->fair_server.dl_server_active,
+		.fair_server_runtime = rq->fair_server.runtime,
 	};
 	avg_info(&rq->cfs.avg, &out->avg);
 }

@@ -104,7 +104,6 @@ struct sched_program {
 #define SCHED_GROUP_PATH_LEN 128
 #define MIN_SHARES 2UL
 #define MAX_SHARES (1UL << 18)
-#define RUNTIME_INF ((u64)~0ULL)
 
 /* One group; index 0 is the root ("/"), parents come before children. */
 struct sched_group_spec {
@@ -136,6 +135,8 @@ struct sched_task_spec {
 	char name[TASK_COMM_LEN];	/* "hog" or "web.3" */
 	int nice;			/* -20..19 */
 	int policy;			/* enum sched_policy */
+	unsigned int rt_priority;	/* SCHED_FIFO/RR: 1..99 */
+	u64 dl_runtime, dl_deadline, dl_period;	/* SCHED_DEADLINE; period 0 = deadline */
 	u64 slice;			/* custom slice (sched_attr.sched_runtime), 0 = default */
 	u64 start;			/* when it is forked, ns */
 	bool forked;			/* started by another task's `fork`, not at `start` */
@@ -169,7 +170,8 @@ enum sched_cmd_kind {
 	CMD_SET_FEATURE,	/* key = enum sched_feature, value = 0/1 */
 	CMD_SET_NICE,		/* task, value = nice */
 	CMD_SET_SLICE,		/* task, value = custom slice ns (0 = default) */
-	CMD_SET_POLICY,		/* task, key = policy (nice is kept) */
+	CMD_SET_POLICY,		/* task, key = policy, value = rt priority (nice is kept);
+				 * dl = the SCHED_DEADLINE reservation */
 	CMD_SET_GROUP_SHARES,	/* key = group, value = shares (MIN_SHARES..MAX_SHARES) */
 	CMD_SET_GROUP_IDLE,	/* key = group, value = 0/1 */
 	CMD_SET_GROUP_MAX,	/* key = group, value = quota ns or -1 (max), value2 = period ns */
@@ -187,6 +189,9 @@ struct sched_command {
 	s32 key;
 	s64 value;
 	s64 value2;
+	struct {
+		u64 runtime, deadline, period;
+	} dl;
 };
 
 struct sched_action {

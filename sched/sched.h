@@ -28,6 +28,31 @@ void sched_engine_destroy(struct sched_engine *e);
 int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 
+/* ---- SCHED_DEADLINE bandwidth (dl_bw.c: pure, shared with the parsers) ---- */
+
+#define BW_SHIFT 20
+#define BW_UNIT (1ULL << BW_SHIFT)
+#define DL_SCALE 10
+
+/* runtime / period << BW_SHIFT; BW_UNIT for RUNTIME_INF. */
+u64 to_ratio(u64 period, u64 runtime);
+/* dl_bw->bw: sched_rt_runtime_us / sched_rt_period_us, or RUNTIME_INF (no limit). */
+u64 dl_bw_limit(u64 rt_period, u64 rt_runtime);
+/* __dl_overflow(): would total - old + new exceed bw times capacity (cap / 1024 CPUs)? */
+bool __dl_overflow(u64 bw, u64 cap, u64 total_bw, u64 old_bw, u64 new_bw);
+/* What the fair servers of nr_cpus CPUs reserve (6.12+; 0 before). */
+u64 fair_servers_bw(int kv, int nr_cpus, u64 runtime, u64 period);
+/* __checkparam_dl(): 1024 ns <= runtime <= deadline <= period (0 = deadline),
+ * period in 100 us .. 2^22 us. */
+bool sched_dl_params_valid(u64 runtime, u64 deadline, u64 period);
+/* Admission control over the whole scenario: every SCHED_DEADLINE task's
+ * bandwidth (and 6.12's fair servers) against sched_rt_runtime_us /
+ * sched_rt_period_us of every CPU's capacity, counted as if all lived at
+ * once, then each `set policy` action (sorted by time) in turn. 1 with the
+ * index of the first task or action that does not fit in *bad_task or
+ * *bad_action (the other -1); 0 when all fit; -1 out of memory. */
+int sched_dl_admission_check(const struct sched_scenario *sc, int *bad_task, int *bad_action);
+
 /* ---- driving ---- */
 
 u64 sched_now(const struct sched_engine *e);
@@ -83,6 +108,11 @@ struct sched_task_info {
 	bool sched_delayed;	/* DELAY_DEQUEUE: blocked but still queued */
 	int cpu;
 	int policy, nice, prio;
+	unsigned int rt_priority;	/* SCHED_FIFO/RR */
+	u64 dl_runtime, dl_deadline, dl_period;	/* SCHED_DEADLINE reservation */
+	s64 dl_runtime_left;		/* its budget now */
+	u64 dl_abs_deadline;		/* its absolute deadline, ns of simulated time */
+	bool dl_throttled;
 	u64 weight;		/* se->load.weight, scaled (nice 0 = 1048576) */
 	u64 vruntime, deadline, slice;
 	s64 vlag;		/* V - vruntime now (queued) or as saved */
@@ -114,6 +144,12 @@ struct sched_cpu_info {
 	u64 irq_time, steal_time;	/* interruptions that ended so far, ns */
 	bool interrupted;		/* in an interrupt or stolen right now */
 	u64 irq_util;			/* avg_irq.util_avg: the PELT share of interrupt and steal time */
+	int rt_nr_running;	/* RT tasks queued (throttled or not) */
+	bool rt_throttled;
+	u64 rt_time;		/* RT time charged this period (<= 6.11) */
+	int dl_nr_running;	/* deadline entities queued, the fair server included */
+	bool fair_server_active;
+	s64 fair_server_runtime;	/* its budget left */
 };
 
 void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out);

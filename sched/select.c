@@ -733,10 +733,18 @@ int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this
 	struct sched_event ev;
 	int cpu;
 
-	if (nr_cpus_allowed(p) > 1)
+	/* the class's select_task_rq(); a deadline task is placed as the fair task it forked as */
+	if (nr_cpus_allowed(p) > 1 && p->sched_class == &rt_sched_class) {
+		cpu = select_task_rq_rt(p, prev_cpu);
+		r.path = SEL_RT;
+	} else if (nr_cpus_allowed(p) > 1 && dl_task(p) && (wake_flags & WF_TTWU)) {
+		cpu = prev_cpu;
+		r.path = SEL_DL_PREV;
+	} else if (nr_cpus_allowed(p) > 1) {
 		cpu = select_task_rq_fair(p, prev_cpu, wake_flags, this_cpu, &r);
-	else
+	} else {
 		cpu = select_fallback_rq(p);
+	}
 	if (!task_allowed_on_cpu(p, cpu)) {
 		cpu = select_fallback_rq(p);
 		r.path = SEL_FALLBACK;

@@ -875,6 +875,20 @@ void breakpoint_describe(const struct breakpoint *bp, const struct sched_event *
 		put(&o, ": %u migrations to %u CPUs (%s)", ev->herd.nr, ev->herd.nr_dst,
 		    ev->herd.cause < NR_HERD_CAUSES ? herd_cause_names[ev->herd.cause] : "?");
 		break;
+	case EV_RT_THROTTLE:
+	case EV_RT_UNTHROTTLE:
+		put(&o, ": rt_time %s of %s", format_duration(d, sizeof(d), ev->rt_bw.rt_time),
+		    format_duration(e, sizeof(e), ev->rt_bw.rt_runtime));
+		break;
+	case EV_DL_THROTTLE:
+	case EV_DL_REPLENISH:
+	case EV_DL_MISS:
+		put(&o, ": %s", ev->dl.pid ? TN(ev->dl.pid, a) : "fair server");
+		if (ev->type == EV_DL_MISS)
+			put(&o, " %s late", format_duration(d, sizeof(d), (u64)ev->dl.runtime));
+		else
+			put(&o, " deadline %s", format_duration(d, sizeof(d), ev->dl.deadline));
+		break;
 	default:
 		break;
 	}

@@ -5,12 +5,14 @@
 
 #include "command.h"
 #include "group_parse.h"
+#include "../sched/sched.h"
 
 #define MAX_PATTERN 256
 
 static const char tunable_names[] = "base_slice, latency, min_granularity, wakeup_granularity, "
 				    "idle_min_granularity, migration_cost, nr_migrate, tunable_scaling, "
-				    "herd_threshold, herd_window";
+				    "cfs_bandwidth_slice, shares_ratelimit, shares_thresh, sched_rt_period_us, sched_rt_runtime_us, sched_rr_timeslice_ms, "
+				    "fair_server_runtime, fair_server_period, herd_threshold, herd_window";
 
 int command_tunable(struct lexer *lx, const struct token *kv, int *which, u64 *value)
 {
@@ -27,6 +29,11 @@ int command_tunable(struct lexer *lx, const struct token *kv, int *which, u64 *v
 	const struct sched_tunable_desc *d = &sched_tunable_descs[i];
 	u64 v = 0;
 	bool named = false;
+	/* sched_rt_runtime_us=-1 lifts the RT (and DL admission) limit */
+	if (i == TUN_RT_RUNTIME && span_is(&kv->val, "-1")) {
+		v = RUNTIME_INF;
+		named = true;
+	}
 	if (i == TUN_TUNABLE_SCALING)
 		for (u64 k = 0; k < ARRAY_SIZE(scaling); k++)
 			if (span_is(&kv->val, scaling[k])) {
@@ -80,8 +87,95 @@ int command_policy(struct lexer *lx, const struct lex_span *word, int *policy)
 		*policy = SCHED_BATCH;
 	else if (span_is(word, "idle"))
 		*policy = SCHED_IDLE;
+	else if (span_is(word, "fifo"))
+		*policy = SCHED_FIFO;
+	else if (span_is(word, "rr"))
+		*policy = SCHED_RR;
+	else if (span_is(word, "deadline"))
+		*policy = SCHED_DEADLINE;
 	else
-		return lex_error(lx, word, "unknown policy '%s' (expected normal, batch or idle)", SNIP(word));
+		return lex_error(lx, word, "unknown policy '%s' (expected normal, batch, idle, fifo, rr or "
+				 "deadline)", SNIP(word));
+	return 0;
+}
+
+static const char *const policy_keys[] = { "prio", "runtime", "deadline", "period" };
+
+bool command_is_policy_key(const struct lex_span *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(policy_keys); i++)
+		if (span_is(key, policy_keys[i]))
+			return true;
+	return false;
+}
+
+int command_policy_key(struct lexer *lx, const struct token *kv, struct policy_attr *a)
+{
+	s64 prio;
+
+	if (span_is(&kv->key, "prio")) {
+		if (lex_int(lx, &kv->val, "prio", 1, 99, &prio) < 0)
+			return -1;
+		a->rt_priority = (unsigned int)prio;
+		a->prio_at = kv->key;
+		return 0;
+	}
+	if (span_is(&kv->key, "runtime")) {
+		a->runtime_at = kv->key;
+		return lex_duration(lx, &kv->val, "runtime", &a->runtime);
+	}
+	if (span_is(&kv->key, "deadline")) {
+		a->deadline_at = kv->key;
+		return lex_duration(lx, &kv->val, "deadline", &a->deadline);
+	}
+	a->period_at = kv->key;
+	return lex_duration(lx, &kv->val, "period", &a->period);
+}
+
+static const char *policy_word(int policy)
+{
+	return policy == SCHED_FIFO ? "fifo" : policy == SCHED_RR ? "rr" : "deadline";
+}
+
+int command_policy_check(struct lexer *lx, const struct policy_attr *a)
+{
+	bool rt = a->policy == SCHED_FIFO || a->policy == SCHED_RR, dl = a->policy == SCHED_DEADLINE;
+	const struct lex_span *at = a->policy_at.p ? &a->policy_at : NULL;
+	char d1[32], d2[32];
+
+	if (a->prio_at.p && !rt)
+		return lex_error(lx, &a->prio_at, "prio= goes with policy fifo or rr (a fair task's "
+				 "priority is its nice)");
+	if (rt && !a->prio_at.p)
+		return lex_error(lx, at, "policy %s needs prio=1..99", policy_word(a->policy));
+	if (!dl) {
+		const struct lex_span *k = a->runtime_at.p ? &a->runtime_at : a->deadline_at.p ? &a->deadline_at
+					 : a->period_at.p ? &a->period_at : NULL;
+		if (k)
+			return lex_error(lx, k, "%s= goes with policy deadline", SNIP(k));
+		return 0;
+	}
+	if (!a->runtime_at.p || !a->deadline_at.p)
+		return lex_error(lx, at, "policy deadline needs runtime= and deadline= (and period=, "
+				 "which defaults to the deadline)");
+	if (a->runtime < 1024)
+		return lex_error(lx, &a->runtime_at, "runtime must be at least 1024ns (2^DL_SCALE)");
+	if (a->runtime > a->deadline) {
+		format_duration(d1, sizeof(d1), a->runtime);
+		format_duration(d2, sizeof(d2), a->deadline);
+		return lex_error(lx, &a->runtime_at, "runtime %s is longer than the deadline %s "
+				 "(need runtime <= deadline <= period)", d1, d2);
+	}
+	if (a->period_at.p && a->deadline > a->period) {
+		format_duration(d1, sizeof(d1), a->deadline);
+		format_duration(d2, sizeof(d2), a->period);
+		return lex_error(lx, &a->deadline_at, "deadline %s is longer than the period %s "
+				 "(need runtime <= deadline <= period)", d1, d2);
+	}
+	if (!sched_dl_params_valid(a->runtime, a->deadline, a->period))
+		return lex_error(lx, a->period_at.p ? &a->period_at : &a->deadline_at,
+				 "the period must be within 100us..4.194304s (sched_deadline_period_min_us.."
+				 "sched_deadline_period_max_us)");
 	return 0;
 }
 
@@ -150,7 +244,6 @@ static int set_task(const struct scenario_file *f, struct lexer *lx, const struc
 {
 	struct sched_command c = { 0 };
 	struct token pat, v;
-	int policy;
 	s64 nice;
 
 	if (need_word(lx, "a task name or pattern", &pat) < 0 || need_word(lx, "a value", &v) < 0)
@@ -167,10 +260,27 @@ static int set_task(const struct scenario_file *f, struct lexer *lx, const struc
 			return -1;
 		c.value = (s64)slice;
 	} else {
+		struct policy_attr a = { .policy_at = v.s };
+		struct token kv;
+
 		c.kind = CMD_SET_POLICY;
-		if (command_policy(lx, &v.s, &policy) < 0)
+		if (command_policy(lx, &v.s, &a.policy) < 0)
 			return -1;
-		c.key = policy;
+		while (lex_peek(lx, &kv) == TOK_KEYVAL) {
+			lex_next(lx, &kv);
+			if (!command_is_policy_key(&kv.key))
+				return lex_error(lx, &kv.key, "unknown key '%s' (expected prio, runtime, "
+						 "deadline or period)", SNIP(&kv.key));
+			if (command_policy_key(lx, &kv, &a) < 0)
+				return -1;
+		}
+		if (lx->failed || command_policy_check(lx, &a) < 0)
+			return -1;
+		c.key = a.policy;
+		c.value = a.rt_priority;
+		c.dl.runtime = a.runtime;
+		c.dl.deadline = a.deadline;
+		c.dl.period = a.period;
 	}
 	return per_task(f, lx, &pat.s, c, out, max, n);
 }

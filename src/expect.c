@@ -57,6 +57,8 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_MISSED_PERIODS] = "missed_periods",
 	[EXPECT_SLACK_MIN] = "slack_min",
 	[EXPECT_PERIOD_LATENCY] = "period_latency",
+	[EXPECT_DL_THROTTLES] = "dl_throttles",
+	[EXPECT_DEADLINE_MISSES] = "deadline_misses",
 };
 
 static const char *const stat_names[] = { [STAT_P50] = "p50", [STAT_P99] = "p99", [STAT_MAX] = "max" };
@@ -165,6 +167,10 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return (double)ts->wakeups;
 	case EXPECT_PREEMPTIONS:
 		return (double)ts->preemptions;
+	case EXPECT_DL_THROTTLES:
+		return (double)ts->dl_throttles;
+	case EXPECT_DEADLINE_MISSES:
+		return (double)ts->dl_misses;
 	case EXPECT_MIGRATION_RATE:
 		len = window_length(st);
 		return len ? (double)ts->migrations * 1e9 / (double)len : 0.0;

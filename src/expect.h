@@ -17,6 +17,8 @@ enum expect_metric {
 	EXPECT_SWITCHES,	/* times switched in (slices) */
 	EXPECT_WAKEUPS,		/* sched_wakeup count */
 	EXPECT_PREEMPTIONS,	/* switched out while still runnable */
+	EXPECT_DL_THROTTLES,	/* SCHED_DEADLINE runtime exhaustions (schedscope_dl_throttle) */
+	EXPECT_DEADLINE_MISSES,	/* SCHED_DEADLINE jobs ending past their deadline */
 	EXPECT_MIGRATION_RATE,	/* sched_migrate_task per second of the window */
 	EXPECT_HERDS,		/* schedscope_herd count; the pattern names causes, not tasks */
 	EXPECT_RUNTIME,		/* ns the scheduler charged (sched_stat_runtime): without interrupt time when accounted */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sched/sched.h"
 #include "import_rtapp.h"
 
 #define MAX_INPUT ((size_t)64 << 20)
@@ -418,7 +419,37 @@ static int parse_policy(struct importer *im, json_t *v, int key, int *pol)
 		    "SCHED_RR or SCHED_DEADLINE)", s);
 }
 
-/* The task line's attributes: policy=, nice=, slice=, cpus=, at=. */
+/*
+ * SCHED_DEADLINE from dl-runtime, dl-deadline (default: the period) and
+ * dl-period, in us; -1 with a warning when they are missing or break
+ * __checkparam_dl(), and the task stays SCHED_OTHER.
+ */
+static int deadline_attrs(struct importer *im, struct rtask *t, int pk, FILE *f)
+{
+	static const char *const keys[] = { "dl-runtime", "dl-deadline", "dl-period" };
+	long long us[3] = { 0, 0, 0 };
+
+	for (int i = 0; i < 3; i++) {
+		int key = t->key;
+		json_t *v = member(t->obj, keys[i], &key);
+
+		if (v && get_int(im, v, key, keys[i], &us[i]) < 0)
+			return -1;
+	}
+	if (!us[1])
+		us[1] = us[2];
+	if (us[0] <= 0 || us[1] <= 0 || us[2] <= 0 ||
+	    !sched_dl_params_valid((u64)us[0] * NSEC_PER_USEC, (u64)us[1] * NSEC_PER_USEC,
+				   (u64)us[2] * NSEC_PER_USEC)) {
+		warn(im, pk, "SCHED_DEADLINE needs dl-runtime <= dl-deadline <= dl-period, the period "
+		     "within 100..4194304 us: task %s runs as SCHED_OTHER", t->name);
+		return -1;
+	}
+	fprintf(f, " policy=deadline runtime=%lldus deadline=%lldus period=%lldus", us[0], us[1], us[2]);
+	return 0;
+}
+
+/* The task line's attributes: policy=, prio=, runtime=, deadline=, period=, nice=, slice=, cpus=, at=. */
 static int task_attrs(struct importer *im, struct rtask *t, FILE *f)
 {
 	int pol = im->default_policy, key = t->key, pk = t->key;
@@ -429,10 +460,20 @@ static int task_attrs(struct importer *im, struct rtask *t, FILE *f)
 		return -1;
 	if ((v = member(t->obj, "priority", &key)) && get_int(im, v, key, "priority", &prio) < 0)
 		return -1;
-	if (pol == POL_FIFO || pol == POL_RR || pol == POL_DEADLINE) {
-		warn(im, pk, "%s: the engine has no real-time or deadline class yet; task %s runs as "
-		     "SCHED_OTHER at nice 0", policy_names[pol], t->name);
+	if (pol == POL_DEADLINE && deadline_attrs(im, t, pk, f) < 0) {
 		pol = POL_OTHER;
+		prio = 0;
+	}
+	if (pol == POL_FIFO || pol == POL_RR) {
+		/* rt-app's priority is the sched_priority of these two */
+		if (prio < 1 || prio > 99) {
+			long long c = prio < 1 ? 1 : 99;
+			warn(im, key, "priority %lld is no real-time priority (1..99): %lld", prio, c);
+			prio = c;
+		}
+		fprintf(f, " policy=%s prio=%lld", pol == POL_FIFO ? "fifo" : "rr", prio);
+		prio = 0;
+	} else if (pol == POL_DEADLINE) {
 		prio = 0;
 	}
 	if (pol == POL_IDLE)
@@ -447,7 +488,7 @@ static int task_attrs(struct importer *im, struct rtask *t, FILE *f)
 		fprintf(f, " nice=%lld", prio);
 
 	key = t->key;
-	if ((v = member(t->obj, "dl-runtime", &key))) {
+	if (pol != POL_DEADLINE && (v = member(t->obj, "dl-runtime", &key))) {
 		if (get_int(im, v, key, "dl-runtime", &dl) < 0)
 			return -1;
 		/* sched_attr.sched_runtime on a fair task: its custom slice */

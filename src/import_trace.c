@@ -49,6 +49,7 @@ struct itask {
 	u64 run;		/* CPU time not yet written as a `run` */
 	u64 start;		/* fork time, or the trace's start */
 	int nice0, nice;
+	int rt_priority;		/* first seen as an RT task: its sched_priority, else 0 */
 	bool nice_known, rt_noted, clipped;
 	bool born;		/* forked and not yet run: its wakeup_new is no news */
 	bool written;		/* goes into the scenario (task_written()) */
@@ -275,13 +276,26 @@ static void set_prio(struct importer *im, struct itask *t, int prio, u64 ts)
 {
 	int nice;
 
+	if (!t->nice_known && prio >= 0 && prio < 99) {
+		/* SCHED_FIFO or SCHED_RR show prio 99 - sched_priority; a trace cannot tell which */
+		t->rt_priority = 99 - prio;
+		t->nice_known = true;
+		return;
+	}
+	if (t->rt_priority) {
+		if (prio != 99 - t->rt_priority && !t->rt_noted)
+			repair(im, "%s-%d changes prio from %d to %d: an RT task keeps its first priority",
+			       t->comm, t->pid, 99 - t->rt_priority, prio);
+		t->rt_noted = t->rt_noted || prio != 99 - t->rt_priority;
+		return;
+	}
 	if (prio >= 100 && prio <= 139) {
 		nice = prio - 120;
 	} else {
-		/* real-time and deadline tasks: no such class here */
+		/* deadline tasks (prio -1) carry no reservation in a trace */
 		nice = prio < 100 ? -20 : 19;
 		if (!t->rt_noted)
-			repair(im, "%s-%d has prio %d, outside 100..139: imported as nice %d",
+			repair(im, "%s-%d has prio %d, outside 0..139: imported as nice %d",
 			       t->comm, t->pid, prio, nice);
 		t->rt_noted = true;
 	}
@@ -886,6 +900,8 @@ static void write_task(struct importer *im, struct obuf *b, struct itask *t, cha
 	tidy_program(im, t);
 	write_program(b, t, names);
 	out(b, "}\ntask %s", name);
+	if (t->rt_priority)
+		out(b, " policy=fifo prio=%d", t->rt_priority);
 	if (t->nice0)
 		out(b, " nice=%d", t->nice0);
 	if (t->idle_cpu >= 0)

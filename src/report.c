@@ -3,6 +3,7 @@
 
 #include "group_parse.h"
 #include "json.h"
+#include "lex.h"
 #include "report.h"
 
 const char *policy_name(int policy)
@@ -41,6 +42,36 @@ static u64 window_ns(const struct stats *st)
 static double ms(u64 ns)
 {
 	return (double)ns / 1e6;
+}
+
+/* SCHED_FIFO/RR priorities and SCHED_DEADLINE reservations, when the run has any. */
+static void report_text_rt_dl(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	bool header = false;
+	char a[32], b[32], c[32];
+
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct task_stats *t = &st->task[i];
+		struct sched_task_info ti;
+
+		sched_task_info(r->e, i, &ti);
+		if (ti.policy != SCHED_FIFO && ti.policy != SCHED_RR && ti.policy != SCHED_DEADLINE)
+			continue;
+		if (!header)
+			fprintf(out, "\n%-16s %-8s %11s %10s %10s %10s %12s %9s\n", "rt/dl task", "policy",
+				"rt_priority", "runtime", "deadline", "period", "dl_throttles", "dl_misses");
+		header = true;
+		if (ti.policy == SCHED_DEADLINE)
+			fprintf(out, "%-16s %-8s %11s %10s %10s %10s %12llu %9llu\n", ti.name,
+				policy_name(ti.policy), "-", format_duration(a, sizeof(a), ti.dl_runtime),
+				format_duration(b, sizeof(b), ti.dl_deadline),
+				format_duration(c, sizeof(c), ti.dl_period),
+				(unsigned long long)t->dl_throttles, (unsigned long long)t->dl_misses);
+		else
+			fprintf(out, "%-16s %-8s %11u %10s %10s %10s %12s %9s\n", ti.name,
+				policy_name(ti.policy), ti.rt_priority, "-", "-", "-", "-", "-");
+	}
 }
 
 static double avg_ms(double sum, u64 n)
@@ -254,16 +285,16 @@ void report_text(FILE *out, const struct report *r)
 		(double)st->from / 1e9, (double)(st->from + win) / 1e9, (double)win / 1e9,
 		(unsigned long long)st->events);
 
-	fprintf(out, "%-16s %6s %-6s %4s %4s %10s %7s %10s %7s %7s %9s %9s %9s %5s %6s\n", "task", "pid",
-		"policy", "nice", "cpu", "cpu_ms", "share", "wait_ms", "slices", "wakeups", "lat_p50",
-		"lat_p99", "lat_max", "migr", "preempt");
+	fprintf(out, "%-16s %6s %-8s %4s %4s %4s %10s %7s %10s %7s %7s %9s %9s %9s %5s %6s\n", "task",
+		"pid", "policy", "prio", "nice", "cpu", "cpu_ms", "share", "wait_ms", "slices", "wakeups",
+		"lat_p50", "lat_p99", "lat_max", "migr", "preempt");
 	for (int i = 0; i < st->nr_tasks; i++) {
 		const struct task_stats *t = &st->task[i];
 		struct sched_task_info ti;
 
 		sched_task_info(r->e, i, &ti);
-		fprintf(out, "%-16s %6d %-6s %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms %7.3fms %5llu %6llu\n",
-			ti.name, ti.pid, policy_name(ti.policy), ti.nice, ti.cpu, ms(t->cpu_ns),
+		fprintf(out, "%-16s %6d %-8s %4d %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms %7.3fms %5llu %6llu\n",
+			ti.name, ti.pid, policy_name(ti.policy), ti.prio, ti.nice, ti.cpu, ms(t->cpu_ns),
 			win ? 100.0 * (double)t->cpu_ns / (double)win : 0.0, ms(t->wait_ns),
 			(unsigned long long)t->slices, (unsigned long long)t->wakeups,
 			ms(lat_hist_value(&t->lat, 0)), ms(lat_hist_value(&t->lat, 1)),
@@ -271,17 +302,20 @@ void report_text(FILE *out, const struct report *r)
 			(unsigned long long)t->preemptions);
 	}
 
+	report_text_rt_dl(out, r);
+
 	report_periods_text(out, r);
 	if (st->nr_groups > 1)
 		report_groups_text(out, r, win);
 
-	fprintf(out, "\n%-4s %10s %7s %10s %10s %10s\n", "cpu", "busy_ms", "busy", "switches", "irq_ms",
-		"steal_ms");
+	fprintf(out, "\n%-4s %10s %7s %10s %10s %10s %9s %9s\n", "cpu", "busy_ms", "busy", "switches",
+		"irq_ms", "steal_ms", "rt_thrott", "fair_srv");
 	for (int c = 0; c < st->nr_cpus; c++) {
 		const struct cpu_stats *cs = &st->cpu[c];
-		fprintf(out, "%-4d %10.3f %6.2f%% %10llu %10.3f %10.3f\n", c, ms(cs->busy_ns),
+		fprintf(out, "%-4d %10.3f %6.2f%% %10llu %10.3f %10.3f %9llu %9llu\n", c, ms(cs->busy_ns),
 			win ? 100.0 * (double)cs->busy_ns / (double)win : 0.0,
-			(unsigned long long)cs->switches, ms(cs->irq_ns), ms(cs->steal_ns));
+			(unsigned long long)cs->switches, ms(cs->irq_ns), ms(cs->steal_ns),
+			(unsigned long long)cs->rt_throttles, (unsigned long long)cs->fair_server_throttles);
 	}
 	report_balance_text(out, r);
 	for (int i = 0; i < r->nr_checks; i++)
@@ -332,7 +366,19 @@ void report_json(FILE *out, const struct report *r)
 		json_kv_s64(&j, "pid", ti.pid);
 		json_kv_str(&j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
 		json_kv_str(&j, "policy", policy_name(ti.policy));
+		json_kv_s64(&j, "prio", ti.prio);
+		json_kv_u64(&j, "rt_priority", ti.rt_priority);
 		json_kv_s64(&j, "nice", ti.nice);
+		if (ti.policy == SCHED_DEADLINE) {
+			json_key(&j, "deadline");
+			json_begin_object(&j);
+			json_kv_u64(&j, "runtime_ns", ti.dl_runtime);
+			json_kv_u64(&j, "deadline_ns", ti.dl_deadline);
+			json_kv_u64(&j, "period_ns", ti.dl_period);
+			json_kv_u64(&j, "throttles", t->dl_throttles);
+			json_kv_u64(&j, "misses", t->dl_misses);
+			json_end_object(&j);
+		}
 		json_kv_s64(&j, "cpu", ti.cpu);
 		json_kv_u64(&j, "cpu_ns", t->cpu_ns);
 		json_kv_u64(&j, "wait_ns", t->wait_ns);
@@ -385,6 +431,8 @@ void report_json(FILE *out, const struct report *r)
 		json_kv_u64(&j, "switches", cs->switches);
 		json_kv_u64(&j, "irq_ns", cs->irq_ns);
 		json_kv_u64(&j, "steal_ns", cs->steal_ns);
+		json_kv_u64(&j, "rt_throttles", cs->rt_throttles);
+		json_kv_u64(&j, "fair_server_throttles", cs->fair_server_throttles);
 		json_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
 		json_cpu_balance(&j, r, c);
 		json_end_object(&j);

@@ -21,6 +21,7 @@
  *   task NAME [count=N] [nice=N] [policy=normal|batch|idle] [slice=D] [cpus=LIST]
  *        [group=PATH] [at=T] program="TEXT"|program=NAME
  *   irq|steal cpu=LIST every=D cost=D   interrupt or steal time (irq_parse.h)
+ *        (or policy=fifo|rr prio=1..99, or policy=deadline runtime=D deadline=D [period=D])
  *   at T COMMAND                  a run-time command at time T (see command.h)
  *   note T "caption"              a caption shown from time T
  *   expect METRIC(PATTERN[, p50|p99|max]) OP VALUE [+- TOL] [over A..B]
@@ -42,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sched/sched.h"
 #include "breakpoint.h"
 #include "command.h"
 #include "group_parse.h"
@@ -71,6 +73,7 @@ struct task_line {
 	int first, count;
 	bool has_cpus;
 	struct lex_span cpus;		/* checked against the topology at the end */
+	struct lex_span policy_at;	/* policy=deadline: where admission errors point */
 };
 
 struct named_prog {
@@ -332,6 +335,23 @@ static int do_feature(struct parser *ps, const struct token *dir)
 	return lex_expect_eol(&ps->lx);
 }
 
+/* sched_rt_handler(): the runtime may not exceed the period (EINVAL), checked at each write. */
+static int check_rt_bandwidth(struct parser *ps, const struct token *kv)
+{
+	const struct sched_scenario *sc = &ps->f->sc;
+	u64 period = sc->tunable_set[TUN_RT_PERIOD] ? sc->tunable[TUN_RT_PERIOD]
+						    : sched_default_tunable(KV_LATEST, TUN_RT_PERIOD);
+	u64 runtime = sc->tunable_set[TUN_RT_RUNTIME] ? sc->tunable[TUN_RT_RUNTIME]
+						      : sched_default_tunable(KV_LATEST, TUN_RT_RUNTIME);
+	char a[32], b[32];
+
+	if (runtime == RUNTIME_INF || runtime <= period)
+		return 0;
+	return lex_error(&ps->lx, &kv->val, "sched_rt_runtime_us %s is longer than sched_rt_period_us "
+			 "%s (EINVAL)", format_duration(a, sizeof(a), runtime),
+			 format_duration(b, sizeof(b), period));
+}
+
 static int do_tunable(struct parser *ps, const struct token *dir)
 {
 	struct sched_scenario *sc = &ps->f->sc;
@@ -346,6 +366,8 @@ static int do_tunable(struct parser *ps, const struct token *dir)
 			return -1;
 		sc->tunable[which] = value;
 		sc->tunable_set[which] = true;
+		if (check_rt_bandwidth(ps, &v) < 0)
+			return -1;
 		n++;
 	}
 	if (!n) {
@@ -454,10 +476,14 @@ static int do_irq(struct parser *ps, const struct token *dir)
 
 /* ---- task lines ---- */
 
-enum task_key { K_COUNT, K_NICE, K_POLICY, K_SLICE, K_CPUS, K_GROUP, K_AT, K_PROGRAM, NR_TASK_KEYS };
+enum task_key {
+	K_COUNT, K_NICE, K_POLICY, K_PRIO, K_RUNTIME, K_DEADLINE, K_PERIOD, K_SLICE, K_CPUS, K_GROUP,
+	K_AT, K_PROGRAM, NR_TASK_KEYS
+};
 
 static const char *const task_keys[NR_TASK_KEYS] = {
-	"count", "nice", "policy", "slice", "cpus", "group", "at", "program",
+	"count", "nice", "policy", "prio", "runtime", "deadline", "period", "slice", "cpus", "group",
+	"at", "program",
 };
 
 /* What a task line says, for each of its count instances. */
@@ -467,6 +493,7 @@ struct task_template {
 	struct lex_span count_at;
 	bool has_cpus;
 	struct lex_span cpus;
+	struct policy_attr pa;
 };
 
 static int task_program(struct parser *ps, const struct token *kv, struct sched_task_spec *spec)
@@ -504,7 +531,13 @@ static int task_key(struct parser *ps, const struct token *kv, int key, struct t
 		tt->spec.nice = (int)v;
 		return 0;
 	case K_POLICY:
-		return command_policy(lx, &kv->val, &tt->spec.policy);
+		tt->pa.policy_at = kv->val;
+		return command_policy(lx, &kv->val, &tt->pa.policy);
+	case K_PRIO:
+	case K_RUNTIME:
+	case K_DEADLINE:
+	case K_PERIOD:
+		return command_policy_key(lx, kv, &tt->pa);
 	case K_SLICE:
 		return command_slice(lx, &kv->val, false, &tt->spec.slice);
 	case K_CPUS:
@@ -534,7 +567,8 @@ static int add_tasks(struct parser *ps, const struct token *name, struct task_te
 	if (RESERVE(&ps->lx, ps->line, ps->cap_lines, ps->nr_lines) < 0 ||
 	    strmap_add(&ps->task_names, name->s.p, name->s.n, ps->nr_lines) < 0)
 		return out_of_memory(&ps->lx, &name->s);
-	ps->line[ps->nr_lines++] = (struct task_line){ sc->nr_tasks, n, tt->has_cpus, tt->cpus };
+	ps->line[ps->nr_lines++] = (struct task_line){ sc->nr_tasks, n, tt->has_cpus, tt->cpus,
+						       tt->pa.policy_at };
 
 	tt->spec.has_cpus = tt->has_cpus;
 	tt->spec.line = name->s.line;
@@ -554,7 +588,7 @@ static int add_tasks(struct parser *ps, const struct token *name, struct task_te
 static int do_task(struct parser *ps, const struct token *dir)
 {
 	struct lexer *lx = &ps->lx;
-	struct task_template tt = { .spec.policy = SCHED_NORMAL };
+	struct task_template tt = { .pa.policy = SCHED_NORMAL };
 	struct lex_span seen[NR_TASK_KEYS] = { { 0 } };
 	struct token name, kv;
 	struct map_entry *dup;
@@ -576,8 +610,8 @@ static int do_task(struct parser *ps, const struct token *dir)
 		while (key < NR_TASK_KEYS && !span_is(&kv.key, task_keys[key]))
 			key++;
 		if (key == NR_TASK_KEYS)
-			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, slice, "
-					 "cpus, group, at, program)", SNIP(&kv.key));
+			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, prio, "
+					 "runtime, deadline, period, slice, cpus, group, at, program)", SNIP(&kv.key));
 		if (seen[key].p)
 			return lex_error(lx, &kv.key, "duplicate key '%s'", task_keys[key]);
 		seen[key] = kv.key;
@@ -591,6 +625,13 @@ static int do_task(struct parser *ps, const struct token *dir)
 	if (!tt.spec.prog)
 		return lex_error(lx, &name.s, "task '%s' needs program=\"...\" or program=NAME",
 				 SNIP(&name.s));
+	if (command_policy_check(lx, &tt.pa) < 0)
+		return -1;
+	tt.spec.policy = tt.pa.policy;
+	tt.spec.rt_priority = tt.pa.rt_priority;
+	tt.spec.dl_runtime = tt.pa.runtime;
+	tt.spec.dl_deadline = tt.pa.deadline;
+	tt.spec.dl_period = tt.pa.period;
 	return add_tasks(ps, &name, &tt);
 }
 
@@ -725,6 +766,70 @@ static int check_cpus(struct parser *ps)
 		    lex_cpulist(&ps->lx, &ps->line[i].cpus, ps->f->topo.nr_cpus, &m) < 0)
 			return -1;
 	return 0;
+}
+
+/* The line that declared task i. */
+static const struct task_line *line_of_task(const struct parser *ps, int i)
+{
+	for (int l = 0; l < ps->nr_lines; l++)
+		if (i >= ps->line[l].first && i < ps->line[l].first + ps->line[l].count)
+			return &ps->line[l];
+	return NULL;
+}
+
+/* Where the command of the `at` line that gave an action starts, for messages about it. */
+static struct lex_span at_line_start(const struct parser *ps, u32 line)
+{
+	for (int i = 0; i < ps->nr_ats; i++)
+		if (ps->at[i].from.line == line)
+			return (struct lex_span){ ps->lx.text + ps->at[i].from.pos, 0, line,
+						  (u32)(ps->at[i].from.pos - ps->at[i].from.bol + 1) };
+	return (struct lex_span){ ps->lx.text, 0, line, 1 };
+}
+
+/*
+ * SCHED_DEADLINE: the tasks must be allowed on every CPU of the root domain
+ * (sched_setattr() fails with EPERM otherwise), and all of them together
+ * must pass admission control, counted as if all lived at once.
+ */
+static int check_deadline_tasks(struct parser *ps)
+{
+	struct sched_scenario *sc = &ps->f->sc;
+	int bad, bad_action;
+
+	for (int l = 0; l < ps->nr_lines; l++) {
+		const struct task_line *tl = &ps->line[l];
+		const struct sched_task_spec *t = &sc->task[tl->first];
+
+		if (t->policy != SCHED_DEADLINE || !t->has_cpus)
+			continue;
+		for (int cpu = 0; cpu < ps->f->topo.nr_cpus; cpu++)
+			if (!cpumask_test(&t->cpus, cpu))
+				return lex_error(&ps->lx, &tl->cpus, "a SCHED_DEADLINE task must be allowed on "
+						 "every CPU (%d here): sched_setattr() refuses narrower "
+						 "affinity with EPERM", ps->f->topo.nr_cpus);
+	}
+	sc->topo = &ps->f->topo;
+	switch (sched_dl_admission_check(sc, &bad, &bad_action)) {
+	case 0:
+		return 0;
+	case -1:
+		return out_of_memory(&ps->lx, &(struct lex_span){ ps->lx.text, 0, 1, 1 });
+	}
+	if (bad >= 0) {
+		const struct task_line *tl = line_of_task(ps, bad);
+		return lex_error(&ps->lx, &tl->policy_at, "SCHED_DEADLINE admission failed at task '%s': "
+				 "the deadline tasks%s need more than sched_rt_runtime_us/"
+				 "sched_rt_period_us of the %d CPU(s) (EBUSY)", sc->task[bad].name,
+				 sc->kernel >= KV(6, 12) ? " and the fair servers" : "",
+				 ps->f->topo.nr_cpus);
+	}
+	struct lex_span at = at_line_start(ps, sc->action[bad_action].line);
+	return lex_error(&ps->lx, &at,
+			 "SCHED_DEADLINE admission failed for '%s' at this time: with the deadline "
+			 "tasks%s it would need more than sched_rt_runtime_us/sched_rt_period_us of the "
+			 "%d CPU(s) (EBUSY)", sc->task[sc->action[bad_action].cmd.task].name,
+			 sc->kernel >= KV(6, 12) ? " and the fair servers" : "", ps->f->topo.nr_cpus);
 }
 
 static int resolve_ats(struct parser *ps)
@@ -885,7 +990,7 @@ static int finish(struct parser *ps)
 	else if (!f->sched_given)
 		sc->variant = sc->kernel < KV_FIRST_EEVDF ? SCHED_VARIANT_CFS : SCHED_VARIANT_EEVDF;
 	sc->topo = &f->topo;
-	return 0;
+	return check_deadline_tasks(ps);
 }
 
 static void parser_free(struct parser *ps)

@@ -490,6 +490,24 @@ void stats_event(void *arg, const struct sched_event *ev)
 	case EV_CFS_PERIOD:
 		on_bandwidth(st, ev);
 		break;
+	case EV_RT_THROTTLE:
+		if (in_window(st, ev->time) && ev->cpu >= 0 && ev->cpu < st->nr_cpus)
+			st->cpu[ev->cpu].rt_throttles++;
+		break;
+	case EV_DL_THROTTLE:
+	case EV_DL_MISS:
+		if (!in_window(st, ev->time))
+			break;
+		if (ev->dl.pid == 0) {
+			if (ev->type == EV_DL_THROTTLE && ev->cpu >= 0 && ev->cpu < st->nr_cpus)
+				st->cpu[ev->cpu].fair_server_throttles++;
+		} else if ((ts = task_of(st, ev->dl.pid))) {
+			if (ev->type == EV_DL_THROTTLE)
+				ts->dl_throttles++;
+			else
+				ts->dl_misses++;
+		}
+		break;
 	case EV_SCHED_STAT_RUNTIME:
 		ts = task_of(st, ev->runtime.pid);
 		if (ts && in_window(st, ev->time))

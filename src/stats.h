@@ -56,6 +56,8 @@ struct task_stats {
 	u64 migrations;
 	u64 preemptions;	/* switched out with prev_state R */
 	u64 runtime_ns;		/* what the scheduler charged it (sched_stat_runtime) */
+	u64 dl_throttles;	/* SCHED_DEADLINE: runtime ran out (or yielded) */
+	u64 dl_misses;		/* SCHED_DEADLINE: jobs that ended past their deadline */
 	struct lat_hist lat;	/* sched_wakeup -> switched in */
 	struct period_stats per;	/* rt-app's per-period view */
 	/* tracking, not results */
@@ -89,6 +91,8 @@ struct cpu_stats {
 	u64 ttwu_count, ttwu_local, ttwu_wake_remote, ttwu_move_affine;
 	struct lb_level_stats lb[STATS_MAX_LEVELS];	/* by domain depth */
 	int nr_levels;		/* depths seen + 1 */
+	u64 rt_throttles;	/* times the CPU's rt_rq was throttled (<= 6.11) */
+	u64 fair_server_throttles;	/* times the fair server used up its runtime (6.12+) */
 	int curr_pid;
 	u64 since;
 };

@@ -62,6 +62,11 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB] = "..s1.",
 	[EV_SCHED_HERD] = "d..2.",		/* with the sched_migrate_task that completes it */
 	[EV_PROG_TIMER] = ".....",
+	[EV_RT_THROTTLE] = "d..2.",		/* update_curr_rt() under the rq lock */
+	[EV_RT_UNTHROTTLE] = "d.h2.",		/* the period hrtimer, in hardirq */
+	[EV_DL_THROTTLE] = "d..2.",		/* update_curr_dl_se() under the rq lock */
+	[EV_DL_REPLENISH] = "d.h2.",		/* mostly from the dl_timer hrtimer */
+	[EV_DL_MISS] = "d..2.",			/* dequeue at the job's end */
 };
 
 /*
@@ -380,6 +385,19 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			if (ev->herd.by_reason[r])
 				fprintf(f, " %s=%u", migrate_reason_names[r], ev->herd.by_reason[r]);
 		fputc('\n', f);
+		break;
+	case EV_RT_THROTTLE:
+	case EV_RT_UNTHROTTLE:
+		fprintf(f, "rt_time=%" PRIu64 " [ns] rt_runtime=%" PRIu64 " [ns] rt_nr_running=%u\n",
+			ev->rt_bw.rt_time, ev->rt_bw.rt_runtime, ev->rt_bw.nr_running);
+		break;
+	case EV_DL_THROTTLE:
+	case EV_DL_REPLENISH:
+	case EV_DL_MISS:
+		/* pid 0 is the CPU's fair server */
+		fprintf(f, "comm=%s pid=%d %s=%" PRId64 " [ns] deadline=%" PRIu64 " [ns]\n",
+			ev->dl.pid ? comm_of(w, ev->dl.pid, cpu, a) : "fair_server", ev->dl.pid,
+			ev->type == EV_DL_MISS ? "lateness" : "runtime", ev->dl.runtime, ev->dl.deadline);
 		break;
 	case EV_IRQ_ENTRY:
 		fprintf(f, "irq=%d name=%s\n", ev->intr.irq, w->o.irq_name ? w->o.irq_name(w->o.ctx, ev->intr.source) : "irq");

@@ -623,6 +623,47 @@ static void on_exit_event(struct trace_perfetto *w, const struct sched_event *ev
 	ev_end(w);
 }
 
+/* RT throttling of a CPU: a global instant, like commands. */
+static void on_rt_throttle(struct trace_perfetto *w, const struct sched_event *ev)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "%s cpu %d", ev->type == EV_RT_THROTTLE ? "rt_throttle" : "rt_unthrottle",
+		 ev->cpu);
+	put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
+	json_key(&w->j, "args");
+	json_begin_object(&w->j);
+	json_kv_s64(&w->j, "cpu", ev->cpu);
+	json_kv_u64(&w->j, "rt_time_ns", ev->rt_bw.rt_time);
+	json_kv_u64(&w->j, "rt_runtime_ns", ev->rt_bw.rt_runtime);
+	json_end_object(&w->j);
+	ev_end(w);
+}
+
+/* A deadline task's throttle, replenishment or miss, on its own track (the fair server's globally). */
+static void on_dl(struct trace_perfetto *w, const struct sched_event *ev)
+{
+	static const char *const what[] = { "dl_throttle", "dl_replenish", "dl_miss" };
+	const char *name = what[ev->type - EV_DL_THROTTLE];
+	char buf[48];
+
+	if (ev->dl.pid == 0) {
+		snprintf(buf, sizeof(buf), "fair_server %s cpu %d", name + 3, ev->cpu);
+		put_instant(w, buf, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
+	} else {
+		if (!task_of(w, ev->dl.pid, ev->cpu))
+			return;
+		put_instant(w, name, TRACE_PERFETTO_TASKS_PID, ev->dl.pid, ev->time, "t");
+	}
+	json_key(&w->j, "args");
+	json_begin_object(&w->j);
+	json_kv_s64(&w->j, "cpu", ev->cpu);
+	json_kv_s64(&w->j, ev->type == EV_DL_MISS ? "lateness_ns" : "runtime_ns", ev->dl.runtime);
+	json_kv_u64(&w->j, "deadline_ns", ev->dl.deadline);
+	json_end_object(&w->j);
+	ev_end(w);
+}
+
 /* A task reached its rt-app timer: an instant on its track with the period's end and slack. */
 static void on_timer(struct trace_perfetto *w, const struct sched_event *ev)
 {
@@ -689,6 +730,17 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 	case EV_NOTE:
 		if (in_window(w, ev->time))
 			on_note(w, ev);
+		break;
+	case EV_RT_THROTTLE:
+	case EV_RT_UNTHROTTLE:
+		if (in_window(w, ev->time))
+			on_rt_throttle(w, ev);
+		break;
+	case EV_DL_THROTTLE:
+	case EV_DL_REPLENISH:
+	case EV_DL_MISS:
+		if (in_window(w, ev->time))
+			on_dl(w, ev);
 		break;
 	case EV_PROG_TIMER:
 		on_timer(w, ev);

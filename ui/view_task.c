@@ -182,7 +182,7 @@ static void task_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style head = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
 	int nr = sched_nr_tasks(ui->e);
 	int t = ui->sel_task;
 	int x = a.x, y = a.y, w = a.w, bottom = a.y + a.h;
@@ -209,6 +209,16 @@ static void task_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	if (y < bottom)
 		cb_print(cb, x, y++, w, STYLE_PLAIN, "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
 			 policy_name(ti.policy), ti.nice, ti.prio, ti.weight >> 10);
+	if (y < bottom && (ti.policy == SCHED_FIFO || ti.policy == SCHED_RR))
+		cb_print(cb, x, y++, w, STYLE_PLAIN, "rt_priority %u (prio = 99 - rt_priority)", ti.rt_priority);
+	if (y < bottom && ti.policy == SCHED_DEADLINE)
+		cb_print(cb, x, y++, w, STYLE_PLAIN, "runtime %s / deadline %s / period %s;  left %s, "
+			 "deadline at %s%s", fmt_dur(b1, sizeof(b1), (s64)ti.dl_runtime, false),
+			 fmt_dur(b2, sizeof(b2), (s64)ti.dl_deadline, false),
+			 fmt_dur(b3, sizeof(b3), (s64)ti.dl_period, false),
+			 fmt_dur(b4, sizeof(b4), ti.dl_runtime_left, false),
+			 fmt_dur(b5, sizeof(b5), (s64)ti.dl_abs_deadline, false),
+			 ti.dl_throttled ? "  (throttled)" : "");
 	y++;
 
 	/* the fair class: EEVDF or CFS */

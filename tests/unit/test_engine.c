@@ -210,11 +210,11 @@ static struct fx *fx_busy(int kernel, int variant, u64 seed)
 	f->wake_list[1] = 2;	/* t3 wakes t2 */
 	f->sc.nr_wake_list = 2;
 
-	f->action[0] = (struct sched_action){ 100 * MS, { CMD_SET_NICE, 4, 0, -3, 0 }, 0 };
-	f->action[1] = (struct sched_action){ 150 * MS, { CMD_SET_SLICE, 1, 0, 300 * US, 0 }, 0 };
-	f->action[2] = (struct sched_action){ 200 * MS, { CMD_SET_TUNABLE, -1, TUN_BASE_SLICE, 3 * MS, 0 }, 0 };
-	f->action[3] = (struct sched_action){ 300 * MS, { CMD_SET_FEATURE, -1, FEAT_RUN_TO_PARITY, 0, 0 }, 0 };
-	f->action[4] = (struct sched_action){ 350 * MS, { CMD_SET_POLICY, 0, SCHED_BATCH, 1, 0 }, 0 };
+	f->action[0] = (struct sched_action){ 100 * MS, { .kind = CMD_SET_NICE, .task = 4, .key = 0, .value = -3 }, 0 };
+	f->action[1] = (struct sched_action){ 150 * MS, { .kind = CMD_SET_SLICE, .task = 1, .key = 0, .value = 300 * US }, 0 };
+	f->action[2] = (struct sched_action){ 200 * MS, { .kind = CMD_SET_TUNABLE, .task = -1, .key = TUN_BASE_SLICE, .value = 3 * MS }, 0 };
+	f->action[3] = (struct sched_action){ 300 * MS, { .kind = CMD_SET_FEATURE, .task = -1, .key = FEAT_RUN_TO_PARITY, .value = 0 }, 0 };
+	f->action[4] = (struct sched_action){ 350 * MS, { .kind = CMD_SET_POLICY, .task = 0, .key = SCHED_BATCH, .value = 1 }, 0 };
 	f->sc.nr_actions = 5;
 	f->note[0] = (struct sched_note){ 250 * MS, "a note" };
 	f->sc.nr_notes = 1;

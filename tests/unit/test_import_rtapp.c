@@ -103,21 +103,32 @@ static void test_fork_pools(void **state)
 	has(warns, "t.json:1:76: warning: task c is forked forever or more than 16 times: 16 instances are declared for it");
 }
 
-/* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, unsupported policies. */
+/* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, the RT and deadline policies. */
 static void test_attributes(void **state)
 {
 	import("{" G "\"tasks\": {\n"
 	       "\"a\": { \"priority\": -5, \"dl-runtime\": 20, \"cpus\": [3, 1], \"delay\": 1500, \"run\": 1 },\n"
 	       "\"b\": { \"policy\": \"SCHED_RR\", \"priority\": 50, \"run\": 1 },\n"
-	       "\"c\": { \"policy\": \"SCHED_IDLE\", \"priority\": 40, \"run\": 1 } } }");
-	assert_int_equal(rc, 3);
+	       "\"c\": { \"policy\": \"SCHED_IDLE\", \"priority\": 40, \"run\": 1 },\n"
+	       "\"d\": { \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 10000, \"dl-period\": 100000, \"run\": 1 },\n"
+	       "\"e\": { \"policy\": \"SCHED_FIFO\", \"run\": 1 },\n"
+	       "\"f\": { \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 20000, \"dl-deadline\": 10000, "
+	       "\"dl-period\": 100000, \"run\": 1 } } }");
+	assert_int_equal(rc, 4);
 	has(out, "topology packages=1 cores=4 threads=1\n");
 	has(out, "task a nice=-5 slice=100us cpus=3,1 at=1500us program=a\n");
-	has(out, "task b program=b\n");
+	has(out, "task b policy=rr prio=50 program=b\n");
 	has(out, "task c policy=idle nice=19 program=c\n");
+	/* dl-deadline defaults to the period; dl-runtime is the runtime, not a slice */
+	has(out, "task d policy=deadline runtime=10000us deadline=100000us period=100000us program=d\n");
+	has(out, "task e policy=fifo prio=1 program=e\n");
+	/* back to SCHED_OTHER, its dl-runtime is a slice again */
+	has(out, "task f slice=20000us program=f\n");
 	has(warns, "t.json:2:24: warning: dl-runtime 20 us is outside the slice range 100us..100ms: 100 us\n");
-	has(warns, "t.json:3:8: warning: SCHED_RR: the engine has no real-time or deadline class yet");
 	has(warns, "t.json:4:32: warning: priority 40 is no nice value: 19\n");
+	has(warns, "warning: priority 0 is no real-time priority (1..99): 1\n");
+	has(warns, "warning: SCHED_DEADLINE needs dl-runtime <= dl-deadline <= dl-period, the period within "
+		   "100..4194304 us: task f runs as SCHED_OTHER\n");
 }
 
 /* Timers, mem/iorun, taskgroup and unknown keys. */

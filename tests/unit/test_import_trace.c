@@ -388,6 +388,19 @@ static void test_pid_reuse_and_repairs(void **state)
 	assert_non_null(strstr(log, "t.txt:6: warning: b-5 switched out of CPU 1 without being switched in"));
 }
 
+/* prio 49 in sched_switch is SCHED_FIFO/RR at sched_priority 50; a later change is not followed */
+static void test_rt_task_imported_as_fifo(void **state)
+{
+	assert_int_equal(import(
+		"  x-1 [000] d..2. 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+		"prev_state=R ==> next_comm=r next_pid=7 next_prio=49\n"
+		"  x-1 [000] d..2. 1.002000: sched_switch: prev_comm=r prev_pid=7 prev_prio=59 "
+		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", NULL), 0);
+	assert_scenario();
+	assert_contains("task r-7 policy=fifo prio=50 ");
+	assert_null(strstr(scn, "nice"));
+}
+
 static void test_missing_wakeup_is_a_timer(void **state)
 {
 	assert_int_equal(import(
@@ -514,6 +527,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_irq_wake_is_a_sleep, teardown),
 		cmocka_unit_test_teardown(test_prio_and_fork, teardown),
 		cmocka_unit_test_teardown(test_pid_reuse_and_repairs, teardown),
+		cmocka_unit_test_teardown(test_rt_task_imported_as_fifo, teardown),
 		cmocka_unit_test_teardown(test_missing_wakeup_is_a_timer, teardown),
 		cmocka_unit_test_teardown(test_tracer_and_idle_options, teardown),
 		cmocka_unit_test_teardown(test_affinity, teardown),

@@ -671,14 +671,16 @@ static void test_scenario_errors(void **state)
 	SCN_ERROR(TOPO4 "task a program=\"run 1ms\"\ntask a program=\"run 1ms\"\n",
 		  "bad.scn:3:6: duplicate task 'a' (first at line 2)");
 	SCN_ERROR(TOPO4 "task a nicee=1 program=\"run 1ms\"\n",
-		  "bad.scn:2:8: unknown key 'nicee' (expected count, nice, policy, slice, cpus, group, at, program)");
+		  "bad.scn:2:8: unknown key 'nicee' (expected count, nice, policy, prio, runtime, deadline, "
+		  "period, slice, cpus, group, at, program)");
 	SCN_ERROR(TOPO4 "task a nice=1 nice=2 program=\"run 1ms\"\n", "bad.scn:2:15: duplicate key 'nice'");
 	SCN_ERROR(TOPO4 "task a.b program=\"run 1ms\"\n", "bad.scn:2:6: bad task name 'a.b'");
 	SCN_ERROR(TOPO4 "task a nice=1\n", "bad.scn:2:6: task 'a' needs program=");
 	SCN_ERROR(TOPO4 "task a program=nosuch\n", "bad.scn:2:16: unknown program 'nosuch'");
 	SCN_ERROR(TOPO4 "task a slice=10us program=\"run 1ms\"\n",
 		  "bad.scn:2:14: slice '10us' is out of range (100us..100ms)");
-	SCN_ERROR(TOPO4 "task a policy=fifo program=\"run 1ms\"\n", "bad.scn:2:15: unknown policy 'fifo'");
+	SCN_ERROR(TOPO4 "task a policy=fifo program=\"run 1ms\"\n", "bad.scn:2:15: policy fifo needs prio=1..99");
+	SCN_ERROR(TOPO4 "task a policy=other program=\"run 1ms\"\n", "bad.scn:2:15: unknown policy 'other'");
 	SCN_ERROR(TOPO4 "grou /web\n", "bad.scn:2:1: unknown directive 'grou'");
 	SCN_ERROR(TOPO4 "hz 123\n", "bad.scn:2:4: hz '123' is not one of 100, 250, 300, 1000");
 	SCN_ERROR(TOPO4 "hz 250\nhz 250\n", "bad.scn:3:1: duplicate 'hz' (first at line 2)");

@@ -263,6 +263,51 @@ static void test_schedscope_events(void **state)
 	fclose(f);
 }
 
+/* The RT throttling and SCHED_DEADLINE records: the CPU's, the task's, the fair server's. */
+static void test_rt_dl_events(void **state)
+{
+	struct trace_ftrace_opts o = opts;
+	FILE *f = tmpfile();
+	struct trace_ftrace *w;
+	struct sched_event ev;
+	char *text;
+
+	assert_non_null(f);
+	o.full_comm = true;
+	w = trace_ftrace_open(f, &o);
+	ev = fx_event(952000000, EV_RT_THROTTLE, 0);
+	ev.rt_bw.rt_time = 952000000;
+	ev.rt_bw.rt_runtime = 950000000;
+	ev.rt_bw.nr_running = 1;
+	trace_ftrace_event(w, &ev);
+	ev = fx_event(1000000000, EV_DL_THROTTLE, 0);
+	ev.dl.pid = 1;
+	ev.dl.runtime = -2000000;
+	ev.dl.deadline = 1100000000;
+	trace_ftrace_event(w, &ev);
+	ev.type = EV_DL_REPLENISH;
+	ev.dl.pid = 0;				/* the fair server */
+	ev.dl.runtime = 50000000;
+	trace_ftrace_event(w, &ev);
+	ev.type = EV_DL_MISS;
+	ev.dl.pid = 1;
+	ev.dl.runtime = 93000000;
+	trace_ftrace_event(w, &ev);
+	assert_int_equal(trace_ftrace_close(w), 0);
+
+	text = fx_read_all(f);
+	assert_non_null(strstr(text, "[000] d..2.     0.952000: schedscope_rt_throttle: rt_time=952000000 [ns] "
+				      "rt_runtime=950000000 [ns] rt_nr_running=1\n"));
+	assert_non_null(strstr(text, "[000] d..2.     1.000000: schedscope_dl_throttle: comm=hog.0 pid=1 "
+				      "runtime=-2000000 [ns] deadline=1100000000 [ns]\n"));
+	assert_non_null(strstr(text, "[000] d.h2.     1.000000: schedscope_dl_replenish: comm=fair_server "
+				      "pid=0 runtime=50000000 [ns] deadline=1100000000 [ns]\n"));
+	assert_non_null(strstr(text, "schedscope_dl_miss: comm=hog.0 pid=1 lateness=93000000 [ns] "
+				      "deadline=1100000000 [ns]\n"));
+	free(text);
+	fclose(f);
+}
+
 /* CPUs outside #P and a pipe that cannot be patched. */
 /* A sleep's timer wakes from hardirq context: 'h' in the third flag column, as hrtimer_wakeup() shows. */
 static void test_timer_wakeup_flags(void **state)
@@ -354,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_lines_kernel_6_1),
 		cmocka_unit_test(test_schedscope_events),
 		cmocka_unit_test(test_timer_wakeup_flags),
+		cmocka_unit_test(test_rt_dl_events),
 		cmocka_unit_test(test_pipe_keeps_placeholder),
 		cmocka_unit_test(test_patch_after_preamble),
 	};
