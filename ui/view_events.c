@@ -91,6 +91,10 @@ static bool ev_match(const struct ui *ui, const struct filter *f, const struct s
 		return pid_match(ui, f, ev->yield.pid);
 	case EV_COMMAND:
 		return ev->command.task >= 0 && pid_match(ui, f, ev->command.task + 1);
+	case EV_SCHED_SELECT_RQ:
+		return pid_match(ui, f, ev->select.pid);
+	case EV_SCHED_LB_TASK:
+		return pid_match(ui, f, ev->lb_task.pid);
 	default:
 		return false;
 	}
@@ -224,6 +228,41 @@ static void fields(const struct ui *ui, const struct sched_event *ev, char *out,
 		snprintf(out, n, "\"%s\"", ev->note.index < (u32)sc->nr_notes && sc->note[ev->note.index].text
 					      ? sc->note[ev->note.index].text : "?");
 		break;
+	case EV_SCHED_SELECT_RQ:
+		snprintf(out, n, "comm=%s pid=%d %s prev_cpu=%d target=%d new_cpu=%d affine=%s path=%s",
+			 comm(ui, ev->select.pid, cpu, a, sizeof(a)), ev->select.pid,
+			 ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup", ev->select.prev_cpu,
+			 ev->select.target, ev->select.new_cpu,
+			 ev->select.affine < NR_WAKE_AFFINE_RESULTS ? wake_affine_names[ev->select.affine] : "?",
+			 ev->select.path < NR_SELECT_PATHS ? select_path_names[ev->select.path] : "?");
+		break;
+	case EV_SCHED_LB_GROUP:
+		snprintf(out, n, "#%" PRIu64 " group_cpu=%d%s %s load=%u util=%u nr=%u idle=%u",
+			 ev->lb_group.decision, ev->lb_group.first_cpu, ev->lb_group.local ? " local" : "",
+			 ev->lb_group.group_type < NR_GROUP_TYPES ? group_type_names[ev->lb_group.group_type] : "?",
+			 ev->lb_group.group_load, ev->lb_group.group_util, ev->lb_group.sum_nr_running,
+			 ev->lb_group.idle_cpus);
+		break;
+	case EV_SCHED_LB_TASK:
+		snprintf(out, n, "#%" PRIu64 " comm=%s pid=%d %s load=%u imbalance=%" PRId64,
+			 ev->lb_task.decision, comm(ui, ev->lb_task.pid, cpu, a, sizeof(a)), ev->lb_task.pid,
+			 ev->lb_task.result < NR_LB_TASK_RESULTS ? lb_task_result_names[ev->lb_task.result] : "?",
+			 ev->lb_task.load, ev->lb_task.imbalance);
+		break;
+	case EV_SCHED_LB:
+		snprintf(out, n, "#%" PRIu64 " %s %s %s why=%s busiest=%d %s imbalance=%" PRId64 " moved=%u",
+			 ev->lb.decision, ev->lb.level < NR_SD_LEVEL_NAMES ? sd_level_names[ev->lb.level] : "?",
+			 ev->lb.idle < CPU_MAX_IDLE_TYPES ? cpu_idle_type_names[ev->lb.idle] : "?",
+			 ev->lb.outcome < NR_LB_OUTCOMES ? lb_outcome_names[ev->lb.outcome] : "?",
+			 ev->lb.why < NR_FBG_REASONS ? fbg_reason_names[ev->lb.why] : "?", ev->lb.busiest_cpu,
+			 ev->lb.migration_type < NR_MIGRATION_TYPES ? migration_type_names[ev->lb.migration_type] : "?",
+			 ev->lb.imbalance, ev->lb.nr_moved);
+		break;
+	case EV_SCHED_HERD:
+		snprintf(out, n, "%s: %u migrations from %u to %u CPUs since event #%" PRIu64,
+			 ev->herd.cause < NR_HERD_CAUSES ? herd_cause_names[ev->herd.cause] : "?", ev->herd.nr,
+			 ev->herd.nr_src, ev->herd.nr_dst, ev->herd.first_seq);
+		break;
 	default:
 		snprintf(out, n, "type=%u", ev->type);
 	}
@@ -239,7 +278,10 @@ static struct style event_style(int type)
 	case EV_SCHED_WAKEUP_NEW:
 		return sty(C_GREEN, COLOR_DEFAULT, 0);
 	case EV_SCHED_MIGRATE_TASK:
+	case EV_SCHED_HERD:
 		return sty(C_MAGENTA, COLOR_DEFAULT, A_BOLD_);
+	case EV_SCHED_LB:
+		return sty(C_MAGENTA, COLOR_DEFAULT, 0);
 	case EV_COMMAND:
 	case EV_NOTE:
 		return sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_);
@@ -362,7 +404,7 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		draw_line(ui, cb, a.x, a.y + 1 + i, a.w, history_event(ui->h, seqs[i]), seqs[i] == ui->sel_event);
 	cb_print(cb, a.x, a.y + a.h - 1, a.w, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
 		 "Up/Down PgUp/PgDn select  Home first  End follow   times in s, [CPU]; "
-		 "decision records (balance, placement) are not in the engine yet");
+		 "#N: the balance decision a record belongs to");
 }
 
 static bool ev_key(struct ui *ui, int key)
