@@ -404,6 +404,25 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 	}
 }
 
+void trace_ftrace_fields(const struct trace_ftrace_opts *o, const struct sched_event *ev, char *buf,
+			size_t n)
+{
+	struct trace_ftrace w = { .o = *o };
+	size_t len;
+
+	if (!n)
+		return;
+	buf[0] = 0;
+	if (ev->type >= NR_SCHED_EVENTS || !(w.f = fmemopen(buf, n, "w")))
+		return;
+	put_fields(&w, ev);
+	fclose(w.f);
+	len = strnlen(buf, n - 1);
+	buf[len] = 0;
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = 0;
+}
+
 void trace_ftrace_event(void *arg, const struct sched_event *ev)
 {
 	struct trace_ftrace *w = arg;

@@ -53,6 +53,9 @@ struct trace_ftrace;
 struct trace_ftrace *trace_ftrace_open(FILE *f, const struct trace_ftrace_opts *o);
 /* A sched_event_fn: one line per event. */
 void trace_ftrace_event(void *w, const struct sched_event *ev);
+/* One event's fields as a trace line prints them (what follows "name: "), into buf. */
+void trace_ftrace_fields(const struct trace_ftrace_opts *o, const struct sched_event *ev, char *buf,
+			size_t n);
 /* Lines written so far. */
 u64 trace_ftrace_entries(const struct trace_ftrace *w);
 /* Patch the entry count, flush, and free the writer (f stays open).

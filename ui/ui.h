@@ -57,6 +57,12 @@ struct ui {
 
 /* A stable colour per task (by pid) from the palette available. */
 struct style ui_task_style(const struct ui *ui, int pid);
+/* The first event of the decision record ev belongs to (a placement or a
+ * load_balance() attempt; a migration's cause), ~0 when none. */
+u64 decision_of(const struct sched_event *ev);
+/* Draw that record ("why") in a; returns the rows used, 0 when there is none. */
+int decision_draw(struct ui *ui, struct cellbuf *cb, struct rect a, const struct sched_event *ev);
+
 /* A stable colour per task group, bold so groups stand out from tasks. */
 struct style ui_group_style(const struct ui *ui, int group);
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/trace_log.h"
 #include "ui.h"
 
 #define NO_EVENT (~0ULL)
@@ -91,10 +92,6 @@ static bool ev_match(const struct ui *ui, const struct filter *f, const struct s
 		return pid_match(ui, f, ev->yield.pid);
 	case EV_COMMAND:
 		return ev->command.task >= 0 && pid_match(ui, f, ev->command.task + 1);
-	case EV_SCHED_SELECT_RQ:
-		return pid_match(ui, f, ev->select.pid);
-	case EV_SCHED_LB_TASK:
-		return pid_match(ui, f, ev->lb_task.pid);
 	default:
 		return false;
 	}
@@ -132,140 +129,23 @@ static u64 next_match(const struct ui *ui, const struct filter *f, u64 seq, u64 
 
 /* ---- one line ---- */
 
-static const char *comm(const struct ui *ui, int pid, int cpu, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", sched_comm(ui->e, pid, cpu));
-	return buf;
-}
-
-static const char *state_str(int pid, char st)
-{
-	if (st == TASK_STATE_R)
-		return pid == 0 ? "R" : "R+";
-	if (st == TASK_STATE_S)
-		return "S";
-	if (st == TASK_STATE_X)
-		return "X";
-	return "R";
-}
-
+/*
+ * The fields as the ftrace text prints them (one formatter for both), but a
+ * switch in a narrow window gets a compact form.
+ */
 static void fields(const struct ui *ui, const struct sched_event *ev, char *out, size_t n, bool narrow)
 {
-	char a[64], b[64];
-	int cpu = ev->cpu;
-	const struct sched_scenario *sc = sched_scenario_of(ui->e);
+	struct trace_ftrace_opts o;
 
-	switch (ev->type) {
-	case EV_SCHED_SWITCH:
-		if (narrow) {
-			snprintf(out, n, "%s:%d %s ==> %s:%d", comm(ui, ev->sw.prev_pid, cpu, a, sizeof(a)),
-				 ev->sw.prev_pid, state_str(ev->sw.prev_pid, ev->sw.prev_state),
-				 comm(ui, ev->sw.next_pid, cpu, b, sizeof(b)), ev->sw.next_pid);
-			break;
-		}
-		snprintf(out, n, "prev_comm=%s prev_pid=%d prev_state=%s ==> next_comm=%s next_pid=%d",
-			 comm(ui, ev->sw.prev_pid, cpu, a, sizeof(a)), ev->sw.prev_pid,
-			 state_str(ev->sw.prev_pid, ev->sw.prev_state),
-			 comm(ui, ev->sw.next_pid, cpu, b, sizeof(b)), ev->sw.next_pid);
-		break;
-	case EV_SCHED_WAKING:
-	case EV_SCHED_WAKEUP:
-	case EV_SCHED_WAKEUP_NEW:
-		snprintf(out, n, "comm=%s pid=%d prio=%d target_cpu=%03d",
-			 comm(ui, ev->wake.pid, cpu, a, sizeof(a)), ev->wake.pid, ev->wake.prio,
-			 ev->wake.target_cpu);
-		break;
-	case EV_SCHED_MIGRATE_TASK:
-		snprintf(out, n, "comm=%s pid=%d orig_cpu=%d dest_cpu=%d",
-			 comm(ui, ev->migrate.pid, cpu, a, sizeof(a)), ev->migrate.pid,
-			 ev->migrate.orig_cpu, ev->migrate.dest_cpu);
-		break;
-	case EV_SCHED_PROCESS_FORK:
-		snprintf(out, n, "comm=%s pid=%d child_comm=%s child_pid=%d",
-			 comm(ui, ev->fork.parent_pid, cpu, a, sizeof(a)), ev->fork.parent_pid,
-			 comm(ui, ev->fork.child_pid, cpu, b, sizeof(b)), ev->fork.child_pid);
-		break;
-	case EV_SCHED_PROCESS_EXIT:
-		snprintf(out, n, "comm=%s pid=%d prio=%d", comm(ui, ev->exit.pid, cpu, a, sizeof(a)),
-			 ev->exit.pid, ev->exit.prio);
-		break;
-	case EV_SCHED_STAT_RUNTIME:
-		snprintf(out, n, "comm=%s pid=%d runtime=%" PRIu64 " [ns] vruntime=%" PRIu64 " [ns]",
-			 comm(ui, ev->runtime.pid, cpu, a, sizeof(a)), ev->runtime.pid,
-			 ev->runtime.runtime, ev->runtime.vruntime);
-		break;
-	case EV_SCHED_SET_NICE:
-		snprintf(out, n, "comm=%s pid=%d old_nice=%d new_nice=%d policy=%d slice=%" PRIu64 " [ns]",
-			 comm(ui, ev->nice.pid, cpu, a, sizeof(a)), ev->nice.pid, ev->nice.old_nice,
-			 ev->nice.new_nice, ev->nice.policy, ev->nice.slice);
-		break;
-	case EV_SCHED_YIELD:
-		if (ev->yield.to_pid)
-			snprintf(out, n, "comm=%s pid=%d to_comm=%s to_pid=%d",
-				 comm(ui, ev->yield.pid, cpu, a, sizeof(a)), ev->yield.pid,
-				 comm(ui, ev->yield.to_pid, cpu, b, sizeof(b)), ev->yield.to_pid);
-		else
-			snprintf(out, n, "comm=%s pid=%d", comm(ui, ev->yield.pid, cpu, a, sizeof(a)),
-				 ev->yield.pid);
-		break;
-	case EV_COMMAND: {
-		const char *kind = ev->command.kind < NR_SCHED_COMMANDS ? sched_command_names[ev->command.kind] : "?";
-		const char *what = "";
-
-		if (ev->command.kind == CMD_SET_TUNABLE && ev->command.key >= 0 &&
-		    ev->command.key < NR_SCHED_TUNABLES)
-			what = sched_tunable_descs[ev->command.key].name;
-		else if (ev->command.kind == CMD_SET_FEATURE && ev->command.key >= 0 &&
-			 ev->command.key < NR_SCHED_FEATURES)
-			what = sched_feature_names[ev->command.key];
-		else if (ev->command.task >= 0)
-			what = comm(ui, ev->command.task + 1, cpu, a, sizeof(a));
-		snprintf(out, n, "%s %s key=%d value=%" PRId64 " (%s)", kind, what, ev->command.key,
-			 ev->command.value, ev->command.index == ~0u ? "console" : "scenario");
-		break;
+	if (narrow && ev->type == EV_SCHED_SWITCH) {
+		snprintf(out, n, "%s:%d %s ==> %s:%d", sched_comm(ui->e, ev->sw.prev_pid, ev->cpu),
+			 ev->sw.prev_pid, ev->sw.prev_state == TASK_STATE_R ? "R" : ev->sw.prev_state == TASK_STATE_X ? "X" : "S",
+			 sched_comm(ui->e, ev->sw.next_pid, ev->cpu), ev->sw.next_pid);
+		return;
 	}
-	case EV_NOTE:
-		snprintf(out, n, "\"%s\"", ev->note.index < (u32)sc->nr_notes && sc->note[ev->note.index].text
-					      ? sc->note[ev->note.index].text : "?");
-		break;
-	case EV_SCHED_SELECT_RQ:
-		snprintf(out, n, "comm=%s pid=%d %s prev_cpu=%d target=%d new_cpu=%d affine=%s path=%s",
-			 comm(ui, ev->select.pid, cpu, a, sizeof(a)), ev->select.pid,
-			 ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup", ev->select.prev_cpu,
-			 ev->select.target, ev->select.new_cpu,
-			 ev->select.affine < NR_WAKE_AFFINE_RESULTS ? wake_affine_names[ev->select.affine] : "?",
-			 ev->select.path < NR_SELECT_PATHS ? select_path_names[ev->select.path] : "?");
-		break;
-	case EV_SCHED_LB_GROUP:
-		snprintf(out, n, "#%" PRIu64 " group_cpu=%d%s %s load=%u util=%u nr=%u idle=%u",
-			 ev->lb_group.decision, ev->lb_group.first_cpu, ev->lb_group.local ? " local" : "",
-			 ev->lb_group.group_type < NR_GROUP_TYPES ? group_type_names[ev->lb_group.group_type] : "?",
-			 ev->lb_group.group_load, ev->lb_group.group_util, ev->lb_group.sum_nr_running,
-			 ev->lb_group.idle_cpus);
-		break;
-	case EV_SCHED_LB_TASK:
-		snprintf(out, n, "#%" PRIu64 " comm=%s pid=%d %s load=%u imbalance=%" PRId64,
-			 ev->lb_task.decision, comm(ui, ev->lb_task.pid, cpu, a, sizeof(a)), ev->lb_task.pid,
-			 ev->lb_task.result < NR_LB_TASK_RESULTS ? lb_task_result_names[ev->lb_task.result] : "?",
-			 ev->lb_task.load, ev->lb_task.imbalance);
-		break;
-	case EV_SCHED_LB:
-		snprintf(out, n, "#%" PRIu64 " %s %s %s why=%s busiest=%d %s imbalance=%" PRId64 " moved=%u",
-			 ev->lb.decision, ev->lb.level < NR_SD_LEVEL_NAMES ? sd_level_names[ev->lb.level] : "?",
-			 ev->lb.idle < CPU_MAX_IDLE_TYPES ? cpu_idle_type_names[ev->lb.idle] : "?",
-			 ev->lb.outcome < NR_LB_OUTCOMES ? lb_outcome_names[ev->lb.outcome] : "?",
-			 ev->lb.why < NR_FBG_REASONS ? fbg_reason_names[ev->lb.why] : "?", ev->lb.busiest_cpu,
-			 ev->lb.migration_type < NR_MIGRATION_TYPES ? migration_type_names[ev->lb.migration_type] : "?",
-			 ev->lb.imbalance, ev->lb.nr_moved);
-		break;
-	case EV_SCHED_HERD:
-		snprintf(out, n, "%s: %u migrations from %u to %u CPUs since event #%" PRIu64,
-			 ev->herd.cause < NR_HERD_CAUSES ? herd_cause_names[ev->herd.cause] : "?", ev->herd.nr,
-			 ev->herd.nr_src, ev->herd.nr_dst, ev->herd.first_seq);
-		break;
-	default:
-		snprintf(out, n, "type=%u", ev->type);
-	}
+	trace_ftrace_opts_for(&o, ui->e);
+	o.full_comm = true;
+	trace_ftrace_fields(&o, ev, out, n);
 }
 
 static struct style event_style(int type)
@@ -278,10 +158,7 @@ static struct style event_style(int type)
 	case EV_SCHED_WAKEUP_NEW:
 		return sty(C_GREEN, COLOR_DEFAULT, 0);
 	case EV_SCHED_MIGRATE_TASK:
-	case EV_SCHED_HERD:
 		return sty(C_MAGENTA, COLOR_DEFAULT, A_BOLD_);
-	case EV_SCHED_LB:
-		return sty(C_MAGENTA, COLOR_DEFAULT, 0);
 	case EV_COMMAND:
 	case EV_NOTE:
 		return sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_);
@@ -323,11 +200,17 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	int rows = a.h - 2;
 	u64 seqs[512];
 	int n = 0;
+	bool why;
 
 	if (a.w <= 0 || a.h < 3)
 		return;
-	rows = MIN(rows, (int)ARRAY_SIZE(seqs));
 	parse_filter(ui, &f);
+	/* a selected balance, placement or migration opens its decision record below */
+	why = ui->sel_event != NO_EVENT && ui->sel_event < limit &&
+	      decision_of(history_event(ui->h, ui->sel_event)) != ~0ULL && a.h >= 16;
+	if (why)
+		rows = a.h / 2 - 1;
+	rows = MIN(rows, (int)ARRAY_SIZE(seqs));
 
 	if (ui->sel_event != NO_EVENT && ui->sel_event >= limit)
 		ui->sel_event = NO_EVENT;
@@ -402,9 +285,12 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			 ui->ev_filter[0] ? "no event matches the filter" : "no events yet");
 	for (int i = 0; i < n; i++)
 		draw_line(ui, cb, a.x, a.y + 1 + i, a.w, history_event(ui->h, seqs[i]), seqs[i] == ui->sel_event);
+	if (why)
+		decision_draw(ui, cb, (struct rect){ a.x, a.y + 2 + rows, a.w, a.h - rows - 3 },
+			      history_event(ui->h, ui->sel_event));
 	cb_print(cb, a.x, a.y + a.h - 1, a.w, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
 		 "Up/Down PgUp/PgDn select  Home first  End follow   times in s, [CPU]; "
-		 "#N: the balance decision a record belongs to");
+		 "a selected balance, placement or migration shows its record");
 }
 
 static bool ev_key(struct ui *ui, int key)

@@ -3,10 +3,11 @@
 
 #include "loop.h"
 
-extern const struct view view_cpus, view_runqueue, view_timeline, view_events, view_task, view_groups;
+extern const struct view view_cpus, view_runqueue, view_timeline, view_events, view_task, view_groups,
+	view_migrations;
 
 const struct view *const ui_views[] = {
-	&view_cpus, &view_runqueue, &view_timeline, &view_events, &view_task, &view_groups,
+	&view_cpus, &view_runqueue, &view_timeline, &view_events, &view_task, &view_groups, &view_migrations,
 };
 const int ui_nr_views = (int)ARRAY_SIZE(ui_views);
 

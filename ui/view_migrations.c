@@ -1,0 +1,146 @@
+/*
+ * The migrations view: who moved where, newest last, from the event log
+ * up to the current position: time, task, from -> to, the reason
+ * (wakeup, fork, balance, newidle, nohz_idle, active) and the outcome of
+ * the decision that caused it; migrations that belong to a herd
+ * (schedscope_herd) are marked and the herd's line says why it was one.
+ * The selected migration's decision record is drawn below ("why").
+ */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui.h"
+
+#define MIG_MAX_ROWS 512
+/* How far back the view looks for migrations and herds. */
+#define MIG_SCAN (1u << 20)
+
+static u64 visible(const struct ui *ui)
+{
+	return MIN(history_nr_logged(ui->h), sched_nr_events(ui->e));
+}
+
+static bool listed(const struct sched_event *ev)
+{
+	return ev->type == EV_SCHED_MIGRATE_TASK || ev->type == EV_SCHED_HERD;
+}
+
+/* Is the migration at seq part of a herd reported later (within the scan)? */
+static const struct sched_event *herd_of(const struct ui *ui, u64 seq, u64 limit)
+{
+	for (u64 s = seq; s < limit && s < seq + 4096; s++) {
+		const struct sched_event *ev = history_event(ui->h, s);
+
+		if (ev->type == EV_SCHED_HERD && ev->herd.first_seq <= seq)
+			return ev;
+	}
+	return NULL;
+}
+
+static void mig_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w, const struct sched_event *ev,
+		     bool sel, bool in_herd)
+{
+	struct style base = sel ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN;
+	char t[32];
+
+	if (sel)
+		cb_fill(cb, (struct rect){ x, y, w, 1 }, ' ', base);
+	snprintf(t, sizeof(t), "%.6f", (double)ev->time / 1e9);
+	if (ev->type == EV_SCHED_HERD) {
+		cb_print(cb, x, y, w, sty(C_RED, COLOR_DEFAULT, A_BOLD_ | (sel ? A_REVERSE_ : 0)),
+			 "%c%s  HERD: %u migrations from %u CPUs to %u since %.6f, cause %s", sel ? '>' : ' ', t,
+			 ev->herd.nr, ev->herd.nr_src, ev->herd.nr_dst, (double)ev->herd.first_time / 1e9,
+			 ev->herd.cause < NR_HERD_CAUSES ? herd_cause_names[ev->herd.cause] : "?");
+		return;
+	}
+	int used = cb_print(cb, x, y, w, base, "%c%s %s", sel ? '>' : ' ', t, in_herd ? "H" : " ");
+	used += cb_print(cb, x + used, y, MIN(16, w - used), ui_task_style(ui, ev->migrate.pid), " %-15s",
+			 sched_comm(ui->e, ev->migrate.pid, ev->cpu));
+	cb_print(cb, x + used, y, w - used, base, " CPU %3d -> %-3d %-9s decision #%" PRIu64, ev->migrate.orig_cpu,
+		 ev->migrate.dest_cpu, ev->migrate.reason < NR_MIGRATE_REASONS ? migrate_reason_names[ev->migrate.reason]
+									    : "?",
+		 ev->migrate.cause);
+}
+
+static void mig_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+{
+	static u64 seqs[MIG_MAX_ROWS];
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	u64 limit = visible(ui), sel = ui->sel_event, end = limit;
+	const struct sched_event *sel_ev = NULL;
+	int list_h, n = 0;
+
+	if (a.w <= 0 || a.h < 4)
+		return;
+	if (sel != ~0ULL && (sel >= limit || !listed(history_event(ui->h, sel))))
+		sel = ~0ULL;
+	if (sel != ~0ULL) {
+		sel_ev = history_event(ui->h, sel);
+		end = sel + 1;
+	}
+	/* the list takes the top half when a record is shown, else all of it */
+	list_h = (sel_ev ? a.h / 2 : a.h) - 2;
+	list_h = MAX(1, MIN(list_h, MIG_MAX_ROWS));
+	for (u64 s = end, budget = MIG_SCAN; s-- > 0 && n < list_h && budget--;)
+		if (listed(history_event(ui->h, s)))
+			seqs[n++] = s;
+	cb_print(cb, a.x, a.y, a.w, bold, "Migrations \u00b7 newest last%s \u00b7 H: part of a herd", sel_ev ? " (up to the selected one)" : "");
+	for (int i = 0; i < n; i++) {
+		const struct sched_event *ev = history_event(ui->h, seqs[n - 1 - i]);
+
+		mig_line(ui, cb, a.x, a.y + 1 + i, a.w, ev, ev->seq == sel,
+			 ev->type == EV_SCHED_MIGRATE_TASK && herd_of(ui, ev->seq, limit));
+	}
+	if (!n)
+		cb_print(cb, a.x + 1, a.y + 1, a.w - 1, dim, "no migrations yet");
+	if (sel_ev && sel_ev->type == EV_SCHED_MIGRATE_TASK) {
+		struct rect r = { a.x, a.y + 2 + list_h, a.w, a.h - list_h - 3 };
+
+		if (!decision_draw(ui, cb, r, sel_ev))
+			cb_print(cb, r.x, r.y, r.w, dim, "why: no decision record (a move by affinity or a class change)");
+	}
+	cb_print(cb, a.x, a.y + a.h - 1, a.w, dim, "Up/Down select (the record of the selected one below)  End follow");
+}
+
+static bool mig_key(struct ui *ui, int key)
+{
+	u64 limit = visible(ui), s;
+
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		s = ui->sel_event == ~0ULL || ui->sel_event > limit ? limit : ui->sel_event;
+		for (u64 budget = MIG_SCAN; s-- > 0 && budget--;)
+			if (listed(history_event(ui->h, s))) {
+				ui->sel_event = s;
+				break;
+			}
+		return true;
+	case KEY_DOWN:
+	case 'j':
+		if (ui->sel_event == ~0ULL)
+			return true;
+		for (s = ui->sel_event + 1; s < limit; s++)
+			if (listed(history_event(ui->h, s))) {
+				ui->sel_event = s;
+				return true;
+			}
+		ui->sel_event = ~0ULL;
+		return true;
+	case KEY_END:
+		ui->sel_event = ~0ULL;
+		return true;
+	}
+	return false;
+}
+
+const struct view view_migrations = {
+	.name = "migrations",
+	.title = "Migrations",
+	.draw = mig_draw,
+	.key = mig_key,
+};
