@@ -11,14 +11,15 @@ WARN       = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-protot
 OPT       ?= -O2 -g
 CPPFLAGS  += -D_GNU_SOURCE -DSCHEDSCOPE_DATADIR='"$(DATADIR)"'
 CFLAGS    += $(CSTD) $(WARN) $(OPT)
-LDLIBS    += -lm
+JANSSON    = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+LDLIBS    += $(JANSSON) -lm
 # `make V=1` shows the full commands
 Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang python3
-PKG_LIBS   = ncursesw termkey cmocka
+             libcmocka-dev libjansson-dev tmux clang python3 rt-app
+PKG_LIBS   = ncursesw termkey cmocka jansson
 
 B          = build
 SCHED_SRC  = $(wildcard sched/*.c)
@@ -119,6 +120,7 @@ test: check-deps
 	@tests/run-unit.sh $(UNIT_BINS)
 	@tests/run-scenarios.sh ./schedscope
 	@tests/run-import.sh ./schedscope
+	@tests/run-import-rtapp.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
 	@tests/run-perfetto-check.sh ./schedscope
@@ -142,12 +144,12 @@ FUZZ_BINS  = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_TIME ?= 20
 
 # the parsers and what they need, without the CLI
-FUZZ_DEPS  = sched/features.c src/lex.c src/scenario.c src/program_parse.c src/expect_parse.c src/parse_util.c src/topology_file.c src/host_topology.c src/command.c src/breakpoint.c sched/event.c src/expect.c src/stats.c src/group_parse.c sched/weight.c \
-             src/import_trace.c src/import_trace_line.c src/irq_parse.c
+FUZZ_DEPS  = $(SCHED_SRC) src/lex.c src/scenario.c src/program_parse.c src/expect_parse.c src/parse_util.c src/topology_file.c src/host_topology.c src/command.c src/breakpoint.c src/expect.c src/stats.c src/group_parse.c src/irq_parse.c \
+             src/import_trace.c src/import_trace_line.c src/import_rtapp.c
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(FUZZ_DEPS) -o $@ -lm
+	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(FUZZ_DEPS) -o $@ $(LDLIBS)
 
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)

@@ -429,21 +429,29 @@ static void sched_fork(struct task_struct *p)
 	set_task_rq(p, FORK_CPU);
 }
 
-void wake_up_new_task(struct task_struct *p)
+/* A new task: started by its fork timer (parent NULL) or by a task's `fork`. */
+void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 {
+	int from = parent ? parent->cpu : FORK_CPU;
 	struct sched_event ev;
 	struct rq *rq;
 
 	sched_fork(p);
+	/* a task's `fork`: the child starts out on its parent's CPU, as copy_process() leaves it */
+	if (parent) {
+		p->cpu = from;
+		set_task_rq(p, from);
+	}
 	/* __set_task_cpu(): a fork is placed, not migrated (no migrate event) */
-	p->recent_used_cpu = FORK_CPU;
-	p->cpu = select_task_rq(p, FORK_CPU, WF_FORK, FORK_CPU);
+	p->recent_used_cpu = from;
+	p->cpu = select_task_rq(p, from, WF_FORK, from);
 	set_task_rq(p, p->cpu);
 	rq = task_rq(p);
 	update_rq_clock(rq);
 
-	sched_event_init(&ev, EV_SCHED_PROCESS_FORK, p->cpu);
-	ev.fork.parent_pid = 0;
+	p->start_time = ST->now;
+	sched_event_init(&ev, EV_SCHED_PROCESS_FORK, parent ? parent->cpu : p->cpu);
+	ev.fork.parent_pid = parent ? parent->pid : 0;
 	ev.fork.child_pid = p->pid;
 	sched_emit(&ev);
 

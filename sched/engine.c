@@ -36,6 +36,8 @@ static size_t arena_need(const struct sched_scenario *sc, const struct sched_dom
 	n += (size_t)sc->nr_tasks * (sizeof(struct task_struct) + 16);
 	for (int i = 0; i < sc->nr_tasks; i++)
 		n += (size_t)sc->task[i].prog->nr_loops * sizeof(u32) + 16;
+	n += (size_t)sc->nr_tasks * ((size_t)sc->nr_local_timers * sizeof(struct prog_timer) + 16);
+	n += (size_t)sc->nr_sync * sizeof(struct sync_state) + 16;
 	n += ((size_t)sc->nr_actions + sc->nr_notes + sc->nr_irqs) * (sizeof(struct sched_timer) + 16);
 	n += (size_t)(sc->nr_groups ? sc->nr_groups : 1) * (sizeof(struct task_group) + 48 +
 		(size_t)sc->topo->nr_cpus * (2 * sizeof(void *) + sizeof(struct sched_entity) +
@@ -161,6 +163,8 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->sched_class = &fair_sched_class;
 	p->sched_task_group = &e->st->tg[spec->group];
 	p->loop_count = arena_alloc(e, (size_t)spec->prog->nr_loops * sizeof(u32));
+	p->timer = arena_alloc(e, (size_t)e->sc->nr_local_timers * sizeof(struct prog_timer));
+	p->blocked_on = p->relock = -1;
 	init_timer(&p->wake_timer, T_WAKE, idx);
 	init_timer(&p->fork_timer, T_FORK, idx);
 }
@@ -217,10 +221,13 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_timer(&st->end_timer, T_END, 0);
 	timer_arm(&st->tq, &st->end_timer, sc->duration);
 
+	st->sync = arena_alloc(e, (size_t)sc->nr_sync * sizeof(struct sync_state));
 	st->task = arena_alloc(e, (size_t)sc->nr_tasks * sizeof(struct task_struct));
 	for (int i = 0; i < sc->nr_tasks; i++) {
 		init_task(e, &st->task[i], i);
-		timer_arm(&st->tq, &st->task[i].fork_timer, sc->task[i].start);
+		/* a task another one forks waits for that `fork` */
+		if (!sc->task[i].forked)
+			timer_arm(&st->tq, &st->task[i].fork_timer, sc->task[i].start);
 	}
 	st->action_timer = arena_alloc(e, (size_t)sc->nr_actions * sizeof(struct sched_timer));
 	for (int i = 0; i < sc->nr_actions; i++) {
@@ -451,7 +458,7 @@ static void fire_timer(struct sched_timer *t)
 		try_to_wake_up(&ST->task[t->arg], 0);
 		break;
 	case T_FORK:
-		wake_up_new_task(&ST->task[t->arg]);
+		wake_up_new_task(&ST->task[t->arg], NULL);
 		break;
 	case T_ACTION:
 		apply_command(&E->sc->action[t->arg].cmd, (u32)t->arg);

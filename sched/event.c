@@ -26,6 +26,7 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB_TASK] = "schedscope_lb_task",
 	[EV_SCHED_LB] = "schedscope_load_balance",
 	[EV_SCHED_HERD] = "schedscope_herd",
+	[EV_PROG_TIMER] = "schedscope_timer",
 };
 
 const char *const herd_cause_names[NR_HERD_CAUSES] = {

@@ -32,6 +32,7 @@ enum sched_event_type {
 	EV_SCHED_LB_TASK,	/* a task detach_tasks() considered, moved or not */
 	EV_SCHED_LB,		/* the outcome of one load_balance() attempt */
 	EV_SCHED_HERD,		/* a burst of migrations: herd_threshold within herd_window */
+	EV_PROG_TIMER,		/* a task reached its `timer`: one rt-app period ends */
 	NR_SCHED_EVENTS
 };
 
@@ -267,6 +268,14 @@ struct sched_event {
 			s32 irq;		/* the irq number (-1 for steal) */
 			u64 irq_ns, steal_ns;	/* exit: the interruption's time, by kind */
 		} intr;
+		struct {
+			s32 pid;
+			u8 missed;	/* the expiry had passed: no sleep */
+			u64 expires;	/* the period's end the task waits for */
+			s64 slack;	/* expires - now: negative when late */
+			u64 sum_exec;	/* the task's CPU time so far */
+			u64 period;	/* the timer's period */
+		} timer;
 	};
 };
 

@@ -314,6 +314,13 @@ struct task_struct {
 	u64 work_start;			/* clock_task when the current run stint began */
 	u32 wake_pending;		/* `wake`s not yet consumed by `wait` */
 	bool waiting;			/* blocked in `wait` (vs a timed sleep) */
+	s32 blocked_on;			/* scenario.sync index it waits in, -1 when none */
+	s32 relock;			/* cond_wait: the mutex to take again once signalled, or -1 */
+	struct task_struct *wait_next;	/* next in that object's FIFO of waiters */
+	u64 start_time;			/* when it was forked: its timers count from here */
+	u64 budget_time;		/* the instant budget_used counts statements at */
+	u32 budget_used;
+	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
 	struct sched_timer wake_timer;
 	struct sched_timer fork_timer;
 	/* wakeup placement (select.c) */
@@ -323,6 +330,20 @@ struct task_struct {
 	int recent_used_cpu;
 	/* rq->cfs_tasks links (balance.c) */
 	struct task_struct *tasks_prev, *tasks_next;
+};
+
+/* A periodic timer's state (rt-app's timer resource). */
+struct prog_timer {
+	u64 next;		/* the end of the current period */
+	bool started;		/* first use done: next counts from the user's start */
+};
+
+/* The run-time state of one scenario.sync object. */
+struct sync_state {
+	struct task_struct *owner;		/* mutex: holder, NULL when free */
+	struct task_struct *head, *tail;	/* FIFO of blocked tasks */
+	u32 arrived;				/* barrier: tasks waiting at it now */
+	struct prog_timer timer;		/* shared timer */
 };
 
 /* ---- scheduling classes (kernel/sched/sched.h struct sched_class) ---- */
@@ -388,6 +409,7 @@ struct sched_state {
 	struct sched_timer *action_timer;	/* [nr_actions] */
 	struct sched_timer *note_timer;		/* [nr_notes] */
 	struct sched_timer *irq_timer;		/* [nr_irqs] */
+	struct sync_state *sync;		/* [scenario.nr_sync] */
 	struct sched_timer end_timer;
 	struct timer_queue tq;
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
@@ -485,7 +507,7 @@ void resched_curr(struct rq *rq);
 void __schedule(struct rq *rq);
 void sched_tick(struct rq *rq);
 int try_to_wake_up(struct task_struct *p, int wake_flags);
-void wake_up_new_task(struct task_struct *p);
+void wake_up_new_task(struct task_struct *p, struct task_struct *parent);
 void set_user_nice(struct task_struct *p, int nice);
 void set_load_weight(struct task_struct *p, bool update_load);
 void do_sched_yield(struct rq *rq);

@@ -1,11 +1,16 @@
 /*
  * The task's workload: a small program (run, sleep, loop, wait, wake,
- * yield, nice, exit) interpreted in the task's own context. `run` consumes
- * task-clock time on a CPU; everything else takes no time.
+ * yield, nice, exit, and rt-app's lock, cond_wait, signal, barrier, timer,
+ * fork) interpreted in the task's own context. `run` consumes task-clock
+ * time on a CPU; everything else takes no time.
  */
 #include "internal.h"
 
-/* A program that loops this long without running or blocking is stopped (it exits). */
+/*
+ * A task that executes this many statements at one instant of simulated
+ * time is stopped (it exits): a loop that takes no time, or tasks that wake
+ * each other and block again at once, forever, would stop the clock.
+ */
 #define PROG_ZERO_TIME_BUDGET 10000
 
 /* Charge the running task's work for the time it has run since the last call (interruptions excluded). */
@@ -54,6 +59,165 @@ static void task_exit(struct task_struct *p)
 	do_task_dead(task_rq(p));
 }
 
+/* ---- rt-app's resources: every block and wakeup goes through try_to_wake_up() ---- */
+
+static void sync_enqueue(struct sync_state *s, struct task_struct *p, int obj)
+{
+	p->blocked_on = obj;
+	p->wait_next = NULL;
+	if (s->tail)
+		s->tail->wait_next = p;
+	else
+		s->head = p;
+	s->tail = p;
+}
+
+static struct task_struct *sync_dequeue(struct sync_state *s)
+{
+	struct task_struct *p = s->head;
+
+	if (p) {
+		s->head = p->wait_next;
+		if (!s->head)
+			s->tail = NULL;
+		p->wait_next = NULL;
+		p->blocked_on = -1;
+	}
+	return p;
+}
+
+/* A task left an object's queue with what it waited for: it runs again, woken by `waker`. */
+static void sync_wake(struct task_struct *p, struct task_struct *waker)
+{
+	ST->waker_cpu = waker->cpu;
+	try_to_wake_up(p, WF_IN_TASK);
+}
+
+/* Take mutex m for p, or queue p behind the holder. True when p has it. */
+static bool mutex_acquire(int m, struct task_struct *p)
+{
+	struct sync_state *s = &ST->sync[m];
+
+	if (!s->owner) {
+		s->owner = p;
+		return true;
+	}
+	sync_enqueue(s, p, m);
+	return false;
+}
+
+/* Unlock hands the mutex to the first waiter, in FIFO order, and wakes it. */
+static void mutex_release(int m, struct task_struct *p)
+{
+	struct sync_state *s = &ST->sync[m];
+	struct task_struct *next;
+
+	if (s->owner != p)
+		return;		/* not the holder: like an error-checking mutex, nothing happens */
+	next = sync_dequeue(s);
+	s->owner = next;
+	if (next)
+		sync_wake(next, p);
+}
+
+/* A signalled waiter takes its mutex again before it runs (pthread_cond_wait's return). */
+static void cond_wake_one(struct task_struct *w, struct task_struct *waker)
+{
+	int m = w->relock;
+
+	w->relock = -1;
+	if (m < 0 || mutex_acquire(m, w))
+		sync_wake(w, waker);
+}
+
+/* Wake one (signal) or all (broadcast) of c's waiters; with none, the signal is lost. */
+static void cond_signal(int c, struct task_struct *waker, bool all)
+{
+	struct sync_state *s = &ST->sync[c];
+	struct task_struct *w;
+
+	while ((w = sync_dequeue(s))) {
+		cond_wake_one(w, waker);
+		if (!all)
+			break;
+	}
+}
+
+/* The last of a barrier's users to arrive releases the others and goes on. */
+static bool barrier_arrive(int b, struct task_struct *p)
+{
+	struct sync_state *s = &ST->sync[b];
+	struct task_struct *w;
+
+	if (s->arrived + 1 < E->sc->sync[b].users) {
+		s->arrived++;
+		sync_enqueue(s, p, b);
+		return false;
+	}
+	s->arrived = 0;
+	while ((w = sync_dequeue(s)))
+		sync_wake(w, p);
+	return true;
+}
+
+/* The task's CPU time up to now, without touching the accounting. */
+static u64 task_sum_exec(struct task_struct *p)
+{
+	struct rq *rq = task_rq(p);
+
+	return p->se.sum_exec_runtime + (rq_clock_task(rq) - MIN(p->se.exec_start, rq_clock_task(rq)));
+}
+
+/*
+ * rt-app's timer: the period ends `period` after the previous end (the
+ * user's start at first use). Before it, sleep until then; after it, go on
+ * at once, and a relative timer counts the next period from now.
+ */
+static bool prog_timer(struct task_struct *p, const struct prog_insn *in)
+{
+	const struct sched_sync *def = &E->sc->sync[in->arg];
+	struct prog_timer *t = def->local >= 0 ? &p->timer[def->local] : &ST->sync[in->arg].timer;
+	u64 period = in->dur.a, now = ST->now;
+	struct sched_event ev;
+	bool missed;
+
+	if (!t->started) {
+		t->started = true;
+		t->next = p->start_time;
+	}
+	t->next += period;
+	missed = now >= t->next;
+
+	sched_event_init(&ev, EV_PROG_TIMER, p->cpu);
+	ev.timer.pid = p->pid;
+	ev.timer.missed = missed;
+	ev.timer.expires = t->next;
+	ev.timer.slack = (s64)(t->next - now);
+	ev.timer.sum_exec = task_sum_exec(p);
+	ev.timer.period = period;
+	sched_emit(&ev);
+
+	if (missed) {
+		if (!def->absolute)
+			t->next = now;
+		return false;
+	}
+	timer_arm(&ST->tq, &p->wake_timer, t->next);
+	return true;
+}
+
+/* `fork TASK`: start the first of its instances not started yet; none left, nothing happens. */
+static void prog_fork(struct task_struct *p, const struct prog_insn *in)
+{
+	for (u32 i = 0; i < in->wake_count; i++) {
+		struct task_struct *c = &ST->task[E->sc->wake_list[in->wake_first + i]];
+		if (c->state == TASK_NEW && !timer_queued(&c->fork_timer)) {
+			wake_up_new_task(c, p);
+			return;
+		}
+	}
+}
+
 /*
  * Run the program from pc until it needs CPU time, blocks or ends. Called
  * for the current task of its CPU, with no work left.
@@ -62,12 +226,15 @@ void task_program_step(struct task_struct *p)
 {
 	const struct sched_program *prog = p->spec->prog;
 	struct rq *rq = task_rq(p);
-	int budget = PROG_ZERO_TIME_BUDGET;
 
 	if (p->state != TASK_RUNNING || p->work_left || p->run_forever || rq->need_resched)
 		return;
 
-	while (budget-- > 0) {
+	if (p->budget_time != ST->now) {
+		p->budget_time = ST->now;
+		p->budget_used = 0;
+	}
+	while (p->budget_used++ < PROG_ZERO_TIME_BUDGET) {
 		const struct prog_insn *in;
 		u64 d;
 
@@ -148,6 +315,57 @@ void task_program_step(struct task_struct *p)
 		case PROG_NICE:
 			p->pc++;
 			set_user_nice(p, in->arg);
+			if (rq->need_resched)
+				return;
+			break;
+		case PROG_LOCK:
+			p->pc++;
+			if (!mutex_acquire(in->arg, p)) {
+				task_block(p, false);
+				return;
+			}
+			break;
+		case PROG_UNLOCK:
+			p->pc++;
+			mutex_release(in->arg, p);
+			if (rq->need_resched)
+				return;
+			break;
+		case PROG_COND_WAIT:
+			p->pc++;
+			/* drops the mutex it holds, and takes it again once signalled */
+			p->relock = in->target >= 0 && ST->sync[in->target].owner == p ? in->target : -1;
+			if (p->relock >= 0)
+				mutex_release(p->relock, p);
+			sync_enqueue(&ST->sync[in->arg], p, in->arg);
+			task_block(p, false);
+			return;
+		case PROG_SIGNAL:
+		case PROG_BROADCAST:
+			p->pc++;
+			cond_signal(in->arg, p, in->op == PROG_BROADCAST);
+			if (rq->need_resched)
+				return;
+			break;
+		case PROG_BARRIER:
+			p->pc++;
+			if (!barrier_arrive(in->arg, p)) {
+				task_block(p, false);
+				return;
+			}
+			if (rq->need_resched)
+				return;
+			break;
+		case PROG_TIMER:
+			p->pc++;
+			if (prog_timer(p, in)) {
+				task_block(p, false);
+				return;
+			}
+			break;
+		case PROG_FORK:
+			p->pc++;
+			prog_fork(p, in);
 			if (rq->need_resched)
 				return;
 			break;

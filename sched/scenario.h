@@ -52,6 +52,30 @@ enum prog_op {
 	PROG_YIELD_TO,		/* yield_to(TASK): wake_first names the one task */
 	PROG_EXIT,		/* exit */
 	PROG_NICE,		/* nice N: set_user_nice(arg) */
+	PROG_LOCK,		/* lock M: arg = mutex (scenario.sync index) */
+	PROG_UNLOCK,		/* unlock M */
+	PROG_COND_WAIT,		/* cond_wait C M / suspend C: arg = cond, target = mutex or -1 */
+	PROG_SIGNAL,		/* signal C: wake the first waiter */
+	PROG_BROADCAST,		/* broadcast C / resume C: wake every waiter */
+	PROG_BARRIER,		/* barrier B: arg = barrier */
+	PROG_TIMER,		/* timer REF PERIOD: arg = timer, dur.a = period */
+	PROG_FORK,		/* fork TASK: wake_first/wake_count list the instances */
+};
+
+/*
+ * Named objects task programs share (rt-app's resources): mutexes,
+ * condition variables (also `suspend`/`resume` points), barriers and
+ * periodic timers. A timer whose name starts with "unique" is private to
+ * each task, as in rt-app: `local` is then its slot in the task's own array.
+ */
+enum sched_sync_kind { SYNC_MUTEX, SYNC_COND, SYNC_BARRIER, SYNC_TIMER };
+
+struct sched_sync {
+	char name[64];
+	u8 kind;		/* enum sched_sync_kind */
+	bool absolute;		/* timer: the next expiry never moves to "now" after a miss */
+	s32 local;		/* timer: slot in each task's private timers, -1 when shared */
+	u32 users;		/* barrier: task instances whose program uses it */
 };
 
 struct prog_insn {
@@ -71,6 +95,8 @@ struct sched_program {
 	int nr_insns;
 	struct prog_insn *insn;	/* [nr_insns] */
 	int nr_loops;		/* loop counters a task running it needs */
+	int nr_barriers;
+	s32 *barrier;		/* [nr_barriers] the distinct barriers it uses */
 };
 
 /* ---- task groups (cgroup v2 cpu controller, v1's cpu.shares) ---- */
@@ -112,6 +138,7 @@ struct sched_task_spec {
 	int policy;			/* enum sched_policy */
 	u64 slice;			/* custom slice (sched_attr.sched_runtime), 0 = default */
 	u64 start;			/* when it is forked, ns */
+	bool forked;			/* started by another task's `fork`, not at `start` */
 	bool has_cpus;
 	struct cpumask cpus;		/* affinity when has_cpus */
 	const struct sched_program *prog;
@@ -192,6 +219,9 @@ struct sched_scenario {
 	struct sched_task_spec *task;	/* [nr_tasks] */
 	int nr_wake_list;
 	s32 *wake_list;			/* task indices named by PROG_WAKE */
+	int nr_sync;
+	struct sched_sync *sync;	/* objects named by lock, cond_wait, barrier, timer... */
+	int nr_local_timers;		/* "unique" timers: slots each task keeps */
 
 	int nr_irqs;
 	struct sched_irq_spec *irq;	/* [nr_irqs], one per CPU it runs on */

@@ -1,7 +1,8 @@
 /*
- * schedscope import INPUT [-o FILE]: a recorded workload into a scenario.
- * This file reads the options, tells the input's format, and hands the text
- * to that format's importer; the output is written whole or not at all.
+ * schedscope import INPUT [-o FILE]: a recorded trace or an rt-app workload
+ * into a scenario. This file reads the options, tells the input's format,
+ * and hands the text to that format's importer; the output is written whole
+ * or not at all.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "import_rtapp.h"
 #include "import_trace.h"
 
 enum input_format { IN_AUTO = -1, IN_FTRACE = TRACE_FTRACE, IN_TRACE_CMD = TRACE_TRACE_CMD, IN_PERF = TRACE_PERF, IN_JSON };
@@ -59,14 +61,18 @@ static bool starts_with(const char *s, const char *end, const char *prefix)
 }
 
 /*
- * The format the first lines show: JSON opens with '{' or '['; trace-cmd
- * report opens with "cpus=N" (after "version = N" in old releases); perf
- * script names events "sched:..."; anything else is read as ftrace text.
+ * The format the first lines show: JSON opens with '{' or '[' (an rt-app
+ * file maybe after comments); trace-cmd report opens with "cpus=N" (after
+ * "version = N" in old releases); perf script names events "sched:...";
+ * anything else is read as ftrace text.
  */
 static enum input_format detect_format(const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 
+	/* rt-app files may open with a comment, as json-c allows */
+	if (import_rtapp_detect(text, len))
+		return IN_JSON;
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
 	if (p < end && (*p == '{' || *p == '['))
@@ -88,10 +94,43 @@ static enum input_format detect_format(const char *text, size_t len)
 
 static int parse_format(const char *s)
 {
+	if (!strcmp(s, "rtapp"))
+		return IN_JSON;
 	for (int f = TRACE_FTRACE; f <= TRACE_PERF; f++)
 		if (!strcmp(s, trace_format_names[f]))
 			return f;
 	return IN_AUTO;
+}
+
+/*
+ * An rt-app workload: the scenario in *scn (NUL-terminated); its warnings
+ * reach stderr only when the import succeeds. 0, or -1 with err set.
+ */
+static int import_json(const char *name, const char *text, size_t len, char **scn, char *err,
+		       size_t errlen)
+{
+	char *warnings = NULL;
+	size_t scn_len = 0, warn_len = 0;
+	FILE *out = open_memstream(scn, &scn_len), *warn = open_memstream(&warnings, &warn_len);
+	int r = -1;
+
+	if (out && warn)
+		r = import_rtapp(name, text, len, out, warn, err, errlen);
+	else
+		snprintf(err, errlen, "%s: out of memory", name);
+	if (out)
+		fclose(out);
+	if (warn)
+		fclose(warn);
+	if (r >= 0)
+		fwrite(warnings, 1, warn_len, stderr);
+	free(warnings);
+	if (r < 0) {
+		free(*scn);
+		*scn = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 /* Write text to path through a temporary file beside it, renamed when complete. */
@@ -145,7 +184,7 @@ int cmd_import(int argc, char **argv)
 		case 'F':
 			format = parse_format(optarg);
 			if (format == IN_AUTO)
-				return cli_usage_error("--format: '%s' is not ftrace, trace-cmd or perf", optarg);
+				return cli_usage_error("--format: '%s' is not ftrace, trace-cmd, perf or rtapp", optarg);
 			break;
 		case 'I':
 			o.keep_idle = true;
@@ -166,14 +205,11 @@ int cmd_import(int argc, char **argv)
 		return 2;
 	if (format == IN_AUTO)
 		format = detect_format(text, len);
-	if (format == IN_JSON) {
-		fprintf(stderr, "schedscope: %s:1:1: JSON input (an rt-app workload?) is not a trace; "
-			"give --format to read it as one\n", argv[optind]);
-		free(text);
-		return 2;
-	}
-	rc = import_trace(argv[optind], text, len, (enum trace_format)format, &o, &scn, stderr, err,
-			  sizeof(err));
+	if (format == IN_JSON)
+		rc = import_json(argv[optind], text, len, &scn, err, sizeof(err));
+	else
+		rc = import_trace(argv[optind], text, len, (enum trace_format)format, &o, &scn, stderr, err,
+				  sizeof(err));
 	free(text);
 	if (rc) {
 		fprintf(stderr, "schedscope: %s\n", err);

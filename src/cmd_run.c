@@ -3,6 +3,7 @@
  * check its expects, or write its trace.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,10 +55,27 @@ struct run_opts {
 	const char *trace;
 	u64 trace_from, trace_to;	/* --trace-window; to == 0: no end */
 	const char *trace_tasks;	/* --trace-tasks GLOB[,GLOB] */
+	const char *periods;	/* --periods FILE: rt-app's per-period log */
 	const char *dump_state;	/* text|json: print the state where the run stopped */
 	const char *brk;	/* --break EXPR */
 	int rewind_check;	/* targets for --rewind-check */
 };
+
+/* --periods: one line per period, in rt-app's log columns and unit (us). */
+struct period_log {
+	FILE *f;
+	const char *const *names;
+};
+
+static void period_line(void *ctx, int task, const struct period_row *r)
+{
+	struct period_log *l = ctx;
+
+	fprintf(l->f, "%-16s %4d %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRId64
+		" %10" PRIu64 " %10" PRIu64 "\n", l->names[task], task, r->run / 1000,
+		(r->end - r->start) / 1000, r->start / 1000, r->end / 1000, r->slack / 1000,
+		r->c_period / 1000, r->wu_lat / 1000);
+}
 
 /* "A..B" with durations on both sides. */
 static int parse_window(const char *s, u64 *from, u64 *to)
@@ -81,6 +99,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "trace", required_argument, NULL, 't' },
 		{ "trace-window", required_argument, NULL, 'W' },
 		{ "trace-tasks", required_argument, NULL, 'T' },
+		{ "periods", required_argument, NULL, 'P' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "set", required_argument, NULL, 'S' },
 		{ "dump-state", required_argument, NULL, 'd' },
@@ -138,6 +157,9 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			break;
 		case 'T':
 			o->trace_tasks = optarg;
+			break;
+		case 'P':
+			o->periods = optarg;
 			break;
 		case 's':
 		case 'S':
@@ -253,6 +275,7 @@ int cmd_run(int argc, char **argv)
 		stats_init_scenario(&rs.st[i], &f.sc, x->has_window ? x->from : from,
 				    x->has_window ? x->to : to);
 	}
+	struct period_log plog = { NULL, f.task_names };
 	/* with time travel, listeners hang on the history so they see each event once */
 	struct sched_history *h = o.rewind_check || o.brk ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
 	if (h)
@@ -260,6 +283,18 @@ int cmd_run(int argc, char **argv)
 	else
 		sched_add_listener(e, run_stats_event, &rs);
 
+	if (o.periods) {
+		plog.f = strcmp(o.periods, "-") ? fopen(o.periods, "w") : stdout;
+		if (!plog.f) {
+			fprintf(stderr, "schedscope: %s: cannot write: %m\n", o.periods);
+			rc = 2;
+			goto out;
+		}
+		fprintf(plog.f, "#%-15s %4s %10s %10s %12s %12s %10s %10s %10s\n", "task", "idx", "run",
+			"period", "start", "end", "slack", "c_period", "wu_lat");
+		rs.st[0].period_fn = period_line;
+		rs.st[0].period_ctx = &plog;
+	}
 	if (o.trace) {
 		tf = strcmp(o.trace, "-") ? fopen(o.trace, "w") : stdout;
 		if (!tf) {
@@ -357,6 +392,8 @@ out:
 		rc = 2;
 	if (tf && tf != stdout)
 		fclose(tf);
+	if (plog.f && plog.f != stdout && fclose(plog.f))
+		rc = 2;
 	for (int i = 0; i < rs.n; i++)
 		stats_free(&rs.st[i]);
 	free(rs.st);

@@ -53,6 +53,10 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_NR_THROTTLED] = "nr_throttled",
 	[EXPECT_THROTTLED_TIME] = "throttled_time",
 	[EXPECT_NR_BURSTS] = "nr_bursts",
+	[EXPECT_PERIODS] = "periods",
+	[EXPECT_MISSED_PERIODS] = "missed_periods",
+	[EXPECT_SLACK_MIN] = "slack_min",
+	[EXPECT_PERIOD_LATENCY] = "period_latency",
 };
 
 static const char *const stat_names[] = { [STAT_P50] = "p50", [STAT_P99] = "p99", [STAT_MAX] = "max" };
@@ -63,7 +67,8 @@ static const char *const op_names[] = {
 bool expect_metric_is_time(int metric)
 {
 	return metric == EXPECT_CPU_TIME || metric == EXPECT_WAIT_TIME ||
-	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME || metric == EXPECT_RUNTIME;
+	       metric == EXPECT_WAKEUP_LATENCY || metric == EXPECT_THROTTLED_TIME || metric == EXPECT_RUNTIME ||
+	       metric == EXPECT_SLACK_MIN || metric == EXPECT_PERIOD_LATENCY;
 }
 
 /* A duration the way scenario files write them: 1.234ms, 20us, 3s. */
@@ -165,6 +170,15 @@ static double measure(const struct expect *x, const struct stats *st, int task)
 		return len ? (double)ts->migrations * 1e9 / (double)len : 0.0;
 	case EXPECT_RUNTIME:
 		return (double)ts->runtime_ns;
+	case EXPECT_PERIODS:
+		return (double)ts->per.periods;
+	case EXPECT_MISSED_PERIODS:
+		return (double)ts->per.missed;
+	case EXPECT_SLACK_MIN:
+		/* no period, no slack to speak of */
+		return ts->per.periods ? (double)ts->per.slack_min : NAN;
+	case EXPECT_PERIOD_LATENCY:
+		return (double)ts->per.wu_lat_max;
 	default:
 		return NAN;	/* a group or machine metric */
 	}

@@ -25,6 +25,11 @@ enum expect_metric {
 	EXPECT_NR_THROTTLED,	/* periods in which a queue of the group was throttled */
 	EXPECT_THROTTLED_TIME,	/* Σ over CPUs of the time its queues were throttled */
 	EXPECT_NR_BURSTS,	/* periods that used burst runtime */
+	/* tasks only: rt-app's per-period view */
+	EXPECT_PERIODS,		/* timer periods completed (rt-app's log rows) */
+	EXPECT_MISSED_PERIODS,	/* of those, timers reached after their expiry */
+	EXPECT_SLACK_MIN,	/* ns: the smallest slack of a period (< 0 when late) */
+	EXPECT_PERIOD_LATENCY,	/* ns: the largest wakeup latency after a timer */
 	NR_EXPECT_METRICS
 };
 

@@ -4,8 +4,9 @@
  *   expect METRIC(PATTERN[, p50|p99|max]) OP VALUE [+- TOL] [over A..B]
  *
  * METRIC is share, cpu_time, wait_time, wakeup_latency (with p50, p99 or
- * max), migrations, migration_rate (per second), switches, wakeups or
- * preemptions; PATTERN a task glob. herds(CAUSE) counts the machine's herd
+ * max), migrations, migration_rate (per second), switches, wakeups,
+ * preemptions, or rt-app's periods, missed_periods, slack_min,
+ * period_latency; PATTERN a task glob. herds(CAUSE) counts the machine's herd
  * migrations whose cause matches the glob (newidle, wakeup, imbalance, mixed);
  * OP = < > <= >=; VALUE a duration for the time metrics, a fraction or a
  * percentage for share (0.333 or 33.3%), a number otherwise. `+- TOL` only
@@ -121,8 +122,8 @@ int expect_parse(struct lexer *lx, const struct token *m, struct expect *x)
 	if (x->metric == NR_EXPECT_METRICS)
 		return lex_error(lx, &m->s, "unknown metric '%s' (expected share, cpu_time, wait_time, "
 				 "wakeup_latency, migrations, migration_rate, switches, wakeups, preemptions, "
-				 "runtime, herds; for groups also nr_periods, nr_throttled, throttled_time, "
-				 "nr_bursts)", SNIP(&m->s));
+				 "runtime, periods, missed_periods, slack_min, period_latency, herds; for groups "
+				 "also nr_periods, nr_throttled, throttled_time, nr_bursts)", SNIP(&m->s));
 	x->line = m->s.line;
 	x->col = m->s.col;
 	if (expect_call(lx, m, x) < 0)

@@ -16,7 +16,7 @@ static void usage(FILE *out)
 		"                       [--format text|ansi|html] [--select task=NAME|cpu=N]\n"
 		"       schedscope run SCENARIO [options]\n"
 		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
-		"       schedscope import TRACE [-o FILE] [--format ftrace|trace-cmd|perf]\n"
+		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format ftrace|trace-cmd|perf|rtapp]\n"
 		"                       [--keep-idle] [--keep-tracer] [--pin]\n"
 		"\n"
 		"run options:\n"

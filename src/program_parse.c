@@ -12,6 +12,8 @@
 
 #define MAX_PROG_INSNS 65536
 #define MAX_WAKE_TARGETS (1 << 22)
+#define MAX_SYNC_OBJECTS 65536
+#define MAX_LOCAL_TIMERS 64
 
 struct compiler {
 	struct program_parser *pp;
@@ -19,6 +21,7 @@ struct compiler {
 	struct sched_program *prog;
 	size_t cap;
 	int depth;
+	size_t cap_barriers;
 };
 
 static struct sched_program *new_program(struct program_parser *pp, struct lexer *lx,
@@ -161,12 +164,119 @@ static int compile_wake(struct compiler *c, const struct token *kw, int op)
 		if (c->lx->failed)
 			return -1;
 		return lex_error(c->lx, &t.s, "'%s' needs a task name%s", SNIP(&kw->s),
-				 op == PROG_WAKE ? " or pattern" : "");
+				 op == PROG_YIELD_TO ? "" : " or pattern");
 	}
 	int i = emit(c, kw, op);
 	if (i < 0 || RESERVE(c->lx, pp->wake, pp->cap_wakes, pp->nr_wakes) < 0)
 		return -1;
 	pp->wake[pp->nr_wakes++] = (struct pending_wake){ c->prog, i, t.s };
+	return 0;
+}
+
+static const char *const sync_kind_names[] = { "mutex", "condition", "barrier", "timer" };
+
+/* The object a statement names, created at its first use. Returns its index or -1. */
+static int sync_object(struct compiler *c, const struct token *kw, enum sched_sync_kind kind)
+{
+	struct program_parser *pp = c->pp;
+	struct lexer *lx = c->lx;
+	struct map_entry *e;
+	struct token t;
+
+	if (lex_next(lx, &t) != TOK_WORD) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &t.s, "'%s' needs a %s name", SNIP(&kw->s), sync_kind_names[kind]);
+	}
+	if ((e = strmap_find(&pp->sync_names[kind], t.s.p, t.s.n)))
+		return e->value;
+	if (t.s.n >= sizeof(pp->sync[0].name))
+		return lex_error(lx, &t.s, "%s name '%s' is longer than %zu bytes", sync_kind_names[kind],
+				 SNIP(&t.s), sizeof(pp->sync[0].name) - 1);
+	if (pp->nr_sync >= MAX_SYNC_OBJECTS)
+		return lex_error(lx, &t.s, "more than %d mutexes, conditions, barriers and timers",
+				 MAX_SYNC_OBJECTS);
+	if (RESERVE(lx, pp->sync, pp->cap_sync, pp->nr_sync) < 0 ||
+	    strmap_add(&pp->sync_names[kind], t.s.p, t.s.n, pp->nr_sync) < 0)
+		return out_of_memory(lx, &t.s);
+	struct sched_sync *o = &pp->sync[pp->nr_sync];
+	*o = (struct sched_sync){ .kind = (u8)kind, .local = -1 };
+	memcpy(o->name, t.s.p, t.s.n);
+	if (kind == SYNC_TIMER && t.s.n >= 6 && !memcmp(t.s.p, "unique", 6)) {
+		if (pp->nr_local_timers >= MAX_LOCAL_TIMERS)
+			return lex_error(lx, &t.s, "more than %d \"unique\" timers", MAX_LOCAL_TIMERS);
+		o->local = pp->nr_local_timers++;
+	}
+	return pp->nr_sync++;
+}
+
+/* Remember each barrier a program uses once, to count the barrier's users. */
+static int note_barrier(struct compiler *c, int b)
+{
+	struct sched_program *p = c->prog;
+
+	for (int i = 0; i < p->nr_barriers; i++)
+		if (p->barrier[i] == b)
+			return 0;
+	if (RESERVE(c->lx, p->barrier, c->cap_barriers, p->nr_barriers) < 0)
+		return -1;
+	p->barrier[p->nr_barriers++] = b;
+	return 0;
+}
+
+/* lock, unlock, cond_wait, signal, broadcast, suspend, resume, barrier, timer. */
+static int compile_sync(struct compiler *c, const struct token *kw, bool *takes_time)
+{
+	static const struct {
+		const char *word;
+		u8 op, kind;
+		bool blocks;
+	} stmts[] = {
+		{ "lock", PROG_LOCK, SYNC_MUTEX, false },
+		{ "unlock", PROG_UNLOCK, SYNC_MUTEX, false },
+		{ "cond_wait", PROG_COND_WAIT, SYNC_COND, true },
+		{ "suspend", PROG_COND_WAIT, SYNC_COND, true },
+		{ "signal", PROG_SIGNAL, SYNC_COND, false },
+		{ "broadcast", PROG_BROADCAST, SYNC_COND, false },
+		{ "resume", PROG_BROADCAST, SYNC_COND, false },
+		{ "barrier", PROG_BARRIER, SYNC_BARRIER, true },
+		{ "timer", PROG_TIMER, SYNC_TIMER, true },
+	};
+	struct lexer *lx = c->lx;
+	size_t k = 0;
+	int i, obj;
+
+	while (k < ARRAY_SIZE(stmts) && !span_is(&kw->s, stmts[k].word))
+		k++;
+	if (k == ARRAY_SIZE(stmts))
+		return 1;
+	if ((i = emit(c, kw, stmts[k].op)) < 0 || (obj = sync_object(c, kw, stmts[k].kind)) < 0)
+		return -1;
+	c->prog->insn[i].arg = obj;
+	c->prog->insn[i].target = -1;
+	*takes_time |= stmts[k].blocks;
+	if (span_is(&kw->s, "cond_wait")) {
+		int m = sync_object(c, kw, SYNC_MUTEX);
+		if (m < 0)
+			return -1;
+		c->prog->insn[i].target = m;
+	} else if (stmts[k].op == PROG_BARRIER) {
+		return note_barrier(c, obj);
+	} else if (stmts[k].op == PROG_TIMER) {
+		struct token t;
+		u64 period;
+
+		if (duration_word(lx, &kw->s, &period) < 0)
+			return -1;
+		if (!period)
+			return lex_error(lx, &kw->s, "a timer's period must be longer than 0");
+		c->prog->insn[i].dur = (struct sched_duration){ .kind = DIST_CONST, .a = period };
+		if (lex_peek(lx, &t) == TOK_WORD && (span_is(&t.s, "absolute") || span_is(&t.s, "relative"))) {
+			lex_next(lx, &t);
+			if (span_is(&t.s, "absolute"))
+				c->pp->sync[obj].absolute = true;
+		}
+	}
 	return 0;
 }
 
@@ -207,6 +317,8 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 		return 0;
 	} else if (span_is(&kw->s, "yield_to")) {
 		return compile_wake(c, kw, PROG_YIELD_TO);
+	} else if (span_is(&kw->s, "fork")) {
+		return compile_wake(c, kw, PROG_FORK);
 	} else if (span_is(&kw->s, "nice")) {
 		s64 nice;
 		if (lex_next(lx, &t) != TOK_WORD) {
@@ -217,9 +329,12 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 		if (lex_int(lx, &t.s, "nice", -20, 19, &nice) < 0 || (i = emit(c, kw, PROG_NICE)) < 0)
 			return -1;
 		c->prog->insn[i].arg = (s32)nice;
+	} else if ((i = compile_sync(c, kw, takes_time)) <= 0) {
+		return i;
 	} else {
 		return lex_error(lx, &kw->s, "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
-				 "yield, yield_to, exit, nice)", SNIP(&kw->s));
+				 "yield, yield_to, exit, nice, lock, unlock, cond_wait, signal, broadcast, "
+				 "suspend, resume, barrier, timer, fork)", SNIP(&kw->s));
 	}
 	return 0;
 }
@@ -264,7 +379,7 @@ static int compile_seq(struct compiler *c, const struct token *open, bool *takes
 struct sched_program *program_compile(struct program_parser *pp, struct lexer *lx,
 				      const struct token *open, const struct lex_span *where)
 {
-	struct compiler c = { pp, lx, new_program(pp, lx, where), 0, 0 };
+	struct compiler c = { pp, lx, new_program(pp, lx, where), 0, 0, 0 };
 	bool tt = false;
 
 	if (!c.prog || compile_seq(&c, open, &tt) < 0)
@@ -274,6 +389,14 @@ struct sched_program *program_compile(struct program_parser *pp, struct lexer *l
 		return NULL;
 	}
 	return c.prog;
+}
+
+/* `fork NAME` also names the instances NAME.0, NAME.1... of a count= line. */
+static bool names_task(const char *pat, const char *name, int op)
+{
+	size_t n = strlen(pat);
+
+	return !strcmp(pat, name) || (op == PROG_FORK && !strncmp(pat, name, n) && name[n] == '.');
 }
 
 /* The tasks a pattern names, appended to the scenario's wake_list. */
@@ -288,7 +411,7 @@ static int resolve_pattern(struct program_parser *pp, struct lexer *lx, struct s
 	bool glob = strpbrk(pat, "*?[\\") != NULL;
 	insn->wake_first = (u32)sc->nr_wake_list;
 	for (int i = 0; i < sc->nr_tasks; i++) {
-		if (glob ? fnmatch(pat, sc->task[i].name, 0) != 0 : strcmp(pat, sc->task[i].name) != 0)
+		if (glob ? fnmatch(pat, sc->task[i].name, 0) != 0 : !names_task(pat, sc->task[i].name, insn->op))
 			continue;
 		if (sc->nr_wake_list >= MAX_WAKE_TARGETS)
 			return lex_error(lx, &pw->pattern, "wake targets exceed %d in all", MAX_WAKE_TARGETS);
@@ -299,9 +422,24 @@ static int resolve_pattern(struct program_parser *pp, struct lexer *lx, struct s
 	insn->wake_count = (u32)sc->nr_wake_list - insn->wake_first;
 	if (!insn->wake_count)
 		return lex_error(lx, &pw->pattern, "%s '%s': no task matches",
-				 insn->op == PROG_WAKE ? "wake" : "yield_to", SNIP(&pw->pattern));
+				 insn->op == PROG_WAKE ? "wake" : insn->op == PROG_FORK ? "fork" : "yield_to",
+				 SNIP(&pw->pattern));
 	if (strmap_add(&pp->wake_patterns, pw->pattern.p, pw->pattern.n, w) < 0)
 		return out_of_memory(lx, &pw->pattern);
+	return 0;
+}
+
+/* The tasks `fork` names wait for it: they have no start time of their own. */
+static int mark_forked(struct lexer *lx, struct sched_scenario *sc, const struct pending_wake *pw,
+		       const struct prog_insn *insn)
+{
+	for (u32 i = 0; i < insn->wake_count; i++) {
+		struct sched_task_spec *t = &sc->task[sc->wake_list[insn->wake_first + i]];
+		if (t->start)
+			return lex_error(lx, &pw->pattern, "fork '%s': task %s has at=, but a forked task "
+					 "starts when forked", SNIP(&pw->pattern), t->name);
+		t->forked = true;
+	}
 	return 0;
 }
 
@@ -324,19 +462,36 @@ int program_resolve_wakes(struct program_parser *pp, struct lexer *lx, struct sc
 		if (insn->op == PROG_YIELD_TO && insn->wake_count != 1)
 			return lex_error(lx, &pw->pattern, "yield_to '%s' names %u tasks; it takes one",
 					 SNIP(&pw->pattern), insn->wake_count);
+		if (insn->op == PROG_FORK && mark_forked(lx, sc, pw, insn) < 0)
+			return -1;
 	}
+	/* as rt-app counts a barrier's users: the tasks started with the scenario, not forked ones */
+	for (int i = 0; i < sc->nr_tasks; i++) {
+		const struct sched_program *prog = sc->task[i].prog;
+		for (int b = 0; !sc->task[i].forked && b < prog->nr_barriers; b++)
+			pp->sync[prog->barrier[b]].users++;
+	}
+	sc->sync = pp->sync;
+	sc->nr_sync = pp->nr_sync;
+	sc->nr_local_timers = pp->nr_local_timers;
+	pp->sync = NULL;
+	pp->nr_sync = 0;
 	return 0;
 }
 void program_parser_free(struct program_parser *pp)
 {
 	free(pp->wake);
 	free(pp->wake_patterns.e);
+	free(pp->sync);
+	for (size_t k = 0; k < ARRAY_SIZE(pp->sync_names); k++)
+		free(pp->sync_names[k].e);
 }
 
 void program_list_free(struct program_list *l)
 {
 	for (int i = 0; i < l->nr; i++) {
 		free(l->prog[i]->insn);
+		free(l->prog[i]->barrier);
 		free(l->prog[i]);
 	}
 	free(l->prog);

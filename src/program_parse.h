@@ -3,7 +3,10 @@
  * task program="..." values in .scn files, compiled into sched_program.
  *
  *   run D | run forever | sleep D | loop [N] { ... } | wait |
- *   wake PATTERN | yield | exit | nice N
+ *   wake PATTERN | yield | exit | nice N |
+ *   lock M | unlock M | cond_wait C M | signal C | broadcast C |
+ *   suspend C | resume C | barrier B | timer REF PERIOD [relative|absolute] |
+ *   fork TASK
  *
  * separated by ';' or new lines, where D is a duration or uniform(A, B),
  * exp(MEAN), normal(MEAN, SD). A loop without a count repeats forever, so
@@ -12,6 +15,13 @@
  *
  * `wake PATTERN` may name tasks declared further down the file, so its
  * targets are looked up once every task is known.
+ *
+ * The rt-app statements name shared objects (mutex M, condition C, barrier
+ * B, timer REF), created by first use; a kind's names are its own, so a
+ * mutex and a condition may share one. `suspend C` is `cond_wait` without
+ * a mutex and `resume C` a broadcast. Timers whose name starts with
+ * "unique" are private to each task. A task named by `fork` starts only
+ * when forked, once per `fork` and instance.
  */
 #ifndef SRC_PROGRAM_PARSE_H
 #define SRC_PROGRAM_PARSE_H
@@ -41,6 +51,11 @@ struct program_parser {
 	size_t cap_wakes;
 	struct pending_wake *wake;
 	struct strmap wake_patterns;	/* pattern -> pending_wake index already resolved */
+	int nr_sync;
+	size_t cap_sync;
+	struct sched_sync *sync;	/* handed to the scenario by program_resolve_wakes() */
+	struct strmap sync_names[4];	/* per enum sched_sync_kind: name -> sync index */
+	int nr_local_timers;
 };
 
 /*
@@ -52,9 +67,11 @@ struct sched_program *program_compile(struct program_parser *pp, struct lexer *l
 				      const struct token *open, const struct lex_span *where);
 
 /*
- * Give each `wake PATTERN` its range of sc->wake_list: the tasks whose name
- * is PATTERN, or matches it as a glob. Equal patterns share one range. Call
- * once, after the last task; errors (a pattern no task matches) go to lx.
+ * Give each `wake PATTERN` (and `yield_to`, `fork`) its range of
+ * sc->wake_list: the tasks whose name is PATTERN, or matches it as a glob.
+ * Equal patterns share one range. Mark forked tasks, count each barrier's
+ * users and hand the shared objects to sc. Call once, after the last task;
+ * errors (a pattern no task matches) go to lx.
  */
 int program_resolve_wakes(struct program_parser *pp, struct lexer *lx, struct sched_scenario *sc);
 

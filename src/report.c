@@ -43,6 +43,39 @@ static double ms(u64 ns)
 	return (double)ns / 1e6;
 }
 
+static double avg_ms(double sum, u64 n)
+{
+	return n ? sum / (double)n / 1e6 : 0.0;
+}
+
+/* rt-app's per-period view, for the tasks that use a `timer`. */
+static void report_periods_text(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	bool header = false;
+
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct period_stats *p = &st->task[i].per;
+		struct sched_task_info ti;
+
+		if (!p->periods)
+			continue;
+		if (!header) {
+			fprintf(out, "\n%-16s %7s %6s %10s %10s %9s %9s %10s %10s %9s %9s\n", "periods (ms)",
+				"periods", "missed", "period_avg", "period_max", "run_avg", "run_max",
+				"slack_avg", "slack_min", "wu_avg", "wu_max");
+			header = true;
+		}
+		sched_task_info(r->e, i, &ti);
+		fprintf(out, "%-16s %7llu %6llu %10.3f %10.3f %9.3f %9.3f %10.3f %10.3f %9.3f %9.3f\n", ti.name,
+			(unsigned long long)p->periods, (unsigned long long)p->missed,
+			avg_ms((double)p->period_sum, p->periods), ms(p->period_max),
+			avg_ms((double)p->run_sum, p->periods), ms(p->run_max),
+			avg_ms((double)p->slack_sum, p->periods), (double)p->slack_min / 1e6,
+			avg_ms((double)p->wu_lat_sum, p->periods), ms(p->wu_lat_max));
+	}
+}
+
 static u64 sum_idle(const u64 *v)
 {
 	u64 s = 0;
@@ -238,6 +271,7 @@ void report_text(FILE *out, const struct report *r)
 			(unsigned long long)t->preemptions);
 	}
 
+	report_periods_text(out, r);
 	if (st->nr_groups > 1)
 		report_groups_text(out, r, win);
 
@@ -308,6 +342,23 @@ void report_json(FILE *out, const struct report *r)
 		json_latency(&j, &t->lat);
 		json_kv_u64(&j, "migrations", t->migrations);
 		json_kv_u64(&j, "preemptions", t->preemptions);
+		if (t->per.periods) {
+			const struct period_stats *p = &t->per;
+
+			json_key(&j, "periods");
+			json_begin_object(&j);
+			json_kv_u64(&j, "count", p->periods);
+			json_kv_u64(&j, "missed", p->missed);
+			json_kv_u64(&j, "period_sum_ns", p->period_sum);
+			json_kv_u64(&j, "period_max_ns", p->period_max);
+			json_kv_u64(&j, "run_sum_ns", p->run_sum);
+			json_kv_u64(&j, "run_max_ns", p->run_max);
+			json_kv_s64(&j, "slack_sum_ns", p->slack_sum);
+			json_kv_s64(&j, "slack_min_ns", p->slack_min);
+			json_kv_u64(&j, "wakeup_latency_sum_ns", p->wu_lat_sum);
+			json_kv_u64(&j, "wakeup_latency_max_ns", p->wu_lat_max);
+			json_end_object(&j);
+		}
 		json_key(&j, "kernel_stats");
 		json_begin_object(&j);
 		json_kv_u64(&j, "sum_exec_runtime", ti.sum_exec_runtime);

@@ -963,6 +963,7 @@ void scenario_free(struct scenario_file *f)
 	free(sc->irq);
 	free(sc->task);
 	free(sc->wake_list);
+	free(sc->sync);
 	free(sc->action);
 	free(f->expect);
 	free(f->task_names);

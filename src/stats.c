@@ -239,6 +239,57 @@ static void on_wakeup(struct stats *st, const struct sched_event *ev)
 		ts->cpu = ev->wake.target_cpu;
 }
 
+/* ---- rt-app's periods ---- */
+
+static void period_close(struct stats *st, struct task_stats *ts, u64 t)
+{
+	struct period_stats *ps = &ts->per;
+	struct period_row *r = &ps->row;
+
+	r->end = t;
+	r->wu_lat = r->missed ? 0 : t - ps->expires;
+	ps->pending = false;
+	if (in_window(st, t)) {
+		u64 period = r->end - r->start;
+
+		if (!ps->periods || r->slack < ps->slack_min)
+			ps->slack_min = r->slack;
+		ps->periods++;
+		ps->missed += r->missed;
+		ps->period_sum += period;
+		ps->period_max = MAX(ps->period_max, period);
+		ps->run_sum += r->run;
+		ps->run_max = MAX(ps->run_max, r->run);
+		ps->slack_sum += r->slack;
+		ps->wu_lat_sum += r->wu_lat;
+		ps->wu_lat_max = MAX(ps->wu_lat_max, r->wu_lat);
+		if (st->period_fn)
+			st->period_fn(st->period_ctx, (int)(ts - st->task), r);
+	}
+	r->start = t;
+}
+
+/* A task reached its timer: the period's run and slack are known; it ends when the task runs again. */
+static void on_timer(struct stats *st, const struct sched_event *ev)
+{
+	struct task_stats *ts = task_of(st, ev->timer.pid);
+	struct period_stats *ps;
+
+	if (!ts)
+		return;
+	ps = &ts->per;
+	ps->row.run = ev->timer.sum_exec - MIN(ps->last_exec, ev->timer.sum_exec);
+	ps->last_exec = ev->timer.sum_exec;
+	ps->row.slack = ev->timer.slack;
+	ps->row.c_period = ev->timer.period;
+	ps->row.missed = ev->timer.missed;
+	ps->expires = ev->timer.expires;
+	if (ev->timer.missed)
+		period_close(st, ts, ev->time);
+	else
+		ps->pending = true;
+}
+
 static void on_switch(struct stats *st, const struct sched_event *ev)
 {
 	u64 t = ev->time;
@@ -254,6 +305,8 @@ static void on_switch(struct stats *st, const struct sched_event *ev)
 			prev->preemptions++;
 	}
 	if (next) {
+		if (next->per.pending)
+			period_close(st, next, t);
 		task_set_state(st, next, TS_RUNNING, t);
 		if (inside) {
 			next->slices++;
@@ -388,6 +441,12 @@ void stats_event(void *arg, const struct sched_event *ev)
 	case EV_SCHED_WAKEUP:
 	case EV_SCHED_WAKEUP_NEW:
 		on_wakeup(st, ev);
+		/* a new task's first period starts when it is forked */
+		if (ev->type == EV_SCHED_WAKEUP_NEW && (ts = task_of(st, ev->wake.pid)))
+			ts->per.row.start = ev->time;
+		break;
+	case EV_PROG_TIMER:
+		on_timer(st, ev);
 		break;
 	case EV_SCHED_SELECT_RQ:
 		if (in_window(st, ev->time))

@@ -19,6 +19,35 @@ struct lat_hist {
 	u32 bucket[LAT_OCTAVES * LAT_SUB];
 };
 
+/*
+ * rt-app's per-period log, one period per `timer` the task reaches: from
+ * the task's return from one timer to its return from the next (its fork
+ * for the first). rt-app's log columns: run (CPU time in the period),
+ * period, slack (expiry - time the timer was reached, < 0 when late),
+ * wu_lat (running again - expiry; 0 when the expiry had passed).
+ */
+struct period_row {
+	u64 start, end;		/* end - start = period */
+	u64 run;
+	s64 slack;
+	u64 wu_lat;
+	u64 c_period;		/* the timer's period as written */
+	bool missed;
+};
+
+struct period_stats {
+	u64 periods, missed;	/* periods ending inside the window */
+	u64 period_sum, period_max;
+	u64 run_sum, run_max;
+	s64 slack_sum, slack_min;
+	u64 wu_lat_sum, wu_lat_max;
+	/* tracking, not results */
+	struct period_row row;	/* the period in progress */
+	bool pending;		/* waiting to run again after its timer */
+	u64 expires;
+	u64 last_exec;		/* the task's CPU time at its previous timer */
+};
+
 struct task_stats {
 	u64 cpu_ns;		/* running, inside the window */
 	u64 wait_ns;		/* runnable but not running, inside the window */
@@ -28,6 +57,7 @@ struct task_stats {
 	u64 preemptions;	/* switched out with prev_state R */
 	u64 runtime_ns;		/* what the scheduler charged it (sched_stat_runtime) */
 	struct lat_hist lat;	/* sched_wakeup -> switched in */
+	struct period_stats per;	/* rt-app's per-period view */
 	/* tracking, not results */
 	int state;		/* 0 not runnable, 1 runnable waiting, 2 running */
 	u64 since;		/* when the current state began */
@@ -87,6 +117,9 @@ struct stats {
 	u64 herds[NR_HERD_CAUSES];		/* schedscope_herd, by cause */
 	u64 herd_migrations;			/* migrations that made up those herds (first threshold each) */
 	u64 end;		/* time the statistics were closed at */
+	/* called for each period ending inside the window (task index), when set */
+	void (*period_fn)(void *ctx, int task, const struct period_row *row);
+	void *period_ctx;
 };
 
 int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to);

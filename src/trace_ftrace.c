@@ -61,6 +61,7 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB_TASK] = "d.s2.",		/* detach_tasks(): busiest's rq lock */
 	[EV_SCHED_LB] = "..s1.",
 	[EV_SCHED_HERD] = "d..2.",		/* with the sched_migrate_task that completes it */
+	[EV_PROG_TIMER] = ".....",
 };
 
 /*
@@ -389,6 +390,11 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 		break;
 	case EV_STEAL:
 		fprintf(f, "steal_ns=%" PRIu64 " irq_ns=%" PRIu64 "\n", ev->intr.steal_ns, ev->intr.irq_ns);
+		break;
+	case EV_PROG_TIMER:
+		fprintf(f, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 " missed=%d\n",
+			comm_of(w, ev->timer.pid, cpu, a), ev->timer.pid, ev->timer.expires,
+			ev->timer.slack, ev->timer.missed);
 		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;

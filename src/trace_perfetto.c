@@ -623,6 +623,22 @@ static void on_exit_event(struct trace_perfetto *w, const struct sched_event *ev
 	ev_end(w);
 }
 
+/* A task reached its rt-app timer: an instant on its track with the period's end and slack. */
+static void on_timer(struct trace_perfetto *w, const struct sched_event *ev)
+{
+	if (!task_of(w, ev->timer.pid, ev->cpu) || !in_window(w, ev->time))
+		return;
+	put_instant(w, ev->timer.missed ? "timer missed" : "timer", TRACE_PERFETTO_TASKS_PID,
+		    ev->timer.pid, ev->time, "t");
+	json_key(&w->j, "args");
+	json_begin_object(&w->j);
+	json_kv_u64(&w->j, "expires_ns", ev->timer.expires);
+	json_kv_s64(&w->j, "slack_ns", ev->timer.slack);
+	json_kv_u64(&w->j, "period_ns", ev->timer.period);
+	json_end_object(&w->j);
+	ev_end(w);
+}
+
 /* Every counter's value at the window's start, once the stream reaches it. */
 static void start_window(struct trace_perfetto *w, u64 t)
 {
@@ -673,6 +689,9 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 	case EV_NOTE:
 		if (in_window(w, ev->time))
 			on_note(w, ev);
+		break;
+	case EV_PROG_TIMER:
+		on_timer(w, ev);
 		break;
 	case EV_CFS_THROTTLE:
 	case EV_CFS_UNTHROTTLE:

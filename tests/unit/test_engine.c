@@ -96,6 +96,14 @@ static void canon_of(const struct sched_event *ev, struct canon *c)
 	case EV_NOTE:
 		c->f[0] = ev->note.index;
 		break;
+	case EV_PROG_TIMER:
+		c->f[0] = ev->timer.pid;
+		c->f[1] = ev->timer.missed;
+		c->f[2] = (s64)ev->timer.expires;
+		c->f[3] = ev->timer.slack;
+		c->f[4] = (s64)ev->timer.sum_exec;
+		c->f[5] = (s64)ev->timer.period;
+		break;
 	}
 }
 

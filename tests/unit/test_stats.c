@@ -359,10 +359,88 @@ static void test_init_rejects_bad_arguments(void **state)
 	stats_free(&st);			/* freeing twice is harmless */
 }
 
+/* ---- rt-app's periods ---- */
+
+#define MS NSEC_PER_MSEC
+
+static void timer_at(struct stats *st, u64 t, int pid, u64 expires, u64 sum_exec)
+{
+	struct sched_event ev = ev_at(t, EV_PROG_TIMER, 0);
+
+	ev.timer.pid = pid;
+	ev.timer.expires = expires;
+	ev.timer.slack = (s64)(expires - t);
+	ev.timer.missed = t >= expires;
+	ev.timer.sum_exec = sum_exec;
+	ev.timer.period = 10 * MS;
+	stats_event(st, &ev);
+}
+
+static struct period_row rows[4];
+static int nr_rows;
+
+static void keep_row(void *ctx, int task, const struct period_row *r)
+{
+	assert_int_equal(task, 0);
+	if (nr_rows < 4)
+		rows[nr_rows++] = *r;
+}
+
+/*
+ * A 10 ms timer, pid 1 on CPU 0, forked at 0:
+ *   runs 0..3 ms, timer at 3 (expires 10, slack +7), sleeps; back on the CPU
+ *   at 12 ms: period 1 = 0..12, run 3, wu_lat 2.
+ *   runs 12..25 ms (13 ms), timer at 25 (expires 20, slack -5): missed, so
+ *   period 2 = 12..25 at once, wu_lat 0.
+ * Window 0..20 ms keeps only period 1 (period 2 ends at 25).
+ */
+static void test_periods(void **state)
+{
+	struct stats st, win;
+
+	assert_int_equal(stats_init(&st, 1, 1, 0, 1000 * MS), 0);
+	assert_int_equal(stats_init(&win, 1, 1, 0, 20 * MS), 0);
+	st.period_fn = keep_row;
+	nr_rows = 0;
+	for (int k = 0; k < 2; k++) {
+		struct stats *s = k ? &win : &st;
+		fork_new(s, 0, 0, 1);
+		sw(s, 0, 0, 0, 'R', 1);
+		timer_at(s, 3 * MS, 1, 10 * MS, 3 * MS);
+		sw(s, 3 * MS, 0, 1, 'S', 0);
+		wake(s, 10 * MS, 0, 1);
+		sw(s, 12 * MS, 0, 0, 'R', 1);
+		timer_at(s, 25 * MS, 1, 20 * MS, 16 * MS);
+	}
+	const struct period_stats *p = &st.task[0].per;
+	assert_int_equal(p->periods, 2);
+	assert_int_equal(p->missed, 1);
+	assert_int_equal(p->period_sum, 25 * MS);
+	assert_int_equal(p->period_max, 13 * MS);
+	assert_int_equal(p->run_sum, 16 * MS);
+	assert_int_equal(p->run_max, 13 * MS);
+	assert_int_equal(p->slack_sum, 2 * (s64)MS);
+	assert_int_equal(p->slack_min, -5 * (s64)MS);
+	assert_int_equal(p->wu_lat_sum, 2 * MS);
+	assert_int_equal(p->wu_lat_max, 2 * MS);
+	assert_int_equal(nr_rows, 2);
+	assert_int_equal(rows[0].start, 0);
+	assert_int_equal(rows[0].end, 12 * MS);
+	assert_int_equal(rows[1].start, 12 * MS);
+	assert_int_equal(rows[1].end, 25 * MS);
+	assert_true(rows[1].missed);
+
+	assert_int_equal(win.task[0].per.periods, 1);
+	assert_int_equal(win.task[0].per.slack_min, 7 * (s64)MS);
+	stats_free(&st);
+	stats_free(&win);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_whole_run),
+		cmocka_unit_test(test_periods),
 		cmocka_unit_test(test_window_clipping),
 		cmocka_unit_test(test_finish_is_idempotent_and_resumable),
 		cmocka_unit_test(test_idle_cpu_counts_from_zero),

@@ -209,6 +209,14 @@ static void feed(struct trace_perfetto *w)
 	trace_perfetto_event(w, &ev);
 	ev = ev_switch(7123, 1, 1, 'S', 0);
 	trace_perfetto_event(w, &ev);
+	/* web.1 reaches its rt-app timer 500 ns late */
+	ev = fx_event(7200, EV_PROG_TIMER, 0);
+	ev.timer.pid = 2;
+	ev.timer.missed = 1;
+	ev.timer.expires = 6700;
+	ev.timer.slack = -500;
+	ev.timer.period = 2000;
+	trace_perfetto_event(w, &ev);
 }
 
 static char *export(u64 from, u64 to)
@@ -248,6 +256,10 @@ static void test_document_and_metadata(void **state)
 	/* the caption, escaped, as a global instant */
 	assert_non_null(strstr(t, "{\"ph\":\"i\",\"cat\":\"sched\",\"name\":\"two \\\"hogs\\\"\\nshare CPU 0\"," CPUS
 				  ",\"tid\":1000000,\"ts\":0.100,\"s\":\"g\",\"args\":{\"index\":0}},\n"));
+	/* an rt-app timer: an instant on the task's track */
+	assert_non_null(strstr(t, "{\"ph\":\"i\",\"cat\":\"sched\",\"name\":\"timer missed\"," TASKS
+				  ",\"tid\":2,\"ts\":7.200,\"s\":\"t\",\"args\":{\"expires_ns\":6700,"
+				  "\"slack_ns\":-500,\"period_ns\":2000}}"));
 	assert_non_null(strstr(t, "\n],\"otherData\":{\"generator\":\"schedscope\","));
 	assert_string_equal(t + strlen(t) - 3, "}}\n");
 	free(t);

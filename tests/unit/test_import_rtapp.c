@@ -1,0 +1,200 @@
+/*
+ * rt-app JSON import rules one by one: what rt-app and workgen accept, how
+ * each construct is written, warnings and errors with their places. The
+ * whole-file outputs are checked by tests/run-import.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/import_rtapp.h"
+#include "../../src/scenario_file.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+static char *out, *warns, err[512];
+static int rc;
+
+/* Import text; out/warns hold what was written (freed by the next call). */
+static void import(const char *text)
+{
+	size_t olen = 0, wlen = 0;
+	FILE *o, *w;
+
+	free(out);
+	free(warns);
+	out = warns = NULL;
+	o = open_memstream(&out, &olen);
+	w = open_memstream(&warns, &wlen);
+	assert_non_null(o);
+	assert_non_null(w);
+	err[0] = 0;
+	rc = import_rtapp("t.json", text, strlen(text), o, w, err, sizeof(err));
+	fclose(o);
+	fclose(w);
+}
+
+/* a, then b, appear in s in this order. */
+static void in_order(const char *s, const char *a, const char *b)
+{
+	const char *pa = strstr(s, a);
+
+	if (!pa || !strstr(pa + strlen(a), b))
+		fail_msg("expected '%s' then '%s' in:\n%s", a, b, s);
+}
+
+static void has(const char *s, const char *what)
+{
+	if (!strstr(s, what))
+		fail_msg("expected '%s' in:\n%s", what, s);
+}
+
+#define G "\"global\": { \"duration\": 1 }, "
+
+/* json-c's comments and trailing commas, workgen's duplicate keys and bare suspend */
+static void test_leniency(void **state)
+{
+	import("{ // line comment\n" G "\"tasks\": { \"t x\": { /* block */ \"loop\": 2,\n"
+	       "  \"run\": 1, \"sleep\": 2, \"run\": 3, \"suspend\", \"run\": 4, }, }, }");
+	assert_int_equal(rc, 0);
+	in_order(out, "run 1us", "sleep 2us");
+	in_order(out, "sleep 2us", "run 3us");
+	in_order(out, "run 3us", "suspend t_x");	/* the bare suspend: the task's own name */
+	in_order(out, "suspend t_x", "run 4us");
+	has(out, "program t_x {\n        loop 2 {\n");
+	assert_string_equal(warns, "");
+}
+
+/* Event keys by prefix, as rt-app matches them: "runtime" before "run", "run2" is a run. */
+static void test_prefixes(void **state)
+{
+	import("{" G "\"tasks\": { \"a\": { \"loop\": 1, \"run2\": 5, \"runtime_x\": 6, \"sleeping\": 7,"
+	       " \"broadcast\": \"c\", \"locked\": \"m\", \"unlock9\": \"m\", \"yield\": \"\" } } }");
+	assert_int_equal(rc, 0);
+	in_order(out, "run 5us", "run 6us");
+	in_order(out, "sleep 7us", "broadcast c");
+	in_order(out, "lock m", "unlock m");
+	has(out, "yield");
+	/* with loop 1, no loop is written */
+	assert_null(strstr(out, "loop"));
+}
+
+/* instance 0 tasks are started by fork: as many as the forks in their loops, at most 16. */
+static void test_fork_pools(void **state)
+{
+	import("{" G "\"tasks\": { \"p\": { \"loop\": 3, \"fork\": \"c\", \"fork\": \"d\", \"sleep\": 1 },"
+	       " \"c\": { \"instance\": 0, \"loop\": 1, \"run\": 1 },"
+	       " \"d\": { \"instance\": 2, \"loop\": 1, \"run\": 1 } } }");
+	assert_int_equal(rc, 0);
+	has(out, "fork c\n");
+	has(out, "fork d_fork\n");
+	has(out, "task c count=3 program=c\n");
+	has(out, "task d count=2 program=d\n");
+	has(out, "task d_fork count=3 program=d\n");
+
+	import("{" G "\"tasks\": { \"p\": { \"fork\": \"c\", \"sleep\": 1 },"
+	       " \"c\": { \"instance\": 0, \"loop\": 1, \"run\": 1 } } }");
+	assert_int_equal(rc, 1);
+	has(out, "task c count=16 program=c\n");
+	has(warns, "t.json:1:76: warning: task c is forked forever or more than 16 times: 16 instances are declared for it");
+}
+
+/* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, unsupported policies. */
+static void test_attributes(void **state)
+{
+	import("{" G "\"tasks\": {\n"
+	       "\"a\": { \"priority\": -5, \"dl-runtime\": 20, \"cpus\": [3, 1], \"delay\": 1500, \"run\": 1 },\n"
+	       "\"b\": { \"policy\": \"SCHED_RR\", \"priority\": 50, \"run\": 1 },\n"
+	       "\"c\": { \"policy\": \"SCHED_IDLE\", \"priority\": 40, \"run\": 1 } } }");
+	assert_int_equal(rc, 3);
+	has(out, "topology packages=1 cores=4 threads=1\n");
+	has(out, "task a nice=-5 slice=100us cpus=3,1 at=1500us program=a\n");
+	has(out, "task b program=b\n");
+	has(out, "task c policy=idle nice=19 program=c\n");
+	has(warns, "t.json:2:24: warning: dl-runtime 20 us is outside the slice range 100us..100ms: 100 us\n");
+	has(warns, "t.json:3:8: warning: SCHED_RR: the engine has no real-time or deadline class yet");
+	has(warns, "t.json:4:32: warning: priority 40 is no nice value: 19\n");
+}
+
+/* Timers, mem/iorun, taskgroup and unknown keys. */
+static void test_conversions(void **state)
+{
+	import("{" G "\"tasks\": { \"a\": { \"taskgroup\": \"/g/h i\", \"frob\": 1,\n"
+	       "\"timer\": { \"ref\": \"unique1\", \"period\": 1000, \"mode\": \"absolute\" },\n"
+	       "\"timer2\": { \"ref\": \"s\", \"period\": 2000 }, \"mem\": 21, \"iorun\": 3 },\n"
+	       "\"b\": { \"taskgroup\": \"/g\", \"run\": 1 } } }");
+	assert_int_equal(rc, 4);
+	in_order(out, "timer unique1 1000us absolute", "timer s 2000us\n");
+	in_order(out, "run 3ns  # mem 21", "run 3ns  # iorun 3");
+	/* groups are declared once each, parents first, before the tasks */
+	in_order(out, "group /g\ngroup /g/h_i\n", "task a group=/g/h_i program=a\n");
+	has(out, "task b group=/g program=b\n");
+	has(warns, "t.json:1:49: warning: taskgroup /g/h i is group /g/h_i here\n");
+	has(warns, "t.json:1:72: warning: unknown key 'frob' ignored\n");
+	has(warns, "t.json:3:43: warning: mem 21 bytes cannot be modelled: run 3ns instead");
+}
+
+/* Errors name the place and write nothing. */
+static void test_errors(void **state)
+{
+	import("{" G "\"tasks\": { \"a\": { \"loop\": 1,\n  \"wait\": \"c\" } } }");
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, "t.json:2:3: this event needs an object {\"ref\": ..., \"mutex\": ...}");
+	assert_string_equal(out, "");
+
+	import("[1, 2]");
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, "t.json:1:1: an rt-app file is a JSON object");
+
+	import("{ \"tasks\": { \"a\": { \"instance\": -1, \"run\": 1 } } }");
+	assert_string_equal(err, "t.json:1:21: instance -1 is out of range 0..100000");
+
+	import("{ \"tasks\": { \"a\": { \"run\": 1 }, \"b\": 3 } }");
+	assert_string_equal(err, "t.json:1:33: task 'b' needs an object");
+}
+
+/* Whatever was imported reads back as a scenario. */
+static void test_reads_back(void **state)
+{
+	struct scenario_file f;
+	char e[512];
+
+	import("{" G "\"tasks\": { \"a.b\": { \"instance\": 3, \"lock\": \"m\", \"run\": 10, \"unlock\": \"m\","
+	       " \"barrier\": \"x\", \"timer\": { \"ref\": \"t\", \"period\": 100 } },"
+	       " \"a_b\": { \"loop\": 2, \"resume\": \"a.b\", \"sleep\": 5 } } }");
+	assert_int_equal(rc, 0);
+	has(out, "task a_b count=3 program=a_b\n");
+	has(out, "task a_b_2 program=a_b_2\n");	/* the clash gets a suffix */
+	if (scenario_parse("t.scn", out, strlen(out), &f, e, sizeof(e)) < 0)
+		fail_msg("%s\n%s", e, out);
+	assert_int_equal(f.sc.nr_tasks, 4);
+	assert_int_equal(f.sc.nr_sync, 4);	/* m, x, t, and the condition a.b */
+	scenario_free(&f);
+}
+
+static int teardown(void **state)
+{
+	free(out);
+	free(warns);
+	out = warns = NULL;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_leniency),
+		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_fork_pools),
+		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_conversions),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_reads_back),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
