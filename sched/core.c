@@ -381,7 +381,7 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	int prev_cpu = p->cpu;
 	u64 decision = ST->nr_events;
 
-	cpu = select_task_rq(p, prev_cpu, WF_TTWU, this_cpu);
+	cpu = select_task_rq(p, prev_cpu, WF_TTWU | (wake_flags & WF_SYNC), this_cpu);
 	set_task_cpu(p, cpu, this_cpu, decision, MIGRATE_WAKEUP);
 	rq = cpu_rq(cpu);
 	update_rq_clock(rq);

@@ -54,8 +54,8 @@ enum migrate_reason {
 	NR_MIGRATE_REASONS
 };
 
-/* The kernel's WF_FORK and WF_TTWU bits, as select events carry them. */
-enum { SELECT_WF_FORK = 0x04, SELECT_WF_TTWU = 0x08 };
+/* The kernel's WF_FORK, WF_TTWU and WF_SYNC bits, as select events carry them. */
+enum { SELECT_WF_FORK = 0x04, SELECT_WF_TTWU = 0x08, SELECT_WF_SYNC = 0x10 };
 
 /* select_task_rq() paths: how the chosen CPU won (select.c). */
 enum select_path {
@@ -223,7 +223,7 @@ struct sched_event {
 			s16 target;	/* wake_affine()'s pick, prev_cpu when not tried */
 			s16 new_cpu;
 			s16 nr_scanned;	/* CPUs select_idle_cpu() looked at */
-			u8 wake_flags;	/* SELECT_WF_TTWU or SELECT_WF_FORK */
+			u8 wake_flags;	/* SELECT_WF_TTWU [| SELECT_WF_SYNC] or SELECT_WF_FORK */
 			u8 affine;	/* enum wake_affine_result */
 			u8 path;	/* enum select_path */
 			u8 depth;	/* domain level of the affine/slow-path domain */

@@ -415,7 +415,7 @@ enum {
 	DEQUEUE_SPECIAL = 0x10,
 	DEQUEUE_DELAYED = 0x200,
 };
-enum { WF_TTWU = 0x08, WF_FORK = 0x04 };
+enum { WF_TTWU = 0x08, WF_FORK = 0x04, WF_SYNC = 0x10 };
 /* The engine's stand-in for in_task(): the wakeup comes from a running task's
  * program, not from a timer interrupt. */
 #define WF_IN_TASK 0x1000

@@ -43,12 +43,12 @@ static void task_block(struct task_struct *p, bool waiting)
 }
 
 /* `wake` only ends a `wait`; otherwise it is kept, like a completion's count. */
-static void task_wake_target(struct task_struct *p, int cpu)
+static void task_wake_target(struct task_struct *p, int cpu, bool sync)
 {
 	if (p->state == TASK_INTERRUPTIBLE && p->waiting) {
 		p->waiting = false;
 		ST->waker_cpu = cpu;
-		try_to_wake_up(p, WF_IN_TASK);
+		try_to_wake_up(p, WF_IN_TASK | (sync ? WF_SYNC : 0));
 	} else if (p->state != TASK_DEAD) {
 		p->wake_pending++;
 	}
@@ -294,7 +294,7 @@ void task_program_step(struct task_struct *p)
 			for (u32 i = 0; i < in->wake_count; i++) {
 				int t = E->sc->wake_list[in->wake_first + i];
 				if (&ST->task[t] != p)
-					task_wake_target(&ST->task[t], p->cpu);
+					task_wake_target(&ST->task[t], p->cpu, in->arg);
 			}
 			if (rq->need_resched)
 				return;	/* preempted by what it woke: continue when back */

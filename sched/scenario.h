@@ -47,7 +47,7 @@ enum prog_op {
 	PROG_LOOP,		/* loop [N] { : arg = N (0 = forever), target = insn after END_LOOP */
 	PROG_END_LOOP,		/* } : target = its PROG_LOOP */
 	PROG_WAIT,		/* block until woken by `wake` */
-	PROG_WAKE,		/* wake TASK: wake_first/wake_count index scenario.wake_list */
+	PROG_WAKE,		/* wake[_sync] TASK: wake_first/wake_count index scenario.wake_list; arg 1 = sync */
 	PROG_YIELD,		/* sched_yield() */
 	PROG_YIELD_TO,		/* yield_to(TASK): wake_first names the one task */
 	PROG_EXIT,		/* exit */

@@ -673,7 +673,7 @@ static int select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_fla
 	u32 sd_flag = (wake_flags & WF_FORK) ? SD_BALANCE_FORK : SD_BALANCE_WAKE;
 	int new_cpu = prev_cpu;
 	bool want_affine = false;
-	int sync = 0;		/* no WF_SYNC wakeups in task programs */
+	int sync = !!(wake_flags & WF_SYNC);	/* `wake_sync`: the waker is about to sleep */
 
 	if (wake_flags & WF_TTWU) {
 		record_wakee(curr, p);

@@ -309,8 +309,12 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 		return emit(c, kw, span_is(&kw->s, "wait") ? PROG_WAIT : PROG_EXIT) < 0 ? -1 : 0;
 	} else if (span_is(&kw->s, "yield")) {
 		return emit(c, kw, PROG_YIELD) < 0 ? -1 : 0;
-	} else if (span_is(&kw->s, "wake")) {
-		return compile_wake(c, kw, PROG_WAKE);
+	} else if (span_is(&kw->s, "wake") || span_is(&kw->s, "wake_sync")) {
+		if (compile_wake(c, kw, PROG_WAKE) < 0)
+			return -1;
+		/* arg 1: WF_SYNC, the waker is about to sleep (pipes, sockets) */
+		c->prog->insn[c->prog->nr_insns - 1].arg = span_is(&kw->s, "wake_sync");
+		return 0;
 	} else if (span_is(&kw->s, "yield_to")) {
 		return compile_wake(c, kw, PROG_YIELD_TO);
 	} else if (span_is(&kw->s, "fork")) {

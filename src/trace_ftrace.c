@@ -342,7 +342,8 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 		fprintf(f, "comm=%s pid=%d %s prev_cpu=%d target_cpu=%d new_cpu=%d affine=%s path=%s "
 			"level=%d scanned=%d this_eff_load=%" PRId64 " prev_eff_load=%" PRId64 "\n",
 			comm_of(w, ev->select.pid, cpu, a), ev->select.pid,
-			ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup", ev->select.prev_cpu,
+			ev->select.wake_flags & SELECT_WF_FORK ? "fork" :
+			ev->select.wake_flags & SELECT_WF_SYNC ? "wakeup_sync" : "wakeup", ev->select.prev_cpu,
 			ev->select.target, ev->select.new_cpu,
 			name_or(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine),
 			name_or(select_path_names, NR_SELECT_PATHS, ev->select.path), ev->select.depth,

@@ -350,18 +350,74 @@ static void check_affine(void *ctx, const struct sched_event *ev)
 {
 	int *n = ctx;
 
-	if (ev->type != EV_SCHED_SELECT_RQ || ev->select.affine < WA_WEIGHT_THIS)
+	if (ev->type != EV_SCHED_SELECT_RQ || ev->select.affine < WA_SYNC_THIS)
 		return;
 	/* called while the state is the decision's own */
-	struct task_struct *p = &ST->task[ev->select.pid - 1];
+	struct task_struct *p = &ST->task[ev->select.pid - 1], *waker = cpu_rq(ev->cpu)->curr;
+	bool sync = ev->select.wake_flags & SELECT_WF_SYNC;
 	s64 tl = (s64)task_h_load(p);	/* computed by wake_affine() this jiffy already */
-	s64 this_eff = ((s64)cpu_rq(ev->cpu)->cfs.avg.load_avg + tl) * 100 * 1024;
-	s64 prev_eff = ((s64)cpu_rq(ev->select.prev_cpu)->cfs.avg.load_avg - tl) * (100 + 17 / 2) * 1024;
+	s64 this_load = (s64)cpu_rq(ev->cpu)->cfs.avg.load_avg;
+	s64 this_eff, prev_eff;
+
+	if (ev->select.affine == WA_SYNC_THIS) {
+		/* the waker is alone on its CPU and about to sleep */
+		assert_true(sync);
+		assert_int_equal(cpu_rq(ev->cpu)->nr_running - cpu_rq(ev->cpu)->cfs.h_nr_delayed, 1);
+		(*n)++;
+		return;
+	}
+	/* a sync waker's own load does not count against its CPU */
+	if (sync)
+		this_load -= (s64)task_h_load(waker);
+	this_eff = (this_load + tl) * 100 * 1024;
+	prev_eff = ((s64)cpu_rq(ev->select.prev_cpu)->cfs.avg.load_avg - tl) * (100 + 17 / 2) * 1024 + sync;
 
 	assert_int_equal(ev->select.this_eff_load, this_eff);
 	assert_int_equal(ev->select.prev_eff_load, prev_eff);
 	assert_int_equal(ev->select.affine, this_eff < prev_eff ? WA_WEIGHT_THIS : WA_WEIGHT_PREV);
 	(*n)++;
+}
+
+/* wake_sync: WA_IDLE's sync rule, and WA_WEIGHT without the waker's load */
+static void test_wake_affine_sync(void **state)
+{
+	struct fx *f = fx_new(4, KV(6, 12), SCHED_VARIANT_EEVDF);
+	static const struct prog_insn waker[] = {
+		{ .op = PROG_LOOP, .arg = 0, .target = 4, .loop_slot = 0 },
+		{ .op = PROG_RUN, .dur = { DIST_CONST, 3 * MS, 0 } },
+		{ .op = PROG_WAKE, .arg = 1, .wake_first = 0, .wake_count = 1 },
+		{ .op = PROG_SLEEP, .dur = { DIST_CONST, 1 * MS, 0 } },
+		{ .op = PROG_END_LOOP, .target = 0 },
+	};
+	static const struct prog_insn wakee[] = {
+		{ .op = PROG_LOOP, .arg = 0, .target = 3, .loop_slot = 0 },
+		{ .op = PROG_WAIT },
+		{ .op = PROG_RUN, .dur = { DIST_CONST, 2 * MS, 0 } },
+		{ .op = PROG_END_LOOP, .target = 0 },
+	};
+	int n = 0, sync_this = 0;
+
+	(void)state;
+	/*
+	 * CPUs 0-2 busy with pinned hogs, CPU 1 with two; the waker alone on
+	 * CPU 3; the wakee may use CPUs 2 and 3 and is forked onto 2.
+	 */
+	struct sched_task_spec *t;
+
+	for (int i = 0; i < 4; i++)
+		fx_add_task(f, 0, SCHED_NORMAL, i % 3, NULL);
+	fx_add_task(f, 0, SCHED_NORMAL, 3, fx_program(f, 0, waker, 5, 1));
+	t = fx_add_task(f, 0, SCHED_NORMAL, 2, fx_program(f, 1, wakee, 4, 1));
+	cpumask_set(&t->cpus, 3);
+	f->wake_list[0] = 5;
+	fx_start(f);
+	sched_add_listener(f->e, check_affine, &n);
+	sched_add_listener(f->e, log_event, &elog);
+	sched_run_until(f->e, 1 * SEC);
+	for (size_t i = 0; i < elog.nr; i++)
+		sync_this += elog.ev[i].type == EV_SCHED_SELECT_RQ && elog.ev[i].select.affine == WA_SYNC_THIS;
+	assert_true(n > 0);
+	assert_true(sync_this > 0);
 }
 
 static void test_wake_affine_weight(void **state)
@@ -613,6 +669,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_cache_hot, teardown),
 		cmocka_unit_test_teardown(test_idle_cpu_scan_depth, teardown),
 		cmocka_unit_test_teardown(test_wake_affine_weight, teardown),
+		cmocka_unit_test_teardown(test_wake_affine_sync, teardown),
 		cmocka_unit_test_teardown(test_newidle_pull, teardown),
 		cmocka_unit_test_teardown(test_newidle_random, teardown),
 		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
