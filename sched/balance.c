@@ -340,7 +340,10 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *gro
 			env->sg_overloaded = true;
 		}
 	}
-	sgs->group_capacity = group->capacity;
+	/* update_group_capacity(): the CPUs' capacities now, less interrupt time */
+	sgs->group_capacity = 0;
+	for_each_cpu(i, &group->span)
+		sgs->group_capacity += capacity_of(i);
 	sgs->group_weight = group->group_weight;
 	/* smt_balance: an idle CPU pulls the second task off an SMT core */
 	if (!local_group && env->idle != CPU_NOT_IDLE && (group->flags & SD_SHARE_CPUCAPACITY) &&
@@ -856,13 +859,27 @@ static bool imbalanced_active_balance(struct lb_env *env)
 	       sd_lb(env->sd)->nr_balance_failed > env->sd->cache_nice_tries + 2;
 }
 
+/* check_cpu_capacity(): interrupt time has taken a noticeable part of the CPU. */
+static bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
+{
+	return capacity_of(rq->cpu) * sd->imbalance_pct < rq->cpu_capacity_orig * 100;
+}
+
 /*
  * need_active_balance(): pulling failed, and the running task itself should
- * move (no asym packing and no capacity lost to RT/IRQ here).
+ * move: after repeated failures, when it is a misfit, or when it is alone
+ * on a CPU whose capacity interrupts have cut below what an idle dst offers
+ * (no asym packing here).
  */
 static bool need_active_balance(struct lb_env *env)
 {
-	return imbalanced_active_balance(env) || env->migration_type == migrate_misfit;
+	if (imbalanced_active_balance(env))
+		return true;
+	if (env->idle != CPU_NOT_IDLE && env->src_rq->cfs.h_nr_running == 1 &&
+	    check_cpu_capacity(env->src_rq, env->sd) &&
+	    capacity_of(env->src_cpu) * env->sd->imbalance_pct < capacity_of(env->dst_cpu) * 100)
+		return true;
+	return env->migration_type == migrate_misfit;
 }
 
 static int sched_balance_rq(int this_cpu, struct rq *this_rq, const struct sched_domain *sd,
@@ -1026,7 +1043,7 @@ static void update_newidle_stats(struct sd_lb_state *lb, unsigned int success)
 static bool update_newidle_cost(const struct sched_domain *sd, u64 cost, unsigned int success)
 {
 	struct sd_lb_state *lb = sd_lb(sd);
-	u64 now = jiffies_now();
+	u64 now = jiffies();
 
 	if (cost && sched_feat(NI_RANDOM))
 		update_newidle_stats(lb, success);
@@ -1044,7 +1061,7 @@ static bool update_newidle_cost(const struct sched_domain *sd, u64 cost, unsigne
 void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason)
 {
 	bool continue_balancing = true, busy = idle != CPU_IDLE && !sched_idle_cpu(rq->cpu);
-	u64 next_balance = jiffies_now() + 60 * E->sc->hz, jiffies = jiffies_now();
+	u64 now = jiffies(), next_balance = now + 60 * E->sc->hz;
 	const struct sched_domain *sd;
 	bool update_next = false, need_decay = false;
 	u64 max_cost = 0;
@@ -1061,12 +1078,12 @@ void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason)
 			break;
 		}
 		interval = get_sd_balance_interval(sd, busy);
-		if (jiffies >= lb->last_balance + interval) {
+		if (now >= lb->last_balance + interval) {
 			if (sched_balance_rq(rq->cpu, rq, sd, idle, reason, &continue_balancing)) {
 				idle = idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE;
 				busy = idle != CPU_IDLE && !sched_idle_cpu(rq->cpu);
 			}
-			lb->last_balance = jiffies;
+			lb->last_balance = now;
 			interval = get_sd_balance_interval(sd, busy);
 		}
 		if (next_balance > lb->last_balance + interval) {
@@ -1086,8 +1103,11 @@ void sched_balance_trigger(struct rq *rq)
 	update_misfit_status(rq->curr, rq);
 	if (!lowest_sd(rq->cpu))
 		return;
-	if (jiffies_now() >= rq->next_balance)
+	if (jiffies() >= rq->next_balance) {
+		/* sched_balance_softirq(): the blocked loads are decayed before they are compared */
+		update_blocked_averages(rq->cpu);
 		sched_balance_domains(rq, idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE, MIGRATE_BALANCE);
+	}
 	nohz_balancer_kick(rq);
 }
 
@@ -1123,7 +1143,7 @@ static void update_next_balance(const struct sched_domain *sd, u64 *next_balance
 int sched_balance_newidle(struct rq *this_rq)
 {
 	const struct sched_domain *sd = lowest_sd(this_rq->cpu);
-	u64 next_balance = jiffies_now() + E->sc->hz, curr_cost = 0;
+	u64 next_balance = jiffies() + E->sc->hz, curr_cost = 0;
 	bool continue_balancing = true;
 	int pulled_task = 0;
 
@@ -1135,6 +1155,7 @@ int sched_balance_newidle(struct rq *this_rq)
 		update_next_balance(sd, &next_balance);
 		goto out;
 	}
+	update_blocked_averages(this_rq->cpu);
 	for_each_domain(this_rq->cpu, sd) {
 		update_next_balance(sd, &next_balance);
 		if (this_rq->avg_idle < curr_cost + sd_lb(sd)->max_newidle_lb_cost)

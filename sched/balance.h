@@ -55,10 +55,22 @@ static inline const struct sched_domain *parent_sd(const struct sched_domain *sd
 static inline const struct sched_domain *child_sd(const struct sched_domain *sd) { return sd_of(sd->child); }
 #define for_each_domain(cpu, sd) for (sd = lowest_sd(cpu); sd; sd = parent_sd(sd))
 
-static inline u64 jiffies_now(void) { return ST->now / TICK_NSEC; }
 static inline u64 msecs_to_jiffies(u64 ms) { return (ms * E->sc->hz + 999) / 1000; }
 
-static inline unsigned long capacity_of(int cpu) { return cpu_rq(cpu)->cpu_capacity_orig; }
+/*
+ * scale_rt_capacity(): what interrupt and steal time (avg_irq, NONTASK_CAPACITY)
+ * leave of the CPU for fair tasks. RT and deadline utilisation are not tracked
+ * yet, so they take nothing here.
+ */
+static inline unsigned long capacity_of(int cpu)
+{
+	const struct rq *rq = cpu_rq(cpu);
+	unsigned long max = rq->cpu_capacity_orig, irq = rq->avg_irq.util_avg;
+
+	if (irq >= max)
+		return 1;
+	return max - irq;
+}
 static inline unsigned long cpu_load(struct rq *rq) { return rq->cfs.avg.load_avg; }
 static inline unsigned long cpu_runnable(struct rq *rq) { return rq->cfs.avg.runnable_avg; }
 static inline unsigned long cpu_util_cfs(int cpu)

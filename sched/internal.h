@@ -712,7 +712,8 @@ void sched_move_task(struct task_struct *p, struct task_group *tg);
 void tg_shares_up_walk(struct rq *rq);
 int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
 void apply_group_command(struct task_group *tg, const struct sched_command *c);
-static inline u64 jiffies(void) { return (ST->now + SCHED_CLOCK_BOOT) / TICK_NSEC; }
+/* The tick count, as the balancer's intervals and h_load's cache count time. */
+static inline u64 jiffies(void) { return ST->now / TICK_NSEC; }
 
 /* ---- bandwidth.c: CFS bandwidth control ---- */
 void init_cfs_bandwidth(struct task_group *tg, u64 period, u64 quota, u64 burst);

@@ -51,7 +51,7 @@ static int find_new_ilb(int this_cpu)
 /* _nohz_idle_balance(): balance each idle CPU that is due, the ILB itself last. */
 static void nohz_idle_balance(int ilb_cpu)
 {
-	u64 next_balance = jiffies_now() + 60 * E->sc->hz;
+	u64 next_balance = jiffies() + 60 * E->sc->hz;
 	bool update_next = false;
 	int n = ST->nr_cpus;
 
@@ -64,8 +64,8 @@ static void nohz_idle_balance(int ilb_cpu)
 		/* work arrived for the balancer itself: stop */
 		if (!idle_cpu(ilb_cpu))
 			break;
-		if (jiffies_now() >= rq->next_balance) {
-			update_rq_clock(rq);
+		if (jiffies() >= rq->next_balance) {
+			update_blocked_averages(cpu);
 			sched_balance_domains(rq, CPU_IDLE, MIGRATE_NOHZ);
 		}
 		if (next_balance > rq->next_balance) {
@@ -81,7 +81,7 @@ static void kick_ilb(int this_cpu)
 {
 	int ilb = find_new_ilb(this_cpu);
 
-	ST->nohz.next_balance = jiffies_now() + 1;
+	ST->nohz.next_balance = jiffies() + 1;
 	if (ilb >= 0)
 		nohz_idle_balance(ilb);
 }
@@ -93,9 +93,13 @@ void nohz_balancer_kick(struct rq *rq)
 	bool kick = false;
 
 	nohz_balance_exit_idle(rq);
-	if (!ST->nohz.nr_cpus || jiffies_now() < ST->nohz.next_balance)
+	if (!ST->nohz.nr_cpus || jiffies() < ST->nohz.next_balance)
 		return;
 	if (rq->nr_running >= 2) {
+		kick = true;
+	} else if (rq->cfs.h_nr_running >= 1 && lowest_sd(rq->cpu) &&
+		   capacity_of(rq->cpu) * lowest_sd(rq->cpu)->imbalance_pct < rq->cpu_capacity_orig * 100) {
+		/* interrupts took part of this CPU: an idle one may run its task better */
 		kick = true;
 	} else if ((sd = sd_of(SDS()->percpu[rq->cpu].sd_asym_cpucapacity))) {
 		/* a misfit task here wants a bigger idle CPU */

@@ -28,12 +28,12 @@ static struct task_struct *current_on(int cpu)
 
 static void record_wakee(struct task_struct *curr, struct task_struct *p)
 {
-	u64 jiffies = jiffies_now();
+	u64 now = jiffies();
 
 	/* halve once per second; rare wakers never build up many flips */
-	if (jiffies > curr->wakee_flip_decay_ts + E->sc->hz) {
+	if (now > curr->wakee_flip_decay_ts + E->sc->hz) {
 		curr->wakee_flips >>= 1;
-		curr->wakee_flip_decay_ts = jiffies;
+		curr->wakee_flip_decay_ts = now;
 	}
 	if (curr->last_wakee != p) {
 		curr->last_wakee = p;
