@@ -514,6 +514,9 @@ static void on_migrate(struct trace_perfetto *w, const struct sched_event *ev)
 		json_kv_s64(&w->j, "prio", ev->migrate.prio);
 		json_kv_s64(&w->j, "orig_cpu", orig);
 		json_kv_s64(&w->j, "dest_cpu", dest);
+		if (ev->migrate.reason < NR_MIGRATE_REASONS)
+			json_kv_str(&w->j, "reason", migrate_reason_names[ev->migrate.reason]);
+		json_kv_u64(&w->j, "decision", ev->migrate.cause);
 		json_end_object(&w->j);
 		ev_end(w);
 
@@ -640,6 +643,110 @@ static void on_rt_throttle(struct trace_perfetto *w, const struct sched_event *e
 	ev_end(w);
 }
 
+static const char *name_of(const char *const *names, unsigned n, unsigned i)
+{
+	return i < n && names[i] ? names[i] : "?";
+}
+
+/*
+ * Decision records as instants on the deciding CPU's track, linked by their
+ * `decision` arg (the seq of the record's first event, which a migration
+ * names too): a placement, each group a balance attempt compared, each
+ * task it tried, its outcome; herds are global.
+ */
+static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
+{
+	struct json *j = &w->j;
+	char name[64], buf[32];
+
+	switch (ev->type) {
+	case EV_SCHED_SELECT_RQ:
+		put_instant(w, "select_rq", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
+		json_key(j, "args");
+		json_begin_object(j);
+		json_kv_u64(j, "decision", ev->seq);
+		json_kv_str(j, "comm", task_name(w, ev->select.pid, ev->cpu, buf, sizeof(buf)));
+		json_kv_str(j, "why", ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup");
+		json_kv_s64(j, "prev_cpu", ev->select.prev_cpu);
+		json_kv_s64(j, "target_cpu", ev->select.target);
+		json_kv_s64(j, "new_cpu", ev->select.new_cpu);
+		json_kv_str(j, "wake_affine", name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine));
+		json_kv_str(j, "path", name_of(select_path_names, NR_SELECT_PATHS, ev->select.path));
+		json_kv_s64(j, "scanned", ev->select.nr_scanned);
+		json_kv_s64(j, "this_eff_load", ev->select.this_eff_load);
+		json_kv_s64(j, "prev_eff_load", ev->select.prev_eff_load);
+		json_end_object(j);
+		break;
+	case EV_SCHED_LB_GROUP:
+		put_instant(w, "lb_group", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
+		json_key(j, "args");
+		json_begin_object(j);
+		json_kv_u64(j, "decision", ev->lb_group.decision);
+		json_kv_s64(j, "level", ev->lb_group.depth);
+		json_kv_s64(j, "group_cpu", ev->lb_group.first_cpu);
+		json_kv_bool(j, "local", ev->lb_group.local);
+		json_kv_str(j, "group_type", name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type));
+		json_kv_u64(j, "avg_load", ev->lb_group.avg_load);
+		json_kv_u64(j, "group_load", ev->lb_group.group_load);
+		json_kv_u64(j, "group_util", ev->lb_group.group_util);
+		json_kv_u64(j, "group_capacity", ev->lb_group.group_capacity);
+		json_kv_u64(j, "nr_running", ev->lb_group.sum_nr_running);
+		json_kv_u64(j, "h_nr_running", ev->lb_group.sum_h_nr_running);
+		json_kv_u64(j, "idle_cpus", ev->lb_group.idle_cpus);
+		json_end_object(j);
+		break;
+	case EV_SCHED_LB_TASK:
+		put_instant(w, "lb_task", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
+		json_key(j, "args");
+		json_begin_object(j);
+		json_kv_u64(j, "decision", ev->lb_task.decision);
+		json_kv_str(j, "comm", task_name(w, ev->lb_task.pid, ev->cpu, buf, sizeof(buf)));
+		json_kv_str(j, "result", name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
+		json_kv_u64(j, "load", ev->lb_task.load);
+		json_kv_s64(j, "imbalance_left", ev->lb_task.imbalance);
+		json_end_object(j);
+		break;
+	case EV_SCHED_LB:
+		snprintf(name, sizeof(name), "load_balance %s %s", name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
+			 name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
+		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
+		json_key(j, "args");
+		json_begin_object(j);
+		json_kv_u64(j, "decision", ev->lb.decision);
+		json_kv_s64(j, "level", ev->lb.depth);
+		json_kv_str(j, "idle", name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle));
+		json_kv_str(j, "outcome", name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
+		json_kv_str(j, "why", name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why));
+		json_kv_s64(j, "imbalance", ev->lb.imbalance);
+		json_kv_str(j, "migration_type", name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type));
+		json_kv_s64(j, "busiest_group", ev->lb.busiest_group);
+		json_kv_s64(j, "busiest_cpu", ev->lb.busiest_cpu);
+		json_kv_u64(j, "moved", ev->lb.nr_moved);
+		json_kv_u64(j, "hot_moved", ev->lb.nr_hot_moved);
+		json_kv_u64(j, "nr_balance_failed", ev->lb.nr_balance_failed);
+		json_kv_u64(j, "balance_interval_ms", ev->lb.balance_interval);
+		json_kv_bool(j, "active", ev->lb.active);
+		json_end_object(j);
+		break;
+	default:	/* EV_SCHED_HERD */
+		snprintf(name, sizeof(name), "herd %s", name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
+		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
+		json_key(j, "args");
+		json_begin_object(j);
+		json_kv_u64(j, "migrations", ev->herd.nr);
+		json_kv_u64(j, "src_cpus", ev->herd.nr_src);
+		json_kv_u64(j, "dst_cpus", ev->herd.nr_dst);
+		json_kv_u64(j, "first_seq", ev->herd.first_seq);
+		json_kv_u64(j, "first_ns", ev->herd.first_time);
+		for (int r = 0; r < NR_MIGRATE_REASONS; r++)
+			if (ev->herd.by_reason[r])
+				json_kv_u64(j, migrate_reason_names[r], ev->herd.by_reason[r]);
+		json_end_object(j);
+		break;
+	}
+	ev_end(w);
+}
+
 /* A deadline task's throttle, replenishment or miss, on its own track (the fair server's globally). */
 static void on_dl(struct trace_perfetto *w, const struct sched_event *ev)
 {
@@ -741,6 +848,14 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 	case EV_DL_MISS:
 		if (in_window(w, ev->time))
 			on_dl(w, ev);
+		break;
+	case EV_SCHED_SELECT_RQ:
+	case EV_SCHED_LB_GROUP:
+	case EV_SCHED_LB_TASK:
+	case EV_SCHED_LB:
+	case EV_SCHED_HERD:
+		if (in_window(w, ev->time))
+			on_decision(w, ev);
 		break;
 	case EV_PROG_TIMER:
 		on_timer(w, ev);
