@@ -202,6 +202,8 @@ static void feed(struct trace_perfetto *w)
 	ev.migrate.prio = 120;
 	ev.migrate.orig_cpu = 0;
 	ev.migrate.dest_cpu = 1;
+	ev.migrate.reason = MIGRATE_BALANCE;
+	ev.migrate.cause = 7;
 	trace_perfetto_event(w, &ev);
 	ev = ev_switch(3500, 1, 0, 'R', 1);
 	trace_perfetto_event(w, &ev);
@@ -300,7 +302,8 @@ static void test_migration_flow(void **state)
 	assert_non_null(f);
 	assert_true(s < f);
 	assert_non_null(strstr(t, "{\"ph\":\"i\",\"cat\":\"sched\",\"name\":\"migrate\"," CPUS ",\"tid\":1000001,\"ts\":3.000,\"s\":\"t\","
-				  "\"args\":{\"pid\":1,\"comm\":\"hog.0\",\"prio\":120,\"orig_cpu\":0,\"dest_cpu\":1}}"));
+				  "\"args\":{\"pid\":1,\"comm\":\"hog.0\",\"prio\":120,\"orig_cpu\":0,\"dest_cpu\":1,"
+				  "\"reason\":\"balance\",\"decision\":7}}"));
 	free(t);
 }
 
