@@ -145,29 +145,47 @@ static void *grow(void *p, size_t n, size_t size)
 }
 
 /* A task pattern into a new bitmap of pids; returns its offset, -1 on error. */
-static s32 parse_pattern(struct parser *p, const struct token *kv)
+/*
+ * A name pattern (task or group) into a new bitmap of `words` words: the
+ * pattern text is unquoted into pat, the zeroed bitmap returned at *set.
+ * Returns its offset in bp->bits, -1 on error.
+ */
+static s32 new_pattern_set(struct parser *p, const struct token *kv, const char *what, int words,
+			   char pat[MAX_PATTERN], u64 **set)
 {
 	struct breakpoint *bp = p->bp;
 	const struct lex_span *v = &kv->val;
-	char pat[MAX_PATTERN];
 
-	if (v->n >= sizeof(pat))
-		return lex_error(p->lx, v, "task pattern '%s' is too long", SNIP(v));
+	if (v->n >= MAX_PATTERN)
+		return lex_error(p->lx, v, "%s pattern '%s' is too long", what, SNIP(v));
 	if (kv->quoted)
 		lex_unquote(v, pat);
 	else
-		span_copy(v, pat, sizeof(pat));
+		span_copy(v, pat, MAX_PATTERN);
 
-	u64 *bits = grow(bp->bits, (size_t)(bp->nr_bits + bp->words), sizeof(u64));
+	u64 *bits = grow(bp->bits, (size_t)(bp->nr_bits + words), sizeof(u64));
 	if (!bits)
 		return lex_error(p->lx, v, "out of memory");
 	bp->bits = bits;
 	s32 off = bp->nr_bits;
-	u64 *set = bits + off;
-	memset(set, 0, (size_t)bp->words * sizeof(u64));
+	*set = bits + off;
+	memset(*set, 0, (size_t)words * sizeof(u64));
+	bp->nr_bits += words;
+	return off;
+}
 
-	bool glob = strpbrk(pat, "*?[\\") != NULL;
+/* A task pattern into a new bitmap of pids; returns its offset, -1 on error. */
+static s32 parse_pattern(struct parser *p, const struct token *kv)
+{
+	struct breakpoint *bp = p->bp;
+	char pat[MAX_PATTERN];
+	u64 *set;
+	s32 off = new_pattern_set(p, kv, "task", bp->words, pat, &set);
 	int found = 0;
+
+	if (off < 0)
+		return -1;
+	bool glob = strpbrk(pat, "*?[\\") != NULL;
 	for (int i = 0; i < bp->nr_tasks; i++) {
 		const char *name = p->names[i];
 		if (!name || (glob ? fnmatch(pat, name, 0) != 0 : strcmp(pat, name) != 0))
@@ -177,8 +195,7 @@ static s32 parse_pattern(struct parser *p, const struct token *kv)
 		found++;
 	}
 	if (!found)
-		return lex_error(p->lx, v, "no task matches '%s'", SNIP(v));
-	bp->nr_bits += bp->words;
+		return lex_error(p->lx, &kv->val, "no task matches '%s'", SNIP(&kv->val));
 	return off;
 }
 
@@ -186,23 +203,13 @@ static s32 parse_pattern(struct parser *p, const struct token *kv)
 static s32 parse_group_pattern(struct parser *p, const struct token *kv)
 {
 	struct breakpoint *bp = p->bp;
-	const struct lex_span *v = &kv->val;
 	char pat[MAX_PATTERN];
+	u64 *set;
+	s32 off = new_pattern_set(p, kv, "group", bp->gwords, pat, &set);
 	int found = 0;
 
-	if (v->n >= sizeof(pat))
-		return lex_error(p->lx, v, "group pattern '%s' is too long", SNIP(v));
-	if (kv->quoted)
-		lex_unquote(v, pat);
-	else
-		span_copy(v, pat, sizeof(pat));
-	u64 *bits = grow(bp->bits, (size_t)(bp->nr_bits + bp->gwords), sizeof(u64));
-	if (!bits)
-		return lex_error(p->lx, v, "out of memory");
-	bp->bits = bits;
-	s32 off = bp->nr_bits;
-	u64 *set = bits + off;
-	memset(set, 0, (size_t)bp->gwords * sizeof(u64));
+	if (off < 0)
+		return -1;
 	for (int g = 0; g < bp->nr_groups; g++) {
 		if (!p->group_names[g] || fnmatch(pat, p->group_names[g], FNM_PATHNAME) != 0)
 			continue;
@@ -210,8 +217,7 @@ static s32 parse_group_pattern(struct parser *p, const struct token *kv)
 		found++;
 	}
 	if (!found)
-		return lex_error(p->lx, v, "no group matches '%s'", SNIP(v));
-	bp->nr_bits += bp->gwords;
+		return lex_error(p->lx, &kv->val, "no group matches '%s'", SNIP(&kv->val));
 	return off;
 }
 

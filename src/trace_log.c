@@ -83,48 +83,45 @@ int trace_write_log(const char *path, struct sched_engine *e, const struct sched
 		return -1;
 	}
 	*written = 0;
+	struct trace_perfetto *pw = NULL;
+	struct trace_ftrace *tw = NULL;
+
 	if (trace_perfetto_wanted(path)) {
 		struct trace_perfetto_opts po;
-		struct trace_perfetto *w;
 
 		trace_perfetto_opts_for(&po, e, false);
 		po.from = from;
 		po.to = to;
-		if (!(w = trace_perfetto_open(f, &po))) {
-			fclose(f);
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		for (u64 seq = 0; seq < n; seq++) {
-			const struct sched_event *ev = history_event(h, seq);
-
-			if (ev->time >= to)
-				break;
-			trace_perfetto_event(w, ev);
-			last = ev->time;
-		}
-		*written = trace_perfetto_entries(w);
-		r = trace_perfetto_close(w, MAX(last, MIN(to, sched_now(e))));
+		pw = trace_perfetto_open(f, &po);
 	} else {
 		struct trace_ftrace_opts to_opts;
-		struct trace_ftrace *w;
 
 		trace_ftrace_opts_for(&to_opts, e);
-		if (!(w = trace_ftrace_open(f, &to_opts))) {
-			fclose(f);
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		for (u64 seq = 0; seq < n; seq++) {
-			const struct sched_event *ev = history_event(h, seq);
+		tw = trace_ftrace_open(f, &to_opts);
+	}
+	if (!pw && !tw) {
+		fclose(f);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* the Perfetto writer clips to its window itself (it needs the state before it) */
+	for (u64 seq = 0; seq < n; seq++) {
+		const struct sched_event *ev = history_event(h, seq);
 
-			if (ev->time >= to)
-				break;
-			if (ev->time >= from)
-				trace_ftrace_event(w, ev);
-		}
-		*written = trace_ftrace_entries(w);
-		r = trace_ftrace_close(w);
+		if (ev->time >= to)
+			break;
+		if (pw)
+			trace_perfetto_event(pw, ev);
+		else if (ev->time >= from)
+			trace_ftrace_event(tw, ev);
+		last = ev->time;
+	}
+	if (pw) {
+		*written = trace_perfetto_entries(pw);
+		r = trace_perfetto_close(pw, MAX(last, MIN(to, sched_now(e))));
+	} else {
+		*written = trace_ftrace_entries(tw);
+		r = trace_ftrace_close(tw);
 	}
 	if (fclose(f) || r) {
 		snprintf(err, errlen, "%s: write failed", path);
