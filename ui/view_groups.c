@@ -113,6 +113,8 @@ static void groups_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			 c.tg_load_avg_contrib, c.h_load,
 			 gi.quota == RUNTIME_INF ? "-" : fmt_dur(b1, sizeof(b1), c.runtime_remaining, false),
 			 c.throttled ? "THROTTLED" : c.throttle_count ? "(parent throttled)" : "");
+		if (c.nr_throttled_tasks)
+			cb_print(cb, a.x + a.w - 16, y, 16, sty(C_RED, COLOR_DEFAULT, 0), "%3d tasks held", c.nr_throttled_tasks);
 	}
 	y++;
 
