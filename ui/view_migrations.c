@@ -28,16 +28,31 @@ static bool listed(const struct sched_event *ev)
 	return ev->type == EV_SCHED_MIGRATE_TASK || ev->type == EV_SCHED_HERD;
 }
 
-/* Is the migration at seq part of a herd reported later (within the scan)? */
-static const struct sched_event *herd_of(const struct ui *ui, u64 seq, u64 limit)
+/* Herds as seq ranges [first migration, the herd record], for marking their migrations. */
+struct herd_span {
+	u64 from, to;
+};
+
+/* The herds reported from seq `from` on (a herd record follows its migrations closely). */
+static int collect_herds(const struct ui *ui, u64 from, u64 limit, struct herd_span *out, int max)
 {
-	for (u64 s = seq; s < limit && s < seq + 4096; s++) {
+	int n = 0;
+
+	for (u64 s = from; s < limit && s < from + MIG_SCAN && n < max; s++) {
 		const struct sched_event *ev = history_event(ui->h, s);
 
-		if (ev->type == EV_SCHED_HERD && ev->herd.first_seq <= seq)
-			return ev;
+		if (ev->type == EV_SCHED_HERD)
+			out[n++] = (struct herd_span){ ev->herd.first_seq, s };
 	}
-	return NULL;
+	return n;
+}
+
+static bool in_herd(const struct herd_span *h, int n, u64 seq)
+{
+	for (int i = 0; i < n; i++)
+		if (seq >= h[i].from && seq <= h[i].to)
+			return true;
+	return false;
 }
 
 static void mig_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w, const struct sched_event *ev,
@@ -89,11 +104,14 @@ static void mig_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		if (listed(history_event(ui->h, s)))
 			seqs[n++] = s;
 	cb_print(cb, a.x, a.y, a.w, bold, "Migrations \u00b7 newest last%s \u00b7 H: part of a herd", sel_ev ? " (up to the selected one)" : "");
+	struct herd_span herds[64];
+	int nr_herds = n ? collect_herds(ui, seqs[n - 1], limit, herds, (int)ARRAY_SIZE(herds)) : 0;
+
 	for (int i = 0; i < n; i++) {
 		const struct sched_event *ev = history_event(ui->h, seqs[n - 1 - i]);
 
 		mig_line(ui, cb, a.x, a.y + 1 + i, a.w, ev, ev->seq == sel,
-			 ev->type == EV_SCHED_MIGRATE_TASK && herd_of(ui, ev->seq, limit));
+			 ev->type == EV_SCHED_MIGRATE_TASK && in_herd(herds, nr_herds, ev->seq));
 	}
 	if (!n)
 		cb_print(cb, a.x + 1, a.y + 1, a.w - 1, dim, "no migrations yet");
