@@ -58,18 +58,19 @@ static inline const struct sched_domain *child_sd(const struct sched_domain *sd)
 static inline u64 msecs_to_jiffies(u64 ms) { return (ms * E->sc->hz + 999) / 1000; }
 
 /*
- * scale_rt_capacity(): what interrupt and steal time (avg_irq, NONTASK_CAPACITY)
- * leave of the CPU for fair tasks. RT and deadline utilisation are not tracked
- * yet, so they take nothing here.
+ * scale_rt_capacity(): what the RT and deadline classes (avg_rt, avg_dl) and
+ * interrupt and steal time (avg_irq, NONTASK_CAPACITY) leave of the CPU for
+ * fair tasks.
  */
 static inline unsigned long capacity_of(int cpu)
 {
 	const struct rq *rq = cpu_rq(cpu);
 	unsigned long max = rq->cpu_capacity_orig, irq = rq->avg_irq.util_avg;
+	unsigned long used = rq->avg_rt.util_avg + rq->avg_dl.util_avg;
 
-	if (irq >= max)
+	if (irq >= max || used >= max)
 		return 1;
-	return max - irq;
+	return (max - used) * (max - irq) / max;
 }
 static inline unsigned long cpu_load(struct rq *rq) { return rq->cfs.avg.load_avg; }
 static inline unsigned long cpu_runnable(struct rq *rq) { return rq->cfs.avg.runnable_avg; }

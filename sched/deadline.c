@@ -562,17 +562,21 @@ again:
 static void put_prev_task_dl(struct rq *rq, struct task_struct *p)
 {
 	update_curr_dl(rq);
+	update_dl_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 }
 
 static void set_next_task_dl(struct rq *rq, struct task_struct *p)
 {
 	p->se.exec_start = rq_clock_task(rq);
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
+	if (rq->curr->sched_class != &dl_sched_class)
+		update_dl_rq_load_avg(rq_clock_pelt(rq), rq, 0);
 }
 
 static void task_tick_dl(struct rq *rq, struct task_struct *p, int queued)
 {
 	update_curr_dl(rq);
+	update_dl_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 }
 
 static void switched_from_dl(struct rq *rq, struct task_struct *p)

@@ -240,8 +240,14 @@ static bool skip_blocked_update(struct sched_entity *se)
 void update_blocked_averages(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
+	const struct sched_class *curr_class;
 
 	update_rq_clock(rq);
+	/* __update_blocked_others(): the other classes' and the interrupts' signals decay too */
+	curr_class = rq->curr->sched_class;
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, curr_class == &rt_sched_class);
+	update_dl_rq_load_avg(rq_clock_pelt(rq), rq, curr_class == &dl_sched_class);
+	update_irq_load_avg(rq, 0);
 	for (int g = ST->nr_groups - 1; g >= 0; g--) {
 		struct task_group *tg = &ST->tg[g];
 		struct cfs_rq *cfs_rq = tg->cfs_rq[cpu];

@@ -304,6 +304,7 @@ struct rq {
 	u64 intr_irq, intr_steal;	/* its parts, by kind */
 	int intr_source;		/* the source that opened it */
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
+	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct sched_timer tick, hrtick, work, intr_timer;
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
@@ -654,6 +655,8 @@ u64 rq_work_resumes(const struct rq *rq);
 
 /* ---- pelt.c ---- */
 int update_irq_load_avg(struct rq *rq, u64 running);
+int update_rt_rq_load_avg(u64 now, struct rq *rq, int running);
+int update_dl_rq_load_avg(u64 now, struct rq *rq, int running);
 int __update_load_avg_blocked_se(u64 now, struct sched_entity *se);
 int __update_load_avg_se(u64 now, struct cfs_rq *cfs_rq, struct sched_entity *se);
 int __update_load_avg_cfs_rq(u64 now, struct cfs_rq *cfs_rq);

@@ -182,6 +182,25 @@ void update_idle_rq_clock_pelt(struct rq *rq)
 	_update_idle_rq_clock_pelt(rq);
 }
 
+/* The RT and deadline classes' utilisation of the CPU: a running / not running signal. */
+int update_rt_rq_load_avg(u64 now, struct rq *rq, int running)
+{
+	if (___update_load_sum(now, &rq->avg_rt, running, running, running)) {
+		___update_load_avg(&rq->avg_rt, 1);
+		return 1;
+	}
+	return 0;
+}
+
+int update_dl_rq_load_avg(u64 now, struct rq *rq, int running)
+{
+	if (___update_load_sum(now, &rq->avg_dl, running, running, running)) {
+		___update_load_avg(&rq->avg_dl, 1);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * The CPU's interrupt (and steal) load. Its time is known but not when it
  * came: assume it ended just now, decaying the rest of the interval as

@@ -441,12 +441,16 @@ static struct task_struct *pick_task_rt(struct rq *rq)
 static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
 {
 	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 }
 
 static void set_next_task_rt(struct rq *rq, struct task_struct *p)
 {
 	p->se.exec_start = rq_clock_task(rq);
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;
+	/* an RT prev has updated it at put_prev: only a class change starts the running stretch */
+	if (rq->curr->sched_class != &rt_sched_class)
+		update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 0);
 }
 
 static void task_tick_rt(struct rq *rq, struct task_struct *p, int queued)
@@ -454,6 +458,7 @@ static void task_tick_rt(struct rq *rq, struct task_struct *p, int queued)
 	struct sched_rt_entity *rt_se = &p->rt;
 
 	update_curr_rt(rq);
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 	if (p->policy != SCHED_RR)
 		return;
 	if (--rt_se->time_slice)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../sched/balance.h"
 #include "fixture.h"
 
 #include <stdarg.h>
@@ -453,6 +454,37 @@ static void test_fair_server_idle_when_fair_runs(void **state)
 	assert_int_equal(c.n[EV_DL_THROTTLE], 0);
 }
 
+/*
+ * avg_rt: an RT hog that runs half of every 100 ms (50 ms run, 50 ms sleep)
+ * on CPU 0 leaves PELT around 1024 / 2 after a second (the running signal's
+ * average, here within the swing of a 50 ms half-period); the fair balancer
+ * sees the capacity left, scale_rt_capacity(): 1024 - avg_rt.
+ */
+static void test_avg_rt_cuts_fair_capacity(void **state)
+{
+	struct fx *f = fx_new(2, KV(6, 12), SCHED_VARIANT_EEVDF);
+	const struct prog_insn in[] = {
+		{ .op = PROG_LOOP, .arg = 0, .target = 3, .loop_slot = 0 },
+		{ .op = PROG_RUN, .dur = { DIST_CONST, 50 * MS, 0 } },
+		{ .op = PROG_SLEEP, .dur = { DIST_CONST, 50 * MS, 0 } },
+		{ .op = PROG_END_LOOP, .target = 0, .loop_slot = 0 },
+	};
+	struct rq *rq;
+
+	add_rt_task(f, SCHED_FIFO, 50, fx_program(f, 0, in, 4, 1));
+	fx_start(f);
+	sched_run_until(f->e, SEC);
+	rq = cpu_rq(0);
+	/* at 1 s the hog has just slept 50 ms: the signal is near its trough, ~1024/(1+2^(50/32)) */
+	assert_in_range(rq->avg_rt.util_avg, 180, 330);
+	sched_run_until(f->e, SEC + 50 * MS);
+	/* and after 50 ms of running near its crest */
+	assert_in_range(rq->avg_rt.util_avg, 690, 850);
+	assert_int_equal(capacity_of(0), 1024 - rq->avg_rt.util_avg);
+	assert_int_equal(cpu_rq(1)->avg_rt.util_avg, 0);
+	assert_int_equal(capacity_of(1), 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -474,6 +506,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_rt_alone_throttled_only_before_6_12, fx_cleanup),
 		cmocka_unit_test_teardown(test_fair_server_6_12, fx_cleanup),
 		cmocka_unit_test_teardown(test_fair_server_idle_when_fair_runs, fx_cleanup),
+		cmocka_unit_test_teardown(test_avg_rt_cuts_fair_capacity, fx_cleanup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
