@@ -25,8 +25,8 @@
  * max_newidle_lb_cost shows on real machines.
  *
  * Not modelled: NUMA balancing (fbq_type is always "all"), asym packing
- * (no ITMT priorities in topologies), capacity lost to RT/IRQ (capacity_of()
- * is the CPU's full capacity), CPU hotplug (every CPU is active).
+ * (no ITMT priorities in topologies), CPU hotplug (every CPU is active).
+ * capacity_of() does take off what RT, deadline and IRQ time used.
  */
 #include "balance.h"
 
@@ -239,14 +239,6 @@ static void update_misfit_status(struct task_struct *p, struct rq *rq)
 
 /* ---- the decision record ---- */
 
-static int sd_level_name_of(const struct sched_domain *sd)
-{
-	for (int i = 0; i < NR_SD_LEVEL_NAMES; i++)
-		if (!strcmp(sd->name, sd_level_names[i]))
-			return i;
-	return SDL_NUMA;
-}
-
 static void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,
 		       bool local)
 {
@@ -301,7 +293,7 @@ static void emit_outcome(const struct lb_env *env, const struct sched_group *bus
 	ev.lb.outcome = (u8)outcome;
 	ev.lb.why = (u8)env->why;
 	ev.lb.active = env->active;
-	ev.lb.level = (u8)sd_level_name_of(env->sd);
+	ev.lb.level = (u8)env->sd->level_name;
 	ev.lb.balance_interval = sd_lb(env->sd)->balance_interval;
 	sched_emit(&ev);
 }
@@ -857,12 +849,6 @@ static bool imbalanced_active_balance(struct lb_env *env)
 {
 	return env->migration_type == migrate_task &&
 	       sd_lb(env->sd)->nr_balance_failed > env->sd->cache_nice_tries + 2;
-}
-
-/* check_cpu_capacity(): interrupt time has taken a noticeable part of the CPU. */
-static bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
-{
-	return capacity_of(rq->cpu) * sd->imbalance_pct < rq->cpu_capacity_orig * 100;
 }
 
 /*

@@ -82,6 +82,11 @@ static inline unsigned long cpu_util_cfs(int cpu)
 static inline unsigned long task_util(struct task_struct *p) { return p->se.avg.util_avg; }
 /* fits_capacity(): 20 % headroom. */
 static inline bool fits_capacity(unsigned long util, unsigned long cap) { return util * 1280 < cap * 1024; }
+/* check_cpu_capacity(): interrupt time has taken a noticeable part of the CPU. */
+static inline bool check_cpu_capacity(const struct rq *rq, const struct sched_domain *sd)
+{
+	return capacity_of(rq->cpu) * sd->imbalance_pct < rq->cpu_capacity_orig * 100;
+}
 static inline bool task_fits_cpu(struct task_struct *p, int cpu) { return fits_capacity(task_util(p), capacity_of(cpu)); }
 
 static inline bool idle_cpu(int cpu)

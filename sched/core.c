@@ -161,7 +161,6 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 /* The first class with a runnable task wins; prev is put and next set unless they are one. */
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
-	rq->dl_server = NULL;	/* set again if the fair server picks */
 	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++) {
 		const struct sched_class *class = sched_class_order[i];
 		struct task_struct *p;
@@ -431,12 +430,6 @@ void set_load_weight(struct task_struct *p, bool update_load)
 	}
 }
 
-/* Custom slices (sched_attr.sched_runtime on fair tasks) arrived with 6.12's EEVDF. */
-static bool custom_slice_supported(void)
-{
-	return !sched_legacy_cfs() && kernel_at_least(6, 12);
-}
-
 static const struct sched_class *policy_class(int policy)
 {
 	if (dl_policy(policy))
@@ -679,7 +672,10 @@ void sched_move_task(struct task_struct *p, struct task_group *tg)
 	if (running)
 		p->sched_class->put_prev_task(rq, p);
 	p->sched_task_group = tg;
-	task_change_group_fair(p);
+	if (p->sched_class->task_change_group)
+		p->sched_class->task_change_group(p);
+	else
+		set_task_rq(p, p->cpu);
 	if (queued)
 		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
 	if (running) {

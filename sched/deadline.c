@@ -447,7 +447,7 @@ void dl_server_update_idle_time(struct rq *rq, struct task_struct *p)
 
 /* ---- admission control (sched_dl_overflow(), __dl_overflow()) ---- */
 
-static u64 dl_bw_capacity(void)
+u64 dl_bw_capacity(void)
 {
 	u64 cap = 0;
 
@@ -555,7 +555,6 @@ again:
 		dl_server_stop(dl_se);
 		goto again;
 	}
-	rq->dl_server = dl_se;
 	return p;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "balance.h"
 #include "topology.h"
 
 struct sched_engine *cur_engine;
@@ -25,12 +26,17 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 	return p;
 }
 
+/* Timers that can be queued at once: per CPU, per task, per action, note, group and irq source. */
+static int nr_timer_slots(const struct sched_scenario *sc)
+{
+	return sc->topo->nr_cpus * 5 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2 +
+	       (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs;
+}
+
 static size_t arena_need(const struct sched_scenario *sc, const struct sched_domains *sds)
 {
 	size_t n = sizeof(struct sched_state) + 64;
-	size_t timers = (size_t)sc->topo->nr_cpus * 4 + (size_t)sc->nr_tasks * 3 +
-			(size_t)sc->nr_actions + (size_t)sc->nr_notes + 2 + (size_t)(sc->nr_groups + 1) * 2 +
-			(size_t)sc->nr_irqs + (size_t)sc->topo->nr_cpus;
+	size_t timers = (size_t)nr_timer_slots(sc);
 
 	n += (size_t)sc->topo->nr_cpus * (sizeof(struct rq) + sizeof(struct task_struct) + 32);
 	n += (size_t)sc->nr_tasks * (sizeof(struct task_struct) + 16);
@@ -160,6 +166,8 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->state = TASK_NEW;
 	p->spec = spec;
 	p->cpu = 0;
+	for (int cpu = 0; cpu < e->st->nr_cpus; cpu++)
+		p->nr_cpus_allowed += task_allowed_on_cpu(p, cpu);
 	p->policy = spec->policy;
 	p->static_prio = p->prio = NICE_TO_PRIO(spec->nice);
 	p->rt_priority = spec->rt_priority;
@@ -217,8 +225,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_tunables(e);
 	sched_rand_seed(sc->seed);
 
-	st->tq.cap = nr_cpus * 5 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2 +
-		     (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs;
+	st->tq.cap = nr_timer_slots(sc);
 	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
 
 	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
@@ -315,7 +322,6 @@ static int check_rt_tunables(const struct sched_command *c, char *err, size_t er
 {
 	u64 period = c->key == TUN_RT_PERIOD ? (u64)c->value : sysctl(TUN_RT_PERIOD);
 	u64 runtime = c->key == TUN_RT_RUNTIME ? (u64)c->value : sysctl(TUN_RT_RUNTIME);
-	u64 cap = 0;
 
 	if (c->key != TUN_RT_PERIOD && c->key != TUN_RT_RUNTIME)
 		return 0;
@@ -323,9 +329,7 @@ static int check_rt_tunables(const struct sched_command *c, char *err, size_t er
 		snprintf(err, errlen, "sched_rt_runtime_us may not exceed sched_rt_period_us (EINVAL)");
 		return -1;
 	}
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		cap += cpu_rq(cpu)->cpu_capacity_orig;
-	if (runtime != RUNTIME_INF && ((to_ratio(period, runtime) * cap) >> SCHED_CAPACITY_SHIFT) < ST->dl_total_bw) {
+	if (__dl_overflow(dl_bw_limit(period, runtime), dl_bw_capacity(), ST->dl_total_bw, 0, 0)) {
 		snprintf(err, errlen, "the admitted SCHED_DEADLINE bandwidth would no longer fit (EBUSY)");
 		return -1;
 	}

@@ -313,4 +313,10 @@ extern const char *const lb_task_result_names[NR_LB_TASK_RESULTS];
 extern const char *const herd_cause_names[NR_HERD_CAUSES];
 extern const char *const sd_level_names[NR_SD_LEVEL_NAMES];
 
+/* names[i] of one of the tables above, "?" for a value it does not name. */
+static inline const char *sched_name_of(const char *const *names, unsigned n, unsigned i)
+{
+	return i < n && names[i] ? names[i] : "?";
+}
+
 #endif

@@ -457,12 +457,6 @@ static void hrtick_start_fair(struct rq *rq, struct task_struct *p)
 	}
 }
 
-/* 6.12+: a group entity asks for the shortest slice queued below it. */
-static bool group_slices(void)
-{
-	return !sched_legacy_cfs() && kernel_at_least(6, 12);
-}
-
 /* The hierarchical counts an enqueue or dequeue adds at one level. */
 struct h_delta {
 	int queued, delayed, idle;
@@ -490,7 +484,7 @@ static bool update_upper_levels(struct sched_entity *se, struct h_delta *d, int 
 		update_load_avg(cfs_rq, se, UPDATE_TG);
 		se_update_runnable(se);
 		update_cfs_group(se);
-		if (group_slices() && slice)
+		if (custom_slice_supported() && slice)
 			set_entity_slice(cfs_rq, se, slice);
 		slice = cfs_rq_min_slice(cfs_rq);
 		account_h_delta(cfs_rq, d, sign);
@@ -527,7 +521,7 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 			break;
 		}
 		cfs_rq = cfs_rq_of(se);
-		if (group_slices() && slice) {
+		if (custom_slice_supported() && slice) {
 			se->slice = slice;
 			se->custom_slice = 1;
 		}
@@ -919,4 +913,5 @@ const struct sched_class fair_sched_class = {
 	.task_tick = task_tick_fair,
 	.reweight_task = reweight_task_fair,
 	.task_fork = task_fork_fair,
+	.task_change_group = task_change_group_fair,
 };

@@ -320,7 +320,6 @@ struct rq {
 	struct rt_rq rt;
 	struct dl_rq dl;
 	struct sched_dl_entity fair_server;	/* 6.12+: fair tasks' 50 ms per 1 s */
-	struct sched_dl_entity *dl_server;	/* the server the current task runs under */
 };
 
 /* ---- tasks ---- */
@@ -351,6 +350,7 @@ struct task_struct {
 	struct sched_rt_entity rt;
 	struct sched_dl_entity dl;
 	const struct sched_task_spec *spec;
+	int nr_cpus_allowed;		/* weight of the affinity mask, fixed at init */
 	struct sched_info sched_info;
 	struct task_group *sched_task_group;
 	bool throttled;			/* 6.18+: on its queue's limbo list */
@@ -436,6 +436,8 @@ struct sched_class {
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
 	void (*reweight_task)(struct rq *rq, struct task_struct *p, unsigned long weight, u32 inv);
 	void (*task_fork)(struct task_struct *p);
+	/* optional: the task moved to another task group (only the fair class has group queues) */
+	void (*task_change_group)(struct task_struct *p);
 	/* check_class_changed(): leaving or joining the class, or a new prio within it */
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
@@ -524,6 +526,9 @@ static inline bool sched_feat_on(enum sched_feature f) { return (ST->features >>
 static inline u64 sysctl(enum sched_tunable t) { return ST->tunable[t]; }
 static inline bool kernel_at_least(int major, int minor) { return E->kernel >= KV(major, minor); }
 static inline bool sched_legacy_cfs(void) { return E->variant == SCHED_VARIANT_CFS; }
+/* 6.12's EEVDF: fair tasks' custom slices (sched_attr.sched_runtime), and group entities asking
+ * for the shortest slice below them. */
+static inline bool custom_slice_supported(void) { return !sched_legacy_cfs() && kernel_at_least(6, 12); }
 #define TICK_NSEC (ST->tick_nsec)
 
 static inline struct rq *cpu_rq(int cpu) { return &ST->rq[cpu]; }
@@ -610,6 +615,7 @@ void dl_server_update_idle_time(struct rq *rq, struct task_struct *p);
 void __setparam_dl(struct task_struct *p, u64 runtime, u64 deadline, u64 period);
 int sched_dl_overflow(struct task_struct *p, int policy, u64 runtime, u64 period, bool commit);
 void dl_init_bandwidth(void);
+u64 dl_bw_capacity(void);
 
 /* The kernel's launcher: tasks of the scenario are forked from this CPU. */
 #define FORK_CPU 0

@@ -97,8 +97,7 @@ void nohz_balancer_kick(struct rq *rq)
 		return;
 	if (rq->nr_running >= 2) {
 		kick = true;
-	} else if (rq->cfs.h_nr_running >= 1 && lowest_sd(rq->cpu) &&
-		   capacity_of(rq->cpu) * lowest_sd(rq->cpu)->imbalance_pct < rq->cpu_capacity_orig * 100) {
+	} else if (rq->cfs.h_nr_running >= 1 && (sd = lowest_sd(rq->cpu)) && check_cpu_capacity(rq, sd)) {
 		/* interrupts took part of this CPU: an idle one may run its task better */
 		kick = true;
 	} else if ((sd = sd_of(SDS()->percpu[rq->cpu].sd_asym_cpucapacity))) {

@@ -92,6 +92,12 @@ void sched_task_info(const struct sched_engine *e, int task, struct sched_task_i
 	avg_info(&se->avg, &out->avg);
 }
 
+/* Tasks a queue's throttle holds off its CPU: to 6.17 all below it, from 6.18 those in its limbo. */
+static int throttled_tasks(const struct cfs_rq *q)
+{
+	return task_based_throttle() ? q->nr_limbo : q->throttled ? (int)q->h_nr_running : 0;
+}
+
 void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out)
 {
 	struct rq *rq;
@@ -122,6 +128,12 @@ void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info
 		.fair_server_active = rq->fair_server.dl_server_active,
 		.fair_server_runtime = rq->fair_server.runtime,
 	};
+	for (int g = 1; g < ST->nr_groups; g++) {
+		const struct cfs_rq *q = ST->tg[g].cfs_rq[cpu];
+
+		out->throttled_queues += q->throttled;
+		out->throttled_tasks += throttled_tasks(q);
+	}
 	avg_info(&rq->cfs.avg, &out->avg);
 }
 
@@ -278,7 +290,7 @@ void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, stru
 		.tg_load_avg_contrib = q->tg_load_avg_contrib,
 		.h_load = h_load_peek(q),
 		.throttled = q->throttled,
-		.nr_throttled_tasks = task_based_throttle() ? q->nr_limbo : q->throttled ? (int)q->h_nr_running : 0,
+		.nr_throttled_tasks = throttled_tasks(q),
 		.throttle_count = q->throttle_count,
 		.runtime_remaining = q->runtime_enabled ? q->runtime_remaining : 0,
 	};

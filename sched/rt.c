@@ -238,15 +238,6 @@ static void update_curr_rt(struct rq *rq)
 /* ---- wakeup placement (select_task_rq_rt(), find_lowest_rq()) ---- */
 
 
-static int rt_nr_cpus_allowed(const struct task_struct *p)
-{
-	int n = 0;
-
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		n += task_allowed_on_cpu(p, cpu);
-	return n;
-}
-
 /* rt.highest_prio.curr: the best queued RT prio, MAX_RT_PRIO - 1 when none. */
 static int rt_highest_prio(struct rq *rq)
 {
@@ -268,7 +259,7 @@ static int find_lowest_rq(struct task_struct *p)
 {
 	int best = MAX_RT_PRIO - 1 - p->prio, target = -1;
 
-	if (rt_nr_cpus_allowed(p) == 1)
+	if (p->nr_cpus_allowed == 1)
 		return -1;
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
 		int cp = rq_cpupri(cpu_rq(cpu));
@@ -292,7 +283,7 @@ int select_task_rq_rt(struct task_struct *p, int cpu)
 {
 	struct task_struct *curr = cpu_rq(cpu)->curr;
 
-	if (rt_task(curr) && (rt_nr_cpus_allowed(curr) < 2 || curr->prio <= p->prio)) {
+	if (rt_task(curr) && (curr->nr_cpus_allowed < 2 || curr->prio <= p->prio)) {
 		int target = find_lowest_rq(p);
 
 		if (target != -1 && p->prio < rt_highest_prio(cpu_rq(target)))
@@ -306,7 +297,7 @@ int select_task_rq_rt(struct task_struct *p, int cpu)
 /* Queued, not running, and free to move. */
 static bool rt_pushable(struct rq *rq, struct task_struct *p)
 {
-	return !task_current(rq, p) && rt_nr_cpus_allowed(p) > 1;
+	return !task_current(rq, p) && p->nr_cpus_allowed > 1;
 }
 
 /*
@@ -386,8 +377,8 @@ void task_woken_rt(struct rq *rq, struct task_struct *p)
 {
 	struct task_struct *curr = rq->curr;
 
-	if (!task_current(rq, p) && !rq->need_resched && rt_nr_cpus_allowed(p) > 1 && rt_task(curr) &&
-	    (rt_nr_cpus_allowed(curr) < 2 || curr->prio <= p->prio))
+	if (!task_current(rq, p) && !rq->need_resched && p->nr_cpus_allowed > 1 && rt_task(curr) &&
+	    (curr->nr_cpus_allowed < 2 || curr->prio <= p->prio))
 		push_rt_tasks(rq);
 }
 
@@ -482,7 +473,7 @@ static void switched_to_rt(struct rq *rq, struct task_struct *p)
 {
 	if (task_current(rq, p) || !task_on_rq_queued(p))
 		return;
-	if (rt_nr_cpus_allowed(p) > 1 && rq->rt.rt_nr_running > 1)
+	if (p->nr_cpus_allowed > 1 && rq->rt.rt_nr_running > 1)
 		push_rt_tasks(rq);
 	if (p->prio < rq->curr->prio)
 		resched_curr(rq);

@@ -144,6 +144,8 @@ struct sched_cpu_info {
 	u64 irq_time, steal_time;	/* interruptions that ended so far, ns */
 	bool interrupted;		/* in an interrupt or stolen right now */
 	u64 irq_util;			/* avg_irq.util_avg: the PELT share of interrupt and steal time */
+	int throttled_queues;		/* task groups' queues throttled on this CPU (cpu.max) */
+	int throttled_tasks;		/* the tasks they hold off it */
 	int rt_nr_running;	/* RT tasks queued (throttled or not) */
 	bool rt_throttled;
 	u64 rt_time;		/* RT time charged this period (<= 6.11) */

@@ -415,7 +415,7 @@ static unsigned long cpu_load_without(int cpu, struct task_struct *p)
 	unsigned long load = cpu_load(cpu_rq(cpu));
 
 	if (task_counts_on(p, cpu))
-		load = load > task_h_load(p) ? load - task_h_load(p) : 0;
+		sub_positive_ul(&load, task_h_load(p));
 	return load;
 }
 
@@ -424,7 +424,7 @@ static unsigned long cpu_util_without(int cpu, struct task_struct *p)
 	unsigned long util = cpu_rq(cpu)->cfs.avg.util_avg;
 
 	if (task_counts_on(p, cpu))
-		util = util > task_util(p) ? util - task_util(p) : 0;
+		sub_positive_ul(&util, task_util(p));
 	return MIN(util, capacity_of(cpu));
 }
 
@@ -433,7 +433,7 @@ static unsigned long cpu_runnable_without(int cpu, struct task_struct *p)
 	unsigned long r = cpu_runnable(cpu_rq(cpu));
 
 	if (task_counts_on(p, cpu))
-		r = r > p->se.avg.runnable_avg ? r - p->se.avg.runnable_avg : 0;
+		sub_positive_ul(&r, p->se.avg.runnable_avg);
 	return r;
 }
 
@@ -714,15 +714,6 @@ static int select_fallback_rq(struct task_struct *p)
 	return p->cpu;
 }
 
-static int nr_cpus_allowed(const struct task_struct *p)
-{
-	int n = 0;
-
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		n += task_allowed_on_cpu(p, cpu);
-	return n;
-}
-
 /*
  * select_task_rq() of core.c: this_cpu is where the waker (or the forking
  * parent) runs. The decision becomes one event on this_cpu.
@@ -734,13 +725,13 @@ int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this
 	int cpu;
 
 	/* the class's select_task_rq(); a deadline task is placed as the fair task it forked as */
-	if (nr_cpus_allowed(p) > 1 && p->sched_class == &rt_sched_class) {
+	if (p->nr_cpus_allowed > 1 && p->sched_class == &rt_sched_class) {
 		cpu = select_task_rq_rt(p, prev_cpu);
 		r.path = SEL_RT;
-	} else if (nr_cpus_allowed(p) > 1 && dl_task(p) && (wake_flags & WF_TTWU)) {
+	} else if (p->nr_cpus_allowed > 1 && dl_task(p) && (wake_flags & WF_TTWU)) {
 		cpu = prev_cpu;
 		r.path = SEL_DL_PREV;
-	} else if (nr_cpus_allowed(p) > 1) {
+	} else if (p->nr_cpus_allowed > 1) {
 		cpu = select_task_rq_fair(p, prev_cpu, wake_flags, this_cpu, &r);
 	} else {
 		cpu = select_fallback_rq(p);

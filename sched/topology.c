@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event.h"
 #include "topology.h"
 
 const char *const sd_flag_name[__SD_FLAG_CNT] = {
@@ -292,6 +293,14 @@ static u32 asym_classify(const struct builder *b, const struct cpumask *span)
 	return SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
 }
 
+static int sd_level_name_of(const char *name)
+{
+	for (int i = 0; i < NR_SD_LEVEL_NAMES; i++)
+		if (!strcmp(name, sd_level_names[i]))
+			return i;
+	return SDL_NUMA;
+}
+
 /* sd_init() + build_sched_domain() */
 static void build_one(struct builder *b, int l, int cpu, struct sched_domain *child)
 {
@@ -316,6 +325,7 @@ static void build_one(struct builder *b, int l, int cpu, struct sched_domain *ch
 			 SD_PREFER_SIBLING | tl->sd_flags,
 	};
 	snprintf(sd->name, sizeof(sd->name), "%s", tl->name);
+	sd->level_name = sd_level_name_of(sd->name);
 	sd->span = *m;
 	mask_and(&sd->span, &b->cpu_map);
 	sd->flags |= asym_classify(b, &sd->span);

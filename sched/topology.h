@@ -86,6 +86,7 @@ struct sched_domain {
 	int cpu;			/* the CPU whose tree this is */
 	int parent, child;		/* ids, -1 for none (after degenerate levels went) */
 	char name[8];			/* SMT, CLS, MC, PKG, NODE, NUMA */
+	int level_name;			/* enum sd_level_name of name, for the events */
 	int level;			/* sd->level: topology level index as built, before
 					 * degenerate levels were removed */
 	int depth;			/* position in this CPU's tree: "domain-<depth>" */

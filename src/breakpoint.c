@@ -873,13 +873,13 @@ void breakpoint_describe(const struct breakpoint *bp, const struct sched_event *
 		put(&o, " #%u", ev->note.index);
 		break;
 	case EV_SCHED_LB:
-		put(&o, ": %s %s, %s, %u moved", ev->lb.level < NR_SD_LEVEL_NAMES ? sd_level_names[ev->lb.level] : "?",
-		    ev->lb.idle < CPU_MAX_IDLE_TYPES ? cpu_idle_type_names[ev->lb.idle] : "?",
-		    ev->lb.outcome < NR_LB_OUTCOMES ? lb_outcome_names[ev->lb.outcome] : "?", ev->lb.nr_moved);
+		put(&o, ": %s %s, %s, %u moved", sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
+		    sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
+		    sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome), ev->lb.nr_moved);
 		break;
 	case EV_SCHED_HERD:
 		put(&o, ": %u migrations to %u CPUs (%s)", ev->herd.nr, ev->herd.nr_dst,
-		    ev->herd.cause < NR_HERD_CAUSES ? herd_cause_names[ev->herd.cause] : "?");
+		    sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
 		break;
 	case EV_RT_THROTTLE:
 	case EV_RT_UNTHROTTLE:

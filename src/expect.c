@@ -264,8 +264,7 @@ static bool check_herds(const struct expect *x, const struct stats *st, struct m
 }
 
 /* The same for groups: every group whose path matches must satisfy it. */
-static bool expect_check_groups(const struct expect *x, const struct stats *st, struct msgbuf *m,
-				char *msg)
+static bool expect_check_groups(const struct expect *x, const struct stats *st, struct msgbuf *m)
 {
 	int matched = 0, failed = 0;
 
@@ -304,7 +303,6 @@ static bool expect_check_groups(const struct expect *x, const struct stats *st, 
 	}
 	if (!failed)
 		msg_add(m, ")");
-	(void)msg;
 	return failed == 0;
 }
 
@@ -321,7 +319,7 @@ bool expect_check(const struct expect *x, const struct stats *st,
 		return check_herds(x, st, &m);
 
 	if (x->pattern[0] == '/')
-		return expect_check_groups(x, st, &m, msg);
+		return expect_check_groups(x, st, &m);
 	for (int i = 0; i < st->nr_tasks; i++)
 		if (names[i] && fnmatch(x->pattern, names[i], 0) == 0) {
 			matched++;

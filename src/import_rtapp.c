@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "../sched/sched.h"
+#include "command.h"
+#include "group_parse.h"
 #include "import_rtapp.h"
 
 #define MAX_INPUT ((size_t)64 << 20)
@@ -31,15 +33,15 @@
 #define TASK_NAME_MAX 34	/* leaves room for "_fork" and ".NNNNN" */
 #define OBJ_NAME_MAX 63		/* struct sched_sync's name */
 #define DEFAULT_DURATION_S 10
-#define SLICE_MIN_US 100	/* the scenario's slice= range */
-#define SLICE_MAX_US 100000
+#define SLICE_MIN_US ((long long)(SLICE_MIN / NSEC_PER_USEC))	/* the scenario's slice= range */
+#define SLICE_MAX_US ((long long)(SLICE_MAX / NSEC_PER_USEC))
 /* What `mem` and `iorun` cost when turned into run time (memset, write to /dev/null). */
 #define MEM_BYTES_PER_NS 10
 #define IO_BYTES_PER_NS 1
 #define KEY_MARK '\001'
-#define GROUP_PATH_MAX 127	/* SCHED_GROUP_PATH_LEN - 1 */
-#define GROUP_DEPTH_MAX 31	/* below the root, as the scenario parser allows */
-#define GROUPS_MAX 4095
+#define GROUP_PATH_MAX (SCHED_GROUP_PATH_LEN - 1)
+#define GROUP_DEPTH_MAX (MAX_GROUP_DEPTH - 1)	/* below the root, as the scenario parser allows */
+#define GROUPS_MAX (MAX_GROUPS - 1)
 
 /* The input rewritten as strict JSON. */
 struct relaxed {

@@ -40,47 +40,30 @@ int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to)
 		st->task[i].state = TS_SLEEPING;
 		st->task[i].woken_at = NO_WAKEUP;
 		st->task[i].cpu = -1;
-		st->task[i].idx = i;
 	}
 	/* A CPU is idle from time 0 until its first switch: curr_pid 0, since 0. */
-	return 0;
-}
-
-int stats_init_groups(struct stats *st, int nr_groups, const int *parent, const int *task_group)
-{
-	st->group = calloc((size_t)nr_groups + 1, sizeof(*st->group));
-	st->task_group = calloc((size_t)st->nr_tasks + 1, sizeof(*st->task_group));
-	if (!st->group || !st->task_group)
-		return -1;
-	st->nr_groups = nr_groups;
-	for (int g = 0; g < nr_groups; g++)
-		st->group[g].parent = parent[g];
-	memcpy(st->task_group, task_group, (size_t)st->nr_tasks * sizeof(*task_group));
 	return 0;
 }
 
 int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to)
 {
 	int nr = sc->nr_groups ? sc->nr_groups : 1;
-	int *parent = calloc((size_t)nr, sizeof(int)), *tg = calloc((size_t)sc->nr_tasks + 1, sizeof(int));
-	int r = -1;
 
-	if (parent && tg && stats_init(st, sc->nr_tasks, sc->topo->nr_cpus, from, to) == 0) {
-		parent[0] = -1;
-		for (int g = 1; g < nr; g++)
-			parent[g] = sc->group[g].parent;
-		for (int i = 0; i < sc->nr_tasks; i++)
-			tg[i] = sc->task[i].group;
-		r = stats_init_groups(st, nr, parent, tg);
-		st->group_name = calloc((size_t)nr, sizeof(*st->group_name));
-		if (!st->group_name)
-			r = -1;
-		for (int g = 0; r == 0 && g < nr; g++)
-			st->group_name[g] = sc->nr_groups ? sc->group[g].path : "/";
+	if (stats_init(st, sc->nr_tasks, sc->topo->nr_cpus, from, to) < 0)
+		return -1;
+	st->group = calloc((size_t)nr, sizeof(*st->group));
+	st->group_name = calloc((size_t)nr, sizeof(*st->group_name));
+	st->task_group = calloc((size_t)sc->nr_tasks + 1, sizeof(*st->task_group));
+	if (!st->group || !st->group_name || !st->task_group)
+		return -1;
+	st->nr_groups = nr;
+	for (int g = 0; g < nr; g++) {
+		st->group[g].parent = g ? sc->group[g].parent : -1;
+		st->group_name[g] = sc->nr_groups ? sc->group[g].path : "/";
 	}
-	free(parent);
-	free(tg);
-	return r;
+	for (int i = 0; i < sc->nr_tasks; i++)
+		st->task_group[i] = sc->task[i].group;
+	return 0;
 }
 
 void stats_free(struct stats *st)
@@ -200,7 +183,7 @@ static inline void task_close(struct stats *st, struct task_stats *ts, u64 t)
 		ts->cpu_ns += ran;
 		/* cpu.stat usage counts every level the task is below */
 		if (st->nr_groups)
-			for (int g = st->task_group[ts->idx]; g >= 0; g = st->group[g].parent)
+			for (int g = st->task_group[ts - st->task]; g >= 0; g = st->group[g].parent)
 				st->group[g].usage_ns += ran;
 	} else if (ts->state == TS_WAITING)
 		ts->wait_ns += window_overlap(st, ts->since, t);
@@ -457,10 +440,8 @@ void stats_event(void *arg, const struct sched_event *ev)
 			on_balance(st, ev);
 		break;
 	case EV_SCHED_HERD:
-		if (in_window(st, ev->time) && ev->herd.cause < NR_HERD_CAUSES) {
+		if (in_window(st, ev->time) && ev->herd.cause < NR_HERD_CAUSES)
 			st->herds[ev->herd.cause]++;
-			st->herd_migrations += ev->herd.nr;
-		}
 		break;
 	case EV_SCHED_MIGRATE_TASK:
 		if (in_window(st, ev->time) && ev->migrate.reason < NR_MIGRATE_REASONS)

@@ -65,7 +65,6 @@ struct task_stats {
 	u64 since;		/* when the current state began */
 	u64 woken_at;		/* pending wakeup, ~0 when none */
 	int cpu;		/* last CPU it was seen on, -1 before */
-	int idx;		/* its index, to find its group */
 };
 
 /* /proc/schedstat's per-domain load-balance counters, by enum cpu_idle_type. */
@@ -119,7 +118,6 @@ struct stats {
 	u64 events;		/* events inside the window */
 	u64 migrations[NR_MIGRATE_REASONS];	/* sched_migrate_task, by cause */
 	u64 herds[NR_HERD_CAUSES];		/* schedscope_herd, by cause */
-	u64 herd_migrations;			/* migrations that made up those herds (first threshold each) */
 	u64 end;		/* time the statistics were closed at */
 	/* called for each period ending inside the window (task index), when set */
 	void (*period_fn)(void *ctx, int task, const struct period_row *row);
@@ -128,10 +126,8 @@ struct stats {
 
 int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to);
 struct sched_scenario;
-/* stats_init() and stats_init_groups() for a scenario's tasks, CPUs and groups. */
+/* stats_init() plus group accounting: the groups' parents and each task's starting group. */
 int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to);
-/* Group accounting: the groups' parents and each task's starting group. */
-int stats_init_groups(struct stats *st, int nr_groups, const int *parent, const int *task_group);
 void stats_free(struct stats *st);
 /* A sched_event_fn: feed every event of the stream, in order. */
 void stats_event(void *st, const struct sched_event *ev);

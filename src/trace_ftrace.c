@@ -80,11 +80,6 @@ static const char *flags_of(const struct sched_event *ev)
 	return event_flags[ev->type];
 }
 
-static const char *name_or(const char *const *names, unsigned n, unsigned i)
-{
-	return i < n ? names[i] : "?";
-}
-
 /* ---- the header ---- */
 
 static int format_count_line(char *buf, size_t cap, u64 entries, int nr_cpus)
@@ -345,8 +340,8 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			ev->select.wake_flags & SELECT_WF_FORK ? "fork" :
 			ev->select.wake_flags & SELECT_WF_SYNC ? "wakeup_sync" : "wakeup", ev->select.prev_cpu,
 			ev->select.target, ev->select.new_cpu,
-			name_or(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine),
-			name_or(select_path_names, NR_SELECT_PATHS, ev->select.path), ev->select.depth,
+			sched_name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine),
+			sched_name_of(select_path_names, NR_SELECT_PATHS, ev->select.path), ev->select.depth,
 			ev->select.nr_scanned, ev->select.this_eff_load, ev->select.prev_eff_load);
 		break;
 	case EV_SCHED_LB_GROUP:
@@ -354,7 +349,7 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			" util=%u capacity=%u nr_running=%u h_nr_running=%u idle_cpus=%u\n",
 			ev->lb_group.decision, ev->lb_group.depth, ev->lb_group.first_cpu,
 			ev->lb_group.local ? " local" : "",
-			name_or(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type),
+			sched_name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type),
 			ev->lb_group.group_load, ev->lb_group.avg_load, ev->lb_group.group_util,
 			ev->lb_group.group_capacity, ev->lb_group.sum_nr_running,
 			ev->lb_group.sum_h_nr_running, ev->lb_group.idle_cpus);
@@ -362,24 +357,24 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 	case EV_SCHED_LB_TASK:
 		fprintf(f, "decision=%" PRIu64 " level=%d comm=%s pid=%d result=%s load=%u imbalance=%" PRId64 "\n",
 			ev->lb_task.decision, ev->lb_task.depth, comm_of(w, ev->lb_task.pid, cpu, a),
-			ev->lb_task.pid, name_or(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result),
+			ev->lb_task.pid, sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result),
 			ev->lb_task.load, ev->lb_task.imbalance);
 		break;
 	case EV_SCHED_LB:
 		fprintf(f, "decision=%" PRIu64 " level=%d name=%s idle=%s outcome=%s why=%s busiest_group=%d "
 			"busiest_cpu=%d migration_type=%s imbalance=%" PRId64 " moved=%u hot_moved=%u "
 			"nr_balance_failed=%u balance_interval=%u\n",
-			ev->lb.decision, ev->lb.depth, name_or(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
-			name_or(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
-			name_or(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome),
-			name_or(fbg_reason_names, NR_FBG_REASONS, ev->lb.why), ev->lb.busiest_group,
-			ev->lb.busiest_cpu, name_or(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
+			ev->lb.decision, ev->lb.depth, sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
+			sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
+			sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome),
+			sched_name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why), ev->lb.busiest_group,
+			ev->lb.busiest_cpu, sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
 			ev->lb.imbalance, ev->lb.nr_moved, ev->lb.nr_hot_moved, ev->lb.nr_balance_failed,
 			ev->lb.balance_interval);
 		break;
 	case EV_SCHED_HERD:
 		fprintf(f, "cause=%s nr=%u src_cpus=%u dst_cpus=%u first_seq=%" PRIu64 " since=%" PRIu64 ".%06" PRIu64,
-			name_or(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause), ev->herd.nr, ev->herd.nr_src,
+			sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause), ev->herd.nr, ev->herd.nr_src,
 			ev->herd.nr_dst, ev->herd.first_seq, ev->herd.first_time / 1000000000,
 			ev->herd.first_time / 1000 % 1000000);
 		for (int r = 0; r < NR_MIGRATE_REASONS; r++)

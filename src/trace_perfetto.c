@@ -643,11 +643,6 @@ static void on_rt_throttle(struct trace_perfetto *w, const struct sched_event *e
 	ev_end(w);
 }
 
-static const char *name_of(const char *const *names, unsigned n, unsigned i)
-{
-	return i < n && names[i] ? names[i] : "?";
-}
-
 /*
  * Decision records as instants on the deciding CPU's track, linked by their
  * `decision` arg (the seq of the record's first event, which a migration
@@ -670,8 +665,8 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		json_kv_s64(j, "prev_cpu", ev->select.prev_cpu);
 		json_kv_s64(j, "target_cpu", ev->select.target);
 		json_kv_s64(j, "new_cpu", ev->select.new_cpu);
-		json_kv_str(j, "wake_affine", name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine));
-		json_kv_str(j, "path", name_of(select_path_names, NR_SELECT_PATHS, ev->select.path));
+		json_kv_str(j, "wake_affine", sched_name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine));
+		json_kv_str(j, "path", sched_name_of(select_path_names, NR_SELECT_PATHS, ev->select.path));
 		json_kv_s64(j, "scanned", ev->select.nr_scanned);
 		json_kv_s64(j, "this_eff_load", ev->select.this_eff_load);
 		json_kv_s64(j, "prev_eff_load", ev->select.prev_eff_load);
@@ -685,7 +680,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		json_kv_s64(j, "level", ev->lb_group.depth);
 		json_kv_s64(j, "group_cpu", ev->lb_group.first_cpu);
 		json_kv_bool(j, "local", ev->lb_group.local);
-		json_kv_str(j, "group_type", name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type));
+		json_kv_str(j, "group_type", sched_name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type));
 		json_kv_u64(j, "avg_load", ev->lb_group.avg_load);
 		json_kv_u64(j, "group_load", ev->lb_group.group_load);
 		json_kv_u64(j, "group_util", ev->lb_group.group_util);
@@ -701,24 +696,24 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		json_begin_object(j);
 		json_kv_u64(j, "decision", ev->lb_task.decision);
 		json_kv_str(j, "comm", task_name(w, ev->lb_task.pid, ev->cpu, buf, sizeof(buf)));
-		json_kv_str(j, "result", name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
+		json_kv_str(j, "result", sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
 		json_kv_u64(j, "load", ev->lb_task.load);
 		json_kv_s64(j, "imbalance_left", ev->lb_task.imbalance);
 		json_end_object(j);
 		break;
 	case EV_SCHED_LB:
-		snprintf(name, sizeof(name), "load_balance %s %s", name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
-			 name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
+		snprintf(name, sizeof(name), "load_balance %s %s", sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
+			 sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
 		json_key(j, "args");
 		json_begin_object(j);
 		json_kv_u64(j, "decision", ev->lb.decision);
 		json_kv_s64(j, "level", ev->lb.depth);
-		json_kv_str(j, "idle", name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle));
-		json_kv_str(j, "outcome", name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
-		json_kv_str(j, "why", name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why));
+		json_kv_str(j, "idle", sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle));
+		json_kv_str(j, "outcome", sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
+		json_kv_str(j, "why", sched_name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why));
 		json_kv_s64(j, "imbalance", ev->lb.imbalance);
-		json_kv_str(j, "migration_type", name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type));
+		json_kv_str(j, "migration_type", sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type));
 		json_kv_s64(j, "busiest_group", ev->lb.busiest_group);
 		json_kv_s64(j, "busiest_cpu", ev->lb.busiest_cpu);
 		json_kv_u64(j, "moved", ev->lb.nr_moved);
@@ -729,7 +724,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		json_end_object(j);
 		break;
 	default:	/* EV_SCHED_HERD */
-		snprintf(name, sizeof(name), "herd %s", name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
+		snprintf(name, sizeof(name), "herd %s", sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
 		json_key(j, "args");
 		json_begin_object(j);

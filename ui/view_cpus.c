@@ -149,14 +149,8 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		return;
 	x += cb_print(cb, x, y, right - x, base, "%3d ", ci.nr_running);
 	/* tasks held off this CPU by throttled groups (cpu.max) */
-	int held = 0;
+	int held = ci.throttled_tasks;
 
-	for (int g = 1; g < sched_nr_groups(ui->e); g++) {
-		struct sched_group_cpu_info gc;
-
-		sched_group_cpu_info(ui->e, g, cpu, &gc);
-		held += gc.nr_throttled_tasks;
-	}
 	if (held && x + 6 < right)
 		x += cb_print(cb, x, y, right - x, sty(C_RED, COLOR_DEFAULT, A_BOLD_), "T%-3d ", held);
 

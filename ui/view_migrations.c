@@ -68,7 +68,7 @@ static void mig_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w, con
 		cb_print(cb, x, y, w, sty(C_RED, COLOR_DEFAULT, A_BOLD_ | (sel ? A_REVERSE_ : 0)),
 			 "%c%s  HERD: %u migrations from %u CPUs to %u since %.6f, cause %s", sel ? '>' : ' ', t,
 			 ev->herd.nr, ev->herd.nr_src, ev->herd.nr_dst, (double)ev->herd.first_time / 1e9,
-			 ev->herd.cause < NR_HERD_CAUSES ? herd_cause_names[ev->herd.cause] : "?");
+			 sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
 		return;
 	}
 	int used = cb_print(cb, x, y, w, base, "%c%s %s", sel ? '>' : ' ', t, in_herd ? "H" : " ");

@@ -74,31 +74,10 @@ static void mark_throttled(struct grid *g, int li, u64 from, u64 to)
 		from = g->t0;
 	if (to > g->t1)
 		to = g->t1;
-	for (u64 t = from; t < to; t += g->dt) {
-		int c = (int)((t - g->t0) / g->dt);
-
-		if (c >= 0 && c < g->cols)
-			g->thr[li][c] = 1;
-	}
-	if (to > from) {
-		int c = (int)((to - 1 - g->t0) / g->dt);
-
-		if (c >= 0 && c < g->cols)
-			g->thr[li][c] = 1;
-	}
-}
-
-/* Queues throttled on cpu now: the count the backward walk starts from. */
-static int throttled_now(const struct ui *ui, int cpu)
-{
-	struct sched_group_cpu_info gc;
-	int n = 0;
-
-	for (int g = 1; g < sched_nr_groups(ui->e); g++) {
-		sched_group_cpu_info(ui->e, g, cpu, &gc);
-		n += gc.throttled;
-	}
-	return n;
+	if (to <= from)
+		return;
+	for (u64 c = (from - g->t0) / g->dt; c <= (to - 1 - g->t0) / g->dt && c < (u64)g->cols; c++)
+		g->thr[li][c] = 1;
 }
 
 static void slot_add(struct lane *l, s32 pid, u64 ns)
@@ -220,8 +199,12 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 	for (int i = 0; i < nr_lanes; i++)
 		thr_edge[i] = end;
 	if (sched_nr_groups(ui->e) > 1) {
-		for (int i = 0; i < nr_lanes; i++)
-			thr[i] = throttled_now(ui, lanes[i].cpu);
+		for (int i = 0; i < nr_lanes; i++) {
+			struct sched_cpu_info ci;
+
+			sched_cpu_info(ui->e, lanes[i].cpu, &ci);
+			thr[i] = ci.throttled_queues;
+		}
 		for (u64 s = end_seq; s < n; s++) {
 			const struct sched_event *ev = history_event(h, s);
 			int li = ev->cpu - first_lane;
