@@ -28,7 +28,7 @@
 #define MAX_DEPTH 64
 #define MAX_WARNINGS 100
 #define MAX_TASKS 4096
-#define MAX_CPU 4095
+#define MAX_CPU (SCHED_MAX_CPUS - 1)	/* the topology line it writes must load */
 #define FORK_POOL_MAX 16	/* instances declared for a task forked in a loop */
 #define TASK_NAME_MAX 34	/* leaves room for "_fork" and ".NNNNN" */
 #define OBJ_NAME_MAX 63		/* struct sched_sync's name */
