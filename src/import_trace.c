@@ -276,6 +276,9 @@ static void set_prio(struct importer *im, struct itask *t, int prio, u64 ts)
 {
 	int nice;
 
+	/* the idle task is kept as SCHED_IDLE, whatever prio a damaged trace gives it */
+	if (t->idle_cpu >= 0)
+		return;
 	if (!t->nice_known && prio >= 0 && prio < 99) {
 		/* SCHED_FIFO or SCHED_RR show prio 99 - sched_priority; a trace cannot tell which */
 		t->rt_priority = 99 - prio;
