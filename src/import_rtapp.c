@@ -452,7 +452,7 @@ static int deadline_attrs(struct importer *im, struct rtask *t, int pk, FILE *f)
 }
 
 /* The task line's attributes: policy=, prio=, runtime=, deadline=, period=, nice=, slice=, cpus=, at=. */
-static int task_attrs(struct importer *im, struct rtask *t, FILE *f)
+static int task_attrs(struct importer *im, struct rtask *t, FILE *f, bool forked)
 {
 	int pol = im->default_policy, key = t->key, pk = t->key;
 	long long prio = 0, dl = 0, delay = 0;
@@ -527,7 +527,10 @@ static int task_attrs(struct importer *im, struct rtask *t, FILE *f)
 	if ((v = member(t->obj, "delay", &key))) {
 		if (get_int(im, v, key, "delay", &delay) < 0)
 			return -1;
-		if (delay > 0)
+		/* a forked task starts when forked: the scenario has no at= for it */
+		if (delay > 0 && forked)
+			warn(im, key, "task %s is forked: its delay is left out", t->rtname);
+		else if (delay > 0)
 			fprintf(f, " at=%lldus", delay);
 	}
 	return 0;
@@ -1158,12 +1161,13 @@ static int task_group(struct importer *im, struct rtask *t, FILE *f)
 	return 0;
 }
 
-static int task_line(struct importer *im, struct rtask *t, FILE *f, const char *suffix, long count)
+static int task_line(struct importer *im, struct rtask *t, FILE *f, const char *suffix, long count,
+		     bool forked)
 {
 	fprintf(f, "task %s%s", t->name, suffix);
 	if (count > 1)
 		fprintf(f, " count=%ld", count);
-	if (task_attrs(im, t, f) < 0 || task_group(im, t, f) < 0)
+	if (task_attrs(im, t, f, forked) < 0 || task_group(im, t, f) < 0)
 		return -1;
 	fprintf(f, " program=%s\n", t->name);
 	return 0;
@@ -1181,13 +1185,13 @@ static int emit_task(struct importer *im, struct rtask *t, FILE *f)
 	if (task_program(im, t, f) < 0)
 		return -1;
 	fprintf(f, "}\n");
-	if (t->instances && task_line(im, t, f, "", t->instances) < 0)
+	if (t->instances && task_line(im, t, f, "", t->instances, false) < 0)
 		return -1;
 	if (t->forks) {
 		if (t->unbounded_forks)
 			warn(im, t->key, "task %s is forked forever or more than %d times: %d instances "
 			     "are declared for it", t->rtname, FORK_POOL_MAX, FORK_POOL_MAX);
-		if (task_line(im, t, f, t->instances ? "_fork" : "", t->forks) < 0)
+		if (task_line(im, t, f, t->instances ? "_fork" : "", t->forks, true) < 0)
 			return -1;
 	}
 	return 0;
