@@ -10,7 +10,7 @@
 #define SCHED_BALANCE_H
 
 #include "internal.h"
-#include "topology.h"
+#include "api/topology.h"
 
 /* The mutable half of a struct sched_domain. */
 struct sd_lb_state {

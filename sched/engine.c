@@ -8,7 +8,7 @@
 
 #include "internal.h"
 #include "balance.h"
-#include "topology.h"
+#include "api/topology.h"
 
 struct sched_engine *cur_engine;
 

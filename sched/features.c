@@ -2,7 +2,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "features.h"
+#include "api/features.h"
 
 const char *const sched_feature_names[NR_SCHED_FEATURES] = {
 	[FEAT_PLACE_LAG] = "PLACE_LAG",

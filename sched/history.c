@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "api/history.h"
 
 struct checkpoint {
 	u64 time, nr_events, nr_steps;

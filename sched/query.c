@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "internal.h"
-#include "topology.h"
+#include "api/topology.h"
 
 /* Readers may be called between steps of any engine. */
 #define ENTER(e) (cur_engine = (struct sched_engine *)(e))

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
-#include "topology.h"
+#include "api/event.h"
+#include "api/topology.h"
 
 const char *const sd_flag_name[__SD_FLAG_CNT] = {
 	"SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_BALANCE_WAKE",

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../ui/commands.h"
-#include "../ui/loop.h"
+#include "ui/commands.h"
+#include "ui/loop.h"
 #include "cli.h"
-#include "lex.h"
+#include "src/format/lex.h"
 
 static int parse_colors(const char *s, int *colors)
 {

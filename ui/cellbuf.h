@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "../sched/types.h"
+#include "sched/api/types.h"
 
 /* Colours: 0-15 are the ANSI colours, 16-255 the xterm cube and greys. */
 enum {

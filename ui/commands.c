@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/breakpoint.h"
-#include "../src/command.h"
-#include "../src/lex.h"
-#include "../src/trace_log.h"
+#include "src/format/breakpoint.h"
+#include "src/format/command.h"
+#include "src/format/lex.h"
+#include "src/trace/trace_log.h"
 #include "commands.h"
 #include "input.h"
 #include "loop.h"

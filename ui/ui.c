@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/lex.h"
+#include "src/format/lex.h"
 #include "commands.h"
 #include "loop.h"
 

@@ -6,8 +6,8 @@
 #ifndef UI_UI_H
 #define UI_UI_H
 
-#include "../sched/history.h"
-#include "../src/scenario_file.h"
+#include "sched/api/history.h"
+#include "src/format/scenario_file.h"
 #include "cellbuf.h"
 
 struct ui;

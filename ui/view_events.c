@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../src/trace_log.h"
+#include "src/trace/trace_log.h"
 #include "ui.h"
 
 #define NO_EVENT (~0ULL)

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../src/report.h"
-#include "../src/stats.h"
+#include "src/analysis/report.h"
+#include "src/analysis/stats.h"
 #include "format.h"
 #include "ui.h"
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "../../sched/balance.h"
+#include "sched/balance.h"
 
 static u64 nr_lb;
 

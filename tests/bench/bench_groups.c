@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "sched/internal.h"
 #include "bench_util.h"
 
 #define SEC NSEC_PER_SEC

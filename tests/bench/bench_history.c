@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/history.h"
+#include "sched/api/history.h"
 #include "bench_util.h"
 
 #define NR_TARGETS 200

@@ -31,8 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ui/commands.h"
-#include "../../ui/loop.h"
+#include "ui/commands.h"
+#include "ui/loop.h"
 #include "bench_util.h"
 
 #define MIN_BATCH_SEC 0.05

@@ -6,8 +6,8 @@
 #ifndef TESTS_BENCH_UTIL_H
 #define TESTS_BENCH_UTIL_H
 
-#include "../../sched/sched.h"
-#include "../../src/scenario_file.h"
+#include "sched/api/sched.h"
+#include "src/format/scenario_file.h"
 
 /* Each figure is run bench_reps times (REPS, or 1 with -q); the best counts. */
 #define REPS 3

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/breakpoint.h"
+#include "src/format/breakpoint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

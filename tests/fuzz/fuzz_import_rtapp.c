@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/sched.h"
-#include "../../src/import_rtapp.h"
-#include "../../src/scenario_file.h"
+#include "sched/api/sched.h"
+#include "src/import/import_rtapp.h"
+#include "src/format/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

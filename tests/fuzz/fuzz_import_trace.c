@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/import_trace.h"
-#include "../../src/scenario_file.h"
+#include "src/import/import_trace.h"
+#include "src/format/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/command.h"
-#include "../../src/scenario_file.h"
+#include "src/format/command.h"
+#include "src/format/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

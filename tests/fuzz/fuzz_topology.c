@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../src/topology_file.h"
+#include "src/format/topology_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

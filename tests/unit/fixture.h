@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "../../sched/internal.h"
+#include "sched/internal.h"
 
 #define FX_MAX_CPUS 16
 #define FX_MAX_TASKS 24

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "../../sched/balance.h"
+#include "sched/balance.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../src/breakpoint.h"
+#include "src/format/breakpoint.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ui/cellbuf.h"
+#include "ui/cellbuf.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,11 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/scenario_file.h"
-#include "../../src/trace_log.h"
-#include "../../ui/commands.h"
-#include "../../ui/input.h"
-#include "../../ui/loop.h"
+#include "src/format/scenario_file.h"
+#include "src/trace/trace_log.h"
+#include "ui/commands.h"
+#include "ui/input.h"
+#include "ui/loop.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
 #include <string.h>
 
 /* Before cmocka.h, which has a macro of the same name (undefined below). */
-#include "../../src/expect.h"
-#include "../../src/stats.h"
+#include "src/analysis/expect_check.h"
+#include "src/analysis/stats.h"
 
 #include <stdarg.h>
 #include <stddef.h>

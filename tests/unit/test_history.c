@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/history.h"
-#include "../../src/breakpoint.h"
-#include "../../src/scenario_file.h"
+#include "sched/api/history.h"
+#include "src/format/breakpoint.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/host_topology.h"
-#include "../../src/scenario_file.h"
-#include "../../src/topology_file.h"
+#include "src/format/host_topology.h"
+#include "src/format/scenario_file.h"
+#include "src/format/topology_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/import_rtapp.h"
-#include "../../src/scenario_file.h"
+#include "src/import/import_rtapp.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

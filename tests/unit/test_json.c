@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/json.h"
+#include "src/base/json.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/balance.h"
+#include "sched/balance.h"
 #include "fixture.h"
 
 #include <stdarg.h>

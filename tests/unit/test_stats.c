@@ -2,8 +2,8 @@
 #include <string.h>
 
 /* Before cmocka.h: cmocka has a macro named expect_check. */
-#include "../../src/expect.h"
-#include "../../src/stats.h"
+#include "src/format/expect.h"
+#include "src/analysis/stats.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/topology.h"
-#include "../../src/topology_file.h"
+#include "sched/api/topology.h"
+#include "src/format/topology_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../sched/features.h"
-#include "../../sched/scenario.h"
-#include "../../src/trace_ftrace.h"
+#include "sched/api/features.h"
+#include "sched/api/scenario.h"
+#include "src/trace/trace_ftrace.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/sched.h"
-#include "../../src/scenario_file.h"
-#include "../../src/trace_perfetto.h"
+#include "sched/api/sched.h"
+#include "src/format/scenario_file.h"
+#include "src/trace/trace_perfetto.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
 #include <string.h>
 
 /* Before cmocka.h: cmocka has a macro named expect_check. */
-#include "../../src/scenario_file.h"
-#include "../../ui/ui.h"
+#include "src/format/scenario_file.h"
+#include "ui/ui.h"
 
 #define NCURSES_WIDECHAR 1
 #include <curses.h>

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "sched/internal.h"
 
 #include <stdarg.h>
 #include <stddef.h>
