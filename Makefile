@@ -1,4 +1,5 @@
 # schedscope: one plain Makefile. `make`, `make run`, `make test`, `make bench`.
+# SPDX-License-Identifier: GPL-2.0
 
 PREFIX    ?= /usr/local
 BINDIR     = $(PREFIX)/bin

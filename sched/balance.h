@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What wakeup placement (select.c) and the load balancer (balance.c) share:
  * the group statistics and classification of kernel/sched/fair.c, the

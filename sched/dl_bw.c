@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * SCHED_DEADLINE bandwidth arithmetic (kernel/sched/deadline.c, core.c):
  * parameter checks and admission control as pure functions of their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The engine instance: its arena, the event loop that fires timers in
  * order, run-time commands, listeners and checkpoints.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Event names, as the kernel's tracepoints (and schedscope's own records) are called. */
 #include "api/event.h"
 #include "api/scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* sched_features, tunables and per-release defaults. */
 #include <string.h>
 #include <strings.h>

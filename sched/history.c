@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Checkpoints, the event log, rewind and replay: see history.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The engine's internal state (kernel/sched/sched.h's counterpart). Every
  * struct here lives in the engine's arena; pointers between them stay valid

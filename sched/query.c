@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The read API: what views, reports and tests may know of the engine's state. */
 #include <stdio.h>
 

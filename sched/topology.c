@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Scheduling domains and groups, built as Linux 6.12's kernel/sched/topology.c
  * builds them (see topology.h and kernel-sched-notes §8.1-8.3):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Shared pieces of the command-line front end. */
 #ifndef SRC_CLI_H
 #define SRC_CLI_H

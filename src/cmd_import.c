@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * schedscope import INPUT [-o FILE]: a recorded trace or an rt-app workload
  * into a scenario. This file reads the options, tells the input's format,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * `schedscope run SCENARIO`: run a scenario headless, then print its report,
  * check its expects, or write its trace.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * `schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]`:
  * build the sched domains of a machine (sched/topology.c) and print them,

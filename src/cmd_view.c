@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * `schedscope view SCENARIO --at T ...`: one frame of the visualizer, drawn
  * with no terminal as text, ANSI or HTML (tests, docs, slides); and

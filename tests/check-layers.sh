@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The layers, lowest first: a file may include only from its own folder and
 # the folders before it, and outside the engine only the engine's public
 # headers (sched/api/). The Makefile builds one library per folder in this order.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Every shipped scenario is a test: run it with --check (its expect lines).
 # Every tests/scenario/bad/*.scn must be refused with exit 2 and the message
 # in the .err file beside it (file:line:col included).

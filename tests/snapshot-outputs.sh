@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Write every shipped scenario's outputs (trace, text and JSON reports,
 # --check, dumped state, one frame of each view) into DIR, so two builds can
 # be compared byte for byte: tests/snapshot-outputs.sh BIN DIR; diff -r A B.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A grid of character cells. Every view draws here first; the terminal,
  * `schedscope view --format text|ansi|html` and the tests all read it, so

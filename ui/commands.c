@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The console's command interpreter: see commands.h. */
 #include <ctype.h>
 #include <errno.h>

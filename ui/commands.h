@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The console's command interpreter. Every key is bound to one of these
  * command lines, `--commands FILE` runs them from a script, and the `:`

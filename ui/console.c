@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The `:` console: readline's callback interface inside the curses screen. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The `:` console: GNU readline in callback mode, drawn on the bottom line
  * inside the curses screen. Keys arrive from the input loop; readline never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * A decision record, drawn: why a task was placed where it was (one
  * schedscope_select_rq event) or what one load_balance() attempt compared

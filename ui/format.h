@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Text for the views: durations as the visualizer shows them. */
 #ifndef UI_FORMAT_H
 #define UI_FORMAT_H

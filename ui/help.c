@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The help screen: every key and command, generated from the keymap and
  * the command table so it cannot drift from them. */
 #define NCURSES_WIDECHAR 1

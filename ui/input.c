@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Keys and mouse through libtermkey; the keymap. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>

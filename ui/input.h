@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Keys and mouse from the terminal (libtermkey), and the keymap: every key
  * is bound to a console command string, rebindable with `bind KEY COMMAND`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The main loop and the frame around the views: header, caption, status. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The visualizer's set-up and main loop: wait for input with a timeout,
  * advance the engine at the chosen speed in wall-clock terms, redraw at a

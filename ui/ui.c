@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* struct ui: set-up, captions, task colours. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The visualizer's shared state and the interface every view implements.
  * ui/ only asks the engine (sched/sched.h, sched/history.h); it never

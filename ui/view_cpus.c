@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The CPUs view: every CPU in topology order (package > LLC > core > SMT
  * sibling) with its current task, its queue, nr_running and PELT load/util

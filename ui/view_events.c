@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The events view: the history log as ftrace-like text lines (time, CPU,
  * event, fields with task names), newest at the bottom while following,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The groups view: the task-group hierarchy as a tree with each group's
  * weight, cpu.max, the runtime left in its pool, how many of its queues are

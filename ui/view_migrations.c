@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The migrations view: who moved where, newest last, from the event log
  * up to the current position: time, task, from -> to, the reason

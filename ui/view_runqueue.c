@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The runqueue view: one cfs_rq of the selected CPU (the root one, or the
  * selected group's) on a number line of virtual time; a child group is one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The task view: one task's scheduling state (policy, weight, vruntime,
  * lag, deadline, slice, eligibility), PELT averages, the kernel's counters,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The timeline: a Gantt chart of who ran on each CPU, built from the
  * sched_switch events of the history log. The window is ui->tl_span_ns wide

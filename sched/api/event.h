@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The event stream: everything the engine does, in order. Names follow the
  * kernel's tracepoints; the engine's own records carry an sched_ prefix-free

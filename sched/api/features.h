@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sched_features and tunables, with the kernel's names and defaults, and the
  * kernel release whose rules the engine follows.

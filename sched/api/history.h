@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Time travel over one engine: automatic and named checkpoints within a
  * memory budget, the log of every event emitted so far, rewind to any time

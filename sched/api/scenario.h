@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The engine's input: an immutable description of a machine and a workload.
  * src/ builds it from .scn and .topo files; the engine only reads it, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The engine's public API: create an engine for a scenario, drive it, read
  * its state. Users (src/, ui/, tests) include only this header.

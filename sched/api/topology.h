@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Scheduling domains and groups (kernel/sched/topology.c's counterpart),
  * built from a struct sched_topology the way build_sched_domains() builds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Basic types and time units shared by the engine and its users. */
 #ifndef SCHED_TYPES_H
 #define SCHED_TYPES_H

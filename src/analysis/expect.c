@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Checking `expect` lines against the window statistics. Every task whose
  * name matches the glob must satisfy the relation on its own; the verdict

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Checking `expect` lines against a run's window statistics. */
 #ifndef SRC_ANALYSIS_EXPECT_CHECK_H
 #define SRC_ANALYSIS_EXPECT_CHECK_H

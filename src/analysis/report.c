@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The end-of-run report: per task, per CPU and totals, over the chosen window. */
 #include <string.h>
 

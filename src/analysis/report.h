@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* The end-of-run report, as text for people or as one JSON object for tools. */
 #ifndef SRC_REPORT_H
 #define SRC_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* --rewind-check: see rewind_check.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* --rewind-check: rewinding and running forward again must reproduce the run exactly. */
 #ifndef SRC_REWIND_CHECK_H
 #define SRC_REWIND_CHECK_H

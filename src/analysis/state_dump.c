@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * --dump-state: what the kernel would show in /proc/sched_debug for each
  * CPU: the cfs_rq's V (or min_vruntime) and every queued task's vruntime,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* The engine's state at one moment, for --dump-state: per-CPU runqueues and their entities. */
 #ifndef SRC_STATE_DUMP_H
 #define SRC_STATE_DUMP_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Per-task and per-CPU statistics over a window, computed the way a tracer
  * would from sched_switch/sched_wakeup: every interval is clipped to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Statistics computed from the event stream over a window of simulated
  * time: what the report and the expects measure. The engine keeps the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Streaming JSON writer. Once a misuse is seen the writer stops writing:
  * the document is wrong anyway, and json_finish() says so.

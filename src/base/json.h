@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A small streaming JSON writer over a FILE*: it tracks nesting and commas,
  * escapes strings, and formats numbers the same way on every machine and in

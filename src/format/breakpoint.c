@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Breakpoint expressions over the event stream: see breakpoint.h. */
 #include <fnmatch.h>
 #include <stdarg.h>

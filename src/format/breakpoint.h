@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Breakpoints: conditions on the event stream that stop a run. One parser
  * serves the command line (--break EXPR), the console (:break EXPR) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Run-time commands (`at` lines and the console): see command.h. */
 #include <fnmatch.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Run-time commands: the text after `at T` in a scenario, and what the
  * console accepts. One parser for both, so they cannot drift apart.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* `expect` lines: checks a scenario makes about its own run. */
 #ifndef SRC_EXPECT_H
 #define SRC_EXPECT_H

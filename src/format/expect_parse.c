@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Parsing `expect` lines, the checks a scenario makes about its own run:
  *

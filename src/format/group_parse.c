@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Task-group paths and cpu.* attributes: see group_parse.h. */
 #include <string.h>
 

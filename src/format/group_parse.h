@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Task-group paths and cgroup attributes, shared by the scenario's `group`
  * lines, task `group=` keys and the run-time `set group` / `move task`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The host's topology from sysfs (Documentation/ABI/stable/sysfs-devices-system-cpu,
  * Documentation/ABI/testing/sysfs-devices-system-cpu, .../sysfs-devices-node):

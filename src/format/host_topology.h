@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The machine schedscope runs on, read from sysfs: `schedscope topology
  * --host` and a scenario's `topology host`.

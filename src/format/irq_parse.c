@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* `irq` and `steal` lines: see irq_parse.h. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The shared tokenizer and value parsers of the line-oriented files. */
 #include <errno.h>
 #include <fcntl.h>

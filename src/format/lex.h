@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A small tokenizer shared by the line-oriented files (.scn, .topo) and the
  * run-time command line. It knows words, KEY=VALUE, "strings", a little

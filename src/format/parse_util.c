@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Helpers the .scn parsers share: see parse_util.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers the .scn parsers share (scenario.c, program_parse.c,
  * expect_parse.c). Their errors go through the lexer like any other

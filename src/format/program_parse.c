@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Compiling task programs (the language is in program_parse.h). A program
  * is a flat list of instructions: a loop is a PROG_LOOP / PROG_END_LOOP pair

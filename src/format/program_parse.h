@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Task programs: the statements of `program NAME { ... }` blocks and of
  * task program="..." values in .scn files, compiled into sched_program.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Scenario files (.scn): a machine, engine settings and a workload.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Reading .scn scenario files into the engine's sched_scenario. */
 #ifndef SRC_SCENARIO_FILE_H
 #define SRC_SCENARIO_FILE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Topology files (.topo): the machine a scenario runs on.
  *

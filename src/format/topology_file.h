@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Reading .topo hardware descriptions into the engine's sched_topology. */
 #ifndef SRC_TOPOLOGY_FILE_H
 #define SRC_TOPOLOGY_FILE_H

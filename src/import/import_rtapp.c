@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rt-app JSON into a scenario (import_rtapp.h).
  *

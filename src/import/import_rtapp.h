@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rt-app workloads (JSON, as rt-app and its workgen front end read them)
  * into scenario text. Accepted as rt-app accepts them: C and C++ comments,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * A recorded trace into a scenario: the records are replayed per task, in
  * file order, and each task's life becomes its program.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Importing a recorded scheduler trace as a scenario: ftrace text (as
  * /sys/kernel/tracing/trace prints it), `trace-cmd report` text (plugin and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * One line of a recorded trace into a trace_rec. The three formats share
  * the events' TP_printk() bodies (include/trace/events/sched.h) and differ

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ftrace text writer. The layout follows trace_print_context() and the
  * sched tracepoints' TP_printk() of kernel/trace and

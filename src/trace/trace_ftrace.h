@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The event stream as ftrace text, laid out as /sys/kernel/tracing/trace
  * prints it on a current kernel (nop tracer, sched events enabled), so the

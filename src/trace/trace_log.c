@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Traces of an engine's run: see trace_log.h. */
 #include <errno.h>
 #include <string.h>

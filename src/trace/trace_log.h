@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Traces of an engine's run: the writers' options filled in for an engine
  * (names of tasks, notes, groups and interrupts from its scenario), and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Chrome/Perfetto JSON writer (the Trace Event Format). Every trace event is
  * one compact JSON object written by src/json.c on a line of its own; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The event stream as Chrome/Perfetto JSON (the "Trace Event Format"), which
  * ui.perfetto.dev and chrome://tracing open directly:

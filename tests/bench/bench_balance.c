@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Load-balancing cost as the machine grows (`make bench`).
  *

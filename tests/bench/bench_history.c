@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Time-travel benchmark (`make bench`): the figures issue 5 asks for.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Trace import benchmark (`make bench`): how fast `schedscope import` reads
  * ftrace text.

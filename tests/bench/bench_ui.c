@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Visualizer benchmark (`make bench`): the figures issue 6 asks for.
  *

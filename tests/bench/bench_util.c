@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* What the benchmarks share (see bench_util.h). */
 #include <stdio.h>
 #include <stdlib.h>

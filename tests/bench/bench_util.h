@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the benchmarks (tests/bench/bench_*.c) share: the clock, the
  * repetition count and its -q switch, the reference loads, and the stream

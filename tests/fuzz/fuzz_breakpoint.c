@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as a breakpoint expression, against a fixed
  * set of task names and CPUs. Parsing must fail cleanly with a message, or

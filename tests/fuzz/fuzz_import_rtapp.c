@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as an rt-app JSON file. The import must fail
  * with "name:line:col: message", or succeed with a scenario that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as a trace to import. The first byte picks the
  * format and the options; whatever the importer accepts must be a scenario

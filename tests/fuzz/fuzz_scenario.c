@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as a .scn scenario. Parsing must fail cleanly
  * or succeed; a parsed scenario then takes a few --set overrides and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: any bytes as a .topo topology file. */
 #include <stdint.h>
 #include <stdlib.h>

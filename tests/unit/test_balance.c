@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Wakeup/fork placement (sched/select.c) and the periodic load balancer
  * (sched/balance.c), checked against the kernel's formulas recomputed here

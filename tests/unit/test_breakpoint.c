@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Breakpoint expressions: parsing (exact messages) and which event of a hand-made stream hits. */
 #include <stdio.h>
 #include <string.h>

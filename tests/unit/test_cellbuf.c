@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The cell buffer: clipping, wide characters, and the exact bytes of its
  * text, ANSI and HTML renderings. */
 #include <stdio.h>

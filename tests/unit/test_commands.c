@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The console's command interpreter on a real engine and history. */
 #include <stdio.h>
 #include <stdlib.h>

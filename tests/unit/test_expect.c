@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* expect_check(): verdicts and their one-line messages. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Time travel (sched/history.c) as property tests over generated
  * scenarios: a rewind replays exactly the original stream, checkpoints

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * src/host_topology.c: fake sysfs trees (an x86 two-socket SMT machine with
  * two nodes, the same with a CPU offline, an Arm big.LITTLE phone) read into

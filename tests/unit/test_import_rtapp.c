@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rt-app JSON import rules one by one: what rt-app and workgen accept, how
  * each construct is written, warnings and errors with their places. The

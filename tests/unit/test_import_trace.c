@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The trace importer: each format's line parser on lines of real traces
  * (Linux 6.18 on this project's test machine, recorded with ftrace,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The JSON writer: exact bytes for structure, escaping and numbers. */
 #include <locale.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The file parsers: scenarios, topologies, run-time commands, and their errors. */
 #include <stdio.h>
 #include <stdlib.h>

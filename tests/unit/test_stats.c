@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Window statistics from hand-made event streams, checked against hand-computed values. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rt-app's resources in task programs: mutex hand-off order, a condition
  * broadcast under its mutex, barrier release, shared-timer slack in the

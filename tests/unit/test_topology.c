@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Sched domains (kernel-sched-notes §8.1-8.3, kernel/sched/topology.c 6.12):
  * for every shipped topology the levels that survive, their spans, flags,

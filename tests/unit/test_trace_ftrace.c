@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The ftrace text writer: the exact bytes of the header and of each kind of line. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The Chrome/Perfetto JSON writer: the document parses, the metadata names
  * the rows, slices have hand-computed ts/dur, a migration is a flow pair,

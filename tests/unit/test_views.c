@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The views drawn into a cell buffer for a known state, checked by their text. */
 #include <inttypes.h>
 #include <stdio.h>

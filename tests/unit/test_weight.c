@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Load weights (kernel-sched-notes §1): the nice table, its inverse, the
  * fixed-point __calc_delta() against exact rational arithmetic, the
