@@ -167,6 +167,7 @@ int cmd_import(int argc, char **argv)
 		{ "keep-idle", no_argument, NULL, 'I' },
 		{ "keep-tracer", no_argument, NULL, 'T' },
 		{ "pin", no_argument, NULL, 'P' },
+		{ "cgroup-root", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct import_trace_opts o = { 0 };
@@ -196,6 +197,17 @@ int cmd_import(int argc, char **argv)
 		case 'P':
 			o.pin = true;
 			break;
+		case 'C': {
+			char *e;
+			long h = strtol(optarg, &e, 10);
+
+			if (!*optarg || *e || h < 0 || h > 65535)
+				return cli_usage_error("--cgroup-root: '%s' is not a hierarchy number (see /proc/cgroups)",
+						       optarg);
+			o.has_cgroup_root = true;
+			o.cgroup_root = (int)h;
+			break;
+		}
 		default:
 			return cli_usage_error("import: bad option");
 		}
