@@ -3,11 +3,15 @@
  * rt-app JSON into a scenario (import_rtapp.h).
  *
  * rt-app reads its files with json-c, which takes comments and trailing
- * commas, and workgen first renames duplicate keys so a phase may list
- * "run" twice, and fills a bare "suspend" with the task's name. The text is
- * first rewritten as strict JSON the same way (every key gets a unique mark
- * "\u0001<n>", which also keeps where it was written for messages), then
- * parsed with jansson, whose objects keep their keys in order.
+ * commas, and keeps one value per key: a repeated key's last value, at the
+ * place of its first (json_object_object_add() replaces the value of the
+ * entry it finds). Its workgen script first renames repeated keys so a
+ * phase may list "run" twice, and fills a bare "suspend" with the task's
+ * name. The text is first rewritten as strict JSON (every key gets a unique
+ * mark "\u0001<n>", which also keeps where it was written for messages),
+ * parsed with jansson, whose objects keep their keys in order, and then
+ * the repeated keys are collapsed as json-c does unless workgen's reading
+ * is asked for.
  *
  * Each task object becomes a `program` block and a `task` line:
  *   task loop (-1 forever) { phase loop { events } ... }
@@ -74,6 +78,7 @@ static const char *const policy_names[] = {
 struct importer {
 	const char *name, *text;
 	size_t len;
+	bool workgen;
 	struct relaxed r;
 	FILE *warn;
 	int nr_warnings;
@@ -247,8 +252,12 @@ static int put_key(struct importer *im, size_t start, size_t end)
 		return -1;
 	/* workgen's bare "suspend": a key with no value */
 	size_t k = next_token(im->text, im->len, end + 1);
-	if (k >= im->len || im->text[k] == ',' || im->text[k] == '}')
+	if (k >= im->len || im->text[k] == ',' || im->text[k] == '}') {
+		if (!im->workgen)
+			warn(im, (int)r->nr_keys - 1, "a key without a value is workgen's syntax, which rt-app "
+			     "itself refuses: read as workgen reads it");
 		return put(im, ":null", 5, end);
+	}
 	return 0;
 }
 
@@ -1224,6 +1233,72 @@ static int global(struct importer *im, json_t *g, int gkey, FILE *f)
 	return 0;
 }
 
+/* ---- repeated keys ---- */
+
+/*
+ * Every object as json-c builds it: one member per name, the last value at
+ * the first one's place, a warning for each value dropped. The member keeps
+ * the last key's mark, so that messages point at the value used.
+ */
+static int collapse(struct importer *im, json_t *v)
+{
+	const char *k, **key = NULL;
+	json_t *m, *last = NULL, *out = NULL;
+	char base[256];
+	size_t i, n = 0;
+	int r = -1;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, m)
+			if (collapse(im, m) < 0)
+				return -1;
+		return 0;
+	}
+	if (!json_is_object(v))
+		return 0;
+	/* (src/base/json.h has its own json_string(): the members go by their index here) */
+	key = malloc((json_object_size(v) + 1) * sizeof(*key));
+	last = json_object();
+	out = json_object();
+	if (!key || !last || !out)
+		goto out;
+	/* the last member of each name; each earlier one is a value dropped */
+	json_object_foreach(v, k, m) {
+		json_t *prev;
+
+		key_id(k, base, sizeof(base));
+		if ((prev = json_object_get(last, base)))
+			warn(im, key_id(key[json_integer_value(prev)], base, sizeof(base)), "\"%s\" is repeated: "
+			     "rt-app (json-c) keeps only its last value, at its first place (--workgen keeps each)",
+			     base);
+		key[n] = k;
+		if (json_object_set_new(last, base, json_integer((json_int_t)n++)) < 0)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *l;
+
+		key_id(key[i], base, sizeof(base));
+		l = json_object_get(last, base);
+		if (!l)
+			continue;	/* written already, at its first place */
+		k = key[json_integer_value(l)];
+		m = json_object_get(v, k);
+		if (collapse(im, m) < 0 || json_object_set(out, k, m) < 0 || json_object_del(last, base) < 0)
+			goto out;
+	}
+	if (json_object_clear(v) < 0 || json_object_update(v, out) < 0)
+		goto out;
+	r = 0;
+out:
+	free(key);
+	json_decref(last);
+	json_decref(out);
+	if (r < 0 && !im->failed)
+		fail_at(im, 0, "out of memory");
+	return r;
+}
+
 /* ---- the whole file ---- */
 
 static int convert(struct importer *im, FILE *body, FILE *head)
@@ -1246,6 +1321,8 @@ static int convert(struct importer *im, FILE *body, FILE *head)
 		fail_at(im, 0, "an rt-app file is a JSON object");
 		goto out;
 	}
+	if (!im->workgen && collapse(im, root) < 0)
+		goto out;
 	json_object_foreach(root, k, v) {
 		int key = key_id(k, base, sizeof(base));
 		if (!strcmp(base, "tasks") && !tasks) {
@@ -1282,10 +1359,11 @@ int import_rtapp_detect(const char *text, size_t len)
 	return i < len && text[i] == '{';
 }
 
-int import_rtapp(const char *name, const char *text, size_t len, FILE *out, FILE *warn_to,
-		 char *err, size_t errlen)
+int import_rtapp(const char *name, const char *text, size_t len, const struct import_rtapp_opts *o,
+		 FILE *out, FILE *warn_to, char *err, size_t errlen)
 {
 	struct importer im = { .name = name, .text = text, .len = len, .warn = warn_to,
+			       .workgen = o && o->workgen,
 			       .err = err, .errlen = errlen, .default_policy = POL_OTHER, .max_cpu = -1 };
 	char *head = NULL, *body = NULL;
 	size_t head_len = 0, body_len = 0;
