@@ -18,7 +18,8 @@ static void usage(FILE *out)
 		"       schedscope run SCENARIO [options]\n"
 		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
 		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format ftrace|trace-cmd|perf|rtapp]\n"
-		"                       [--keep-idle] [--keep-tracer] [--pin]\n"
+		"                       [--keep-idle] [--keep-tracer] [--pin] [--cgroup-root N] [--workgen]\n"
+		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT]\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
@@ -34,6 +35,7 @@ static void usage(FILE *out)
 		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
+		"  --periods FILE      write rt-app's per-thread log columns, every thread (- for stdout)\n"
 		"\n"
 		"ui and view also take --seed and --set; view takes --colors and --commands.\n"
 		"\n"
@@ -68,5 +70,7 @@ int main(int argc, char **argv)
 		return cmd_topology(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare-log"))
+		return cmd_compare_log(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }

@@ -856,6 +856,8 @@ static int looped(struct emit *e, long long count, int key, const char *what, js
 	body.stmts = 0;
 	body.takes_time = false;
 	r = phase_events(&body, obj, task_level);
+	if (r > 0)
+		line(&body, "log");	/* rt-app logs each loop of a phase */
 	fclose(body.f);
 	if (r == 0)
 		r = fail(e->im, key, "no events in this %s", what);

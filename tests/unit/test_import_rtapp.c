@@ -80,7 +80,7 @@ static void test_leniency(void **state)
 	has(warns, "t.json:3:35: warning: a key without a value is workgen's syntax, which rt-app itself refuses: "
 		   "read as workgen reads it\n");
 	has(out, "        loop 2 {\n                run 4us\n                sleep 2us\n"
-		 "                suspend t_x\n        }\n");
+		 "                suspend t_x\n                log\n        }\n");
 	assert_null(strstr(out, "run 1us"));
 	assert_null(strstr(out, "run 3us"));
 	has(warns, "t.json:3:3: warning: \"run\" is repeated: rt-app (json-c) keeps only its last value, at its "
@@ -98,7 +98,7 @@ static void test_repeated_keys_as_rtapp_runs_them(void **state)
 	       "\"run\": 4725, \"suspend\": \"AudioOut\" } } }");
 	assert_int_equal(rc, 1);
 	has(out, "        loop {\n                run 4725us\n                resume AudioTrack\n"
-		 "                suspend AudioOut\n        }\n");
+		 "                suspend AudioOut\n                log\n        }\n");
 	has(warns, "t.json:1:68: warning: \"run\" is repeated");
 }
 
