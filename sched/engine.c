@@ -28,7 +28,7 @@ void *sched_realloc(void *p, size_t size, const char *what)
 	if (!q) {
 		if (oom_handler)
 			oom_handler(what, size);
-		abort();	/* no policy set: nothing sensible to continue with */
+		abort(); /* no policy set: nothing sensible to continue with */
 	}
 	return q;
 }

@@ -45,7 +45,8 @@ static void report_text_rt_dl(FILE *out, const struct report *r)
 		header = true;
 		if (ti.policy == SCHED_DEADLINE)
 			fprintf(out, "%-16s %-8s %11s %10s %10s %10s %12llu %9llu\n", ti.name,
-				sched_policy_names[ti.policy], "-", format_duration(a, sizeof(a), ti.dl_runtime),
+				sched_policy_names[ti.policy], "-",
+				format_duration(a, sizeof(a), ti.dl_runtime),
 				format_duration(b, sizeof(b), ti.dl_deadline),
 				format_duration(c, sizeof(c), ti.dl_period),
 				(unsigned long long)t->dl_throttles, (unsigned long long)t->dl_misses);
@@ -274,9 +275,11 @@ void report_text(FILE *out, const struct report *r)
 		struct sched_task_info ti;
 
 		sched_task_info(r->e, i, &ti);
-		fprintf(out, "%-16s %6d %-8s %4d %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms %7.3fms %5llu %6llu\n",
-			ti.name, ti.pid, sched_policy_names[ti.policy], ti.prio, ti.nice, ti.cpu, ms(t->cpu_ns),
-			win ? 100.0 * (double)t->cpu_ns / (double)win : 0.0, ms(t->wait_ns),
+		fprintf(out,
+			"%-16s %6d %-8s %4d %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms "
+			"%7.3fms %5llu %6llu\n",
+			ti.name, ti.pid, sched_policy_names[ti.policy], ti.prio, ti.nice, ti.cpu,
+			ms(t->cpu_ns), win ? 100.0 * (double)t->cpu_ns / (double)win : 0.0, ms(t->wait_ns),
 			(unsigned long long)t->slices, (unsigned long long)t->wakeups,
 			ms(lat_hist_value(&t->lat, 0)), ms(lat_hist_value(&t->lat, 1)),
 			ms(lat_hist_value(&t->lat, 2)), (unsigned long long)t->migrations,
