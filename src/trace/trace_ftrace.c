@@ -6,7 +6,9 @@
  *
  *	"%16s-%-7d [%03d] %5s %5lu.%06lu: %s: <fields>"
  *
- * with the timestamp rounded to the microsecond as ns2usecs() rounds it.
+ * with the timestamp rounded to the microsecond as ns2usecs() rounds it (the
+ * trace file of Linux 6.18 prints 2837.743437774 s as 2837.743438: rounded,
+ * not truncated; perf script truncates).
  */
 #include <fcntl.h>
 #include <inttypes.h>
