@@ -461,6 +461,105 @@ static int deadline_attrs(struct importer *im, struct rtask *t, int pk, FILE *f)
 	return 0;
 }
 
+/* A "cpus" list into m; -1 (after fail()) when it is not one. */
+static int cpus_list(struct importer *im, json_t *v, int key, struct cpumask *m)
+{
+	size_t i;
+	json_t *c;
+
+	if (!json_is_array(v) || !json_array_size(v))
+		return fail(im, key, "cpus needs a list of CPU numbers");
+	json_array_foreach(v, i, c) {
+		long long cpu;
+
+		if (get_int(im, c, key, "a CPU", &cpu) < 0)
+			return -1;
+		if (cpu < 0 || cpu > MAX_CPU)
+			return fail(im, key, "CPU %lld is out of range 0..%d", cpu, MAX_CPU);
+		if (cpu > im->max_cpu)
+			im->max_cpu = (int)cpu;
+		cpumask_set(m, (int)cpu);
+	}
+	return 0;
+}
+
+/*
+ * cpus=: the task's "cpus", as written. rt-app sets a phase's own "cpus"
+ * when the phase begins (the task's, or any CPU, for a phase without); a
+ * scenario task has one affinity, so a task whose phases differ gets their
+ * union, in every phase, with a warning that counts the phases it widens.
+ */
+static int task_cpus(struct importer *im, struct rtask *t, FILE *f)
+{
+	struct cpumask tm = { { 0 } }, all = { { 0 } };
+	json_t *v = NULL, *phases = member(t->obj, "phases", NULL), *ph;
+	bool any_phase = false, unpinned = false;
+	int key = t->key, pkey = t->key, nr = 0, wider = 0;
+	const char *k;
+
+	if ((v = member(t->obj, "cpus", &key)) && cpus_list(im, v, key, &tm) < 0)
+		return -1;
+	if (json_is_object(phases)) {
+		json_object_foreach(phases, k, ph) {
+			json_t *pc = json_is_object(ph) ? member(ph, "cpus", &pkey) : NULL;
+			struct cpumask m = { { 0 } };
+
+			nr++;
+			if (pc) {
+				if (cpus_list(im, pc, pkey, &m) < 0)
+					return -1;
+				any_phase = true;
+			} else if (v) {
+				m = tm;
+			} else {
+				unpinned = true;
+			}
+			for (int w = 0; w < (int)(sizeof(m.bits) / sizeof(m.bits[0])); w++)
+				all.bits[w] |= m.bits[w];
+		}
+	}
+	if (!any_phase) {
+		if (v) {
+			size_t i;
+			json_t *c;
+
+			fputs(" cpus=", f);
+			json_array_foreach(v, i, c)
+				fprintf(f, "%s%lld", i ? "," : "", (long long)json_number_value(c));
+		}
+		return 0;
+	}
+	/* the phases that run on fewer CPUs than the union */
+	json_object_foreach(phases, k, ph) {
+		json_t *pc = json_is_object(ph) ? member(ph, "cpus", NULL) : NULL;
+		struct cpumask m = { { 0 } };
+
+		if (pc)
+			cpus_list(im, pc, pkey, &m);
+		else if (v)
+			m = tm;
+		else
+			continue;
+		wider += memcmp(&m, &all, sizeof(m)) != 0;
+	}
+	if (unpinned) {
+		warn(im, pkey, "task %s sets cpus in some phases, and runs anywhere in others: the scenario "
+		     "has no per-phase affinity, it runs anywhere in all %d phases", t->rtname, nr);
+		return 0;
+	}
+	if (wider)
+		warn(im, pkey, "task %s changes its cpus from phase to phase: the scenario has no per-phase "
+		     "affinity, it keeps their union in all %d phases (%d of them wider than written)",
+		     t->rtname, nr, wider);
+	fputs(" cpus=", f);
+	for (int c = 0, sep = 0; c <= im->max_cpu; c++)
+		if (cpumask_test(&all, c)) {
+			fprintf(f, "%s%d", sep ? "," : "", c);
+			sep = 1;
+		}
+	return 0;
+}
+
 /* The task line's attributes: policy=, prio=, runtime=, deadline=, period=, nice=, slice=, cpus=, at=. */
 static int task_attrs(struct importer *im, struct rtask *t, FILE *f, bool forked)
 {
@@ -513,25 +612,8 @@ static int task_attrs(struct importer *im, struct rtask *t, FILE *f, bool forked
 			fprintf(f, " slice=%lldus", dl);
 	}
 
-	key = t->key;
-	if ((v = member(t->obj, "cpus", &key))) {
-		size_t i;
-		json_t *c;
-
-		if (!json_is_array(v) || !json_array_size(v))
-			return fail(im, key, "cpus needs a list of CPU numbers");
-		fputs(" cpus=", f);
-		json_array_foreach(v, i, c) {
-			long long cpu;
-			if (get_int(im, c, key, "a CPU", &cpu) < 0)
-				return -1;
-			if (cpu < 0 || cpu > MAX_CPU)
-				return fail(im, key, "CPU %lld is out of range 0..%d", cpu, MAX_CPU);
-			if (cpu > im->max_cpu)
-				im->max_cpu = (int)cpu;
-			fprintf(f, "%s%lld", i ? "," : "", cpu);
-		}
-	}
+	if (task_cpus(im, t, f) < 0)
+		return -1;
 
 	key = t->key;
 	if ((v = member(t->obj, "delay", &key))) {
@@ -778,8 +860,6 @@ static int phase_events(struct emit *e, json_t *obj, bool task_level)
 		if (ev == E_NONE) {
 			if (!phase_key(base, task_level))
 				warn(e->im, key, "unknown key '%s' ignored", base);
-			else if (!task_level && !strcmp(base, "cpus"))
-				warn(e->im, key, "per-phase cpus are not modelled: the task keeps its own");
 			else if (!task_level && (!strcmp(base, "policy") || prefix(base, "dl-")))
 				warn(e->im, key, "per-phase %s is not modelled", base);
 			else if (!task_level && !strcmp(base, "taskgroup"))

@@ -138,6 +138,25 @@ static void test_fork_pools(void **state)
 	has(warns, "t.json:1:76: warning: task c is forked forever or more than 16 times: 16 instances are declared for it");
 }
 
+/*
+ * rt-app sets each phase's cpus as the phase begins; a scenario task has
+ * one affinity: the same set in every phase is exact, different ones give
+ * their union with a warning.
+ */
+static void test_phase_cpus(void **state)
+{
+	import("{" G "\"tasks\": { \"a\": { \"phases\": { \"p1\": { \"cpus\": [1], \"run\": 1 },"
+	       " \"p2\": { \"cpus\": [1], \"run\": 2 } } } } }");
+	assert_int_equal(rc, 0);
+	has(out, "task a cpus=1 program=a\n");
+	import("{" G "\"tasks\": { \"a\": { \"cpus\": [2], \"phases\": { \"p1\": { \"cpus\": [0], \"run\": 1 },"
+	       " \"p2\": { \"run\": 2 }, \"p3\": { \"cpus\": [0, 2], \"run\": 3 } } } } }");
+	assert_int_equal(rc, 1);
+	has(out, "task a cpus=0,2 program=a\n");
+	has(warns, "warning: task a changes its cpus from phase to phase: the scenario has no per-phase affinity, "
+		   "it keeps their union in all 3 phases (2 of them wider than written)\n");
+}
+
 /* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, the RT and deadline policies. */
 static void test_attributes(void **state)
 {
@@ -238,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_fork_pools),
 		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_phase_cpus),
 		cmocka_unit_test(test_conversions),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_reads_back),
