@@ -19,7 +19,7 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app
+             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app xz-utils
 PKG_LIBS   = ncursesw termkey cmocka jansson
 # Node.js and npm, for the trace consumers below; Debian's unless node is already there
 # (a nodejs package of another origin ships its own npm).
@@ -105,7 +105,7 @@ ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
 # ---- dependencies ----
 
 # tools the tests run, besides the libraries pkg-config knows
-DEP_TOOLS  = pkg-config cc clang tmux python3 node npm
+DEP_TOOLS  = pkg-config cc clang tmux python3 node npm xz
 
 check-deps:
 	@missing=; for t in $(DEP_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
@@ -150,6 +150,7 @@ test: check-deps
 	@tests/run-scenarios.sh ./schedscope
 	@tests/run-import.sh ./schedscope
 	@tests/run-import-rtapp.sh ./schedscope
+	@tests/run-recordings.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
 	@$(MAKE) --no-print-directory npm-deps

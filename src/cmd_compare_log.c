@@ -188,11 +188,13 @@ int cmd_compare_log(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "columns", required_argument, NULL, 'c' },
 		{ "max-diff", required_argument, NULL, 'm' },
+		{ "min-lines", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum period_col cols[NR_PERIOD_COLS];
 	int nr_cols = (int)(sizeof(default_cols) / sizeof(default_cols[0])), c, rc, failed = 0;
 	double max_diff = -1;
+	long min_lines = 1;
 	struct period_log real = { 0 }, sim = { 0 };
 
 	memcpy(cols, default_cols, sizeof(default_cols));
@@ -211,6 +213,11 @@ int cmd_compare_log(int argc, char **argv)
 			max_diff = strtod(optarg, &e);
 			if (e == optarg || (*e && strcmp(e, "%")) || max_diff < 0)
 				return cli_usage_error("--max-diff: '%s' is not a percentage (e.g. 10%%)", optarg);
+			break;
+		case 'n':
+			min_lines = strtol(optarg, &e, 10);
+			if (e == optarg || *e || min_lines < 1)
+				return cli_usage_error("--min-lines: '%s' is not a count of 1 or more", optarg);
 			break;
 		default:
 			return cli_usage_error("compare-log: unknown option '%s'", argv[optind - 1]);
@@ -238,13 +245,15 @@ int cmd_compare_log(int argc, char **argv)
 			double r50 = period_quantile(r, cols[k], 0.5), s50 = period_quantile(s, cols[k], 0.5);
 			double r95 = period_quantile(r, cols[k], 0.95), s95 = period_quantile(s, cols[k], 0.95);
 			double d50 = diff_pct(r50, s50);
-			bool bad = max_diff >= 0 && fabs(d50) > max_diff;
+			/* a median of too few loops is not judged */
+			bool judged = (long)r->n >= min_lines;
+			bool bad = judged && max_diff >= 0 && fabs(d50) > max_diff;
 			char lines[32];
 
 			snprintf(lines, sizeof(lines), "%zu/%zu", r->n, s->n);
 			printf("%-16s %-10s %11s %10.0f %10.0f %7.1f%% %10.0f %10.0f %7.1f%%%s\n", k ? "" : r->name,
 			       period_col_names[cols[k]], lines, r50, s50, d50, r95, s95, diff_pct(r95, s95),
-			       bad ? "  > max" : "");
+			       bad ? "  > max" : judged ? "" : "  (too few lines)");
 			failed += bad;
 		}
 	}

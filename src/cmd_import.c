@@ -169,6 +169,7 @@ int cmd_import(int argc, char **argv)
 		{ "pin", no_argument, NULL, 'P' },
 		{ "cgroup-root", required_argument, NULL, 'C' },
 		{ "workgen", no_argument, NULL, 'W' },
+		{ "leave-out", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct import_trace_opts o = { 0 };
@@ -201,6 +202,9 @@ int cmd_import(int argc, char **argv)
 			break;
 		case 'W':
 			ro.workgen = true;
+			break;
+		case 'L':
+			o.leave_out = optarg;
 			break;
 		case 'C': {
 			char *e;

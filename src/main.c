@@ -21,7 +21,7 @@ static void usage(FILE *out)
 		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
 		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format ftrace|trace-cmd|perf|rtapp]\n"
 		"                       [--keep-idle] [--keep-tracer] [--pin] [--cgroup-root N] [--workgen]\n"
-		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT]\n"
+		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT] [--min-lines N]\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"

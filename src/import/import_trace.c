@@ -15,6 +15,7 @@
  * repairs of inconsistent traces follow the rules in schedscope(1),
  * IMPORTING TRACES, and each is reported with its line.
  */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -281,9 +282,28 @@ static int task_get(struct importer *im, int pid, int cpu, const char *comm)
 	return i;
 }
 
+/* One of the comma-separated globs of list matches comm. */
+static bool comm_listed(const char *list, const char *comm)
+{
+	char glob[TRACE_COMM_MAX * 2];
+
+	while (list && *list) {
+		size_t n = strcspn(list, ",");
+
+		if (n < sizeof(glob)) {
+			memcpy(glob, list, n);
+			glob[n] = '\0';
+			if (!fnmatch(glob, comm, 0))
+				return true;
+		}
+		list += n + (list[n] == ',');
+	}
+	return false;
+}
+
 static bool task_left_out(const struct importer *im, const struct itask *t)
 {
-	return !im->o->keep_tracer && is_tracer(t->comm);
+	return (!im->o->keep_tracer && is_tracer(t->comm)) || comm_listed(im->o->leave_out, t->comm);
 }
 
 static void emit(struct importer *im, struct itask *t, int kind, int arg, u64 ns)

@@ -81,6 +81,7 @@ struct import_trace_opts {
 	bool keep_idle;		/* each CPU's idle task (pid 0) as a task */
 	bool keep_tracer;	/* trace-cmd and perf threads */
 	bool pin;		/* cpus= the CPUs each task was seen running on */
+	const char *leave_out;	/* comm globs, separated by commas: tasks left out like the tracer's */
 	bool has_cgroup_root;	/* cgroup_root given; else it is told from the trace */
 	int cgroup_root;	/* the cpu controller's cgroup hierarchy (/proc/cgroups) */
 };
