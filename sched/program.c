@@ -24,7 +24,7 @@ void task_account_work(struct rq *rq, struct task_struct *p)
 	ran = rq_clock_work(rq) - p->work_start;
 	p->work_start = rq_clock_work(rq);
 	if (p->work_left && ran >= p->work_left)
-		p->run_wall += ST->now - p->run_began;	/* the `run` ends now, preemptions and all */
+		p->run_wall += ST->now - p->run_began; /* the `run` ends now, preemptions and all */
 	p->work_left -= MIN(ran, p->work_left);
 }
 

@@ -17,8 +17,8 @@
 #include "src/analysis/period_log.h"
 
 /* The columns that do not depend on when the run happened. */
-static const enum period_col default_cols[] = { PC_RUN, PC_PERIOD, PC_SLACK, PC_C_DURATION, PC_C_PERIOD,
-						PC_WU_LAT };
+static const enum period_col default_cols[] = { PC_RUN,	       PC_PERIOD,   PC_SLACK,
+						PC_C_DURATION, PC_C_PERIOD, PC_WU_LAT };
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -206,26 +206,31 @@ int cmd_compare_log(int argc, char **argv)
 		switch (c) {
 		case 'c':
 			if (parse_columns(optarg, cols, &nr_cols))
-				return cli_usage_error("--columns: '%s' is not a list of rt-app's log columns "
-						       "(run,period,slack,c_duration,c_period,wu_lat,...)", optarg);
+				return cli_usage_error(
+					"--columns: '%s' is not a list of rt-app's log columns "
+					"(run,period,slack,c_duration,c_period,wu_lat,...)",
+					optarg);
 			break;
 		case 'm':
 			max_diff = strtod(optarg, &e);
 			if (e == optarg || (*e && strcmp(e, "%")) || max_diff < 0)
-				return cli_usage_error("--max-diff: '%s' is not a percentage (e.g. 10%%)", optarg);
+				return cli_usage_error("--max-diff: '%s' is not a percentage (e.g. 10%%)",
+						       optarg);
 			break;
 		case 'n':
 			min_lines = strtol(optarg, &e, 10);
 			if (e == optarg || *e || min_lines < 1)
-				return cli_usage_error("--min-lines: '%s' is not a count of 1 or more", optarg);
+				return cli_usage_error("--min-lines: '%s' is not a count of 1 or more",
+						       optarg);
 			break;
 		default:
 			return cli_usage_error("compare-log: unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind + 2 != argc)
-		return cli_usage_error("compare-log takes two logs: REAL SIMULATED (rt-app's logdir or files, "
-				       "or `run --periods` files)");
+		return cli_usage_error(
+			"compare-log takes two logs: REAL SIMULATED (rt-app's logdir or files, "
+			"or `run --periods` files)");
 	rc = read_path(&real, argv[optind]);
 	if (!rc)
 		rc = read_path(&sim, argv[optind + 1]);
@@ -243,7 +248,8 @@ int cmd_compare_log(int argc, char **argv)
 		}
 		for (int k = 0; k < nr_cols; k++) {
 			double r50 = period_quantile(r, cols[k], 0.5), s50 = period_quantile(s, cols[k], 0.5);
-			double r95 = period_quantile(r, cols[k], 0.95), s95 = period_quantile(s, cols[k], 0.95);
+			double r95 = period_quantile(r, cols[k], 0.95),
+			       s95 = period_quantile(s, cols[k], 0.95);
 			double d50 = diff_pct(r50, s50);
 			/* a median of too few loops is not judged */
 			bool judged = (long)r->n >= min_lines;
@@ -251,9 +257,12 @@ int cmd_compare_log(int argc, char **argv)
 			char lines[32];
 
 			snprintf(lines, sizeof(lines), "%zu/%zu", r->n, s->n);
-			printf("%-16s %-10s %11s %10.0f %10.0f %7.1f%% %10.0f %10.0f %7.1f%%%s\n", k ? "" : r->name,
-			       period_col_names[cols[k]], lines, r50, s50, d50, r95, s95, diff_pct(r95, s95),
-			       bad ? "  > max" : judged ? "" : "  (too few lines)");
+			printf("%-16s %-10s %11s %10.0f %10.0f %7.1f%% %10.0f %10.0f %7.1f%%%s\n",
+			       k ? "" : r->name, period_col_names[cols[k]], lines, r50, s50, d50, r95, s95,
+			       diff_pct(r95, s95),
+			       bad	? "  > max"
+			       : judged ? ""
+					: "  (too few lines)");
 			failed += bad;
 		}
 	}

@@ -211,8 +211,9 @@ int cmd_import(int argc, char **argv)
 			long h = strtol(optarg, &e, 10);
 
 			if (!*optarg || *e || h < 0 || h > 65535)
-				return cli_usage_error("--cgroup-root: '%s' is not a hierarchy number (see /proc/cgroups)",
-						       optarg);
+				return cli_usage_error(
+					"--cgroup-root: '%s' is not a hierarchy number (see /proc/cgroups)",
+					optarg);
 			o.has_cgroup_root = true;
 			o.cgroup_root = (int)h;
 			break;

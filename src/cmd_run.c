@@ -74,17 +74,20 @@ struct period_log {
 	const char *const *names;
 };
 
-#define PERIOD_LOG_HEADER "#%-15s %4s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "task", "idx", \
-	"perf", "run", "period", "start", "end", "rel_st", "slack", "c_duration", "c_period", "wu_lat"
+#define PERIOD_LOG_HEADER                                                                            \
+	"#%-15s %4s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "task", "idx", "perf", "run", \
+		"period", "start", "end", "rel_st", "slack", "c_duration", "c_period", "wu_lat"
 
 static void period_line(void *ctx, int task, const struct period_row *r)
 {
 	struct period_log *l = ctx;
 
-	fprintf(l->f, "%-16s %4d %8d %8" PRIu64 " %8" PRIu64 " %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %10" PRId64
-		" %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", l->names[task], task, 0, r->run / 1000,
-		(r->end - r->start) / 1000, r->start / 1000, r->end / 1000, r->start / 1000, r->slack / 1000,
-		r->c_duration / 1000, r->c_period / 1000, r->wu_lat / 1000);
+	fprintf(l->f,
+		"%-16s %4d %8d %8" PRIu64 " %8" PRIu64 " %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %10" PRId64
+		" %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+		l->names[task], task, 0, r->run / 1000, (r->end - r->start) / 1000, r->start / 1000,
+		r->end / 1000, r->start / 1000, r->slack / 1000, r->c_duration / 1000, r->c_period / 1000,
+		r->wu_lat / 1000);
 }
 
 /* "A..B" with durations on both sides. */

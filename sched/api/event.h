@@ -289,9 +289,9 @@ struct sched_event {
 		} timer;
 		struct {
 			s32 pid;
-			u64 sum_exec;	/* the task's CPU time so far */
-			u64 run_wall;	/* from the start to the end of each of its `run`s, summed */
-			u64 run_asked;	/* the durations its `run`s asked for, summed */
+			u64 sum_exec;  /* the task's CPU time so far */
+			u64 run_wall;  /* from the start to the end of each of its `run`s, summed */
+			u64 run_asked; /* the durations its `run`s asked for, summed */
 		} log;
 		struct {
 			u64 rt_time;	/* RT time charged this period */

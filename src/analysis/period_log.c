@@ -17,13 +17,14 @@
 #include "period_log.h"
 
 const char *const period_col_names[NR_PERIOD_COLS] = {
-	[PC_IDX] = "idx", [PC_PERF] = "perf", [PC_RUN] = "run", [PC_PERIOD] = "period",
-	[PC_START] = "start", [PC_END] = "end", [PC_REL_ST] = "rel_st", [PC_SLACK] = "slack",
-	[PC_C_DURATION] = "c_duration", [PC_C_PERIOD] = "c_period", [PC_WU_LAT] = "wu_lat",
+	[PC_IDX] = "idx",	    [PC_PERF] = "perf",	    [PC_RUN] = "run",
+	[PC_PERIOD] = "period",	    [PC_START] = "start",   [PC_END] = "end",
+	[PC_REL_ST] = "rel_st",	    [PC_SLACK] = "slack",   [PC_C_DURATION] = "c_duration",
+	[PC_C_PERIOD] = "c_period", [PC_WU_LAT] = "wu_lat",
 };
 
-__attribute__((format(printf, 5, 6)))
-static int fail(char *err, size_t errlen, const char *file, unsigned line, const char *fmt, ...)
+__attribute__((format(printf, 5, 6))) static int fail(char *err, size_t errlen, const char *file,
+						      unsigned line, const char *fmt, ...)
 {
 	va_list ap;
 	int n = snprintf(err, errlen, "%s:%u:", file, line);
@@ -45,7 +46,9 @@ static void task_word(const char *s, size_t n, char *out, size_t len)
 		char c = s[i];
 
 		out[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			   c == '_' || c == '-' ? c : '_';
+					   c == '_' || c == '-'
+				   ? c
+				   : '_';
 	}
 	out[k] = '\0';
 }
@@ -119,8 +122,8 @@ static int add_row(struct period_thread *t, const double *v)
 	return 0;
 }
 
-int period_log_read(struct period_log *l, const char *file, const char *thread, const char *text,
-		    size_t len, char *err, size_t errlen)
+int period_log_read(struct period_log *l, const char *file, const char *thread, const char *text, size_t len,
+		    char *err, size_t errlen)
 {
 	const char *p = text, *end = text + len;
 	unsigned line = 0;
@@ -138,7 +141,8 @@ int period_log_read(struct period_log *l, const char *file, const char *thread, 
 		if (q == e || *q == '#')
 			continue;
 		if ((size_t)(e - q) >= sizeof(buf))
-			return fail(err, errlen, file, line, "1: a line longer than %zu bytes", sizeof(buf) - 1);
+			return fail(err, errlen, file, line, "1: a line longer than %zu bytes",
+				    sizeof(buf) - 1);
 		memcpy(buf, q, (size_t)(e - q));
 		buf[e - q] = '\0';
 		/* a name first: schedscope's file */
@@ -151,7 +155,8 @@ int period_log_read(struct period_log *l, const char *file, const char *thread, 
 			task_word(s, n, name, sizeof(name));
 			s += n;
 		} else if (!thread) {
-			return fail(err, errlen, file, line, "1: an rt-app log line, but the file's name does not "
+			return fail(err, errlen, file, line,
+				    "1: an rt-app log line, but the file's name does not "
 				    "say whose");
 		} else {
 			snprintf(name, sizeof(name), "%s", thread);
@@ -160,17 +165,18 @@ int period_log_read(struct period_log *l, const char *file, const char *thread, 
 			char *te;
 
 			if (k == NR_PERIOD_COLS)
-				return fail(err, errlen, file, line, "%d: more than %d columns", (int)(tok - buf) + 1,
-					    NR_PERIOD_COLS);
+				return fail(err, errlen, file, line, "%d: more than %d columns",
+					    (int)(tok - buf) + 1, NR_PERIOD_COLS);
 			v[k] = strtod(tok, &te);
 			if (*te || te == tok)
-				return fail(err, errlen, file, line, "%d: '%s' is not a number", (int)(tok - buf) + 1,
-					    tok);
+				return fail(err, errlen, file, line, "%d: '%s' is not a number",
+					    (int)(tok - buf) + 1, tok);
 			k++;
 		}
 		if (k != NR_PERIOD_COLS)
 			return fail(err, errlen, file, line, "1: %d columns, rt-app's log has %d (%s)", k,
-				    NR_PERIOD_COLS, "idx perf run period start end rel_st slack c_duration c_period "
+				    NR_PERIOD_COLS,
+				    "idx perf run period start end rel_st slack c_duration c_period "
 				    "wu_lat");
 		struct period_thread *t = thread_get(l, name);
 

@@ -12,15 +12,25 @@
 
 /* rt-app's columns, in the order of its log_timing() (rt-app.c); all in us. */
 enum period_col {
-	PC_IDX, PC_PERF, PC_RUN, PC_PERIOD, PC_START, PC_END, PC_REL_ST, PC_SLACK, PC_C_DURATION,
-	PC_C_PERIOD, PC_WU_LAT, NR_PERIOD_COLS
+	PC_IDX,
+	PC_PERF,
+	PC_RUN,
+	PC_PERIOD,
+	PC_START,
+	PC_END,
+	PC_REL_ST,
+	PC_SLACK,
+	PC_C_DURATION,
+	PC_C_PERIOD,
+	PC_WU_LAT,
+	NR_PERIOD_COLS
 };
 
 extern const char *const period_col_names[NR_PERIOD_COLS];
 
 /* The lines of one thread, column by column. */
 struct period_thread {
-	char name[64];		/* as a scenario task name: [A-Za-z0-9_-] */
+	char name[64]; /* as a scenario task name: [A-Za-z0-9_-] */
 	size_t n, cap;
 	double *col[NR_PERIOD_COLS];
 };
@@ -36,8 +46,8 @@ struct period_log {
  * numbers is schedscope's. Lines starting with '#' and blank ones are
  * skipped. 0, or -1 with "file:line:col: message" in err.
  */
-int period_log_read(struct period_log *l, const char *file, const char *thread, const char *text,
-		    size_t len, char *err, size_t errlen);
+int period_log_read(struct period_log *l, const char *file, const char *thread, const char *text, size_t len,
+		    char *err, size_t errlen);
 
 /* The thread of an rt-app log file's name: "mp3-mp3.decoder-3.log" with prefix "mp3-" is "mp3_decoder". */
 void period_log_thread_name(const char *file, size_t prefix, char *out, size_t len);

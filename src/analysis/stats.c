@@ -273,14 +273,20 @@ static void on_log(struct stats *st, const struct sched_event *ev)
 	l = &ts->loop;
 	if (st->period_fn && in_window(st, ev->time)) {
 		struct period_row r = {
-			.start = l->start, .end = ev->time, .run = ev->log.run_wall - l->run_wall,
-			.slack = l->slack, .wu_lat = l->wu_lat, .c_period = l->c_period,
+			.start = l->start,
+			.end = ev->time,
+			.run = ev->log.run_wall - l->run_wall,
+			.slack = l->slack,
+			.wu_lat = l->wu_lat,
+			.c_period = l->c_period,
 			.c_duration = ev->log.run_asked - l->run_asked,
 		};
 
 		st->period_fn(st->period_ctx, (int)(ts - st->task), &r);
 	}
-	*l = (struct loop_row){ .started = true, .start = ev->time, .run_wall = ev->log.run_wall,
+	*l = (struct loop_row){ .started = true,
+				.start = ev->time,
+				.run_wall = ev->log.run_wall,
 				.run_asked = ev->log.run_asked };
 }
 

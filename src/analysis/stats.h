@@ -40,8 +40,8 @@ struct period_row {
 	u64 run;
 	s64 slack;
 	u64 wu_lat;
-	u64 c_period;		/* the timers' periods as written */
-	u64 c_duration;		/* the `run`s as written (log rows; 0 in timer rows) */
+	u64 c_period;	/* the timers' periods as written */
+	u64 c_duration; /* the `run`s as written (log rows; 0 in timer rows) */
 	bool missed;
 };
 
@@ -49,7 +49,7 @@ struct period_row {
 struct loop_row {
 	bool started;
 	u64 start;
-	u64 run_wall, run_asked;	/* the task's counts at the loop's start */
+	u64 run_wall, run_asked; /* the task's counts at the loop's start */
 	s64 slack;
 	u64 c_period, wu_lat;
 };
@@ -79,7 +79,7 @@ struct task_stats {
 	u64 dl_misses;		/* SCHED_DEADLINE: jobs that ended past their deadline */
 	struct lat_hist lat;	/* sched_wakeup -> switched in */
 	struct period_stats per;	/* rt-app's per-period view */
-	bool logs;		/* its program has `log` statements: period_fn gets one row per log */
+	bool logs;			/* its program has `log` statements: period_fn gets one row per log */
 	struct loop_row loop;
 	/* tracking, not results */
 	int state;		/* 0 not runnable, 1 runnable waiting, 2 running */

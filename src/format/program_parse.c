@@ -335,9 +335,11 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 	} else if ((i = compile_sync(c, kw, takes_time)) <= 0) {
 		return i;
 	} else {
-		return lex_error(lx, &kw->s, "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
+		return lex_error(lx, &kw->s,
+				 "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
 				 "yield, yield_to, exit, nice, lock, unlock, cond_wait, signal, broadcast, "
-				 "suspend, resume, barrier, timer, fork, log)", SNIP(&kw->s));
+				 "suspend, resume, barrier, timer, fork, log)",
+				 SNIP(&kw->s));
 	}
 	return 0;
 }

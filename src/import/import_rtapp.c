@@ -254,7 +254,8 @@ static int put_key(struct importer *im, size_t start, size_t end)
 	size_t k = next_token(im->text, im->len, end + 1);
 	if (k >= im->len || im->text[k] == ',' || im->text[k] == '}') {
 		if (!im->workgen)
-			warn(im, (int)r->nr_keys - 1, "a key without a value is workgen's syntax, which rt-app "
+			warn(im, (int)r->nr_keys - 1,
+			     "a key without a value is workgen's syntax, which rt-app "
 			     "itself refuses: read as workgen reads it");
 		return put(im, ":null", 5, end);
 	}
@@ -469,7 +470,8 @@ static int cpus_list(struct importer *im, json_t *v, int key, struct cpumask *m)
 
 	if (!json_is_array(v) || !json_array_size(v))
 		return fail(im, key, "cpus needs a list of CPU numbers");
-	json_array_foreach(v, i, c) {
+	json_array_foreach(v, i, c)
+	{
 		long long cpu;
 
 		if (get_int(im, c, key, "a CPU", &cpu) < 0)
@@ -500,7 +502,8 @@ static int task_cpus(struct importer *im, struct rtask *t, FILE *f)
 	if ((v = member(t->obj, "cpus", &key)) && cpus_list(im, v, key, &tm) < 0)
 		return -1;
 	if (json_is_object(phases)) {
-		json_object_foreach(phases, k, ph) {
+		json_object_foreach(phases, k, ph)
+		{
 			json_t *pc = json_is_object(ph) ? member(ph, "cpus", &pkey) : NULL;
 			struct cpumask m = { { 0 } };
 
@@ -530,7 +533,8 @@ static int task_cpus(struct importer *im, struct rtask *t, FILE *f)
 		return 0;
 	}
 	/* the phases that run on fewer CPUs than the union */
-	json_object_foreach(phases, k, ph) {
+	json_object_foreach(phases, k, ph)
+	{
 		json_t *pc = json_is_object(ph) ? member(ph, "cpus", NULL) : NULL;
 		struct cpumask m = { { 0 } };
 
@@ -543,12 +547,15 @@ static int task_cpus(struct importer *im, struct rtask *t, FILE *f)
 		wider += memcmp(&m, &all, sizeof(m)) != 0;
 	}
 	if (unpinned) {
-		warn(im, pkey, "task %s sets cpus in some phases, and runs anywhere in others: the scenario "
-		     "has no per-phase affinity, it runs anywhere in all %d phases", t->rtname, nr);
+		warn(im, pkey,
+		     "task %s sets cpus in some phases, and runs anywhere in others: the scenario "
+		     "has no per-phase affinity, it runs anywhere in all %d phases",
+		     t->rtname, nr);
 		return 0;
 	}
 	if (wider)
-		warn(im, pkey, "task %s changes its cpus from phase to phase: the scenario has no per-phase "
+		warn(im, pkey,
+		     "task %s changes its cpus from phase to phase: the scenario has no per-phase "
 		     "affinity, it keeps their union in all %d phases (%d of them wider than written)",
 		     t->rtname, nr, wider);
 	fputs(" cpus=", f);
@@ -937,7 +944,7 @@ static int looped(struct emit *e, long long count, int key, const char *what, js
 	body.takes_time = false;
 	r = phase_events(&body, obj, task_level);
 	if (r > 0)
-		line(&body, "log");	/* rt-app logs each loop of a phase */
+		line(&body, "log"); /* rt-app logs each loop of a phase */
 	fclose(body.f);
 	if (r == 0)
 		r = fail(e->im, key, "no events in this %s", what);
@@ -1331,9 +1338,7 @@ static int collapse(struct importer *im, json_t *v)
 	int r = -1;
 
 	if (json_is_array(v)) {
-		json_array_foreach(v, i, m)
-			if (collapse(im, m) < 0)
-				return -1;
+		json_array_foreach(v, i, m) if (collapse(im, m) < 0) return -1;
 		return 0;
 	}
 	if (!json_is_object(v))
@@ -1345,13 +1350,16 @@ static int collapse(struct importer *im, json_t *v)
 	if (!key || !last || !out)
 		goto out;
 	/* the last member of each name; each earlier one is a value dropped */
-	json_object_foreach(v, k, m) {
+	json_object_foreach(v, k, m)
+	{
 		json_t *prev;
 
 		key_id(k, base, sizeof(base));
 		if ((prev = json_object_get(last, base)))
-			warn(im, key_id(key[json_integer_value(prev)], base, sizeof(base)), "\"%s\" is repeated: "
-			     "rt-app (json-c) keeps only its last value, at its first place (--workgen keeps each)",
+			warn(im, key_id(key[json_integer_value(prev)], base, sizeof(base)),
+			     "\"%s\" is repeated: "
+			     "rt-app (json-c) keeps only its last value, at its first place (--workgen keeps "
+			     "each)",
 			     base);
 		key[n] = k;
 		if (json_object_set_new(last, base, json_integer((json_int_t)n++)) < 0)
@@ -1363,7 +1371,7 @@ static int collapse(struct importer *im, json_t *v)
 		key_id(key[i], base, sizeof(base));
 		l = json_object_get(last, base);
 		if (!l)
-			continue;	/* written already, at its first place */
+			continue; /* written already, at its first place */
 		k = key[json_integer_value(l)];
 		m = json_object_get(v, k);
 		if (collapse(im, m) < 0 || json_object_set(out, k, m) < 0 || json_object_del(last, base) < 0)
@@ -1441,12 +1449,18 @@ int import_rtapp_detect(const char *text, size_t len)
 	return i < len && text[i] == '{';
 }
 
-int import_rtapp(const char *name, const char *text, size_t len, const struct import_rtapp_opts *o,
-		 FILE *out, FILE *warn_to, char *err, size_t errlen)
+int import_rtapp(const char *name, const char *text, size_t len, const struct import_rtapp_opts *o, FILE *out,
+		 FILE *warn_to, char *err, size_t errlen)
 {
-	struct importer im = { .name = name, .text = text, .len = len, .warn = warn_to,
+	struct importer im = { .name = name,
+			       .text = text,
+			       .len = len,
+			       .warn = warn_to,
 			       .workgen = o && o->workgen,
-			       .err = err, .errlen = errlen, .default_policy = POL_OTHER, .max_cpu = -1 };
+			       .err = err,
+			       .errlen = errlen,
+			       .default_policy = POL_OTHER,
+			       .max_cpu = -1 };
 	char *head = NULL, *body = NULL;
 	size_t head_len = 0, body_len = 0;
 	FILE *hf, *bf;

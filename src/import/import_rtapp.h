@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 struct import_rtapp_opts {
-	bool workgen;		/* repeated keys as rt-app's workgen keeps them: each one, in order */
+	bool workgen; /* repeated keys as rt-app's workgen keeps them: each one, in order */
 };
 
 /*
@@ -25,8 +25,8 @@ struct import_rtapp_opts {
  * silent). Returns the number of warnings, or -1 with "name:line:col:
  * message" in err and nothing written to out.
  */
-int import_rtapp(const char *name, const char *text, size_t len, const struct import_rtapp_opts *o,
-		 FILE *out, FILE *warn, char *err, size_t errlen);
+int import_rtapp(const char *name, const char *text, size_t len, const struct import_rtapp_opts *o, FILE *out,
+		 FILE *warn, char *err, size_t errlen);
 
 /* Whether text looks like JSON (its first non-blank byte opens an object). */
 int import_rtapp_detect(const char *text, size_t len);

@@ -37,7 +37,14 @@
 #define MAX_SCENARIO_BYTES (16u << 20)
 
 /* TS_LEFT: off its CPU by a switch the trace lost, preempted or blocked, which is not known yet. */
-enum { TS_UNSEEN, TS_RUNNING, TS_RUNNABLE, TS_BLOCKED, TS_DEAD, TS_LEFT };
+enum {
+	TS_UNSEEN,
+	TS_RUNNING,
+	TS_RUNNABLE,
+	TS_BLOCKED,
+	TS_DEAD,
+	TS_LEFT
+};
 enum { ST_RUN, ST_SLEEP, ST_WAIT, ST_WAKE, ST_NICE };
 
 struct stmt {
@@ -48,8 +55,19 @@ struct stmt {
 
 /* What a repair is about: each kind is counted and summed up at the end. */
 enum repair_kind {
-	R_LOST_OUT, R_LOST_IN, R_NO_WAKEUP, R_PID_REUSE, R_CLOCK, R_LOST_EVENTS, R_CUT_LINE,
-	R_CLIPPED, R_RT_PRIO, R_PRIO, R_DEADLINE, R_GROUP, NR_REPAIR_KINDS
+	R_LOST_OUT,
+	R_LOST_IN,
+	R_NO_WAKEUP,
+	R_PID_REUSE,
+	R_CLOCK,
+	R_LOST_EVENTS,
+	R_CUT_LINE,
+	R_CLIPPED,
+	R_RT_PRIO,
+	R_PRIO,
+	R_DEADLINE,
+	R_GROUP,
+	NR_REPAIR_KINDS
 };
 
 static const char *const repair_what[NR_REPAIR_KINDS] = {
@@ -88,9 +106,9 @@ struct itask {
 	bool written;		/* goes into the scenario (task_written()) */
 	/* SCHED_DEADLINE (prio -1): its jobs, from wakeup to block, give the reservation */
 	bool deadline;
-	u64 dl_job_run, dl_runtime;	/* CPU time of the current job, of the longest */
+	u64 dl_job_run, dl_runtime; /* CPU time of the current job, of the longest */
 	u64 dl_last_wake;
-	u64 *dl_gap;		/* times between activations */
+	u64 *dl_gap; /* times between activations */
 	size_t dl_n, dl_cap;
 	/* its task groups, index in importer.group (0 the root): at its start, now */
 	int group0, group;
@@ -125,18 +143,18 @@ struct importer {
 
 	struct cpu_slot cpu[SCHED_MAX_CPUS];
 	/* task groups from cgroup_attach_task in the chosen hierarchy: paths, then the moves */
-	int cgroup_root;	/* -1: none followed */
+	int cgroup_root; /* -1: none followed */
 	char (*group)[SCHED_GROUP_PATH_LEN];
 	int nr_groups;
 	struct move {
 		u64 ts;
 		int task, group;
-	} *move;
+	} * move;
 	size_t nr_moves, cap_moves;
 	int nr_cpus, header_cpus;
 	u64 t0, tlast;
-	u64 end;		/* the recording's end as its statistics say ("now ts:"), 0 if unknown */
-	int stat_cpu;		/* the CPU of the statistics lines being read */
+	u64 end;      /* the recording's end as its statistics say ("now ts:"), 0 if unknown */
+	int stat_cpu; /* the CPU of the statistics lines being read */
 	bool started;
 	unsigned line, nr_events, nr_repairs;
 	unsigned kinds[NR_REPAIR_KINDS];
@@ -146,8 +164,8 @@ struct importer {
 /* ---- reporting ---- */
 
 /* A repair of this kind at the current line: the first few are shown, all are counted. */
-__attribute__((format(printf, 3, 4)))
-static void repair(struct importer *im, enum repair_kind kind, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void repair(struct importer *im, enum repair_kind kind,
+							 const char *fmt, ...)
 {
 	va_list ap;
 
@@ -314,8 +332,9 @@ static void emit(struct importer *im, struct itask *t, int kind, int arg, u64 ns
 		return;
 	if (t->n >= MAX_STMTS) {
 		if (!t->clipped)
-			repair(im, R_CLIPPED, "%s-%d has more than %d statements: the rest of its trace is dropped",
-			       t->comm, t->pid, MAX_STMTS);
+			repair(im, R_CLIPPED,
+			       "%s-%d has more than %d statements: the rest of its trace is dropped", t->comm,
+			       t->pid, MAX_STMTS);
 		t->clipped = true;
 		return;
 	}
@@ -407,8 +426,10 @@ static void set_prio(struct importer *im, struct itask *t, int prio, u64 ts)
 		int first = t->deadline ? -1 : 99 - t->rt_priority;
 
 		if (prio != first && !t->rt_noted)
-			repair(im, R_RT_PRIO, "%s-%d changes prio from %d to %d: a real-time or deadline task "
-			       "keeps its first policy", t->comm, t->pid, first, prio);
+			repair(im, R_RT_PRIO,
+			       "%s-%d changes prio from %d to %d: a real-time or deadline task "
+			       "keeps its first policy",
+			       t->comm, t->pid, first, prio);
 		t->rt_noted = t->rt_noted || prio != first;
 		return;
 	}
@@ -417,8 +438,8 @@ static void set_prio(struct importer *im, struct itask *t, int prio, u64 ts)
 	} else {
 		nice = prio < 100 ? -20 : 19;
 		if (!t->rt_noted)
-			repair(im, R_PRIO, "%s-%d has prio %d, outside 0..139: imported as nice %d",
-			       t->comm, t->pid, prio, nice);
+			repair(im, R_PRIO, "%s-%d has prio %d, outside 0..139: imported as nice %d", t->comm,
+			       t->pid, prio, nice);
 		t->rt_noted = true;
 	}
 	if (!t->nice_known) {
@@ -477,8 +498,10 @@ static void lost_switch_out(struct importer *im, struct itask *t)
 	struct cpu_slot *cs = &im->cpu[t->cpu];
 	u64 at = t->seen > t->since ? t->seen : t->since;
 
-	repair(im, R_LOST_OUT, "%s-%d was still running on CPU %d: its switch-out was not recorded, "
-	       "taken at its last event there", t->comm, t->pid, t->cpu);
+	repair(im, R_LOST_OUT,
+	       "%s-%d was still running on CPU %d: its switch-out was not recorded, "
+	       "taken at its last event there",
+	       t->comm, t->pid, t->cpu);
 	account(t, at);
 	t->lost_outs++;
 	if (cs->known && cs->pid == t->pid)
@@ -506,11 +529,11 @@ static int switch_in(struct importer *im, int i, const char *comm, int cpu, u64 
 	switch (t->state) {
 	case TS_UNSEEN:
 	case TS_RUNNABLE:
-	case TS_LEFT:		/* it was preempted, then */
+	case TS_LEFT: /* it was preempted, then */
 		break;
 	case TS_BLOCKED:
-		repair(im, R_NO_WAKEUP, "%s-%d switched in without a wakeup: taken as woken by a timer", t->comm,
-		       t->pid);
+		repair(im, R_NO_WAKEUP, "%s-%d switched in without a wakeup: taken as woken by a timer",
+		       t->comm, t->pid);
 		emit(im, t, ST_SLEEP, 0, ts > t->since ? ts - t->since : 0);
 		dl_job_start(im, t, ts);
 		break;
@@ -519,8 +542,8 @@ static int switch_in(struct importer *im, int i, const char *comm, int cpu, u64 
 		lost_switch_out(im, t);
 		break;
 	case TS_DEAD:
-		repair(im, R_PID_REUSE, "pid %d switched in after %s-%d exited: a new task (pid reuse)", t->pid,
-		       t->comm, t->pid);
+		repair(im, R_PID_REUSE, "pid %d switched in after %s-%d exited: a new task (pid reuse)",
+		       t->pid, t->comm, t->pid);
 		i = task_reborn(im, i, cpu, comm, ts);
 		if (i < 0)
 			return -1;
@@ -570,14 +593,16 @@ static void check_context(struct importer *im, const struct trace_rec *r)
 		struct itask *t = &im->t[i];
 		/* the switch-in was lost: it came after the CPU's previous event and its own wakeup */
 		u64 at = (t->state == TS_RUNNABLE || t->state == TS_LEFT) && t->since > cs->seen ? t->since
-											  : cs->seen;
+												 : cs->seen;
 
 		if (t->state != TS_UNSEEN && t->state != TS_DEAD)
-			repair(im, R_LOST_IN, "%s-%d %s CPU %d without being switched in: taken as running "
-			       "there since its wakeup or the CPU's previous event", t->comm, t->pid,
-			       r->type == TREC_SWITCH ? "switched out of" : "ran on", r->cpu);
+			repair(im, R_LOST_IN,
+			       "%s-%d %s CPU %d without being switched in: taken as running "
+			       "there since its wakeup or the CPU's previous event",
+			       t->comm, t->pid, r->type == TREC_SWITCH ? "switched out of" : "ran on",
+			       r->cpu);
 		if (t->state == TS_BLOCKED)
-			t->state = TS_LEFT;	/* woken by a wakeup the trace lost: no timer */
+			t->state = TS_LEFT; /* woken by a wakeup the trace lost: no timer */
 		i = switch_in(im, i, comm, r->cpu, at < r->ts ? at : r->ts);
 	}
 	if (i >= 0) {
@@ -663,7 +688,7 @@ static void on_wake(struct importer *im, const struct trace_rec *r)
 		return;
 	}
 	if (t->state != TS_BLOCKED && t->state != TS_LEFT)
-		return;		/* the second record of one wakeup, or a wakeup of a runnable task */
+		return; /* the second record of one wakeup, or a wakeup of a runnable task */
 	t->lost_slept += t->state == TS_LEFT;
 	w = waker_of(im, r);
 	t = &im->t[x];
@@ -696,8 +721,10 @@ static void on_birth(struct importer *im, int parent, int pid, int cpu, const ch
 		return;		/* the wakeup_new after its fork */
 	if (im->t[c].state != TS_UNSEEN) {
 		if (im->t[c].state != TS_DEAD)
-			repair(im, R_PID_REUSE, "pid %d forked while %s-%d had not exited: that task ends here "
-			       "(pid reuse)", pid, im->t[c].comm, pid);
+			repair(im, R_PID_REUSE,
+			       "pid %d forked while %s-%d had not exited: that task ends here "
+			       "(pid reuse)",
+			       pid, im->t[c].comm, pid);
 		c = task_reborn(im, c, cpu, comm, ts);
 		if (c < 0)
 			return;
@@ -734,7 +761,9 @@ static void group_path(const char *in, char *out, size_t len)
 			depth = 1;
 		}
 		out[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-			   *c == '_' || *c == '.' || *c == '-' ? *c : '_';
+					   *c == '_' || *c == '.' || *c == '-'
+				   ? *c
+				   : '_';
 	}
 	while (n && out[n - 1] == '/')
 		n--;
@@ -758,7 +787,8 @@ static int group_intern(struct importer *im, const char *path)
 		if (g < im->nr_groups)
 			continue;
 		if (im->nr_groups == MAX_GROUPS) {
-			repair(im, R_GROUP, "more than %d task groups: %s and the tasks in it stay in the root",
+			repair(im, R_GROUP,
+			       "more than %d task groups: %s and the tasks in it stay in the root",
 			       MAX_GROUPS - 1, path);
 			return 0;
 		}
@@ -870,7 +900,8 @@ static int check_record(struct importer *im, struct trace_rec *r)
 		if (back > MAX_CLOCK_SKEW_NS)
 			return refuse(im, r->ts_col, "the clock steps back by %" PRIu64 " ns (more than %llu ns): "
 				      "not one recording?", back, MAX_CLOCK_SKEW_NS);
-		repair(im, R_CLOCK, "the clock steps back by %" PRIu64 " ns: taken as the previous event's time", back);
+		repair(im, R_CLOCK,
+		       "the clock steps back by %" PRIu64 " ns: taken as the previous event's time", back);
 		r->ts = im->tlast;
 	}
 	im->tlast = r->ts;
@@ -887,10 +918,13 @@ static void lost_events(struct importer *im, int cpu, u64 nr)
 	struct cpu_slot *cs = &im->cpu[cpu];
 
 	if (nr)
-		repair(im, R_LOST_EVENTS, "the buffer statistics say CPU %d lost %" PRIu64 " events", cpu, nr);
+		repair(im, R_LOST_EVENTS, "the buffer statistics say CPU %d lost %" PRIu64 " events", cpu,
+		       nr);
 	else
-		repair(im, R_LOST_EVENTS, "events of CPU %d were lost: what ran there is unknown until its next "
-		       "event", cpu);
+		repair(im, R_LOST_EVENTS,
+		       "events of CPU %d were lost: what ran there is unknown until its next "
+		       "event",
+		       cpu);
 	if (cs->known) {
 		int i = task_lookup(im, cs->pid, cpu);
 
@@ -910,7 +944,7 @@ static void choose_cgroup_root(struct importer *im, const char *text, size_t len
 {
 	static const char ev[] = "cgroup_attach_task";
 	const char *p = text, *end = text + len;
-	u64 roots = 0;		/* hierarchies 0..63 seen */
+	u64 roots = 0; /* hierarchies 0..63 seen */
 	struct trace_rec r;
 	char msg[64];
 	int col;
@@ -923,7 +957,8 @@ static void choose_cgroup_root(struct importer *im, const char *text, size_t len
 
 		while (s > text && s[-1] != '\n')
 			s--;
-		if (trace_parse_line(fmt, s, (size_t)((nl ? nl : end) - s), &r, &col, msg, sizeof(msg)) == 1 &&
+		if (trace_parse_line(fmt, s, (size_t)((nl ? nl : end) - s), &r, &col, msg, sizeof(msg)) ==
+			    1 &&
 		    r.type == TREC_CGROUP && r.root >= 0 && r.root < 64)
 			roots |= 1ull << r.root;
 		p = nl ? nl : end;
@@ -938,7 +973,7 @@ static void choose_cgroup_root(struct importer *im, const char *text, size_t len
 			if (roots & (1ull << h))
 				fprintf(im->warn, " %d", h);
 		fprintf(im->warn, ": give the cpu controller's with --cgroup-root (see /proc/cgroups); "
-			"task groups are left out\n");
+				  "task groups are left out\n");
 	}
 }
 
@@ -1289,8 +1324,10 @@ static void dl_infer(struct importer *im, struct itask *t, u64 *bw_left)
 	u64 runtime, period;
 
 	if (t->dl_n < 2) {
-		repair(im, R_DEADLINE, "%s-%d is a SCHED_DEADLINE task (prio -1) with fewer than 3 activations: "
-		       "its reservation cannot be told, imported as SCHED_FIFO 99", t->comm, t->pid);
+		repair(im, R_DEADLINE,
+		       "%s-%d is a SCHED_DEADLINE task (prio -1) with fewer than 3 activations: "
+		       "its reservation cannot be told, imported as SCHED_FIFO 99",
+		       t->comm, t->pid);
 		t->deadline = false;
 		t->rt_priority = 99;
 		return;
@@ -1301,16 +1338,19 @@ static void dl_infer(struct importer *im, struct itask *t, u64 *bw_left)
 	if (runtime < 1024)
 		runtime = 1024;
 	if (!sched_dl_params_valid(runtime, period, period) || dl_ratio(runtime, period) > *bw_left) {
-		repair(im, R_DEADLINE, "%s-%d is a SCHED_DEADLINE task: runtime %" PRIu64 " ns per %" PRIu64
-		       " ns, inferred from its jobs, %s: imported as SCHED_FIFO 99", t->comm, t->pid, runtime,
-		       period, dl_ratio(runtime, period) > *bw_left ? "fails admission" : "is no valid reservation");
+		repair(im, R_DEADLINE,
+		       "%s-%d is a SCHED_DEADLINE task: runtime %" PRIu64 " ns per %" PRIu64
+		       " ns, inferred from its jobs, %s: imported as SCHED_FIFO 99",
+		       t->comm, t->pid, runtime, period,
+		       dl_ratio(runtime, period) > *bw_left ? "fails admission" : "is no valid reservation");
 		t->deadline = false;
 		t->rt_priority = 99;
 		return;
 	}
-	repair(im, R_DEADLINE, "%s-%d is a SCHED_DEADLINE task: runtime %" PRIu64 " ns per %" PRIu64 " ns, "
-	       "inferred from its %zu jobs (a trace does not carry its sched_attr)", t->comm, t->pid, runtime,
-	       period, t->dl_n + 1);
+	repair(im, R_DEADLINE,
+	       "%s-%d is a SCHED_DEADLINE task: runtime %" PRIu64 " ns per %" PRIu64 " ns, "
+	       "inferred from its %zu jobs (a trace does not carry its sched_attr)",
+	       t->comm, t->pid, runtime, period, t->dl_n + 1);
 	*bw_left -= dl_ratio(runtime, period);
 	t->dl_runtime = runtime;
 	t->dl_period = period;
@@ -1399,9 +1439,10 @@ static void summary(struct importer *im)
 		if (!top)
 			break;
 		if (listed++ < MAX_TASKS_LISTED)
-			fprintf(im->warn, "%s: warning: %s-%d: %u switch-outs not recorded, taken at its last event "
-				"on the CPU; %u of them followed by a wakeup (it slept)\n", im->name, top->comm,
-				top->pid, top->lost_outs, top->lost_slept);
+			fprintf(im->warn,
+				"%s: warning: %s-%d: %u switch-outs not recorded, taken at its last event "
+				"on the CPU; %u of them followed by a wakeup (it slept)\n",
+				im->name, top->comm, top->pid, top->lost_outs, top->lost_slept);
 		top->lost_outs = 0;
 	}
 	if (listed > MAX_TASKS_LISTED)
@@ -1425,8 +1466,10 @@ static void infer_attributes(struct importer *im, int nr_cpus)
 		unknown += !t->group_known && t->idle_cpu < 0;
 	}
 	if (im->nr_groups > 1 && unknown)
-		repair(im, R_GROUP, "%u tasks were neither moved nor forked in the recording: their task "
-		       "groups are not known, they stay in the root", unknown);
+		repair(im, R_GROUP,
+		       "%u tasks were neither moved nor forked in the recording: their task "
+		       "groups are not known, they stay in the root",
+		       unknown);
 }
 
 static int write_scenario(struct importer *im, enum trace_format fmt, struct obuf *b)
@@ -1450,7 +1493,7 @@ static int write_scenario(struct importer *im, enum trace_format fmt, struct obu
 		free(names);
 		return refuse(im, 1, "out of memory");
 	}
-	im->line = 0;		/* what follows is about the whole trace */
+	im->line = 0; /* what follows is about the whole trace */
 	infer_attributes(im, nr_cpus);
 	out(b, "# Imported by `schedscope import` from %s (%s text):\n", im->name, trace_format_names[fmt]);
 	out(b, "# %u events over %" PRIu64 " ns on %d CPUs, %u tasks, %u repairs", im->nr_events, span,

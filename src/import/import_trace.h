@@ -32,11 +32,11 @@ enum trace_rec_type {
 	TREC_MIGRATE,
 	TREC_FORK,
 	TREC_EXIT,
-	TREC_CGROUP,		/* cgroup:cgroup_attach_task: pid moved to path in hierarchy root */
+	TREC_CGROUP, /* cgroup:cgroup_attach_task: pid moved to path in hierarchy root */
 	/* the buffer statistics `trace-cmd report --stat` prints (and per_cpu/cpuN/stats) */
-	TREC_STAT_CPU,		/* "CPU: N": the statistics below are CPU N's */
-	TREC_STAT_NOW,		/* "now ts: S.F": when they were taken, the recording's end */
-	TREC_STAT_LOST,		/* "overrun: N", "dropped events: N": N events lost */
+	TREC_STAT_CPU,	/* "CPU: N": the statistics below are CPU N's */
+	TREC_STAT_NOW,	/* "now ts: S.F": when they were taken, the recording's end */
+	TREC_STAT_LOST, /* "overrun: N", "dropped events: N": N events lost */
 };
 
 /* The kernel's comm is 15 bytes; perf and tools may print a little more. */
@@ -63,9 +63,9 @@ struct trace_rec {
 	int target_cpu;		/* wakeups: target_cpu; migrate: dest_cpu */
 	int nr_cpus;		/* a header's CPU count (#P:N, cpus=N), else 0 */
 	int root;		/* cgroup: the hierarchy (dst_root) */
-	char path[SCHED_GROUP_PATH_LEN];	/* cgroup: dst_path, cut to what a scenario holds */
-	bool path_cut;		/* ... and it was longer */
-	u64 nr_lost;		/* TREC_STAT_LOST */
+	char path[SCHED_GROUP_PATH_LEN]; /* cgroup: dst_path, cut to what a scenario holds */
+	bool path_cut;			 /* ... and it was longer */
+	u64 nr_lost;			 /* TREC_STAT_LOST */
 };
 
 /*

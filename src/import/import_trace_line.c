@@ -390,7 +390,7 @@ static int cgroup_tp(struct lp *lp, const char *b, const char *e, struct trace_r
 	q = find_key(p, e, "pid");
 	if (!q)
 		return fail(lp, p, "expected 'pid=' after 'dst_path='");
-	q -= strlen("pid") + 1;		/* the blank before "pid=" ends the path */
+	q -= strlen("pid") + 1; /* the blank before "pid=" ends the path */
 	n = q > p ? (size_t)(q - 1 - p) : 0;
 	r->path_cut = n >= sizeof(r->path);
 	if (r->path_cut)
@@ -445,14 +445,10 @@ static const struct {
 	const char *name;
 	int type;
 } events[] = {
-	{ "sched_switch", TREC_SWITCH },
-	{ "sched_waking", TREC_WAKING },
-	{ "sched_wakeup", TREC_WAKEUP },
-	{ "sched_wakeup_new", TREC_WAKEUP_NEW },
-	{ "sched_migrate_task", TREC_MIGRATE },
-	{ "sched_process_fork", TREC_FORK },
-	{ "sched_process_exit", TREC_EXIT },
-	{ "cgroup_attach_task", TREC_CGROUP },
+	{ "sched_switch", TREC_SWITCH },	{ "sched_waking", TREC_WAKING },
+	{ "sched_wakeup", TREC_WAKEUP },	{ "sched_wakeup_new", TREC_WAKEUP_NEW },
+	{ "sched_migrate_task", TREC_MIGRATE }, { "sched_process_fork", TREC_FORK },
+	{ "sched_process_exit", TREC_EXIT },	{ "cgroup_attach_task", TREC_CGROUP },
 };
 
 static int event_type(const char *p, const char *e)
@@ -512,8 +508,14 @@ static bool stat_count(const char *p, const char *e, u64 *v)
 static int stat_line(const char *s, const char *e, struct trace_rec *r)
 {
 	static const char *const skip[] = {
-		"Kernel buffer statistics:", "Note: ", "recorded in the trace data.", "entries:",
-		"commit overrun:", "bytes:", "oldest event ts:", "read events:",
+		"Kernel buffer statistics:",
+		"Note: ",
+		"recorded in the trace data.",
+		"entries:",
+		"commit overrun:",
+		"bytes:",
+		"oldest event ts:",
+		"read events:",
 	};
 	const char *p;
 	int v;

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 static char *out, *warns, err[512];
-static struct import_rtapp_opts opts;	/* rt-app's own reading unless a test asks for workgen's */
+static struct import_rtapp_opts opts; /* rt-app's own reading unless a test asks for workgen's */
 static int rc;
 
 /* Import text; out/warns hold what was written (freed by the next call). */
@@ -77,14 +77,16 @@ static void test_leniency(void **state)
 	/* rt-app itself (json-c): one "run", the last value at the first one's place */
 	import(t);
 	assert_int_equal(rc, 3);
-	has(warns, "t.json:3:35: warning: a key without a value is workgen's syntax, which rt-app itself refuses: "
-		   "read as workgen reads it\n");
+	has(warns,
+	    "t.json:3:35: warning: a key without a value is workgen's syntax, which rt-app itself refuses: "
+	    "read as workgen reads it\n");
 	has(out, "        loop 2 {\n                run 4us\n                sleep 2us\n"
 		 "                suspend t_x\n                log\n        }\n");
 	assert_null(strstr(out, "run 1us"));
 	assert_null(strstr(out, "run 3us"));
-	has(warns, "t.json:3:3: warning: \"run\" is repeated: rt-app (json-c) keeps only its last value, at its "
-		   "first place (--workgen keeps each)\n");
+	has(warns,
+	    "t.json:3:3: warning: \"run\" is repeated: rt-app (json-c) keeps only its last value, at its "
+	    "first place (--workgen keeps each)\n");
 	has(warns, "t.json:3:25: warning: \"run\" is repeated");
 }
 
@@ -119,7 +121,7 @@ static void test_prefixes(void **state)
 /* instance 0 tasks are started by fork: as many as the forks in their loops, at most 16. */
 static void test_fork_pools(void **state)
 {
-	opts.workgen = true;	/* two "fork" keys */
+	opts.workgen = true; /* two "fork" keys */
 	import("{" G "\"tasks\": { \"p\": { \"loop\": 3, \"fork\": \"c\", \"fork\": \"d\", \"sleep\": 1 },"
 	       " \"c\": { \"instance\": 0, \"loop\": 1, \"run\": 1 },"
 	       " \"d\": { \"instance\": 2, \"loop\": 1, \"run\": 1 } } }");
@@ -149,12 +151,14 @@ static void test_phase_cpus(void **state)
 	       " \"p2\": { \"cpus\": [1], \"run\": 2 } } } } }");
 	assert_int_equal(rc, 0);
 	has(out, "task a cpus=1 program=a\n");
-	import("{" G "\"tasks\": { \"a\": { \"cpus\": [2], \"phases\": { \"p1\": { \"cpus\": [0], \"run\": 1 },"
+	import("{" G
+	       "\"tasks\": { \"a\": { \"cpus\": [2], \"phases\": { \"p1\": { \"cpus\": [0], \"run\": 1 },"
 	       " \"p2\": { \"run\": 2 }, \"p3\": { \"cpus\": [0, 2], \"run\": 3 } } } } }");
 	assert_int_equal(rc, 1);
 	has(out, "task a cpus=0,2 program=a\n");
-	has(warns, "warning: task a changes its cpus from phase to phase: the scenario has no per-phase affinity, "
-		   "it keeps their union in all 3 phases (2 of them wider than written)\n");
+	has(warns,
+	    "warning: task a changes its cpus from phase to phase: the scenario has no per-phase affinity, "
+	    "it keeps their union in all 3 phases (2 of them wider than written)\n");
 }
 
 /* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, the RT and deadline policies. */
@@ -252,14 +256,10 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_leniency),
-		cmocka_unit_test(test_repeated_keys_as_rtapp_runs_them),
-		cmocka_unit_test(test_prefixes),
-		cmocka_unit_test(test_fork_pools),
-		cmocka_unit_test(test_attributes),
-		cmocka_unit_test(test_phase_cpus),
-		cmocka_unit_test(test_conversions),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_leniency),    cmocka_unit_test(test_repeated_keys_as_rtapp_runs_them),
+		cmocka_unit_test(test_prefixes),    cmocka_unit_test(test_fork_pools),
+		cmocka_unit_test(test_attributes),  cmocka_unit_test(test_phase_cpus),
+		cmocka_unit_test(test_conversions), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_reads_back),
 	};
 

@@ -96,7 +96,8 @@ static void test_log_rows_preempted(void **state)
 static void test_log_rows_with_timer(void **state)
 {
 	run_text("topology packages=1 cores=1 threads=1\nduration 40ms\n"
-		 "program p {\n\tloop {\n\t\trun 1ms\n\t\ttimer tick 10ms\n\t\tlog\n\t}\n}\ntask a program=p\n");
+		 "program p {\n\tloop {\n\t\trun 1ms\n\t\ttimer tick 10ms\n\t\tlog\n\t}\n}\ntask a "
+		 "program=p\n");
 	assert_int_equal(nr_rows, 3);
 	assert_int_equal(rows[1].end - rows[1].start, 10 * MS);
 	assert_int_equal(rows[1].run, 1 * MS);
@@ -105,12 +106,15 @@ static void test_log_rows_with_timer(void **state)
 }
 
 /* Lines of mp3-short.json's AudioOut and AudioTick, as Debian's rt-app 1.0 wrote them. */
-static const char audio_out[] =
-	"# Policy : SCHED_OTHER priority : -19\n"
-	"#idx     perf      run   period           start             end          rel_st      slack c_duration   c_period     wu_lat\n"
-	"   1   277941    45081    69738      2384866513      2384936252           14106          0       4725          0          0\n"
-	"   1   277941     2933    96263      2384936261      2385032524           83854          0       4725          0          0\n"
-	"   1   277941     2954    83701      2385032534      2385116235          180127          0       4725          0          0\n";
+static const char audio_out[] = "# Policy : SCHED_OTHER priority : -19\n"
+				"#idx     perf      run   period           start             end          "
+				"rel_st      slack c_duration   c_period     wu_lat\n"
+				"   1   277941    45081    69738      2384866513      2384936252           "
+				"14106          0       4725          0          0\n"
+				"   1   277941     2933    96263      2384936261      2385032524           "
+				"83854          0       4725          0          0\n"
+				"   1   277941     2954    83701      2385032534      2385116235          "
+				"180127          0       4725          0          0\n";
 
 static void test_read_rtapp_log(void **state)
 {
@@ -122,8 +126,9 @@ static void test_read_rtapp_log(void **state)
 	assert_string_equal(name, "mp3_decoder");
 	period_log_thread_name("web-Binder-display-5.log", 4, name, sizeof(name));
 	assert_string_equal(name, "Binder-display");
-	assert_int_equal(period_log_read(&l, "mp3-AudioOut-1.log", "AudioOut", audio_out, strlen(audio_out), err,
-					 sizeof(err)), 0);
+	assert_int_equal(period_log_read(&l, "mp3-AudioOut-1.log", "AudioOut", audio_out, strlen(audio_out),
+					 err, sizeof(err)),
+			 0);
 	/* schedscope's own: the name first */
 	const char *sim = "AudioOut 1 0 4725 30000 0 30000 0 0 4725 0 0\n";
 
