@@ -230,12 +230,17 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	}
 	e->arena_size = arena_need(sc, e->sds);
 	e->arena = calloc(1, e->arena_size);
-	if (!e->arena) {
+	e->idle_comm = calloc((size_t)nr_cpus, sizeof(*e->idle_comm));
+	if (!e->arena || !e->idle_comm) {
 		snprintf(err, errlen, "out of memory for %zu bytes of engine state", e->arena_size);
 		sched_domains_free(e->sds);
+		free(e->idle_comm);
+		free(e->arena);
 		free(e);
 		return NULL;
 	}
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		snprintf(e->idle_comm[cpu], sizeof(e->idle_comm[cpu]), "swapper/%d", cpu);
 	cur_engine = e;
 	st = e->st = arena_alloc(e, sizeof(*st));
 	st->nr_cpus = nr_cpus;
@@ -296,6 +301,7 @@ void sched_engine_destroy(struct sched_engine *e)
 	if (cur_engine == e)
 		cur_engine = NULL;
 	sched_domains_free(e->sds);
+	free(e->idle_comm);
 	free(e->arena);
 	free(e);
 }

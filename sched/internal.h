@@ -505,6 +505,7 @@ struct sched_engine {
 	void *arena;
 	size_t arena_size, arena_used;
 	struct sched_state *st;
+	char (*idle_comm)[24];		/* "swapper/N" per CPU, immutable */
 	struct {
 		sched_event_fn fn;
 		void *ctx;
@@ -519,11 +520,11 @@ struct sched_engine {
  * engines, never concurrently).
  */
 extern struct sched_engine *cur_engine;
+#define E (cur_engine)
+#define ST (cur_engine->st)
 
 /* realloc(), or the program's out-of-memory policy (sched_set_oom_handler()). */
 void *sched_realloc(void *p, size_t size, const char *what);
-#define E (cur_engine)
-#define ST (cur_engine->st)
 
 static inline bool sched_feat_on(enum sched_feature f) { return (ST->features >> f) & 1; }
 #define sched_feat(x) sched_feat_on(FEAT_##x)

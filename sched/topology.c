@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Scheduling domains and groups, built as Linux 6.12's kernel/sched/topology.c
- * builds them (see topology.h and kernel-sched-notes §8.1-8.3):
+ * builds them (see topology.h; kernel/sched/topology.c: build_sched_domains(), sd_init(), build_sched_groups()):
  *
  *   sched_init_numa()       the distinct node distances give the levels NODE
  *                           (local) and one NUMA level per further distance

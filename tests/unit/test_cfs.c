@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Legacy CFS (kernel-sched-notes §3; variant SCHED_VARIANT_CFS, rules of 6.1
+ * Legacy CFS (kernel/sched/fair.c before 6.6; variant SCHED_VARIANT_CFS, rules of 6.1
  * and 3.3): tunables and their CPU-count factor, sched_slice() and the
  * period stretch past sched_nr_latency, tick preemption, nice shares of
  * hogs, START_DEBIT and the sleeper credit of GENTLE_FAIR_SLEEPERS.

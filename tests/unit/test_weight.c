@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Load weights (kernel-sched-notes §1): the nice table, its inverse, the
+ * Load weights (kernel/sched/core.c): the nice table, its inverse, the
  * fixed-point __calc_delta() against exact rational arithmetic, the
  * scale_load()/scale_load_down() pair and the SCHED_IDLE weight.
  *
@@ -23,7 +23,7 @@
 
 typedef unsigned __int128 u128;
 
-/* kernel-sched-notes.md §1.2, typed from the table (nice -20 .. 19). */
+/* kernel/sched/core.c: sched_prio_to_weight[], typed from the table (nice -20 .. 19). */
 static const int notes_weight[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
 	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
@@ -31,7 +31,7 @@ static const int notes_weight[40] = {
 	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
 };
 
-/* kernel-sched-notes.md §1.3. */
+/* kernel/sched/core.c: sched_prio_to_wmult[]. */
 static const u32 notes_wmult[40] = {
 	48388, 59856, 76040, 92818, 118348, 147320, 184698, 229616, 287308, 360437,
 	449829, 563644, 704093, 875809, 1099582, 1376151, 1717300, 2157191, 2708050, 3363326,
