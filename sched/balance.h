@@ -41,7 +41,7 @@ struct sg_lb_stats {
 	unsigned int sum_h_nr_running;
 	unsigned int idle_cpus;
 	unsigned int group_weight;
-	int group_type;			/* enum group_type */
+	int group_type; /* enum group_type */
 	unsigned int group_asym_packing;
 	unsigned int group_smt_balance;
 	unsigned long group_misfit_task_load;

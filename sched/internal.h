@@ -505,7 +505,7 @@ struct sched_engine {
 	void *arena;
 	size_t arena_size, arena_used;
 	struct sched_state *st;
-	char (*idle_comm)[24];		/* "swapper/N" per CPU, immutable */
+	char (*idle_comm)[24]; /* "swapper/N" per CPU, immutable */
 	struct {
 		sched_event_fn fn;
 		void *ctx;
