@@ -100,6 +100,8 @@ void sched_tick(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 
 	update_rq_clock(rq);
+	if (legacy_balance())
+		update_cpu_load(rq);
 	curr->sched_class->task_tick(rq, curr, 0);
 	if (sched_feat(TG_SHARES_UP_WALK) && ST->nr_groups > 1)
 		tg_shares_up_walk(rq);

@@ -203,7 +203,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	e->sc = sc;
 	e->kernel = sc->kernel;
 	e->variant = sc->variant;
-	e->sds = sched_domains_build(sc->topo, err, errlen);
+	e->sds = sched_domains_build(sc->topo, e->kernel, err, errlen);
 	if (!e->sds) {
 		free(e);
 		return NULL;

@@ -10,15 +10,6 @@
  */
 #include "balance.h"
 
-struct select_record {
-	int target;
-	int affine;		/* enum wake_affine_result */
-	int path;		/* enum select_path */
-	int depth;
-	int nr_scanned;
-	s64 this_eff_load, prev_eff_load;
-};
-
 /* The task running on this_cpu: the waker (`current`). */
 static struct task_struct *current_on(int cpu)
 {
@@ -732,6 +723,8 @@ int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this
 	} else if (p->nr_cpus_allowed > 1 && dl_task(p) && (wake_flags & WF_TTWU)) {
 		cpu = prev_cpu;
 		r.path = SEL_DL_PREV;
+	} else if (p->nr_cpus_allowed > 1 && legacy_balance()) {
+		cpu = select_task_rq_fair_legacy(p, prev_cpu, wake_flags, this_cpu, &r);
 	} else if (p->nr_cpus_allowed > 1) {
 		cpu = select_task_rq_fair(p, prev_cpu, wake_flags, this_cpu, &r);
 	} else {
