@@ -112,8 +112,10 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t))
 		if (sd && (sd->flags & SD_SHARE_CPUCAPACITY))
 			ST->smt_present = true;
 	}
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		nohz_balance_enter_idle(cpu_rq(cpu));
+	/* before 3.8 the CPUs boot ticking: their first idle tick lets them go */
+	if (!legacy_balance())
+		for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+			nohz_balance_enter_idle(cpu_rq(cpu));
 }
 
 /* ---- classification ---- */

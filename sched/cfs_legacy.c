@@ -128,14 +128,20 @@ void place_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *se, int ini
 		se->vruntime = vruntime;
 }
 
+/*
+ * On the parent's CPU, before placement: the child starts at the parent's
+ * vruntime, or a virtual slice behind min_vruntime if that is later. The
+ * parent is the task running there (for the scenario's launcher, whatever
+ * runs on CPU 0 stands for it, as in LinSched, whose harness forks from the
+ * current task), or none on an idle CPU.
+ */
 void task_fork_legacy(struct task_struct *p)
 {
 	struct sched_entity *se = &p->se;
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
 	update_curr(cfs_rq);
-	/* The parent is not simulated; the child starts where it would, at min_vruntime. */
-	se->vruntime = cfs_rq->min_vruntime;
+	se->vruntime = cfs_rq->curr ? cfs_rq->curr->vruntime : cfs_rq->min_vruntime;
 	place_entity_legacy(cfs_rq, se, 1);
 	/* Stored relative; the enqueue on whatever CPU it lands re-bases it. */
 	se->vruntime -= cfs_rq->min_vruntime;

@@ -107,6 +107,9 @@ void sched_tick(struct rq *rq)
 		tg_shares_up_walk(rq);
 	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
 	sched_balance_trigger(rq);
+	/* a CPU that boots ticking (before 3.8) stops its tick once idle */
+	if (legacy_balance() && is_idle_task(rq->curr) && !rq->nr_running && !rq->need_resched)
+		tick_stop(rq);
 }
 
 void hrtick_start(struct rq *rq, u64 delay)
@@ -493,6 +496,11 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 		p->cpu = from;
 		set_task_rq(p, from);
 	}
+	/* sched_fork()'s task_fork(): the child's vruntime, on the parent's CPU */
+	if (p->sched_class == &fair_sched_class) {
+		update_rq_clock(cpu_rq(from));
+		p->sched_class->task_fork(p);
+	}
 	/* __set_task_cpu(): a fork is placed, not migrated (no migrate event) */
 	p->recent_used_cpu = from;
 	p->cpu = select_task_rq(p, from, WF_FORK, from);
@@ -507,8 +515,6 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 	ev.fork.child_pid = p->pid;
 	sched_emit(&ev);
 
-	if (p->sched_class == &fair_sched_class)
-		p->sched_class->task_fork(p);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu, false);

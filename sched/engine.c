@@ -242,6 +242,13 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_timer(&st->rt_period_timer, T_RT_PERIOD, 0);
 	init_timer(&st->end_timer, T_END, 0);
 	timer_arm(&st->tq, &st->end_timer, sc->duration);
+	/* LinSched's freshly booted machine (before 3.8): every CPU takes its first
+	 * tick, an idle one stops it there (tick_nohz_idle_enter()) */
+	if (sched_domains_legacy(e->kernel))
+		for (int cpu = 0; cpu < sc->topo->nr_cpus; cpu++) {
+			st->rq[cpu].tick_stopped = false;
+			timer_arm(&st->tq, &st->rq[cpu].tick, st->tick_nsec);
+		}
 
 	st->sync = arena_alloc(e, (size_t)sc->nr_sync * sizeof(struct sync_state));
 	st->task = arena_alloc(e, (size_t)sc->nr_tasks * sizeof(struct task_struct));
