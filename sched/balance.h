@@ -196,7 +196,6 @@ unsigned long target_load(int cpu, int type);
 unsigned long cpu_avg_load_per_task(int cpu);
 unsigned long power_of(int cpu);
 void nohz_balance_exit_idle(struct rq *rq);
-void trigger_load_balance_legacy(struct rq *rq);
 int idle_balance_legacy(struct rq *this_rq);
 void active_load_balance_legacy(struct rq *busiest_rq);
 int select_task_rq_fair_legacy(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,

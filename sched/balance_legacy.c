@@ -600,7 +600,8 @@ redo:
 		if (idle != CPU_NEWLY_IDLE)
 			lb->nr_balance_failed++;
 		if (need_active_balance(&env)) {
-			if (!task_allowed_on_cpu(busiest->curr, this_cpu) || is_idle_task(busiest->curr)) {
+			/* the running task must be able to come here (the idle task cannot) */
+			if (is_idle_task(busiest->curr) || !task_allowed_on_cpu(busiest->curr, this_cpu)) {
 				env.flags |= LBF_ALL_PINNED;
 				goto out_one_pinned;
 			}
@@ -729,23 +730,40 @@ static bool nohz_kick_needed(struct rq *rq)
 	return false;
 }
 
-/* The tick: rebalance_domains() when due, then perhaps kick the first tickless CPU. */
+/*
+ * trigger_load_balance() in the tick: raise the softirq if a balance is due,
+ * and kick the first tickless CPU (find_new_ilb()), if it is still idle,
+ * when the NO_HZ balancer is needed. Both run from run_rebalance_legacy()
+ * once the CPU's interrupt is over.
+ */
 void trigger_load_balance_legacy(struct rq *rq)
 {
-	enum cpu_idle_type idle = idle_cpu(rq->cpu) ? CPU_IDLE : CPU_NOT_IDLE;
-
 	if (!lowest_sd(rq->cpu))
 		return;
-	if (jiffies() >= rq->next_balance)
-		rebalance_domains(rq->cpu, rq, idle, MIGRATE_BALANCE);
+	rq->lb_softirq = jiffies() >= rq->next_balance;
+	rq->lb_softirq_idle = idle_cpu(rq->cpu);
+	rq->lb_kicked_ilb = -1;
 	if (nohz_kick_needed(rq)) {
 		int ilb = cpumask_first(&ST->nohz.idle_cpus_mask);
 
 		ST->nohz.next_balance++;
-		/* find_new_ilb(): only the first tickless CPU, if it is still idle */
 		if (ilb < ST->nr_cpus && idle_cpu(ilb))
-			nohz_idle_balance(ilb);
+			rq->lb_kicked_ilb = (s16)ilb;
 	}
+}
+
+/* SCHED_SOFTIRQ: this CPU's rebalance_domains(), then the kicked CPU's, for the tickless ones. */
+void run_rebalance_legacy(struct rq *rq)
+{
+	int ilb = rq->lb_kicked_ilb;
+
+	if (rq->lb_softirq)
+		rebalance_domains(rq->cpu, rq, rq->lb_softirq_idle ? CPU_IDLE : CPU_NOT_IDLE, MIGRATE_BALANCE);
+	rq->lb_softirq = false;
+	rq->lb_kicked_ilb = -1;
+	/* the kick's IPI found it idle; its own softirq runs right after this one */
+	if (ilb >= 0 && !cpu_rq(ilb)->need_resched)
+		nohz_idle_balance(ilb);
 }
 
 /*

@@ -87,7 +87,7 @@ static void tick_restart(struct rq *rq)
 	timer_arm(&ST->tq, &rq->tick, next_tick_after(ST->now));
 }
 
-static void tick_stop(struct rq *rq)
+void tick_stop(struct rq *rq)
 {
 	rq->tick_stopped = true;
 	timer_cancel(&ST->tq, &rq->tick);
@@ -107,9 +107,6 @@ void sched_tick(struct rq *rq)
 		tg_shares_up_walk(rq);
 	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
 	sched_balance_trigger(rq);
-	/* a CPU that boots ticking (before 3.8) stops its tick once idle */
-	if (legacy_balance() && is_idle_task(rq->curr) && !rq->nr_running && !rq->need_resched)
-		tick_stop(rq);
 }
 
 void hrtick_start(struct rq *rq, u64 delay)
@@ -291,7 +288,9 @@ void __schedule(struct rq *rq)
 		if (!rq->active_balance) {
 			update_idle_core(rq);
 			update_idle_rq_clock_pelt(rq);
-			tick_stop(rq);
+			/* before 3.8 the tick stops at the idle CPU's next event (sched_step()) */
+			if (!legacy_balance())
+				tick_stop(rq);
 		}
 	} else {
 		if (is_idle_task(prev))

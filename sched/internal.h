@@ -114,6 +114,10 @@ struct timer_slot {
 	u64 seq;	/* arming order: ties at equal time fire in this order */
 	struct sched_timer *t;
 	bool first;	/* fires before the others due at the same time */
+	/* before 3.8, LinSched's order at one instant: CPU by CPU (-1, not a CPU's,
+	 * first), and on each the running task's `run` end last */
+	s16 cpu;
+	bool last;
 };
 
 struct timer_queue {
@@ -320,6 +324,10 @@ struct rq {
 	int push_cpu;
 	u64 active_decision;		/* seq of the balance record that asked for it */
 	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
+	/* before 3.8: what this tick's trigger_load_balance() left to its softirq */
+	bool lb_softirq;		/* rebalance_domains() is due */
+	bool lb_softirq_idle;		/* ... as CPU_IDLE (rq->idle_balance) */
+	s16 lb_kicked_ilb;		/* the CPU kicked to balance for the tickless ones, or -1 */
 	/* before 3.8: the runqueue weight averaged per tick over 1, 2, 4, 8 and 16 ticks */
 	unsigned long cpu_load[CPU_LOAD_IDX_MAX];
 	u64 last_load_update_tick;	/* jiffies */
@@ -662,6 +670,10 @@ void cfs_tasks_move_head(struct rq *rq, struct task_struct *p);
 void sched_balance_trigger(struct rq *rq);
 int sched_balance_newidle(struct rq *rq);
 void update_cpu_load(struct rq *rq);
+int timer_cpu(const struct sched_timer *t);
+void tick_stop(struct rq *rq);
+void trigger_load_balance_legacy(struct rq *rq);
+void run_rebalance_legacy(struct rq *rq);
 void active_load_balance_cpu_stop(struct rq *rq);
 void update_avg_idle(struct rq *rq);
 

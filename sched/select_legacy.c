@@ -55,7 +55,7 @@ static int wake_affine(const struct sched_domain *sd, struct task_struct *p, int
 	bool balanced;
 
 	/* a sync waker is about to sleep: take its weight off its CPU */
-	if (sync) {
+	if (sync && !is_idle_task(cpu_rq(this_cpu)->curr)) {
 		struct task_struct *curr = cpu_rq(this_cpu)->curr;
 
 		weight = (long)scale_load_down(curr->se.load.weight);

@@ -378,6 +378,9 @@ static void check_sleeper(int kernel, int ncpus, int policy, u64 sleep, s64 cred
 	u64 v_before = T(e, b)->se.vruntime;
 	while (T(e, b)->state != TASK_RUNNING)
 		assert_true(sched_step(e));
+	/* before 3.8 the CPU reschedules once its timers at that instant are done */
+	for (u64 now = sched_now(e); kernel < KV(3, 8) && sched_next_time(e) == now;)
+		assert_true(sched_step(e));
 	struct sched_cpu_info ci;
 	sched_cpu_info(e, 0, &ci);
 	u64 v = T(e, b)->se.vruntime;
