@@ -647,7 +647,7 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 }
 
 /* Queue-based throttling (before 6.18): a throttled group's tasks stay put. */
-static bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
+bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
 {
 	if (task_based_throttle())
 		return false;

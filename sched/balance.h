@@ -100,6 +100,24 @@ static inline const struct sched_domain *parent_sd(const struct sched_domain *sd
 static inline const struct sched_domain *child_sd(const struct sched_domain *sd) { return sd_of(sd->child); }
 #define for_each_domain(cpu, sd) for (sd = lowest_sd(cpu); sd; sd = parent_sd(sd))
 
+/*
+ * Where find_idlest_cpu() goes on after choosing new_cpu at a level of
+ * span_weight weight: the highest of new_cpu's domains below that size that
+ * has sd_flag, or NULL.
+ */
+static inline const struct sched_domain *flagged_sd_below(int cpu, unsigned int weight, u32 sd_flag)
+{
+	const struct sched_domain *sd = NULL, *tmp;
+
+	for_each_domain(cpu, tmp) {
+		if (weight <= tmp->span_weight)
+			break;
+		if (tmp->flags & sd_flag)
+			sd = tmp;
+	}
+	return sd;
+}
+
 static inline u64 msecs_to_jiffies(u64 ms) { return (ms * E->sc->hz + 999) / 1000; }
 
 /*
@@ -182,6 +200,7 @@ void emit_group(const struct lb_env *env, const struct sched_group *sg, const st
 void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long load, int result);
 void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_group, const struct rq *busiest,
 		  int moved, int outcome);
+bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu);
 void detach_task(struct task_struct *p, struct lb_env *env);
 void attach_task(struct rq *rq, struct task_struct *p, enum cpu_idle_type idle);
 
@@ -194,6 +213,9 @@ void __update_cpu_load(unsigned long *cpu_load, unsigned long this_load, unsigne
 unsigned long source_load(int cpu, int type);
 unsigned long target_load(int cpu, int type);
 unsigned long cpu_avg_load_per_task(int cpu);
+/* 3.3 names the capacity scale cpu_power */
+#define SCHED_POWER_SCALE SCHED_CAPACITY_SCALE
+unsigned long power_orig_of(int cpu);
 unsigned long power_of(int cpu);
 void nohz_balance_exit_idle(struct rq *rq);
 int idle_balance_legacy(struct rq *this_rq);

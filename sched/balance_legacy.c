@@ -27,7 +27,6 @@
  */
 #include "balance.h"
 
-#define SCHED_POWER_SCALE SCHED_CAPACITY_SCALE
 /* 3.3 counts the breaks a balance takes (LBF_HAD_BREAK) and gives up after three */
 #define LBF_HAD_BREAK 0x20
 #define LBF_HAD_BREAKS 0x60
@@ -62,13 +61,8 @@ static unsigned long group_power(const struct sched_group *sg, unsigned long *or
 	int i;
 
 	for_each_cpu(i, &sg->span) {
-		const struct sched_domain *sd = lowest_sd(i);
-
 		power += power_of(i);
-		if (sd && (sd->flags & SD_SHARE_CPUCAPACITY) && sd->span_weight > 1)
-			base += SCHED_POWER_SCALE * (sd->smt_gain / sd->span_weight) >> SCHED_CAPACITY_SHIFT;
-		else
-			base += SCHED_POWER_SCALE;
+		base += power_orig_of(i);
 	}
 	if (orig)
 		*orig = base;
@@ -383,11 +377,6 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 	if (cost == 0)
 		return 0;
 	return (s64)(rq_clock_task(env->src_rq) - p->se.exec_start) < (s64)cost;
-}
-
-static bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
-{
-	return throttled_hierarchy(tg->cfs_rq[src_cpu]) || throttled_hierarchy(tg->cfs_rq[dst_cpu]);
 }
 
 /* can_migrate_task(): 0 = may move, else the enum lb_task_result that stops it. */

@@ -97,18 +97,23 @@ unsigned long cpu_avg_load_per_task(int cpu)
 }
 
 /*
- * power_of(): SCHED_POWER_SCALE, or smt_gain shared by the threads of an SMT
- * domain (update_cpu_power()), times what RT, deadline and interrupt time
- * leave (3.3's scale_rt_power(), here from the same averages capacity_of()
- * reads).
+ * power_orig_of(): SCHED_POWER_SCALE, or smt_gain shared by the threads of
+ * an SMT domain (update_cpu_power()). power_of(): that times what RT,
+ * deadline and interrupt time leave (3.3's scale_rt_power(), here from the
+ * same averages capacity_of() reads).
  */
-unsigned long power_of(int cpu)
+unsigned long power_orig_of(int cpu)
 {
 	const struct sched_domain *sd = lowest_sd(cpu);
-	unsigned long power = SCHED_CAPACITY_SCALE;
 
 	if (sd && (sd->flags & SD_SHARE_CPUCAPACITY) && sd->span_weight > 1)
-		power = power * (sd->smt_gain / sd->span_weight) >> SCHED_CAPACITY_SHIFT;
-	power = power * capacity_of(cpu) / cpu_rq(cpu)->cpu_capacity_orig;
+		return SCHED_POWER_SCALE * (sd->smt_gain / sd->span_weight) >> SCHED_CAPACITY_SHIFT;
+	return SCHED_POWER_SCALE;
+}
+
+unsigned long power_of(int cpu)
+{
+	unsigned long power = power_orig_of(cpu) * capacity_of(cpu) / cpu_rq(cpu)->cpu_capacity_orig;
+
 	return power ? power : 1;
 }

@@ -624,8 +624,6 @@ static int find_idlest_cpu(const struct sched_domain *sd, struct task_struct *p,
 
 	while (sd) {
 		const struct sched_group *group;
-		const struct sched_domain *tmp;
-		unsigned int weight;
 
 		if (!(sd->flags & sd_flag)) {
 			sd = child_sd(sd);
@@ -643,14 +641,7 @@ static int find_idlest_cpu(const struct sched_domain *sd, struct task_struct *p,
 		}
 		/* go on below the current level, now from new_cpu's domains */
 		cpu = new_cpu;
-		weight = sd->span_weight;
-		sd = NULL;
-		for_each_domain(cpu, tmp) {
-			if (weight <= tmp->span_weight)
-				break;
-			if (tmp->flags & sd_flag)
-				sd = tmp;
-		}
+		sd = flagged_sd_below(cpu, sd->span_weight, sd_flag);
 	}
 	return new_cpu;
 }

@@ -16,8 +16,6 @@
  */
 #include "balance.h"
 
-#define SCHED_POWER_SCALE SCHED_CAPACITY_SCALE
-
 /*
  * effective_load(): how the root's load moves when wl joins tg's queue on
  * cpu and the group's total weight changes by wg. A group's total weight is
@@ -214,7 +212,6 @@ int select_task_rq_fair_legacy(struct task_struct *p, int prev_cpu, int wake_fla
 	while (sd) {
 		int load_idx = (int)(sd_flag == SD_BALANCE_WAKE ? sd->wake_idx : sd->forkexec_idx);
 		const struct sched_group *group;
-		unsigned int weight;
 
 		if (!(sd->flags & sd_flag)) {
 			sd = child_sd(sd);
@@ -232,14 +229,7 @@ int select_task_rq_fair_legacy(struct task_struct *p, int prev_cpu, int wake_fla
 		}
 		/* go on below that level, from new_cpu's domains */
 		cpu = new_cpu;
-		weight = sd->span_weight;
-		sd = NULL;
-		for_each_domain(cpu, tmp) {
-			if (weight <= tmp->span_weight)
-				break;
-			if (tmp->flags & sd_flag)
-				sd = tmp;
-		}
+		sd = flagged_sd_below(cpu, sd->span_weight, sd_flag);
 	}
 	return new_cpu;
 }
