@@ -534,6 +534,9 @@ struct sched_engine {
  * engines, never concurrently).
  */
 extern struct sched_engine *cur_engine;
+
+/* realloc(), or the program's out-of-memory policy (sched_set_oom_handler()). */
+void *sched_realloc(void *p, size_t size, const char *what);
 #define E (cur_engine)
 #define ST (cur_engine->st)
 
