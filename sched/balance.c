@@ -79,7 +79,8 @@ void cfs_tasks_move_head(struct rq *rq, struct task_struct *p)
 size_t balance_arena_need(const struct sched_domains *sds, int nr_cpus)
 {
 	return (size_t)sds->nr_domains * sizeof(struct sd_lb_state) +
-	       (size_t)nr_cpus * sizeof(struct sd_llc_shared) + (size_t)sds->nr_groups * (1 + sizeof(int)) + 5 * 16;
+	       (size_t)nr_cpus * sizeof(struct sd_llc_shared) + (size_t)sds->nr_groups * (1 + sizeof(int)) +
+	       5 * 16;
 }
 
 void balance_init(void *(*alloc)(struct sched_engine *, size_t))
@@ -215,7 +216,7 @@ static void update_misfit_status(struct task_struct *p, struct rq *rq)
 /* ---- the decision record ---- */
 
 void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,
-		       bool local)
+		bool local)
 {
 	struct sched_event ev;
 
@@ -249,8 +250,8 @@ void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long lo
 	sched_emit(&ev);
 }
 
-void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_group,
-			 const struct rq *busiest, int moved, int outcome)
+void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_group, const struct rq *busiest,
+		  int moved, int outcome)
 {
 	struct sched_event ev;
 

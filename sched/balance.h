@@ -61,31 +61,31 @@ struct lb_env {
 	const struct sched_domain *sd;
 	int src_cpu, dst_cpu;
 	struct rq *src_rq, *dst_rq;
-	struct rq *this_rq;		/* legacy: the CPU doing the work (this_rq()) */
+	struct rq *this_rq; /* legacy: the CPU doing the work (this_rq()) */
 	const struct cpumask *dst_grpmask;
 	int new_dst_cpu;
 	enum cpu_idle_type idle;
-	int reason;			/* enum migrate_reason of what it moves */
+	int reason; /* enum migrate_reason of what it moves */
 	long imbalance;
 	struct cpumask cpus;
 	unsigned int flags;
 	unsigned int loop, loop_break, loop_max;
 	enum migration_type migration_type;
 	bool dst_core_idle;
-	bool sg_overloaded;		/* some CPU of the domain has more than one task */
+	bool sg_overloaded; /* some CPU of the domain has more than one task */
 	/* the decision record */
 	u64 decision;
-	long found_imbalance;		/* what find_busiest_group() asked for */
-	int why;			/* enum fbg_reason */
+	long found_imbalance; /* what find_busiest_group() asked for */
+	int why;	      /* enum fbg_reason */
 	unsigned int nr_hot_moved;
-	bool active;			/* kicked an active balance */
+	bool active; /* kicked an active balance */
 };
 
 /* The record of one placement (EV_SCHED_SELECT_RQ). */
 struct select_record {
 	int target;
-	int affine;		/* enum wake_affine_result */
-	int path;		/* enum select_path */
+	int affine; /* enum wake_affine_result */
+	int path;   /* enum select_path */
 	int depth;
 	int nr_scanned;
 	s64 this_eff_load, prev_eff_load;
@@ -109,7 +109,7 @@ static inline const struct sched_domain *flagged_sd_below(int cpu, unsigned int 
 {
 	const struct sched_domain *sd = NULL, *tmp;
 
-	for_each_domain(cpu, tmp) {
+	for_each_domain (cpu, tmp) {
 		if (weight <= tmp->span_weight)
 			break;
 		if (tmp->flags & sd_flag)
@@ -196,7 +196,8 @@ static inline int cpumask_next_from(const struct cpumask *m, int cpu)
 	for (cpu = cpumask_next_from((m), 0); cpu < ST->nr_cpus; cpu = cpumask_next_from((m), cpu + 1))
 
 void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
-void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs, bool local);
+void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,
+		bool local);
 void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long load, int result);
 void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_group, const struct rq *busiest,
 		  int moved, int outcome);
@@ -207,7 +208,10 @@ void attach_task(struct rq *rq, struct task_struct *p, enum cpu_idle_type idle);
 /* ---- before 3.8 (sched_domains_legacy()): cpu_load.c and balance_legacy.c ---- */
 
 /* weighted_cpuload(): the runqueue's weight in the units of the day (nice 0 = 1024) */
-static inline unsigned long weighted_cpuload(int cpu) { return scale_load_down(cpu_rq(cpu)->cfs.load.weight); }
+static inline unsigned long weighted_cpuload(int cpu)
+{
+	return scale_load_down(cpu_rq(cpu)->cfs.load.weight);
+}
 unsigned long decay_load_missed(unsigned long load, unsigned long missed_updates, int idx);
 void __update_cpu_load(unsigned long *cpu_load, unsigned long this_load, unsigned long pending_updates);
 unsigned long source_load(int cpu, int type);

@@ -60,7 +60,7 @@ static unsigned long group_power(const struct sched_group *sg, unsigned long *or
 	unsigned long power = 0, base = 0;
 	int i;
 
-	for_each_cpu(i, &sg->span) {
+	for_each_cpu (i, &sg->span) {
 		power += power_of(i);
 		base += power_orig_of(i);
 	}
@@ -114,8 +114,8 @@ static void emit_group33(const struct lb_env *env, const struct sched_group *sg,
 
 /* ---- find_busiest_group ---- */
 
-static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *group, int load_idx, bool local_group,
-			       bool *balance, struct sg_stats33 *sgs)
+static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *group, int load_idx,
+			       bool local_group, bool *balance, struct sg_stats33 *sgs)
 {
 	unsigned long max_cpu_load = 0, min_cpu_load = ~0UL, max_nr_running = 0, avg_load_per_task = 0;
 	int balance_cpu = -1, i;
@@ -124,7 +124,7 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *gro
 	memset(sgs, 0, sizeof(*sgs));
 	if (local_group)
 		balance_cpu = cpumask_first(&group->span);
-	for_each_cpu(i, &group->span) {
+	for_each_cpu (i, &group->span) {
 		struct rq *rq = cpu_rq(i);
 		unsigned long load;
 
@@ -281,7 +281,8 @@ static void calculate_imbalance(struct lb_env *env, struct sd_stats33 *sds)
 	}
 	/* nobody above the average; unsigned, as the kernel's (a negative wraps) */
 	max_pull = MIN(sds->max_load - sds->avg_load, load_above_capacity);
-	env->imbalance = (long)(MIN(max_pull * sds->busiest_power, (sds->avg_load - sds->this_load) * sds->this_power) /
+	env->imbalance = (long)(MIN(max_pull * sds->busiest_power,
+				    (sds->avg_load - sds->this_load) * sds->this_power) /
 				SCHED_POWER_SCALE);
 	if ((unsigned long)env->imbalance < sds->busiest_load_per_task)
 		fix_small_imbalance(env, sds);
@@ -318,7 +319,8 @@ static const struct sched_group *find_busiest_group(struct lb_env *env, bool *ba
 	}
 	if (env->idle == CPU_IDLE) {
 		/* no more tasks than CPUs there, and idle CPUs on both sides */
-		if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 && sds.busiest_nr_running <= sds.busiest_group_weight) {
+		if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 &&
+		    sds.busiest_nr_running <= sds.busiest_group_weight) {
 			env->why = FBG_IDLE_CPUS;
 			goto out;
 		}
@@ -340,7 +342,7 @@ static struct rq *find_busiest_queue(struct lb_env *env, const struct sched_grou
 	unsigned long max_load = 0;
 	int i;
 
-	for_each_cpu(i, &group->span) {
+	for_each_cpu (i, &group->span) {
 		unsigned long power = power_of(i), capacity = div_round_closest(power, SCHED_POWER_SCALE), wl;
 		struct rq *rq = cpu_rq(i);
 
@@ -425,8 +427,8 @@ static unsigned long h_load(const struct cfs_rq *cfs_rq)
  * until max_load_move of its own weight has moved; a task more than
  * twice what is left stays.
  */
-static unsigned long balance_tasks(struct lb_env *env, unsigned long max_load_move, const struct cfs_rq *cfs_rq,
-				   int *pulled)
+static unsigned long balance_tasks(struct lb_env *env, unsigned long max_load_move,
+				   const struct cfs_rq *cfs_rq, int *pulled)
 {
 	long rem_load_move = (long)max_load_move;
 	unsigned int loops = 0;
@@ -481,7 +483,8 @@ static unsigned long load_balance_fair(struct lb_env *env, unsigned long max_loa
 
 		if (env->flags & (LBF_NEED_BREAK | LBF_ABORT))
 			break;
-		if (!cfs_rq->nr_running || cfs_rq->h_nr_running == 0 || throttled_lb_pair(tg, cpu, env->dst_cpu))
+		if (!cfs_rq->nr_running || cfs_rq->h_nr_running == 0 ||
+		    throttled_lb_pair(tg, cpu, env->dst_cpu))
 			continue;
 		busiest_h_load = h_load(cfs_rq);
 		busiest_weight = scale_load_down(cfs_rq->load.weight);
@@ -521,8 +524,8 @@ static int need_active_balance(const struct lb_env *env)
 	return sd_lb(env->sd)->nr_balance_failed > env->sd->cache_nice_tries + 2;
 }
 
-static int load_balance(int this_cpu, struct rq *exec_rq, const struct sched_domain *sd, enum cpu_idle_type idle,
-			int reason, bool *balance)
+static int load_balance(int this_cpu, struct rq *exec_rq, const struct sched_domain *sd,
+			enum cpu_idle_type idle, int reason, bool *balance)
 {
 	struct sd_lb_state *lb = sd_lb(sd);
 	const struct sched_group *group = NULL;
@@ -648,7 +651,7 @@ static void rebalance_domains(int cpu, struct rq *exec_rq, enum cpu_idle_type id
 	bool balance = true, update_next = false;
 	const struct sched_domain *sd;
 
-	for_each_domain(cpu, sd) {
+	for_each_domain (cpu, sd) {
 		struct sd_lb_state *lb = sd_lb(sd);
 		unsigned long interval = balance_interval_jiffies(sd, idle);
 
@@ -681,7 +684,7 @@ static void nohz_idle_balance(int ilb_cpu)
 	int cpu;
 
 	rebalance_domains(ilb_cpu, this_rq, CPU_IDLE, MIGRATE_NOHZ);
-	for_each_cpu(cpu, &ST->nohz.idle_cpus_mask) {
+	for_each_cpu (cpu, &ST->nohz.idle_cpus_mask) {
 		if (cpu == ilb_cpu || !idle_cpu(cpu))
 			continue;
 		if (this_rq->need_resched)
@@ -708,7 +711,7 @@ static bool nohz_kick_needed(struct rq *rq)
 		return false;
 	if (rq->nr_running >= 2)
 		return true;
-	for_each_domain(rq->cpu, sd) {
+	for_each_domain (rq->cpu, sd) {
 		const struct sched_group *sg = sd_group(SDS(), sd, 0);
 
 		if ((sd->flags & SD_SHARE_LLC) && ST->sg_nr_busy[sg->id] > 1)
@@ -747,7 +750,8 @@ void run_rebalance_legacy(struct rq *rq)
 	int ilb = rq->lb_kicked_ilb;
 
 	if (rq->lb_softirq)
-		rebalance_domains(rq->cpu, rq, rq->lb_softirq_idle ? CPU_IDLE : CPU_NOT_IDLE, MIGRATE_BALANCE);
+		rebalance_domains(rq->cpu, rq, rq->lb_softirq_idle ? CPU_IDLE : CPU_NOT_IDLE,
+				  MIGRATE_BALANCE);
 	rq->lb_softirq = false;
 	rq->lb_kicked_ilb = -1;
 	/* the kick's IPI found it idle; its own softirq runs right after this one */
@@ -769,7 +773,7 @@ int idle_balance_legacy(struct rq *this_rq)
 	this_rq->idle_stamp = rq_clock(this_rq);
 	if (this_rq->avg_idle < sysctl(TUN_MIGRATION_COST))
 		return 0;
-	for_each_domain(this_rq->cpu, sd) {
+	for_each_domain (this_rq->cpu, sd) {
 		u64 interval = msecs_to_jiffies(sd_lb(sd)->balance_interval);
 		bool balance = true;
 
@@ -803,7 +807,7 @@ void active_load_balance_legacy(struct rq *busiest_rq)
 	busiest_rq->active_balance = false;
 	if (busiest_rq->nr_running <= 1)
 		return;
-	for_each_domain(target_cpu, sd)
+	for_each_domain (target_cpu, sd)
 		if (cpumask_test(&sd->span, busiest_rq->cpu))
 			break;
 	if (!sd)

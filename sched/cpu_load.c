@@ -13,6 +13,8 @@
 
 /* Ticks after which index i has decayed to nothing, and (1 - 1/2^i)^(2^j) in 128ths. */
 static const u8 degrade_zero_ticks[CPU_LOAD_IDX_MAX] = { 0, 8, 32, 64, 128 };
+/* a row an index, as in the kernel */
+/* clang-format off */
 static const u8 degrade_factor[CPU_LOAD_IDX_MAX][DEGRADE_SHIFT + 1] = {
 	{ 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ 64, 32, 8, 0, 0, 0, 0, 0 },
@@ -20,6 +22,7 @@ static const u8 degrade_factor[CPU_LOAD_IDX_MAX][DEGRADE_SHIFT + 1] = {
 	{ 112, 98, 75, 43, 15, 1, 0, 0 },
 	{ 120, 112, 98, 76, 45, 16, 2, 0 },
 };
+/* clang-format on */
 
 unsigned long decay_load_missed(unsigned long load, unsigned long missed_updates, int idx)
 {
@@ -65,7 +68,8 @@ void update_cpu_load(struct rq *rq)
 
 	if (now == rq->last_load_update_tick)
 		return;
-	__update_cpu_load(rq->cpu_load, weighted_cpuload(rq->cpu), (unsigned long)(now - rq->last_load_update_tick));
+	__update_cpu_load(rq->cpu_load, weighted_cpuload(rq->cpu),
+			  (unsigned long)(now - rq->last_load_update_tick));
 	rq->last_load_update_tick = now;
 }
 

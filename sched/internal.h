@@ -325,12 +325,12 @@ struct rq {
 	u64 active_decision;		/* seq of the balance record that asked for it */
 	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
 	/* before 3.8: what this tick's trigger_load_balance() left to its softirq */
-	bool lb_softirq;		/* rebalance_domains() is due */
-	bool lb_softirq_idle;		/* ... as CPU_IDLE (rq->idle_balance) */
-	s16 lb_kicked_ilb;		/* the CPU kicked to balance for the tickless ones, or -1 */
+	bool lb_softirq;      /* rebalance_domains() is due */
+	bool lb_softirq_idle; /* ... as CPU_IDLE (rq->idle_balance) */
+	s16 lb_kicked_ilb;    /* the CPU kicked to balance for the tickless ones, or -1 */
 	/* before 3.8: the runqueue weight averaged per tick over 1, 2, 4, 8 and 16 ticks */
 	unsigned long cpu_load[CPU_LOAD_IDX_MAX];
-	u64 last_load_update_tick;	/* jiffies */
+	u64 last_load_update_tick;				/* jiffies */
 	struct task_struct *cfs_tasks_head, *cfs_tasks_tail;	/* most recently run first */
 	struct rt_rq rt;
 	struct dl_rq dl;
@@ -546,7 +546,10 @@ static inline u64 sysctl(enum sched_tunable t) { return ST->tunable[t]; }
 static inline bool kernel_at_least(int major, int minor) { return E->kernel >= KV(major, minor); }
 static inline bool sched_legacy_cfs(void) { return E->variant == SCHED_VARIANT_CFS; }
 /* Before 3.8 the balancer compared runqueue weights (sched_domains_legacy()). */
-static inline bool legacy_balance(void) { return !kernel_at_least(3, 8); }
+static inline bool legacy_balance(void)
+{
+	return !kernel_at_least(3, 8);
+}
 /* 6.12's EEVDF: fair tasks' custom slices (sched_attr.sched_runtime), and group entities asking
  * for the shortest slice below them. */
 static inline bool custom_slice_supported(void) { return !sched_legacy_cfs() && kernel_at_least(6, 12); }

@@ -36,7 +36,7 @@ static long effective_load(const struct task_group *tg, int cpu, long wl, long w
 			W += (long)scale_load_down(g->cfs_rq[i]->load.weight);
 		w = (long)scale_load_down(se->my_q->load.weight) + wl;
 		wl = W > 0 && w < W ? w * shares / W : shares;
-		if (wl < 2)	/* MIN_SHARES */
+		if (wl < 2) /* MIN_SHARES */
 			wl = 2;
 		wl -= (long)scale_load_down(se->load.weight);
 		wg = 0;
@@ -44,8 +44,8 @@ static long effective_load(const struct task_group *tg, int cpu, long wl, long w
 	return wl;
 }
 
-static int wake_affine(const struct sched_domain *sd, struct task_struct *p, int this_cpu, int prev_cpu, int sync,
-		       struct select_record *r)
+static int wake_affine(const struct sched_domain *sd, struct task_struct *p, int this_cpu, int prev_cpu,
+		       int sync, struct select_record *r)
 {
 	int idx = (int)sd->wake_idx;
 	s64 load = (s64)source_load(prev_cpu, idx), this_load = (s64)target_load(this_cpu, idx);
@@ -78,8 +78,8 @@ static int wake_affine(const struct sched_domain *sd, struct task_struct *p, int
 		r->affine = WA_SYNC_THIS;
 		return 1;
 	}
-	if (balanced || (this_load <= load &&
-			 this_load + (s64)target_load(prev_cpu, idx) <= (s64)cpu_avg_load_per_task(this_cpu))) {
+	if (balanced || (this_load <= load && this_load + (s64)target_load(prev_cpu, idx) <=
+						      (s64)cpu_avg_load_per_task(this_cpu))) {
 		r->affine = WA_WEIGHT_THIS;
 		return 1;
 	}
@@ -109,14 +109,14 @@ static int select_idle_sibling(struct task_struct *p, int this_cpu, int prev_cpu
 			const struct sched_group *sg = sd_group(SDS(), sd, k);
 			bool allowed = false, all_idle = true;
 
-			for_each_cpu(i, &sg->span) {
+			for_each_cpu (i, &sg->span) {
 				allowed |= task_allowed_on_cpu(p, i);
 				all_idle &= idle_cpu(i);
 			}
 			r->nr_scanned += (int)sg->group_weight;
 			if (!allowed || !all_idle)
 				continue;
-			for_each_cpu(i, &sg->span)
+			for_each_cpu (i, &sg->span)
 				if (task_allowed_on_cpu(p, i)) {
 					r->path = sg->group_weight > 1 ? SEL_IDLE_CORE : SEL_IDLE_CPU;
 					return i;
@@ -140,11 +140,11 @@ static const struct sched_group *find_idlest_group(const struct sched_domain *sd
 		bool local_group = cpumask_test(&group->span, this_cpu), allowed = false;
 		unsigned long avg_load = 0, power = 0;
 
-		for_each_cpu(i, &group->span)
+		for_each_cpu (i, &group->span)
 			allowed |= task_allowed_on_cpu(p, i);
 		if (!allowed)
 			continue;
-		for_each_cpu(i, &group->span) {
+		for_each_cpu (i, &group->span) {
 			/* bias balancing toward the CPUs of our domain */
 			avg_load += local_group ? source_load(i, load_idx) : target_load(i, load_idx);
 			power += power_of(i);
@@ -167,7 +167,7 @@ static int find_idlest_cpu(const struct sched_group *group, struct task_struct *
 	unsigned long load, min_load = ~0UL;
 	int idlest = -1, i;
 
-	for_each_cpu(i, &group->span) {
+	for_each_cpu (i, &group->span) {
 		if (!task_allowed_on_cpu(p, i))
 			continue;
 		load = weighted_cpuload(i);
@@ -191,7 +191,7 @@ int select_task_rq_fair_legacy(struct task_struct *p, int prev_cpu, int wake_fla
 		want_affine = task_allowed_on_cpu(p, cpu);
 		new_cpu = prev_cpu;
 	}
-	for_each_domain(cpu, tmp) {
+	for_each_domain (cpu, tmp) {
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) && cpumask_test(&tmp->span, prev_cpu)) {
 			affine_sd = tmp;
 			want_affine = false;

@@ -142,7 +142,7 @@ struct tl {
 
 struct builder {
 	const struct sched_topology *t;
-	bool legacy;			/* sched_domains_legacy(): 3.3's SD_*_INIT */
+	bool legacy; /* sched_domains_legacy(): 3.3's SD_*_INIT */
 	struct sched_domains *sds;
 	int n, ntl;
 	struct tl tl[4 + 256];
@@ -221,7 +221,8 @@ typed:;
 		if (t->nr_nodes > 16) {
 			snprintf(b->err, b->errlen,
 				 "kernel 3.x: %d NUMA nodes are more than one NODE domain spans "
-				 "(SD_NODES_PER_DOMAIN, 16); ALLNODES is not modelled", t->nr_nodes);
+				 "(SD_NODES_PER_DOMAIN, 16); ALLNODES is not modelled",
+				 t->nr_nodes);
 			return -1;
 		}
 		return 0;
@@ -339,7 +340,7 @@ static void sd_init_legacy(struct sched_domain *sd, int kind)
 		sd->busy_factor = 64;
 		sd->imbalance_pct = 110;
 		sd->flags = lb | SD_SHARE_CPUCAPACITY | SD_SHARE_LLC;
-		sd->smt_gain = 1178;	/* 15% */
+		sd->smt_gain = 1178; /* 15% */
 		break;
 	case TL_MC:
 		sd->max_interval = 4;

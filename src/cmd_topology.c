@@ -192,9 +192,12 @@ static void print_text(FILE *f, const struct sched_topology *t, const struct sch
 				lv + 1, "", sd->min_interval, sd->max_interval, sd->busy_factor, sd->imbalance_pct,
 				sd->cache_nice_tries, sd->imb_numa_nr);
 			if (sds->legacy)
-				fprintf(f, "%*s busy_idx=%u idle_idx=%u newidle_idx=%u wake_idx=%u forkexec_idx=%u "
-					"smt_gain=%u\n", lv + 1, "", sd->busy_idx, sd->idle_idx, sd->newidle_idx,
-					sd->wake_idx, sd->forkexec_idx, sd->smt_gain);
+				fprintf(f,
+					"%*s busy_idx=%u idle_idx=%u newidle_idx=%u wake_idx=%u "
+					"forkexec_idx=%u "
+					"smt_gain=%u\n",
+					lv + 1, "", sd->busy_idx, sd->idle_idx, sd->newidle_idx, sd->wake_idx,
+					sd->forkexec_idx, sd->smt_gain);
 			fprintf(f, "%*s groups:", lv + 1, "");
 			for (int k = 0; k < sd->nr_groups; k++) {
 				print_group(f, sd, sd_group(sds, sd, k));
@@ -430,8 +433,9 @@ int cmd_topology(int argc, char **argv)
 				break;
 			if (sscanf(optarg, "%d.%d%n", &major, &minor, &n) != 2 || optarg[n] ||
 			    !sched_kernel_version_valid(KV(major, minor)))
-				return cli_usage_error("--kernel: '%s' is not a release from 3.0 to %d.%d, or latest",
-						       optarg, KV_LATEST / 100, KV_LATEST % 100);
+				return cli_usage_error(
+					"--kernel: '%s' is not a release from 3.0 to %d.%d, or latest",
+					optarg, KV_LATEST / 100, KV_LATEST % 100);
 			kv = KV(major, minor);
 			break;
 		}

@@ -156,7 +156,10 @@ struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv
  * Releases before 3.8 built SD_SIBLING/MC/CPU/NODE_INIT domains, whose
  * balancer compares rq->load.weight and its cpu_load[] averages.
  */
-static inline bool sched_domains_legacy(int kv) { return kv < KV(3, 8); }
+static inline bool sched_domains_legacy(int kv)
+{
+	return kv < KV(3, 8);
+}
 void sched_domains_free(struct sched_domains *sds);
 
 /* The k-th group of sd's circular list, starting at sd->groups (k = 0). */

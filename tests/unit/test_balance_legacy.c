@@ -102,14 +102,14 @@ static void test_avg_idle(void **state)
 	fx_start(f);
 	cur_engine = f->e;
 	rq = cpu_rq(0);
-	assert_int_equal(rq->avg_idle, 1000000);	/* boots at 2 * migration_cost */
+	assert_int_equal(rq->avg_idle, 1000000); /* boots at 2 * migration_cost */
 	rq->idle_stamp = rq->clock - 300 * US;
 	update_avg_idle(rq);
-	assert_int_equal(rq->avg_idle, 912500);		/* 1e6 + (-700000 >> 3) */
+	assert_int_equal(rq->avg_idle, 912500); /* 1e6 + (-700000 >> 3) */
 	assert_int_equal(rq->idle_stamp, 0);
 	rq->idle_stamp = rq->clock - 100 * US;
 	update_avg_idle(rq);
-	assert_int_equal(rq->avg_idle, 810937);		/* 912500 + (-812500 >> 3), rounded down */
+	assert_int_equal(rq->avg_idle, 810937); /* 912500 + (-812500 >> 3), rounded down */
 	rq->idle_stamp = rq->clock - 5 * MS;
 	update_avg_idle(rq);
 	assert_int_equal(rq->avg_idle, 1000000);
@@ -238,7 +238,8 @@ small:
 	unsigned long scaled = blpt * 1024 / bpwr, imbn = blpt > tlpt ? 1 : 2;
 	if (max_load - this_load + scaled >= scaled * imbn)
 		return (long)blpt;
-	unsigned long pwr_now = (bpwr * MIN(blpt, max_load) + tpwr * MIN(tlpt, this_load)) / 1024, pwr_move = 0, tmp;
+	unsigned long pwr_now = (bpwr * MIN(blpt, max_load) + tpwr * MIN(tlpt, this_load)) / 1024,
+		      pwr_move = 0, tmp;
 
 	tmp = blpt * 1024 / bpwr;
 	if (max_load > tmp)
@@ -292,8 +293,8 @@ static void test_imbalance_from_records(void **state)
 
 		if (want != r->lb.lb.imbalance)
 			fail_msg("decision %llu on CPU %d: imbalance %lld, 3.3's formula gives %ld",
-				 (unsigned long long)r->lb.lb.decision, r->lb.cpu, (long long)r->lb.lb.imbalance,
-				 want);
+				 (unsigned long long)r->lb.lb.decision, r->lb.cpu,
+				 (long long)r->lb.lb.imbalance, want);
 		checked++;
 	}
 	free(l);

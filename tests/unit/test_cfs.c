@@ -131,15 +131,14 @@ static const struct slice_case slices_4cpu[] = {	/* latency 18 ms, min_gran 2.25
  * / 2^16 = 750000.7 -> 750001: rounded, either side of period / N.
  */
 static const struct slice_case slices_1cpu_33[] = {
-	{ 1, 6000000, 6000000 }, { 2, 6000000, 3000000 }, { 3, 6000000, 2000000 },
-	{ 5, 6000000, 1199999 }, { 7, 6000000, 857142 },  { 8, 6000000, 750000 },
-	{ 9, 6750000, 750001 },  { 10, 7500000, 750002 }, { 16, 12000000, 750000 },
-	{ 20, 15000000, 749999 },
+	{ 1, 6000000, 6000000 },  { 2, 6000000, 3000000 },  { 3, 6000000, 2000000 }, { 5, 6000000, 1199999 },
+	{ 7, 6000000, 857142 },	  { 8, 6000000, 750000 },   { 9, 6750000, 750001 },  { 10, 7500000, 750002 },
+	{ 16, 12000000, 750000 }, { 20, 15000000, 749999 },
 };
 
 static const struct slice_case slices_4cpu_33[] = {
-	{ 1, 18000000, 18000000 }, { 2, 18000000, 9000000 }, { 3, 18000000, 5999999 },
-	{ 7, 18000000, 2571427 },  { 8, 18000000, 2250000 }, { 9, 20250000, 2249994 },
+	{ 1, 18000000, 18000000 }, { 2, 18000000, 9000000 },  { 3, 18000000, 5999999 },
+	{ 7, 18000000, 2571427 },  { 8, 18000000, 2250000 },  { 9, 20250000, 2249994 },
 	{ 10, 22500000, 2250001 }, { 16, 36000000, 2250000 },
 };
 
@@ -160,7 +159,8 @@ static void check_slices(int kernel, int ncpus, const struct slice_case *c, size
 		/* sanity of the table: a hair below period / N (3.3: within a few ns) */
 		if (kernel >= KV(3, 14))
 			assert_true(c[k].fp <= c[k].period / (u64)c[k].n);
-		assert_true(c[k].fp + 10 >= c[k].period / (u64)c[k].n && c[k].fp <= c[k].period / (u64)c[k].n + 10);
+		assert_true(c[k].fp + 10 >= c[k].period / (u64)c[k].n &&
+			    c[k].fp <= c[k].period / (u64)c[k].n + 10);
 		for (int i = 0; i < c[k].n; i++) {
 			u64 got = sched_slice(cfs, &T(e, i)->se);
 			if (got != want)
@@ -352,7 +352,8 @@ static void test_start_debit(void **state)
 		/* the hog alone was min_vruntime; the newcomer waits behind it */
 		assert_int_equal(ci.min_vruntime, T(e, 0)->se.vruntime);
 		/* 3.3: exactly 3 ms */
-		assert_int_equal(T(e, b)->se.vruntime - ci.min_vruntime, kv[k] == KV(3, 3) ? 3000000 : 2999998);
+		assert_int_equal(T(e, b)->se.vruntime - ci.min_vruntime,
+				 kv[k] == KV(3, 3) ? 3000000 : 2999998);
 		assert_int_equal(ci.curr_pid, 1);
 		fx_free(f);
 	}
