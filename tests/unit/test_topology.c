@@ -45,7 +45,7 @@ static void build_from(struct built *b, int rc, const char *err)
 	if (rc)
 		fail_msg("topology: %s", err);
 	char e[256];
-	b->sds = sched_domains_build(&b->t, e, sizeof(e));
+	b->sds = sched_domains_build(&b->t, KV_LATEST, e, sizeof(e));
 	if (!b->sds)
 		fail_msg("build: %s", e);
 }
