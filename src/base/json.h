@@ -29,8 +29,8 @@
 #define JW_MAX_DEPTH 64
 
 enum jw_style {
-	JW_COMPACT,	/* {"a":1,"b":[1,2]} */
-	JW_PRETTY,	/* two-space indent, one member per line, final newline */
+	JW_COMPACT, /* {"a":1,"b":[1,2]} */
+	JW_PRETTY,  /* two-space indent, one member per line, final newline */
 };
 
 struct json_writer {

@@ -82,8 +82,8 @@ static void put_time(struct trace_perfetto *w, const char *key, u64 ns)
 	jw_fixed(&w->j, (double)ns / 1000.0, 3);
 }
 
-static struct json_writer *ev_begin(struct trace_perfetto *w, const char *ph, const char *name,
-			     int pid, int tid, u64 ts)
+static struct json_writer *ev_begin(struct trace_perfetto *w, const char *ph, const char *name, int pid,
+				    int tid, u64 ts)
 {
 	if (w->entries)
 		fputs(",\n", w->f);
@@ -677,7 +677,8 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_s64(j, "prev_cpu", ev->select.prev_cpu);
 		jw_kv_s64(j, "target_cpu", ev->select.target);
 		jw_kv_s64(j, "new_cpu", ev->select.new_cpu);
-		jw_kv_str(j, "wake_affine", sched_name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine));
+		jw_kv_str(j, "wake_affine",
+			  sched_name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine));
 		jw_kv_str(j, "path", sched_name_of(select_path_names, NR_SELECT_PATHS, ev->select.path));
 		jw_kv_s64(j, "scanned", ev->select.nr_scanned);
 		jw_kv_s64(j, "this_eff_load", ev->select.this_eff_load);
@@ -692,7 +693,8 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_s64(j, "level", ev->lb_group.depth);
 		jw_kv_s64(j, "group_cpu", ev->lb_group.first_cpu);
 		jw_kv_bool(j, "local", ev->lb_group.local);
-		jw_kv_str(j, "group_type", sched_name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type));
+		jw_kv_str(j, "group_type",
+			  sched_name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type));
 		jw_kv_u64(j, "avg_load", ev->lb_group.avg_load);
 		jw_kv_u64(j, "group_load", ev->lb_group.group_load);
 		jw_kv_u64(j, "group_util", ev->lb_group.group_util);
@@ -708,7 +710,8 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_begin_object(j);
 		jw_kv_u64(j, "decision", ev->lb_task.decision);
 		jw_kv_str(j, "comm", task_name(w, ev->lb_task.pid, ev->cpu, buf, sizeof(buf)));
-		jw_kv_str(j, "result", sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
+		jw_kv_str(j, "result",
+			  sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
 		jw_kv_u64(j, "load", ev->lb_task.load);
 		jw_kv_s64(j, "imbalance_left", ev->lb_task.imbalance);
 		jw_end_object(j);
@@ -725,7 +728,8 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_str(j, "outcome", sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
 		jw_kv_str(j, "why", sched_name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why));
 		jw_kv_s64(j, "imbalance", ev->lb.imbalance);
-		jw_kv_str(j, "migration_type", sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type));
+		jw_kv_str(j, "migration_type",
+			  sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type));
 		jw_kv_s64(j, "busiest_group", ev->lb.busiest_group);
 		jw_kv_s64(j, "busiest_cpu", ev->lb.busiest_cpu);
 		jw_kv_u64(j, "moved", ev->lb.nr_moved);

@@ -263,7 +263,7 @@ static void test_fixed(void **state)
 	jw_begin_array(&c.j);
 	jw_fixed(&c.j, 1234.5678, 3);
 	jw_fixed(&c.j, 7.0, 0);
-	jw_fixed(&c.j, 0.1, 20);	/* clamped to 17 */
+	jw_fixed(&c.j, 0.1, 20); /* clamped to 17 */
 	jw_fixed(&c.j, NAN, 3);
 	jw_end_array(&c.j);
 	assert_int_equal(jw_finish(&c.j), 0);
