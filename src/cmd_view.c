@@ -39,6 +39,7 @@ int cmd_view(int argc, char **argv)
 		{ "colors", required_argument, NULL, 'c' },
 		{ "commands", required_argument, NULL, 'C' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "param", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -89,6 +90,10 @@ int cmd_view(int argc, char **argv)
 		case 's':
 		case 'e':
 			if (cli_add_set(&sets, optarg, c == 's'))
+				return 2;
+			break;
+		case 'm':
+			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
 		default:
@@ -168,6 +173,7 @@ int cmd_ui(int argc, char **argv)
 		{ "speed", required_argument, NULL, 'p' },
 		{ "paused", no_argument, NULL, 'P' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "param", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -198,6 +204,10 @@ int cmd_ui(int argc, char **argv)
 		case 's':
 		case 'e':
 			if (cli_add_set(&sets, optarg, c == 's'))
+				return 2;
+			break;
+		case 'm':
+			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
 		default:
