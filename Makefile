@@ -19,13 +19,13 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang python3 rt-app
+             libcmocka-dev libjansson-dev tmux clang python3 rt-app parallel
 PKG_LIBS   = ncursesw termkey cmocka jansson
 
 B          = build
 # The layers, lowest first: each folder is one library and may include only
 # from itself and the folders before it (tests/check-layers.sh enforces it).
-LAYERS     = sched src/base src/format src/analysis src/trace src/import ui
+LAYERS     = sched src/base src/format src/analysis src/plot src/trace src/import ui
 lib_of     = $(1)/lib$(notdir $(2)).a
 layer_src  = $(wildcard $(1)/*.c)
 PROG_SRC   = $(wildcard src/*.c)

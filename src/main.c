@@ -68,5 +68,7 @@ int main(int argc, char **argv)
 		return cmd_topology(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }
