@@ -276,6 +276,7 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_opts *o)
 				return rc;
 			continue;
 		}
+		rc = 0;
 		switch (c) {
 		case O_TOPOLOGY:
 			rc = add_machine(o, SWEEP_TOPOLOGY, optarg);
@@ -526,11 +527,11 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep_results 
 		fprintf(stderr, "schedscope: sweep: out of memory\n");
 		return 2;
 	}
-	if (o->matrix) {
+	/* the matrix instead of the table: the details are in --out */
+	if (o->matrix)
 		sweep_matrix_text(stdout, r);
-		printf("\n");
-	}
-	sweep_table_text(stdout, r, v, nv);
+	else
+		sweep_table_text(stdout, r, v, nv);
 	for (int i = 0; i < o->nr_outs; i++) {
 		const char *path = o->out[i];
 		size_t n = strlen(path);

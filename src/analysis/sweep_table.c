@@ -400,7 +400,11 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 	const char **col = NULL;
 	int ncol = 0, width = 24;
 
-	/* the columns: every topology value, in the order they first appear */
+	/* the columns: every topology value, in the order they first appear, `own` first */
+	for (int s = 0; s < p->nr_scenarios && ta >= 0; s++)
+		for (int v = 0; v < p->scen[s].nr_values[ta] && !ncol; v++)
+			if (!strcmp(p->scen[s].value[ta][v], SWEEP_OWN) && (col = malloc(sizeof(*col))))
+				col[ncol++] = SWEEP_OWN;
 	for (int s = 0; s < p->nr_scenarios; s++) {
 		int nv = ta >= 0 ? p->scen[s].nr_values[ta] : 1;
 
@@ -455,6 +459,17 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 	free(col);
 	fprintf(out, "\n* the scenario's own topology or kernel; n/a: the scenario does not fit that machine "
 		"or release;\nFAIL: an expect does not hold (K/NF: in K of N cells); - not in this sweep\n");
+	/* what went wrong where it was not the scenario's expects */
+	for (int c = 0; c < p->nr_cells; c++) {
+		char label[256];
+		struct sweep_coord co;
+
+		if (!r->have[c] || r->cell[c].status != CELL_ERROR)
+			continue;
+		sweep_coord(p, c, &co);
+		sweep_variant_label(p, &co, label, sizeof(label));
+		fprintf(out, "%s %s: ERROR: %s\n", p->scen[co.scen].label, label, r->cell[c].message);
+	}
 }
 
 /* ---- CSV ---- */

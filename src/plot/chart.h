@@ -26,7 +26,8 @@ struct chart_series {
 struct chart_panel {
 	char title[160];
 	char xlabel[96], ylabel[96];
-	int nr_categories;	/* > 0: x is categorical, labelled by category[] */
+	int nr_categories;	/* > 0: x is categorical, labelled by category[]: points with
+				 * their band as a bar, side by side, not joined */
 	char **category;
 	bool log_x;		/* a logarithmic x axis (latency CDFs) */
 	bool steps;		/* draw as a staircase (a CDF) without markers */
@@ -38,6 +39,7 @@ struct chart_panel {
 struct chart {
 	char title[200];
 	char subtitle[300];
+	char below[200];	/* the heading of the row of panels below the main one */
 	int nr_panels;		/* panel 0 is the main one, the others a row below it */
 	struct chart_panel panel[CHART_MAX_PANELS];
 };

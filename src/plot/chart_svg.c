@@ -148,11 +148,19 @@ static void axes(FILE *out, const struct chart_panel *p, struct frame *f)
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n",
 		f->x0, f->y0, f->w, f->h);
 	text(out, f->x0 + f->w / 2, f->y0 + f->h + 44, 13, "middle", " fill=\"#222\"", p->xlabel);
-	fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\" "
-		"fill=\"#222\">", f->x0 - 58, f->y0 + f->h / 2);
-	text_escaped(out, p->ylabel);
-	fputs("</text>\n", out);
+	if (p->ylabel[0]) {
+		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" "
+			"text-anchor=\"middle\" fill=\"#222\">", f->x0 - 58, f->y0 + f->h / 2);
+		text_escaped(out, p->ylabel);
+		fputs("</text>\n", out);
+	}
 	text(out, f->x0, f->y0 - 10, 14, "start", " font-weight=\"bold\" fill=\"#222\"", p->title);
+}
+
+/* Side by side on a category axis: series s of n is this far from the category's middle. */
+static double dodge(const struct chart_panel *p, int s)
+{
+	return p->nr_categories ? (s - (p->nr_series - 1) / 2.0) * MIN(0.5 / p->nr_series, 0.12) : 0;
 }
 
 static void series(FILE *out, const struct chart_panel *p, const struct frame *f)
@@ -160,10 +168,26 @@ static void series(FILE *out, const struct chart_panel *p, const struct frame *f
 	for (int s = 0; s < p->nr_series; s++) {
 		const struct chart_series *se = &p->series[s];
 		const char *col = palette[se->color % 8];
+		double d = dodge(p, s);
 
 		if (!se->n)
 			continue;
-		if (se->lo && se->hi && se->n > 0) {
+		if (p->nr_categories) {
+			/* categories are not a scale: each point alone, its band a bar with caps */
+			for (int i = 0; i < se->n; i++) {
+				double x = px(f, se->x[i] + d);
+				if (se->lo && se->hi) {
+					double lo = py(f, se->lo[i]), hi = py(f, se->hi[i]);
+					fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\" fill=\"none\" d=\"M%.1f %.1f V%.1f "
+						"M%.1f %.1f H%.1f M%.1f %.1f H%.1f\"/>\n", col, x, lo, hi, x - 6, lo, x + 6,
+						x - 6, hi, x + 6);
+				}
+				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\" stroke=\"white\" "
+					"stroke-width=\"1.5\"/>\n", x, py(f, se->y[i]), col);
+			}
+			continue;
+		}
+		if (se->lo && se->hi) {
 			fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.18\" stroke=\"none\" d=\"", col);
 			for (int i = 0; i < se->n; i++)
 				fprintf(out, "%s%.1f %.1f ", i ? "L" : "M", px(f, se->x[i]), py(f, se->hi[i]));
@@ -189,11 +213,19 @@ static void legend(FILE *out, const struct chart_panel *p, double x, double y, b
 	for (int s = 0; s < p->nr_series; s++, y += 24) {
 		const char *col = palette[p->series[s].color % 8];
 
-		if (band)
-			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"26\" height=\"12\" fill=\"%s\" "
-				"fill-opacity=\"0.18\"/>\n", x, y - 10, col);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
-			x, y - 4, x + 26, y - 4, col);
+		if (p->nr_categories) {
+			/* as drawn: a point, and its bar when there is one */
+			if (band)
+				fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\" d=\"M%.1f %.1f V%.1f\"/>\n", col,
+					x + 13, y - 12, y + 4);
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x + 13, y - 4, col);
+		} else {
+			if (band)
+				fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"26\" height=\"12\" fill=\"%s\" "
+					"fill-opacity=\"0.18\"/>\n", x, y - 10, col);
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				"stroke-width=\"2.5\"/>\n", x, y - 4, x + 26, y - 4, col);
+		}
 		text(out, x + 34, y, 13, "start", " fill=\"#222\"", p->series[s].label);
 	}
 }
@@ -217,14 +249,18 @@ int chart_svg(FILE *out, const struct chart *c)
 	legend(out, &c->panel[0], main.x0 + main.w + 30, main.y0 + 14, band);
 
 	int n = c->nr_panels - 1;
-	double gap = 90, w = n ? (W - 100 - 40 - gap * (n - 1)) / n : 0;
+	double gap = 50, w = n ? (W - 100 - 40 - gap * (n - 1)) / n : 0, top = main.y0 + main.h + 130;
+	if (n)
+		text(out, 40, top - 44, 16, "start", " font-weight=\"bold\" fill=\"#222\"", c->below);
 	for (int i = 0; i < n; i++) {
-		const struct chart_panel *p = &c->panel[1 + i];
-		struct frame f = { 100 + i * (w + gap), main.y0 + main.h + 130, w, h - (main.y0 + main.h + 130) - 70,
-				   0, 0, 0, 0, p->log_x };
+		struct chart_panel p = c->panel[1 + i];
+		struct frame f = { 100 + i * (w + gap), top, w, h - top - 70, 0, 0, 0, 0, p.log_x };
 
-		axes(out, p, &f);
-		series(out, p, &f);
+		/* one y label for the row */
+		if (i)
+			p.ylabel[0] = 0;
+		axes(out, &p, &f);
+		series(out, &p, &f);
 	}
 	fputs("</svg>\n", out);
 	return fflush(out) || ferror(out) ? -1 : 0;

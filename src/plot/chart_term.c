@@ -128,12 +128,15 @@ static int panel(FILE *out, const struct chart_panel *p, int cols, int rows, boo
 	for (int s = 0; s < p->nr_series; s++) {
 		const struct chart_series *se = &p->series[s];
 
+		double d = p->nr_categories ? (s - (p->nr_series - 1) / 2.0) * MIN(0.5 / p->nr_series, 0.12) : 0;
+
 		for (int i = 0; i < se->n; i++) {
-			double x = fx(&c, se->x[i]), y = fy(&c, se->y[i]);
+			double x = fx(&c, se->x[i] + d), y = fy(&c, se->y[i]);
 
 			if (se->lo && se->hi)
 				line(&c, x, fy(&c, se->lo[i]), x, fy(&c, se->hi[i]), se->color);
-			if (i) {
+			/* categories are not a scale: their points are not joined */
+			if (i && !p->nr_categories) {
 				double x0 = fx(&c, se->x[i - 1]), y0 = fy(&c, se->y[i - 1]);
 				if (p->steps) {
 					line(&c, x0, y0, x, y0, se->color);
@@ -148,8 +151,9 @@ static int panel(FILE *out, const struct chart_panel *p, int cols, int rows, boo
 	/* the points' marks last, over every line */
 	for (int s = 0; !p->steps && s < p->nr_series; s++) {
 		const struct chart_series *se = &p->series[s];
+		double d = p->nr_categories ? (s - (p->nr_series - 1) / 2.0) * MIN(0.5 / p->nr_series, 0.12) : 0;
 		for (int i = 0; i < se->n; i++) {
-			int cx = (int)lround(fx(&c, se->x[i])) / 2, cy = (int)lround(fy(&c, se->y[i])) / 4;
+			int cx = (int)lround(fx(&c, se->x[i] + d)) / 2, cy = (int)lround(fy(&c, se->y[i])) / 4;
 			if (cx >= 0 && cy >= 0 && cx < cols && cy < rows) {
 				c.mark[cy * cols + cx] = (char)('1' + s);
 				c.color[cy * cols + cx] = (signed char)se->color;
@@ -239,6 +243,8 @@ int chart_term(FILE *out, const struct chart *c, int cols, int rows, bool colors
 	for (int i = 0; i < c->nr_panels; i++) {
 		const struct chart_panel *p = &c->panel[i];
 
+		if (i == 1)
+			fprintf(out, "%s\n\n", c->below);
 		if (panel(out, p, cols, i ? rows * 2 / 3 : rows, colors) < 0)
 			return -1;
 		for (int s = 0; s < p->nr_series; s++) {

@@ -16,19 +16,23 @@ static const char *const metric_axis[NR_SWEEP_METRICS] = {
 	"p99 wakeup latency (ms)", "migrations per task", "throttled (ms, summed over CPUs)",
 };
 
-/* The row to draw: the one asked for, or the first task line with wakeups. */
+/* The row to draw: the one asked for, or the task line that woke up most (in the first variant). */
 static const struct sweep_vrow *find_row(const struct sweep_variant *v, int nv, const char *name, bool *group)
 {
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < nv; i++)
-			for (int k = 0; k < v[i].nr_rows; k++) {
-				const struct sweep_vrow *r = &v[i].row[k];
-				if (name ? !strcmp(r->name, name) : (pass || (!r->group && r->lat[0].max))) {
-					*group = r->group;
-					return r;
-				}
-			}
-	return NULL;
+	const struct sweep_vrow *best = NULL;
+
+	for (int i = 0; i < nv && name; i++)
+		for (int k = 0; k < v[i].nr_rows; k++)
+			if (!strcmp(v[i].row[k].name, name))
+				best = &v[i].row[k];
+	for (int k = 0; !name && nv && k < v[0].nr_rows; k++) {
+		const struct sweep_vrow *r = &v[0].row[k];
+		if (!best || (!r->group && (best->group || r->lat[0].count > best->lat[0].count)))
+			best = r;
+	}
+	if (best)
+		*group = best->group;
+	return best;
 }
 
 static const struct sweep_vrow *row_of(const struct sweep_variant *v, const char *name)
@@ -207,13 +211,22 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 
 	struct chart_panel *m = &c->panel[0];
 	c->nr_panels = 1;
+	snprintf(c->below, sizeof(c->below), "Wakeup latency CDF of %.60s, every wakeup of every seed (log scale, "
+		 "from 1 us)", rowname);
 	int seeds = sweep_seeds_per_variant(p, v[0].scen);
 	snprintf(c->title, sizeof(c->title), "%s of %s%s%s", metric_title[metric], rowname,
 		 p->nr_scenarios == 1 ? " in " : "", p->nr_scenarios == 1 ? p->scen[0].label : "");
-	snprintf(c->subtitle, sizeof(c->subtitle), "%s%s; %s%s%s%s", seeds > 1 ? "mean over seeds, band: min to max" :
-		 "one seed", seeds > 1 ? "" : "", xa >= 0 ? "x: " : "", xa >= 0 ? p->axis[xa].key : "",
-		 nl > (has_b ? 2 : 1) ? ", a line per variant" : "",
-		 has_b ? " (B: --vs-set)" : "");
+	if (seeds > 1)
+		snprintf(c->subtitle, sizeof(c->subtitle), "%d seeds a point: the mean, and from the lowest to the "
+			 "highest as the %s", seeds, xnum ? "band" : "bar");
+	else
+		snprintf(c->subtitle, sizeof(c->subtitle), "one seed a point");
+	if (has_b) {
+		size_t k = strlen(c->subtitle);
+		k += (size_t)snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "; B:");
+		for (int i = 0; i < p->nr_vs && k < sizeof(c->subtitle); i++)
+			k += (size_t)snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " %s", p->vs_set[i]);
+	}
 	if (nl > CHART_MAX_SERIES) {
 		size_t k = strlen(c->subtitle);
 		snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " (the first %d of %d lines)", CHART_MAX_SERIES, nl);
@@ -279,13 +292,9 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 			int k = picks == 1 ? 0 : q * (nx - 1) / (picks - 1);
 			struct chart_panel *cp = &c->panel[c->nr_panels++];
 
-			snprintf(cp->title, sizeof(cp->title), "wakeup latency CDF%s%s%s", xa >= 0 ? ", " : "",
-				 xa >= 0 ? p->axis[xa].key : "", "");
-			if (xa >= 0) {
-				size_t len = strlen(cp->title);
-				snprintf(cp->title + len, sizeof(cp->title) - len, "=%s", xv[k]);
-			}
-			snprintf(cp->xlabel, sizeof(cp->xlabel), "wakeup latency of %.40s (ms, log scale, from 1 us)", rowname);
+			snprintf(cp->title, sizeof(cp->title), "%s%s%s", xa >= 0 ? p->axis[xa].key : "all",
+				 xa >= 0 ? "=" : "", xa >= 0 ? xv[k] : "");
+			snprintf(cp->xlabel, sizeof(cp->xlabel), "wakeup latency (ms)");
 			snprintf(cp->ylabel, sizeof(cp->ylabel), "wakeups at or below (%%)");
 			cp->log_x = cp->steps = cp->y_from_zero = true;
 			cp->nr_series = 2;
