@@ -53,7 +53,8 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 # keep test objects between runs
 .SECONDARY:
 
-.PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e
+.PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
+	validate sweep-screenshot
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -100,7 +101,7 @@ ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
 # ---- dependencies ----
 
 # tools the tests run, besides the libraries pkg-config knows
-DEP_TOOLS  = pkg-config cc clang tmux python3
+DEP_TOOLS  = pkg-config cc clang tmux python3 parallel
 
 check-deps:
 	@missing=; for t in $(DEP_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
@@ -131,6 +132,7 @@ test: check-deps
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
 	@tests/run-perfetto-check.sh ./schedscope
+	@tests/run-sweep.sh ./schedscope
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
@@ -142,7 +144,24 @@ asan-test:
 	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
+	@ASAN_OPTIONS=detect_leaks=1 tests/run-sweep.sh $(B)/asan/schedscope quick
 	@tests/run-cross-build.sh ./schedscope $(B)/asan/schedscope
+
+# ---- the validation matrix (not part of `make test`) ----
+
+# Every shipped scenario's expects on every shipped topology and on each modelled
+# release of its scheduler class, in parallel: the pass/fail matrix. Failures
+# away from a scenario's own machine are information (exit 0); errors are not.
+validate: schedscope
+	@mkdir -p $(B)
+	@nice -n 19 ./schedscope sweep scenarios/*.scn --topology all --kernel all --matrix \
+		--out $(B)/validate.json --out $(B)/validate.csv; rc=$$?; \
+	echo "validate: every cell in $(B)/validate.csv; schedscope sweep merge $(B)/validate.json shows the table"; \
+	[ $$rc -le 1 ]
+
+# A sweep's chart drawn by a browser: Chromium takes a screenshot of the SVG.
+sweep-screenshot: schedscope
+	@tests/sweep-screenshot.sh ./schedscope $(B)/sweep-chart
 
 # ---- fuzzing (clang's libFuzzer) ----
 

@@ -557,8 +557,8 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep_results 
 	sweep_variants_free(v, nv);
 
 	sweep_count(r, count);
-	printf("\nsweep: %d cells%s:", count[0] + count[1] + count[2] + count[3],
-	       r->nr_shards > 1 ? " (one shard)" : "");
+	int total = count[0] + count[1] + count[2] + count[3];
+	printf("\nsweep: %d cell%s%s:", total, total == 1 ? "" : "s", r->nr_shards > 1 ? " (one shard)" : "");
 	for (int s = 0, k = 0; s < NR_CELL_STATUS; s++)
 		if (count[s] || s == CELL_OK)
 			printf("%s %d %s", k++ ? "," : "", count[s], s == CELL_FAIL ? "failed" : sweep_status_names[s]);

@@ -265,7 +265,8 @@ int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t
 	}
 	cells = json_object_get(o, "cells");
 	shard = json_object_get(o, "shard");
-	if (!json_is_object(o) || get_u64(&rd, o, "schedscope_sweep", 1000, &version) < 0)
+	if (!json_is_object(o) || !json_is_integer(json_object_get(o, "schedscope_sweep")) ||
+	    get_u64(&rd, o, "schedscope_sweep", 1000, &version) < 0)
 		bad(&rd, "not a schedscope sweep result (no '%s')", "schedscope_sweep");
 	else if (version != SWEEP_FORMAT_VERSION)
 		bad(&rd, "format %s is not the one this schedscope reads", "version");
