@@ -240,12 +240,7 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 
-	if (run_stats_init(&rs, &f, from, to, o.check) < 0) {
-		fprintf(stderr, "schedscope: %s: out of memory\n", path);
-		sched_engine_destroy(e);
-		scenario_free(&f);
-		return 2;
-	}
+	run_stats_init(&rs, &f, from, to, o.check);
 	struct period_log plog = { NULL, f.task_names };
 	/* with time travel, listeners hang on the history so they see each event once */
 	struct sched_history *h = o.rewind_check || o.brk ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "src/analysis/sweep_table.h"
+#include "src/base/mem.h"
 #include "src/format/lex.h"
 #include "src/format/topology_file.h"
 #include "src/plot/sweep_chart.h"
@@ -89,9 +90,7 @@ static struct axis_arg *add_axis(struct sweep_opts *o, int kind, const char *key
 	a = &o->axis[o->nr_axes++];
 	a->kind = kind;
 	snprintf(a->key, sizeof(a->key), "%.*s", (int)keylen, key);
-	a->text = strdup(list);
-	if (!a->text)
-		return NULL;
+	a->text = xstrdup(list);
 	for (char *save = NULL, *v = strtok_r(a->text, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
 		if (a->n == MAX_LIST) {
 			cli_usage_error("sweep: more than %d values in '%.40s...'", MAX_LIST, list);
@@ -171,9 +170,7 @@ static int add_seeds(struct sweep_opts *o, const char *arg)
 		return cli_usage_error("--seeds: given twice");
 	x->kind = SWEEP_SEED;
 	snprintf(x->key, sizeof(x->key), "seed");
-	x->text = malloc((size_t)(b - a + 1) * 24);
-	if (!x->text)
-		return 2;
+	x->text = xmalloc((size_t)(b - a + 1) * 24);
 	size_t k = 0;
 	for (unsigned long long s = a; s <= b; s++) {
 		snprintf(list, sizeof(list), "%llu", s);
@@ -436,12 +433,10 @@ static int build_plan(struct sweep_opts *o, char **paths, int nr_paths, struct s
 		axes[nr_axes++] = &o->seeds;
 	for (int a = 0; a < nr_axes; a++) {
 		sweep_plan_add_axis(p, axes[a]->kind, axes[a]->key);
-		if (!(vals[a] = calloc(MAX_LIST, sizeof(*vals[a]))))
-			rc = cli_usage_error("out of memory");
+		vals[a] = xcalloc(MAX_LIST, sizeof(*vals[a]));
 	}
 	for (int i = 0; i < o->nr_vs; i++)
-		if (!(p->vs_set[p->nr_vs++] = strdup(o->vs[i])))
-			return cli_usage_error("out of memory");
+		p->vs_set[p->nr_vs++] = xstrdup(o->vs[i]);
 	p->has_window = o->has_window;
 	p->from = o->from;
 	p->to = o->to;
@@ -452,21 +447,18 @@ static int build_plan(struct sweep_opts *o, char **paths, int nr_paths, struct s
 		char *const *pv[SWEEP_MAX_AXES];
 
 		scenario_info(paths[s], &si);
-		if (topology_list(paths[s], &shipped, &nr_shipped) < 0)
-			rc = cli_usage_error("out of memory");
+		topology_list(paths[s], &shipped, &nr_shipped);
 		for (int a = 0; a < nr_axes && !rc; a++) {
 			nr[a] = expand_values(axes[a], &si, shipped, nr_shipped, vals[a]);
 			pv[a] = (char *const *)vals[a];
 		}
 		if (!rc && sweep_plan_add_scenario(p, paths[s], nr, pv) < 0)
-			rc = cli_usage_error("sweep: more than %d cells, or out of memory", SWEEP_MAX_CELLS);
+			rc = cli_usage_error("sweep: more than %d cells", SWEEP_MAX_CELLS);
 		for (int a = 0; a < nr_axes && !rc && si.loaded; a++) {
 			if (axes[a]->kind == SWEEP_TOPOLOGY)
-				rc = sweep_plan_set_own(p, a, si.topology);
+				sweep_plan_set_own(p, a, si.topology);
 			else if (axes[a]->kind == SWEEP_KERNEL)
-				rc = sweep_plan_set_own(p, a, si.kernel);
-			if (rc)
-				rc = cli_usage_error("out of memory");
+				sweep_plan_set_own(p, a, si.kernel);
 		}
 		for (int k = 0; k < nr_shipped; k++)
 			free(shipped[k]);
@@ -523,10 +515,7 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep_results 
 	struct sweep_variant *v = NULL;
 	int nv = 0, count[NR_CELL_STATUS], rc = 0;
 
-	if (sweep_variants(r, &v, &nv) < 0) {
-		fprintf(stderr, "schedscope: sweep: out of memory\n");
-		return 2;
-	}
+	sweep_variants(r, &v, &nv);
 	/* the matrix instead of the table: the details are in --out */
 	if (o->matrix)
 		sweep_matrix_text(stdout, r);
@@ -637,10 +626,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	r.shard = o.shard;
 	r.nr_shards = o.nr_shards;
-	if (sweep_results_alloc(&r) < 0) {
-		sweep_results_free(&r);
-		return cli_usage_error("out of memory");
-	}
+	sweep_results_alloc(&r);
 	struct progress pg = { isatty(STDERR_FILENO), 0, 0, { 0 }, now_ns() };
 	for (int c = 0; c < r.plan.nr_cells; c++)
 		pg.total += sweep_in_shard(c, r.shard, r.nr_shards);

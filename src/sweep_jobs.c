@@ -11,6 +11,7 @@
 
 #include "src/analysis/sweep_run.h"
 #include "src/base/json.h"
+#include "src/base/mem.h"
 #include "sweep_jobs.h"
 
 /* after the engine's headers: <sched.h> makes SCHED_FIFO and friends macros of the same values */
@@ -81,7 +82,7 @@ static void died(struct sweep_cell *c, int cell, const char *why)
 	memset(c, 0, sizeof(*c));
 	c->index = cell;
 	c->status = CELL_ERROR;
-	c->message = strdup(why);
+	c->message = xstrdup(why);
 }
 
 /* The worker's pipe is closed: reap it and read its report. */
@@ -107,7 +108,7 @@ static void finish(struct sweep_results *r, struct worker *w)
 		died(&c, w->cell, why);
 	}
 	if (!c.message && (c.status == CELL_NA || c.status == CELL_ERROR))
-		c.message = strdup("?");
+		c.message = xstrdup("?");
 	r->cell[w->cell] = c;
 	r->have[w->cell] = true;
 	free(w->buf);
@@ -119,10 +120,7 @@ static int drain(struct worker *w)
 	for (;;) {
 		if (w->len == w->cap) {
 			size_t cap = w->cap ? w->cap * 2 : 65536;
-			char *b = realloc(w->buf, cap);
-			if (!b)
-				return -1;
-			w->buf = b;
+			w->buf = xrealloc(w->buf, cap);
 			w->cap = cap;
 		}
 		ssize_t n = read(w->fd, w->buf + w->len, w->cap - w->len);
@@ -140,16 +138,10 @@ static int drain(struct worker *w)
 
 int sweep_jobs_run(struct sweep_results *r, int jobs, sweep_done_fn done, void *ctx)
 {
-	struct worker *w = calloc((size_t)jobs, sizeof(*w));
-	struct pollfd *pf = calloc((size_t)jobs, sizeof(*pf));
+	struct worker *w = xcalloc((size_t)jobs, sizeof(*w));
+	struct pollfd *pf = xcalloc((size_t)jobs, sizeof(*pf));
 	int next = 0, running = 0, started = 0;
 
-	if (!w || !pf) {
-		free(w);
-		free(pf);
-		fprintf(stderr, "schedscope: sweep: out of memory\n");
-		return -1;
-	}
 	for (;;) {
 		/* start cells in number order: the first cells' results come first */
 		while (running < jobs && next < r->plan.nr_cells) {

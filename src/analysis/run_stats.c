@@ -2,29 +2,24 @@
 /* The statistics of one run and its expects (run_stats.h). */
 #include <stdlib.h>
 
+#include "src/base/mem.h"
 #include "expect_check.h"
 #include "run_stats.h"
 
 #define VERDICT_LEN 512
 
-int run_stats_init(struct run_stats *rs, const struct scenario_file *f, u64 from, u64 to,
-		   bool expects)
+void run_stats_init(struct run_stats *rs, const struct scenario_file *f, u64 from, u64 to,
+		    bool expects)
 {
 	rs->n = 1 + (expects ? f->nr_expects : 0);
-	rs->st = calloc((size_t)rs->n, sizeof(*rs->st));
-	if (!rs->st)
-		goto fail;
+	rs->st = xcalloc((size_t)rs->n, sizeof(*rs->st));
 	for (int i = 0; i < rs->n; i++) {
 		const struct expect *x = i ? &f->expect[i - 1] : NULL;
 		bool own = x && x->has_window;
 
 		if (stats_init_scenario(&rs->st[i], &f->sc, own ? x->from : from, own ? x->to : to) < 0)
-			goto fail;
+			oom_exit("statistics", sizeof(struct task_stats) * (size_t)f->sc.nr_tasks);
 	}
-	return 0;
-fail:
-	run_stats_free(rs);
-	return -1;
 }
 
 void run_stats_event(void *ctx, const struct sched_event *ev)
@@ -49,12 +44,7 @@ int run_stats_check(const struct run_stats *rs, const struct scenario_file *f, c
 		const struct expect *x = &f->expect[i];
 		const struct stats *st = x->has_window ? &rs->st[1 + i] : &rs->st[0];
 
-		msg[i] = malloc(VERDICT_LEN);
-		if (!msg[i]) {
-			ok[i] = false;
-			failed++;
-			continue;
-		}
+		msg[i] = xmalloc(VERDICT_LEN);
 		ok[i] = expect_check(x, st, f->task_names, msg[i], VERDICT_LEN);
 		failed += !ok[i];
 	}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/base/json.h"
+#include "src/base/mem.h"
 #include "src/format/expect.h"
 #include "sweep_cell.h"
 
@@ -32,18 +33,23 @@ static void lat_hist_merge(struct lat_hist *to, const struct lat_hist *from)
 	to->max = MAX(to->max, from->max);
 }
 
-int sweep_side_from_run(struct sweep_side *s, const struct scenario_file *f, const struct run_stats *rs,
-			bool check)
+/* A new row, zeroed. */
+static struct sweep_row *add_row(struct sweep_side *s, size_t *cap)
+{
+	XGROW(s->row, *cap, s->nr_rows);
+	memset(&s->row[s->nr_rows], 0, sizeof(s->row[0]));
+	return &s->row[s->nr_rows++];
+}
+
+void sweep_side_from_run(struct sweep_side *s, const struct scenario_file *f, const struct run_stats *rs,
+			 bool check)
 {
 	const struct stats *st = &rs->st[0];
-	int cap = st->nr_groups + 8;
+	size_t cap = 0;
 	char name[64];
 
 	memset(s, 0, sizeof(*s));
 	s->window_ns = st->end > st->from ? st->end - st->from : 0;
-	s->row = calloc((size_t)cap, sizeof(*s->row));
-	if (!s->row)
-		return -1;
 	for (int i = 0; i < st->nr_tasks; i++) {
 		const struct task_stats *t = &st->task[i];
 		struct sweep_row *r = NULL;
@@ -54,15 +60,7 @@ int sweep_side_from_run(struct sweep_side *s, const struct scenario_file *f, con
 			if (!s->row[k].group && !strcmp(s->row[k].name, name))
 				r = &s->row[k];
 		if (!r) {
-			if (s->nr_rows == cap) {
-				struct sweep_row *nr = realloc(s->row, (size_t)cap * 2 * sizeof(*nr));
-				if (!nr)
-					return -1;
-				memset(nr + cap, 0, (size_t)cap * sizeof(*nr));
-				s->row = nr;
-				cap *= 2;
-			}
-			r = &s->row[s->nr_rows++];
+			r = add_row(s, &cap);
 			snprintf(r->name, sizeof(r->name), "%s", name);
 		}
 		r->tasks++;
@@ -71,31 +69,20 @@ int sweep_side_from_run(struct sweep_side *s, const struct scenario_file *f, con
 		r->migrations += t->migrations;
 		lat_hist_merge(&r->lat, &t->lat);
 	}
-	/* the groups after the tasks: there is room for them (cap) unless tasks took it */
+	/* the groups after the tasks */
 	for (int g = 1; g < st->nr_groups; g++) {
-		if (s->nr_rows == cap) {
-			struct sweep_row *nr = realloc(s->row, ((size_t)cap + (size_t)st->nr_groups) * sizeof(*nr));
-			if (!nr)
-				return -1;
-			memset(nr + cap, 0, (size_t)st->nr_groups * sizeof(*nr));
-			s->row = nr;
-			cap += st->nr_groups;
-		}
-		struct sweep_row *r = &s->row[s->nr_rows++];
+		struct sweep_row *r = add_row(s, &cap);
 		snprintf(r->name, sizeof(r->name), "%s", st->group_name[g]);
 		r->group = true;
 		r->cpu_ns = st->group[g].usage_ns;
 		r->throttled_ns = st->group[g].throttled_ns;
 	}
 	if (!check)
-		return 0;
+		return;
 	s->nr_expects = f->nr_expects;
-	s->expect_msg = calloc((size_t)f->nr_expects + 1, sizeof(*s->expect_msg));
-	s->expect_ok = calloc((size_t)f->nr_expects + 1, sizeof(*s->expect_ok));
-	if (!s->expect_msg || !s->expect_ok)
-		return -1;
+	s->expect_msg = xcalloc((size_t)f->nr_expects + 1, sizeof(*s->expect_msg));
+	s->expect_ok = xcalloc((size_t)f->nr_expects + 1, sizeof(*s->expect_ok));
 	s->failed = run_stats_check(rs, f, s->expect_msg, s->expect_ok);
-	return 0;
 }
 
 void sweep_cell_settle(struct sweep_cell *c)

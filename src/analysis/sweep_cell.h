@@ -54,11 +54,9 @@ struct sweep_cell {
 	struct sweep_side a, b;
 };
 
-/*
- * Fill a side from a finished run: rows from the window statistics
- * rs->st[0], expects checked against rs when check. -1 when out of memory.
- */
-int sweep_side_from_run(struct sweep_side *s, const struct scenario_file *f, const struct run_stats *rs,
+/* Fill a side from a finished run: rows from the window statistics
+ * rs->st[0], expects checked against rs when check. */
+void sweep_side_from_run(struct sweep_side *s, const struct scenario_file *f, const struct run_stats *rs,
 			bool check);
 /* The cell's status from its sides' expects (both sides checked). */
 void sweep_cell_settle(struct sweep_cell *c);

@@ -4,17 +4,17 @@
 #include <string.h>
 
 #include "src/base/json.h"
+#include "src/base/mem.h"
 #include "sweep_file.h"
 
-int sweep_results_alloc(struct sweep_results *r)
+void sweep_results_alloc(struct sweep_results *r)
 {
 	size_t n = (size_t)r->plan.nr_cells + 1;
 
-	r->cell = calloc(n, sizeof(*r->cell));
-	r->have = calloc(n, sizeof(*r->have));
+	r->cell = xcalloc(n, sizeof(*r->cell));
+	r->have = xcalloc(n, sizeof(*r->have));
 	if (!r->shard)
 		r->shard = r->nr_shards = 1;
-	return r->cell && r->have ? 0 : -1;
 }
 
 void sweep_results_free(struct sweep_results *r)

@@ -21,8 +21,8 @@ struct sweep_results {
 	bool *have;		/* [plan.nr_cells]: the cell is in these results */
 };
 
-/* The cells' arrays for the plan already in r->plan; -1 when out of memory. */
-int sweep_results_alloc(struct sweep_results *r);
+/* The cells' arrays for the plan already in r->plan. */
+void sweep_results_alloc(struct sweep_results *r);
 void sweep_results_free(struct sweep_results *r);
 
 /* 0, or -1 when the file could not be written. */

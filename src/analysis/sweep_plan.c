@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "sweep_plan.h"
 
 const char *const sweep_axis_kind_names[NR_SWEEP_AXIS_KINDS] = {
@@ -34,33 +35,28 @@ static char *label_of(const char *path)
 	n = strlen(base);
 	if (n > 4 && !strcmp(base + n - 4, ".scn"))
 		n -= 4;
-	return strndup(base, n);
+	char *l = xmalloc(n + 1);
+	memcpy(l, base, n);
+	l[n] = 0;
+	return l;
 }
 
 int sweep_plan_add_scenario(struct sweep_plan *p, const char *path, const int *nr_values,
 			    char *const *const *values)
 {
-	struct sweep_scenario *s, *ns = realloc(p->scen, ((size_t)p->nr_scenarios + 1) * sizeof(*ns));
+	struct sweep_scenario *s;
 	long long cells = 1;
 
-	if (!ns)
-		return -1;
-	p->scen = ns;
-	s = &p->scen[p->nr_scenarios];
+	p->scen = xrealloc(p->scen, ((size_t)p->nr_scenarios + 1) * sizeof(*p->scen));
+	s = &p->scen[p->nr_scenarios++];	/* from here sweep_plan_free() owns it */
 	memset(s, 0, sizeof(*s));
-	s->path = strdup(path);
+	s->path = xstrdup(path);
 	s->label = label_of(path);
-	p->nr_scenarios++;	/* from here sweep_plan_free() owns it */
-	if (!s->path || !s->label)
-		return -1;
 	for (int a = 0; a < p->nr_axes; a++) {
 		s->nr_values[a] = nr_values[a];
-		s->value[a] = calloc((size_t)nr_values[a] + 1, sizeof(char *));
-		if (!s->value[a])
-			return -1;
+		s->value[a] = xcalloc((size_t)nr_values[a] + 1, sizeof(char *));
 		for (int v = 0; v < nr_values[a]; v++)
-			if (!(s->value[a][v] = strdup(values[a][v])))
-				return -1;
+			s->value[a][v] = xstrdup(values[a][v]);
 		cells *= nr_values[a];
 	}
 	if (cells < 1 || p->nr_cells + cells > SWEEP_MAX_CELLS)
@@ -91,13 +87,12 @@ void sweep_plan_free(struct sweep_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int sweep_plan_set_own(struct sweep_plan *p, int axis, const char *own)
+void sweep_plan_set_own(struct sweep_plan *p, int axis, const char *own)
 {
 	struct sweep_scenario *s = &p->scen[p->nr_scenarios - 1];
 
 	free(s->own[axis]);
-	s->own[axis] = strdup(own);
-	return s->own[axis] ? 0 : -1;
+	s->own[axis] = xstrdup(own);
 }
 
 bool sweep_is_own(const struct sweep_plan *p, const struct sweep_coord *c, int axis)

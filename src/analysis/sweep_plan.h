@@ -65,13 +65,13 @@ struct sweep_coord {
 void sweep_plan_init(struct sweep_plan *p);
 /* Append an axis; -1 when there are SWEEP_MAX_AXES. */
 int sweep_plan_add_axis(struct sweep_plan *p, int kind, const char *key);
-/* Append a scenario with its values on each axis (copied); -1 when out of
- * memory or past SWEEP_MAX_CELLS. Number the cells as it goes. */
+/* Append a scenario with its values on each axis (copied); -1 past
+ * SWEEP_MAX_CELLS. Number the cells as it goes. */
 int sweep_plan_add_scenario(struct sweep_plan *p, const char *path, const int *nr_values,
 			    char *const *const *values);
 void sweep_plan_free(struct sweep_plan *p);
-/* Note the last scenario's own value on an axis (shown in the matrix); -1 when out of memory. */
-int sweep_plan_set_own(struct sweep_plan *p, int axis, const char *own);
+/* Note the last scenario's own value on an axis (shown in the matrix). */
+void sweep_plan_set_own(struct sweep_plan *p, int axis, const char *own);
 /* Is the cell's value on the axis the scenario's own? */
 bool sweep_is_own(const struct sweep_plan *p, const struct sweep_coord *c, int axis);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "sweep_file.h"
 
 struct reader {
@@ -88,11 +89,9 @@ static int read_side(struct reader *rd, json_t *o, struct sweep_side *s)
 	if (!json_is_object(o) || !json_is_array(rows) || !json_is_array(ex) ||
 	    get_u64(rd, o, "window_ns", UINT64_MAX >> 1, &s->window_ns) < 0)
 		return bad(rd, "a cell's %s is damaged", "run");
-	s->row = calloc(json_array_size(rows) + 1, sizeof(*s->row));
-	s->expect_msg = calloc(json_array_size(ex) + 1, sizeof(*s->expect_msg));
-	s->expect_ok = calloc(json_array_size(ex) + 1, sizeof(*s->expect_ok));
-	if (!s->row || !s->expect_msg || !s->expect_ok)
-		return bad(rd, "%s", "out of memory");
+	s->row = xcalloc(json_array_size(rows) + 1, sizeof(*s->row));
+	s->expect_msg = xcalloc(json_array_size(ex) + 1, sizeof(*s->expect_msg));
+	s->expect_ok = xcalloc(json_array_size(ex) + 1, sizeof(*s->expect_ok));
 	json_array_foreach(rows, i, x) {
 		if (!json_is_object(x) || read_row(rd, x, &s->row[i]) < 0)
 			return bad(rd, "a %s is damaged", "row");
@@ -104,8 +103,7 @@ static int read_side(struct reader *rd, json_t *o, struct sweep_side *s)
 
 		if (!json_is_boolean(ok) || !msg)
 			return bad(rd, "an %s is damaged", "expect");
-		if (!(s->expect_msg[i] = strdup(msg)))
-			return bad(rd, "%s", "out of memory");
+		s->expect_msg[i] = xstrdup(msg);
 		s->expect_ok[i] = json_is_true(ok);
 		s->failed += !s->expect_ok[i];
 		s->nr_expects++;
@@ -129,8 +127,10 @@ static int read_cell(struct reader *rd, json_t *o, int nr_cells, struct sweep_ce
 			c->status = s;
 	if (c->status < 0)
 		return bad(rd, "unknown cell status '%.20s'", status);
-	if (msg && (!json_is_string(msg) || !(c->message = strdup(json_string_value(msg)))))
-		return bad(rd, "cell %s: a bad message", "");
+	if (msg && !json_is_string(msg))
+		return bad(rd, "a cell's %s is not a string", "message");
+	if (msg)
+		c->message = xstrdup(json_string_value(msg));
 	if (c->status == CELL_NA || c->status == CELL_ERROR)
 		return c->message ? 0 : bad(rd, "a cell that did not run says %s", "not why");
 	if (read_side(rd, json_object_get(o, "a"), &c->a) < 0)
@@ -174,12 +174,11 @@ static int read_values(struct reader *rd, json_t *arr, int nr_axes, int *nr, cha
 		if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_MAX_CELLS)
 			return bad(rd, "an axis has %s", "no values");
 		nr[i] = (int)json_array_size(a);
-		vals[i] = calloc(json_array_size(a) + 1, sizeof(char *));
-		if (!vals[i])
-			return bad(rd, "%s", "out of memory");
+		vals[i] = xcalloc(json_array_size(a) + 1, sizeof(char *));
 		json_array_foreach(a, k, v) {
-			if (!json_is_string(v) || !(vals[i][k] = strdup(json_string_value(v))))
+			if (!json_is_string(v))
 				return bad(rd, "an axis value is %s", "not a string");
+			vals[i][k] = xstrdup(json_string_value(v));
 		}
 	}
 	return 0;
@@ -206,9 +205,9 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 		sweep_plan_add_axis(p, k, key);
 	}
 	json_array_foreach(vs, i, x) {
-		if (!json_is_string(x) || !(p->vs_set[p->nr_vs] = strdup(json_string_value(x))))
+		if (!json_is_string(x))
 			return bad(rd, "a --vs-set is %s", "damaged");
-		p->nr_vs++;
+		p->vs_set[p->nr_vs++] = xstrdup(json_string_value(x));
 	}
 	if (json_is_array(win) && json_array_size(win) == 2 && json_is_integer(json_array_get(win, 0)) &&
 	    json_is_integer(json_array_get(win, 1))) {
@@ -225,7 +224,7 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 		int r = path ? read_values(rd, json_object_get(x, "values"), p->nr_axes, nr, vals) : -1;
 
 		if (r == 0 && sweep_plan_add_scenario(p, path, nr, (char *const *const *)vals) < 0)
-			r = bad(rd, "%s", "too many cells, or out of memory");
+			r = bad(rd, "more than %s cells", "a million");
 		json_t *own = json_object_get(x, "own"), *ov;
 		size_t k;
 		if (r == 0 && (!json_is_array(own) || (int)json_array_size(own) != p->nr_axes))
@@ -235,8 +234,8 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 				continue;
 			if (!json_is_string(ov))
 				r = bad(rd, "a scenario's %s values are damaged", "own");
-			else if (sweep_plan_set_own(p, (int)k, json_string_value(ov)) < 0)
-				r = bad(rd, "%s", "out of memory");
+			else
+				sweep_plan_set_own(p, (int)k, json_string_value(ov));
 		}
 		for (int a = 0; a < p->nr_axes; a++) {
 			for (int v = 0; vals[a] && v < nr[a]; v++)
@@ -273,11 +272,12 @@ int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t
 	else if (read_plan(&rd, json_object_get(o, "plan"), &r->plan) < 0 ||
 		 get_u64(&rd, o, "cells_total", SWEEP_MAX_CELLS, &total) < 0)
 		;
-	else if (total != (u64)r->plan.nr_cells || !json_is_array(cells) || json_array_size(shard) != 2)
-		bad(&rd, "the %s do not match the plan", "cells");
-	else if (sweep_results_alloc(r) < 0)
-		bad(&rd, "%s", "out of memory");
+	else if (total != (u64)r->plan.nr_cells || !json_is_array(cells) || json_array_size(shard) != 2 ||
+		 json_integer_value(json_array_get(shard, 0)) < 1 ||
+		 json_integer_value(json_array_get(shard, 0)) > json_integer_value(json_array_get(shard, 1)))
+		bad(&rd, "the %s do not match the plan", "cells or the shard");
 	else {
+		sweep_results_alloc(r);
 		r->shard = (int)json_integer_value(json_array_get(shard, 0));
 		r->nr_shards = (int)json_integer_value(json_array_get(shard, 1));
 		rc = 0;

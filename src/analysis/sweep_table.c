@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "sweep_table.h"
 
 /* ---- variants ---- */
@@ -13,10 +14,9 @@ static struct sweep_vrow *vrow(struct sweep_variant *v, const struct sweep_row *
 	for (int i = 0; i < v->nr_rows; i++)
 		if (!strcmp(v->row[i].name, r->name) && v->row[i].group == r->group)
 			return &v->row[i];
-	struct sweep_vrow *nr = realloc(v->row, ((size_t)v->nr_rows + 1) * sizeof(*nr));
-	if (!nr)
-		return NULL;
-	v->row = nr;
+	struct sweep_vrow *nr;
+
+	v->row = xrealloc(v->row, ((size_t)v->nr_rows + 1) * sizeof(*nr));
 	nr = &v->row[v->nr_rows++];
 	memset(nr, 0, sizeof(*nr));
 	snprintf(nr->name, sizeof(nr->name), "%s", r->name);
@@ -58,12 +58,10 @@ static bool ran(const struct sweep_results *r, int cell)
 	return r->have[cell] && (r->cell[cell].status == CELL_OK || r->cell[cell].status == CELL_FAIL);
 }
 
-static int fill_variant(const struct sweep_results *r, struct sweep_variant *v)
+static void fill_variant(const struct sweep_results *r, struct sweep_variant *v)
 {
-	double *x = calloc((size_t)v->nr_cells + 1, sizeof(*x));
+	double *x = xcalloc((size_t)v->nr_cells + 1, sizeof(*x));
 
-	if (!x)
-		return -1;
 	for (int c = v->first_cell; c < v->first_cell + v->nr_cells; c++) {
 		const struct sweep_cell *cell = &r->cell[c];
 
@@ -76,10 +74,6 @@ static int fill_variant(const struct sweep_results *r, struct sweep_variant *v)
 			const struct sweep_side *s = side ? &cell->b : &cell->a;
 			for (int i = 0; i < s->nr_rows; i++) {
 				struct sweep_vrow *vr = vrow(v, &s->row[i]);
-				if (!vr) {
-					free(x);
-					return -1;
-				}
 				lat_add(&vr->lat[side], &s->row[i].lat);
 			}
 		}
@@ -114,10 +108,9 @@ static int fill_variant(const struct sweep_results *r, struct sweep_variant *v)
 		}
 	}
 	free(x);
-	return 0;
 }
 
-int sweep_variants(const struct sweep_results *r, struct sweep_variant **out, int *n)
+void sweep_variants(const struct sweep_results *r, struct sweep_variant **out, int *n)
 {
 	const struct sweep_plan *p = &r->plan;
 	struct sweep_variant *v = NULL;
@@ -134,10 +127,7 @@ int sweep_variants(const struct sweep_results *r, struct sweep_variant **out, in
 				any |= r->have[c];
 			if (!any)
 				continue;
-			struct sweep_variant *nvp = realloc(v, ((size_t)nv + 1) * sizeof(*v));
-			if (!nvp)
-				goto fail;
-			v = nvp;
+			v = xrealloc(v, ((size_t)nv + 1) * sizeof(*v));
 			struct sweep_variant *w = &v[nv++];
 			memset(w, 0, sizeof(*w));
 			w->scen = s;
@@ -145,16 +135,11 @@ int sweep_variants(const struct sweep_results *r, struct sweep_variant **out, in
 			w->nr_cells = seeds;
 			sweep_coord(p, first, &w->coord);
 			sweep_variant_label(p, &w->coord, w->label, sizeof(w->label));
-			if (fill_variant(r, w) < 0)
-				goto fail;
+			fill_variant(r, w);
 		}
 	}
 	*out = v;
 	*n = nv;
-	return 0;
-fail:
-	sweep_variants_free(v, nv);
-	return -1;
 }
 
 void sweep_variants_free(struct sweep_variant *v, int n)
@@ -403,8 +388,10 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 	/* the columns: every topology value, in the order they first appear, `own` first */
 	for (int s = 0; s < p->nr_scenarios && ta >= 0; s++)
 		for (int v = 0; v < p->scen[s].nr_values[ta] && !ncol; v++)
-			if (!strcmp(p->scen[s].value[ta][v], SWEEP_OWN) && (col = malloc(sizeof(*col))))
+			if (!strcmp(p->scen[s].value[ta][v], SWEEP_OWN)) {
+				col = xmalloc(sizeof(*col));
 				col[ncol++] = SWEEP_OWN;
+			}
 	for (int s = 0; s < p->nr_scenarios; s++) {
 		int nv = ta >= 0 ? p->scen[s].nr_values[ta] : 1;
 
@@ -416,12 +403,7 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 				seen = !strcmp(col[c], name);
 			if (seen)
 				continue;
-			const char **nc = realloc(col, ((size_t)ncol + 1) * sizeof(*col));
-			if (!nc) {
-				free(col);
-				return;
-			}
-			col = nc;
+			col = xrealloc(col, ((size_t)ncol + 1) * sizeof(*col));
 			col[ncol++] = name;
 		}
 		width = MAX(width, (int)strlen(p->scen[s].label) + 8);

@@ -38,8 +38,8 @@ struct sweep_variant {
 	struct sweep_vrow *row;
 };
 
-/* -1 when out of memory. */
-int sweep_variants(const struct sweep_results *r, struct sweep_variant **out, int *n);
+/* The variants of the cells present, in cell order. */
+void sweep_variants(const struct sweep_results *r, struct sweep_variant **out, int *n);
 void sweep_variants_free(struct sweep_variant *v, int n);
 
 /* The table, then the expects that failed and the cells that did not run. */

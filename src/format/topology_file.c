@@ -50,6 +50,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "src/base/mem.h"
 #include "topology_file.h"
 
 #ifndef SCHEDSCOPE_DATADIR
@@ -786,60 +787,45 @@ static int by_size(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int topology_list(const char *scenario_path, char ***names, int *count)
+void topology_list(const char *scenario_path, char ***names, int *count)
 {
 	char dirs[8][1100];
 	int nd = search_dirs(scenario_path, dirs);
 
 	*names = NULL;
 	*count = 0;
-	for (int i = 0; i < nd; i++) {
+	for (int i = 0; i < nd && !*count; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct listed *l = NULL;
 		struct dirent *e;
+		size_t cap = 0;
 		int n = 0;
 
 		if (!d)
 			continue;
 		while ((e = readdir(d))) {
 			size_t len = strlen(e->d_name);
-			char path[1400];
+			char path[1400], err[256];
 			struct sched_topology t;
-			char err[256];
 
 			if (len <= 5 || strcmp(e->d_name + len - 5, ".topo"))
 				continue;
 			snprintf(path, sizeof(path), "%.1099s/%.255s", dirs[i], e->d_name);
 			if (topology_load(path, &t, err, sizeof(err)) < 0)
 				continue;
-			struct listed *nl = realloc(l, ((size_t)n + 1) * sizeof(*l));
-			if (!nl || !(nl[n].name = strndup(e->d_name, len - 5))) {
-				l = nl ? nl : l;
-				topology_free(&t);
-				break;
-			}
-			l = nl;
+			XGROW(l, cap, n);
+			l[n].name = xmalloc(len - 4);
+			snprintf(l[n].name, len - 4, "%s", e->d_name);
 			l[n++].nr_cpus = t.nr_cpus;
 			topology_free(&t);
 		}
 		closedir(d);
-		if (!n) {
-			free(l);
-			continue;
-		}
-		qsort(l, (size_t)n, sizeof(*l), by_size);
-		*names = calloc((size_t)n, sizeof(char *));
-		for (int k = 0; k < n; k++) {
-			if (*names)
-				(*names)[k] = l[k].name;
-			else
-				free(l[k].name);
-		}
-		free(l);
-		if (!*names)
-			return -1;
+		if (n)
+			qsort(l, (size_t)n, sizeof(*l), by_size);
+		*names = n ? xcalloc((size_t)n, sizeof(char *)) : NULL;
+		for (int k = 0; k < n; k++)
+			(*names)[k] = l[k].name;
 		*count = n;
-		return 0;
+		free(l);
 	}
-	return 0;
 }

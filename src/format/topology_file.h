@@ -36,10 +36,9 @@ int topology_resolve(const char *name, const char *scenario_path, char *path, si
 /*
  * The topologies a scenario at scenario_path can name: the .topo files of
  * the first folder topology_resolve() searches that has any, by CPU count
- * then name. *names (free each, then the array) may be empty. -1 when out
- * of memory.
+ * then name. *names (free each, then the array) may be empty.
  */
-int topology_list(const char *scenario_path, char ***names, int *count);
+void topology_list(const char *scenario_path, char ***names, int *count);
 
 void topology_free(struct sched_topology *t);
 

@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "chart.h"
 
-int chart_series_alloc(struct chart_series *s, int n, bool band)
+void chart_series_alloc(struct chart_series *s, int n, bool band)
 {
 	s->n = n;
-	s->x = calloc((size_t)n + 1, sizeof(double));
-	s->y = calloc((size_t)n + 1, sizeof(double));
+	s->x = xcalloc((size_t)n + 1, sizeof(double));
+	s->y = xcalloc((size_t)n + 1, sizeof(double));
 	if (band) {
-		s->lo = calloc((size_t)n + 1, sizeof(double));
-		s->hi = calloc((size_t)n + 1, sizeof(double));
+		s->lo = xcalloc((size_t)n + 1, sizeof(double));
+		s->hi = xcalloc((size_t)n + 1, sizeof(double));
 	}
-	return s->x && s->y && (!band || (s->lo && s->hi)) ? 0 : -1;
 }
 
 void chart_free(struct chart *c)

@@ -44,8 +44,8 @@ struct chart {
 	struct chart_panel panel[CHART_MAX_PANELS];
 };
 
-/* Series storage: -1 when out of memory. */
-int chart_series_alloc(struct chart_series *s, int n, bool band);
+/* Room for n points (and their band). */
+void chart_series_alloc(struct chart_series *s, int n, bool band);
 void chart_free(struct chart *c);
 
 /* Round axis limits and the steps between ticks (1, 2 or 5 times a power of ten). */

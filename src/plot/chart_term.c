@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "chart.h"
 
 static const char *const ansi[] = { "34", "31", "32", "35", "33", "36", "90", "37" };
@@ -111,18 +112,49 @@ static void range(const struct chart_panel *p, struct canvas *c)
 	}
 }
 
-static int panel(FILE *out, const struct chart_panel *p, int cols, int rows, bool colors)
+/* The x axis's labels, each centred under its place where there is room. */
+static void x_labels(FILE *out, const struct chart_panel *p, const struct canvas *c)
 {
-	struct canvas c = { cols, rows, calloc((size_t)(cols * rows), 1), calloc((size_t)(cols * rows), 1),
-			    malloc((size_t)(cols * rows)), 0, 0, 0, 0, p->log_x };
+	int cols = c->cols, used = 0, n = p->nr_categories;
+	char *xl = xmalloc((size_t)cols + 64), label[64];
+	double xs = 0, xstep = 0;
+
+	memset(xl, ' ', (size_t)cols + 63);
+	xl[cols + 63] = 0;
+	if (!n && p->log_x)
+		n = (int)lround(log10(c->xhi / c->xlo)) + 1;
+	else if (!n)
+		chart_ticks(c->xlo, c->xhi, 6, &xs, &xstep, &n);
+	for (int t = 0; t < n; t++) {
+		double v = p->nr_categories ? t : p->log_x ? c->xlo * pow(10, t) : xs + xstep * t;
+
+		if (!p->nr_categories && !p->log_x && (v < c->xlo - 1e-9 || v > c->xhi + 1e-9))
+			continue;
+		if (p->nr_categories)
+			snprintf(label, sizeof(label), "%s", p->category[t]);
+		else
+			chart_tick_label(label, sizeof(label), v, p->log_x ? v : xstep);
+		int len = (int)strlen(label), at = (int)lround(fx(c, v)) / 2 - len / 2;
+		at = at < used ? used : at;
+		if (at + len > cols + 63)
+			break;
+		memcpy(xl + at, label, (size_t)len);
+		used = at + len + 1;
+	}
+	int end = cols + 62;
+	while (end > 0 && xl[end] == ' ')
+		end--;
+	xl[end + 1] = 0;
+	fprintf(out, "%11s%s\n", "", xl);
+	free(xl);
+}
+
+static void panel(FILE *out, const struct chart_panel *p, int cols, int rows, bool colors)
+{
+	struct canvas c = { cols, rows, xcalloc((size_t)(cols * rows), 1), xcalloc((size_t)(cols * rows), 1),
+			    xmalloc((size_t)(cols * rows)), 0, 0, 0, 0, p->log_x };
 	char label[64];
 
-	if (!c.dots || !c.mark || !c.color) {
-		free(c.dots);
-		free(c.mark);
-		free(c.color);
-		return -1;
-	}
 	memset(c.color, -1, (size_t)(cols * rows));
 	range(p, &c);
 	for (int s = 0; s < p->nr_series; s++) {
@@ -196,45 +228,11 @@ static int panel(FILE *out, const struct chart_panel *p, int cols, int rows, boo
 		fputs("─", out);
 	fputc('\n', out);
 	/* x labels: each centred under its place, where there is room */
-	char *xl = malloc((size_t)cols + 64);
-	if (xl) {
-		memset(xl, ' ', (size_t)cols + 63);
-		xl[cols + 63] = 0;
-		int used = 0;
-		int n = p->nr_categories;
-		double xs = 0, xstep = 0;
-		if (!n && p->log_x) {
-			n = (int)lround(log10(c.xhi / c.xlo)) + 1;
-		} else if (!n) {
-			chart_ticks(c.xlo, c.xhi, 6, &xs, &xstep, &n);
-		}
-		for (int t = 0; t < n; t++) {
-			double v = p->nr_categories ? t : p->log_x ? c.xlo * pow(10, t) : xs + xstep * t;
-			if (!p->nr_categories && !p->log_x && (v < c.xlo - 1e-9 || v > c.xhi + 1e-9))
-				continue;
-			if (p->nr_categories)
-				snprintf(label, sizeof(label), "%s", p->category[t]);
-			else
-				chart_tick_label(label, sizeof(label), v, p->log_x ? v : xstep);
-			int len = (int)strlen(label), at = (int)lround(fx(&c, v)) / 2 - len / 2;
-			at = at < used ? used : at;
-			if (at + len > cols + 63)
-				break;
-			memcpy(xl + at, label, (size_t)len);
-			used = at + len + 1;
-		}
-		int end = cols + 62;
-		while (end > 0 && xl[end] == ' ')
-			end--;
-		xl[end + 1] = 0;
-		fprintf(out, "%11s%s\n", "", xl);
-		free(xl);
-	}
+	x_labels(out, p, &c);
 	fprintf(out, "%11s%s\n", "", p->xlabel);
 	free(c.dots);
 	free(c.mark);
 	free(c.color);
-	return 0;
 }
 
 int chart_term(FILE *out, const struct chart *c, int cols, int rows, bool colors)
@@ -245,8 +243,7 @@ int chart_term(FILE *out, const struct chart *c, int cols, int rows, bool colors
 
 		if (i == 1)
 			fprintf(out, "%s\n\n", c->below);
-		if (panel(out, p, cols, i ? rows * 2 / 3 : rows, colors) < 0)
-			return -1;
+		panel(out, p, cols, i ? rows * 2 / 3 : rows, colors);
 		for (int s = 0; s < p->nr_series; s++) {
 			fputs(s ? "   " : "           ", out);
 			if (colors)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/base/mem.h"
 #include "src/format/lex.h"
 #include "sweep_chart.h"
 
@@ -119,15 +120,14 @@ struct line {
 #define CDF_FLOOR_MS 0.001
 
 /* The CDF of a latency histogram: at each bucket's top, the share of wakeups at or below it (%). */
-static int cdf_series(struct chart_series *se, const struct lat_hist *h)
+static void cdf_series(struct chart_series *se, const struct lat_hist *h)
 {
 	int n = 0, k = 0;
 	u64 seen = 0;
 
 	for (unsigned b = 0; b < LAT_OCTAVES * LAT_SUB; b++)
 		n += h->bucket[b] != 0;
-	if (chart_series_alloc(se, n + 1, false) < 0)
-		return -1;
+	chart_series_alloc(se, n + 1, false);
 	for (unsigned b = 0; b < LAT_OCTAVES * LAT_SUB; b++) {
 		if (!h->bucket[b])
 			continue;
@@ -141,7 +141,6 @@ static int cdf_series(struct chart_series *se, const struct lat_hist *h)
 		se->y[k++] = 100.0 * (double)seen / (double)h->count;
 	}
 	se->n = k;
-	return 0;
 }
 
 int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant *v, int nv,
@@ -170,11 +169,9 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 
 	/* the x values, in order: numeric ones sorted, the others as they first come */
 	int nx = 0;
-	const char **xv = calloc((size_t)nv + 1, sizeof(*xv));
-	struct line *lines = calloc((size_t)nv * 2 + 2, sizeof(*lines));
+	const char **xv = xcalloc((size_t)nv + 1, sizeof(*xv));
+	struct line *lines = xcalloc((size_t)nv * 2 + 2, sizeof(*lines));
 	int nl = 0;
-	if (!xv || !lines)
-		goto oom;
 	for (int i = 0; i < nv; i++) {
 		const char *val = xa >= 0 ? sweep_value(p, &v[i].coord, xa) : "";
 		bool seen = false;
@@ -241,19 +238,16 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 	m->y_from_zero = true;
 	if (!xnum) {
 		m->nr_categories = nx;
-		if (!(m->category = calloc((size_t)nx + 1, sizeof(char *))))
-			goto oom;
+		m->category = xcalloc((size_t)nx + 1, sizeof(char *));
 		for (int k = 0; k < nx; k++)
-			if (!(m->category[k] = strdup(xa >= 0 ? xv[k] : p->scen[0].label)))
-				goto oom;
+			m->category[k] = xstrdup(xa >= 0 ? xv[k] : p->scen[0].label);
 	}
 	m->nr_series = nl;
 	for (int l = 0; l < nl; l++) {
 		struct chart_series *se = &m->series[l];
 		int n = 0;
 
-		if (chart_series_alloc(se, nx, seeds > 1) < 0)
-			goto oom;
+		chart_series_alloc(se, nx, seeds > 1);
 		se->color = l;
 		snprintf(se->label, sizeof(se->label), "%s%s%s", lines[l].key,
 			 has_b ? (lines[l].key[0] ? " " : "") : "", has_b ? (lines[l].side ? "B" : "A") : "");
@@ -308,8 +302,8 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 					if (strcmp(key, lines[l].key) || (xa >= 0 && strcmp(sweep_value(p, &v[i].coord, xa), xv[k])))
 						continue;
 					const struct sweep_vrow *vr = row_of(&v[i], rowname);
-					if (vr && cdf_series(se, &vr->lat[lines[l].side]) < 0)
-						goto oom;
+					if (vr)
+						cdf_series(se, &vr->lat[lines[l].side]);
 					break;
 				}
 			}
@@ -318,12 +312,6 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 	free(xv);
 	free(lines);
 	return 0;
-oom:
-	free(xv);
-	free(lines);
-	chart_free(c);
-	snprintf(err, errlen, "out of memory");
-	return -1;
 }
 
 int sweep_chart_write(const char *path, const struct sweep_results *r, const struct sweep_variant *v,
