@@ -19,8 +19,8 @@ int cli_usage_error(const char *fmt, ...)
 	return 2;
 }
 
-int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov,
-			   struct scenario_file *f, char *err, size_t errlen)
+int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *f,
+			   char *err, size_t errlen)
 {
 	int rc;
 

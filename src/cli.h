@@ -15,7 +15,7 @@ int cli_load_scenario(const char *path, struct scenario_file *f);
 #define CLI_MAX_SETS 256
 struct cli_sets {
 	int n;
-	char kv[CLI_MAX_SETS][300];	/* the KEY=VALUE each means (--seed N is seed=N) */
+	char kv[CLI_MAX_SETS][300]; /* the KEY=VALUE each means (--seed N is seed=N) */
 	int nr_params;
 	const char *param[CLI_MAX_SETS];
 };
@@ -24,8 +24,8 @@ int cli_add_set(struct cli_sets *s, const char *arg, bool seed);
 int cli_add_param(struct cli_sets *s, const char *arg);
 /* Load a scenario with the overrides: the built-in demo for DEMO_SCENARIO_NAME,
  * else the file; 2 on error with the message in err. */
-int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov,
-			   struct scenario_file *f, char *err, size_t errlen);
+int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *f,
+			   char *err, size_t errlen);
 /* cli_load_scenario, then the --seed/--set/--param overrides; 2 (printed) on error. */
 int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct scenario_file *f);
 

@@ -34,12 +34,12 @@ struct axis_arg {
 	char key[64];
 	int n;
 	char *value[MAX_LIST];
-	char *text;		/* the list, split in place */
+	char *text; /* the list, split in place */
 };
 
 struct sweep_opts {
 	int nr_axes;
-	struct axis_arg axis[SWEEP_MAX_AXES - 1];	/* the seeds come last, apart */
+	struct axis_arg axis[SWEEP_MAX_AXES - 1]; /* the seeds come last, apart */
 	struct axis_arg seeds;
 	int nr_vs;
 	const char *vs[SWEEP_MAX_VS];
@@ -112,7 +112,8 @@ static int add_keyed(struct sweep_opts *o, int kind, const char *opt, const char
 	struct axis_arg *a;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(a->key))
-		return cli_usage_error("%s: '%s' is not %s=V1,V2,...", opt, arg, kind == SWEEP_SET ? "KEY" : "NAME");
+		return cli_usage_error("%s: '%s' is not %s=V1,V2,...", opt, arg,
+				       kind == SWEEP_SET ? "KEY" : "NAME");
 	if (!(a = add_axis(o, kind, arg, (size_t)(eq - arg), eq + 1)))
 		return 2;
 	for (int i = 0; i < a->n; i++) {
@@ -122,7 +123,8 @@ static int add_keyed(struct sweep_opts *o, int kind, const char *opt, const char
 			if (!param_name_valid(arg, (size_t)(eq - arg)))
 				return cli_usage_error("--param: bad parameter name '%s'", a->key);
 			if (!param_value_valid(a->value[i], strlen(a->value[i])))
-				return cli_usage_error("--param %s: '%s' is not one plain word", a->key, a->value[i]);
+				return cli_usage_error("--param %s: '%s' is not one plain word", a->key,
+						       a->value[i]);
 			continue;
 		}
 		snprintf(kv, sizeof(kv), "%s=%s", a->key, a->value[i]);
@@ -134,7 +136,8 @@ static int add_keyed(struct sweep_opts *o, int kind, const char *opt, const char
 
 static int add_machine(struct sweep_opts *o, int kind, const char *arg)
 {
-	struct axis_arg *a = add_axis(o, kind, sweep_axis_kind_names[kind], strlen(sweep_axis_kind_names[kind]), arg);
+	struct axis_arg *a =
+		add_axis(o, kind, sweep_axis_kind_names[kind], strlen(sweep_axis_kind_names[kind]), arg);
 
 	if (!a)
 		return 2;
@@ -164,7 +167,8 @@ static int add_seeds(struct sweep_opts *o, const char *arg)
 			end = (char *)"x";
 	}
 	if (end == arg || *end || arg[0] == '-' || b < a || b - a >= MAX_LIST)
-		return cli_usage_error("--seeds: '%s' is not A..B with A <= B (at most %d seeds)", arg, MAX_LIST);
+		return cli_usage_error("--seeds: '%s' is not A..B with A <= B (at most %d seeds)", arg,
+				       MAX_LIST);
 	struct axis_arg *x = &o->seeds;
 	if (x->n)
 		return cli_usage_error("--seeds: given twice");
@@ -210,8 +214,21 @@ static void free_opts(struct sweep_opts *o)
 }
 
 enum {
-	O_TOPOLOGY = 256, O_KERNEL, O_SCHED, O_SEEDS, O_SET, O_PARAM, O_VS_SET, O_WINDOW, O_JOBS, O_OUT,
-	O_SHARD, O_PLOT, O_METRIC, O_ROW, O_MATRIX,
+	O_TOPOLOGY = 256,
+	O_KERNEL,
+	O_SCHED,
+	O_SEEDS,
+	O_SET,
+	O_PARAM,
+	O_VS_SET,
+	O_WINDOW,
+	O_JOBS,
+	O_OUT,
+	O_SHARD,
+	O_PLOT,
+	O_METRIC,
+	O_ROW,
+	O_MATRIX,
 };
 
 /* Options sweep and merge share: outputs. Returns 0, 2, or 1 when not one of them. */
@@ -225,8 +242,9 @@ static int output_option(struct sweep_opts *o, int c)
 		return 0;
 	case O_METRIC:
 		if ((o->chart.metric = sweep_metric_lookup(optarg)) < 0)
-			return cli_usage_error("--metric: '%s' is not share, wait, p50, p99, migrations or throttled",
-					       optarg);
+			return cli_usage_error(
+				"--metric: '%s' is not share, wait, p50, p99, migrations or throttled",
+				optarg);
 		return 0;
 	case O_ROW:
 		o->chart.row = optarg;
@@ -239,22 +257,14 @@ static int output_option(struct sweep_opts *o, int c)
 }
 
 static const struct option sweep_options[] = {
-	{ "topology", required_argument, NULL, O_TOPOLOGY },
-	{ "kernel", required_argument, NULL, O_KERNEL },
-	{ "sched", required_argument, NULL, O_SCHED },
-	{ "seeds", required_argument, NULL, O_SEEDS },
-	{ "set", required_argument, NULL, O_SET },
-	{ "param", required_argument, NULL, O_PARAM },
-	{ "vs-set", required_argument, NULL, O_VS_SET },
-	{ "window", required_argument, NULL, O_WINDOW },
-	{ "jobs", required_argument, NULL, O_JOBS },
-	{ "out", required_argument, NULL, O_OUT },
-	{ "shard", required_argument, NULL, O_SHARD },
-	{ "plot", required_argument, NULL, O_PLOT },
-	{ "metric", required_argument, NULL, O_METRIC },
-	{ "row", required_argument, NULL, O_ROW },
-	{ "matrix", no_argument, NULL, O_MATRIX },
-	{ NULL, 0, NULL, 0 },
+	{ "topology", required_argument, NULL, O_TOPOLOGY }, { "kernel", required_argument, NULL, O_KERNEL },
+	{ "sched", required_argument, NULL, O_SCHED },	     { "seeds", required_argument, NULL, O_SEEDS },
+	{ "set", required_argument, NULL, O_SET },	     { "param", required_argument, NULL, O_PARAM },
+	{ "vs-set", required_argument, NULL, O_VS_SET },     { "window", required_argument, NULL, O_WINDOW },
+	{ "jobs", required_argument, NULL, O_JOBS },	     { "out", required_argument, NULL, O_OUT },
+	{ "shard", required_argument, NULL, O_SHARD },	     { "plot", required_argument, NULL, O_PLOT },
+	{ "metric", required_argument, NULL, O_METRIC },     { "row", required_argument, NULL, O_ROW },
+	{ "matrix", no_argument, NULL, O_MATRIX },	     { NULL, 0, NULL, 0 },
 };
 
 static int parse_sweep_args(int argc, char **argv, struct sweep_opts *o)
@@ -301,7 +311,8 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_opts *o)
 			break;
 		case O_WINDOW:
 			if (parse_window(optarg, &o->from, &o->to))
-				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)", optarg);
+				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)",
+						       optarg);
 			o->has_window = true;
 			break;
 		case O_JOBS: {
@@ -351,7 +362,7 @@ static void scenario_info(const char *path, struct scenario_info *si)
 
 	memset(si, 0, sizeof(*si));
 	if (scenario_load(path, &f, err, sizeof(err)) < 0)
-		return;	/* its cells say why */
+		return; /* its cells say why */
 	si->loaded = true;
 	snprintf(si->topology, sizeof(si->topology), "%s", f.topo.name);
 	snprintf(si->kernel, sizeof(si->kernel), "%d.%d", f.sc.kernel / 100, f.sc.kernel % 100);
@@ -493,8 +504,9 @@ static void progress_done(void *ctx, const struct sweep_results *r, int cell, in
 		sweep_coord(p, cell, &co);
 		sweep_variant_label(p, &co, label, sizeof(label));
 		int a = p->nr_axes - 1;
-		fprintf(stderr, "sweep: %d/%d %s%s%s%s%s: %s%s%s\n", pg->done, pg->total, p->scen[co.scen].label,
-			label[0] ? " " : "", label, a >= 0 && p->axis[a].kind == SWEEP_SEED ? " seed=" : "",
+		fprintf(stderr, "sweep: %d/%d %s%s%s%s%s: %s%s%s\n", pg->done, pg->total,
+			p->scen[co.scen].label, label[0] ? " " : "", label,
+			a >= 0 && p->axis[a].kind == SWEEP_SEED ? " seed=" : "",
 			a >= 0 && p->axis[a].kind == SWEEP_SEED ? sweep_value(p, &co, a) : "",
 			sweep_status_names[c->status], c->message ? ": " : "", c->message ? c->message : "");
 		return;
@@ -534,7 +546,8 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep_results 
 			rc = 2;
 			continue;
 		}
-		int bad = n > 4 && !strcmp(path + n - 4, ".csv") ? sweep_write_csv(f, r) : sweep_write_json(f, r);
+		int bad = n > 4 && !strcmp(path + n - 4, ".csv") ? sweep_write_csv(f, r)
+								 : sweep_write_json(f, r);
 		if (fclose(f) || bad || rename(tmp, path)) {
 			fprintf(stderr, "schedscope: %s: cannot write: %m\n", path);
 			unlink(tmp);
@@ -550,7 +563,8 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep_results 
 	printf("\nsweep: %d cell%s%s:", total, total == 1 ? "" : "s", r->nr_shards > 1 ? " (one shard)" : "");
 	for (int s = 0, k = 0; s < NR_CELL_STATUS; s++)
 		if (count[s] || s == CELL_OK)
-			printf("%s %d %s", k++ ? "," : "", count[s], s == CELL_FAIL ? "failed" : sweep_status_names[s]);
+			printf("%s %d %s", k++ ? "," : "", count[s],
+			       s == CELL_FAIL ? "failed" : sweep_status_names[s]);
 	printf("\n");
 	fflush(stdout);
 	if (rc || count[CELL_ERROR])
@@ -570,8 +584,10 @@ static int cmd_sweep_merge(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", sweep_options, NULL)) != -1) {
 		rc = output_option(&o, c);
 		if (rc == 1)
-			return cli_usage_error("sweep merge: '%s' is not an option of merge (--out, --plot, --metric, "
-					       "--row, --matrix)", argv[optind - 1]);
+			return cli_usage_error(
+				"sweep merge: '%s' is not an option of merge (--out, --plot, --metric, "
+				"--row, --matrix)",
+				argv[optind - 1]);
 		if (rc)
 			return rc;
 	}
@@ -597,7 +613,8 @@ static int cmd_sweep_merge(int argc, char **argv)
 	}
 	int missing = sweep_missing(&all, err, sizeof(err));
 	if (missing) {
-		fprintf(stderr, "schedscope: sweep merge: %d of %d cells are missing (%s): is a shard left out?\n",
+		fprintf(stderr,
+			"schedscope: sweep merge: %d of %d cells are missing (%s): is a shard left out?\n",
 			missing, all.plan.nr_cells, err);
 		sweep_results_free(&all);
 		return 2;

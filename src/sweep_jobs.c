@@ -96,7 +96,8 @@ static void finish(struct sweep_results *r, struct worker *w)
 	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFSIGNALED(status)) {
-		snprintf(why, sizeof(why), "the run died (signal %d, %s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+		snprintf(why, sizeof(why), "the run died (signal %d, %s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
 		died(&c, w->cell, why);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(why, sizeof(why), "the run failed (exit status %d)", WEXITSTATUS(status));
@@ -158,7 +159,7 @@ int sweep_jobs_run(struct sweep_results *r, int jobs, sweep_done_fn done, void *
 					free(pf);
 					return started ? 0 : -1;
 				}
-				break;	/* wait for one to end */
+				break; /* wait for one to end */
 			}
 			next++;
 			running++;

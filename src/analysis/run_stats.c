@@ -8,8 +8,7 @@
 
 #define VERDICT_LEN 512
 
-void run_stats_init(struct run_stats *rs, const struct scenario_file *f, u64 from, u64 to,
-		    bool expects)
+void run_stats_init(struct run_stats *rs, const struct scenario_file *f, u64 from, u64 to, bool expects)
 {
 	rs->n = 1 + (expects ? f->nr_expects : 0);
 	rs->st = xcalloc((size_t)rs->n, sizeof(*rs->st));

@@ -12,11 +12,10 @@
 
 struct run_stats {
 	int n;
-	struct stats *st;	/* st[0]: the window; st[1 + i]: expect i's (with expects) */
+	struct stats *st; /* st[0]: the window; st[1 + i]: expect i's (with expects) */
 };
 
-void run_stats_init(struct run_stats *rs, const struct scenario_file *f, u64 from, u64 to,
-		    bool expects);
+void run_stats_init(struct run_stats *rs, const struct scenario_file *f, u64 from, u64 to, bool expects);
 /* A sched_event_fn; ctx is the run_stats. */
 void run_stats_event(void *ctx, const struct sched_event *ev);
 void run_stats_finish(struct run_stats *rs, u64 now);

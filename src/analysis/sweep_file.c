@@ -138,7 +138,8 @@ bool sweep_plan_equal(const struct sweep_plan *a, const struct sweep_plan *b)
 int sweep_merge(struct sweep_results *into, struct sweep_results *part, char *err, size_t errlen)
 {
 	if (!sweep_plan_equal(&into->plan, &part->plan)) {
-		snprintf(err, errlen, "not the same sweep (scenarios, axes, values, --vs-set or --window differ)");
+		snprintf(err, errlen,
+			 "not the same sweep (scenarios, axes, values, --vs-set or --window differ)");
 		return -1;
 	}
 	for (int i = 0; i < part->plan.nr_cells; i++) {

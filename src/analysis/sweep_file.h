@@ -16,9 +16,9 @@
 
 struct sweep_results {
 	struct sweep_plan plan;
-	int shard, nr_shards;	/* 1 of 1: the whole matrix */
-	struct sweep_cell *cell;	/* [plan.nr_cells], by cell number */
-	bool *have;		/* [plan.nr_cells]: the cell is in these results */
+	int shard, nr_shards;	 /* 1 of 1: the whole matrix */
+	struct sweep_cell *cell; /* [plan.nr_cells], by cell number */
+	bool *have;		 /* [plan.nr_cells]: the cell is in these results */
 };
 
 /* The cells' arrays for the plan already in r->plan. */

@@ -48,7 +48,7 @@ int sweep_plan_add_scenario(struct sweep_plan *p, const char *path, const int *n
 	long long cells = 1;
 
 	p->scen = xrealloc(p->scen, ((size_t)p->nr_scenarios + 1) * sizeof(*p->scen));
-	s = &p->scen[p->nr_scenarios++];	/* from here sweep_plan_free() owns it */
+	s = &p->scen[p->nr_scenarios++]; /* from here sweep_plan_free() owns it */
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);
 	s->label = label_of(path);
@@ -151,7 +151,8 @@ void sweep_variant_label(const struct sweep_plan *p, const struct sweep_coord *c
 	for (int a = 0; a < p->nr_axes && k < len; a++) {
 		if (p->axis[a].kind == SWEEP_SEED || !sweep_axis_varies(p, a))
 			continue;
-		int w = snprintf(buf + k, len - k, "%s%s=%s", k ? " " : "", p->axis[a].key, sweep_value(p, c, a));
+		int w = snprintf(buf + k, len - k, "%s%s=%s", k ? " " : "", p->axis[a].key,
+				 sweep_value(p, c, a));
 		if (w < 0)
 			break;
 		k += (size_t)w;
@@ -171,7 +172,8 @@ static void overrides(const struct sweep_plan *p, int cell, bool side_b, bool ma
 	for (int a = 0; a < p->nr_axes; a++) {
 		const char *v = sweep_value(p, &c, a);
 		const struct sweep_axis *ax = &p->axis[a];
-		bool is_machine = ax->kind == SWEEP_TOPOLOGY || ax->kind == SWEEP_KERNEL || ax->kind == SWEEP_SCHED;
+		bool is_machine =
+			ax->kind == SWEEP_TOPOLOGY || ax->kind == SWEEP_KERNEL || ax->kind == SWEEP_SCHED;
 
 		if (!strcmp(v, SWEEP_OWN) || (is_machine && !machine))
 			continue;

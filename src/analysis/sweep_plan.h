@@ -18,12 +18,12 @@
 #define SWEEP_OWN "own"
 
 enum sweep_axis_kind {
-	SWEEP_TOPOLOGY,		/* --topology: the machine */
-	SWEEP_KERNEL,		/* --kernel: --set kernel= */
-	SWEEP_SCHED,		/* --sched: --set sched= */
-	SWEEP_PARAM,		/* --param NAME: the scenario's `param` */
-	SWEEP_SET,		/* --set KEY: a tunable, feature, hz, duration... */
-	SWEEP_SEED,		/* --seeds A..B: --set seed= */
+	SWEEP_TOPOLOGY, /* --topology: the machine */
+	SWEEP_KERNEL,	/* --kernel: --set kernel= */
+	SWEEP_SCHED,	/* --sched: --set sched= */
+	SWEEP_PARAM,	/* --param NAME: the scenario's `param` */
+	SWEEP_SET,	/* --set KEY: a tunable, feature, hz, duration... */
+	SWEEP_SEED,	/* --seeds A..B: --set seed= */
 	NR_SWEEP_AXIS_KINDS
 };
 
@@ -31,16 +31,16 @@ extern const char *const sweep_axis_kind_names[NR_SWEEP_AXIS_KINDS];
 
 struct sweep_axis {
 	int kind;
-	char key[64];		/* PARAM: the name, SET: the key; else the kind's name */
+	char key[64]; /* PARAM: the name, SET: the key; else the kind's name */
 };
 
 /* One scenario and, per axis, the values its cells take. */
 struct sweep_scenario {
 	char *path;
-	char *label;		/* the file name without folder and .scn */
+	char *label; /* the file name without folder and .scn */
 	int nr_values[SWEEP_MAX_AXES];
 	char **value[SWEEP_MAX_AXES];
-	char *own[SWEEP_MAX_AXES];	/* the scenario's own value (topology, kernel), or NULL */
+	char *own[SWEEP_MAX_AXES]; /* the scenario's own value (topology, kernel), or NULL */
 	int first_cell, nr_cells;
 };
 
@@ -48,11 +48,11 @@ struct sweep_plan {
 	int nr_scenarios;
 	struct sweep_scenario *scen;
 	int nr_axes;
-	struct sweep_axis axis[SWEEP_MAX_AXES];	/* the seed axis, if any, last */
+	struct sweep_axis axis[SWEEP_MAX_AXES]; /* the seed axis, if any, last */
 	int nr_vs;
-	char *vs_set[SWEEP_MAX_VS];	/* --vs-set KEY=VALUE: each cell's B side */
+	char *vs_set[SWEEP_MAX_VS]; /* --vs-set KEY=VALUE: each cell's B side */
 	bool has_window;
-	u64 from, to;		/* --window */
+	u64 from, to; /* --window */
 	int nr_cells;
 };
 

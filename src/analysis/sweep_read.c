@@ -56,19 +56,22 @@ static int read_row(struct reader *rd, json_t *o, struct sweep_row *r)
 	json_t *pair;
 
 	if (!name || !json_is_boolean(g) || !json_is_array(lat) ||
-	    get_u64(rd, o, "tasks", 200000, &tasks) < 0 || get_u64(rd, o, "cpu_ns", UINT64_MAX >> 1, &r->cpu_ns) < 0 ||
+	    get_u64(rd, o, "tasks", 200000, &tasks) < 0 ||
+	    get_u64(rd, o, "cpu_ns", UINT64_MAX >> 1, &r->cpu_ns) < 0 ||
 	    get_u64(rd, o, "wait_ns", UINT64_MAX >> 1, &r->wait_ns) < 0 ||
 	    get_u64(rd, o, "migrations", UINT64_MAX >> 1, &r->migrations) < 0 ||
 	    get_u64(rd, o, "throttled_ns", UINT64_MAX >> 1, &r->throttled_ns) < 0 ||
 	    get_u64(rd, o, "lat_max_ns", UINT64_MAX >> 1, &r->lat.max) < 0)
-		return bad(rd, "a row is damaged (%s)", "name, group, tasks, cpu_ns, wait_ns, migrations, "
+		return bad(rd, "a row is damaged (%s)",
+			   "name, group, tasks, cpu_ns, wait_ns, migrations, "
 			   "throttled_ns, lat_max_ns, lat");
 	if (strlen(name) >= sizeof(r->name))
 		return bad(rd, "row name '%.40s...' is too long", name);
 	strcpy(r->name, name);
 	r->group = json_is_true(g);
 	r->tasks = (int)tasks;
-	json_array_foreach(lat, i, pair) {
+	json_array_foreach(lat, i, pair)
+	{
 		json_t *b = json_array_get(pair, 0), *n = json_array_get(pair, 1);
 
 		if (json_array_size(pair) != 2 || !json_is_integer(b) || !json_is_integer(n) ||
@@ -92,12 +95,14 @@ static int read_side(struct reader *rd, json_t *o, struct sweep_side *s)
 	s->row = xcalloc(json_array_size(rows) + 1, sizeof(*s->row));
 	s->expect_msg = xcalloc(json_array_size(ex) + 1, sizeof(*s->expect_msg));
 	s->expect_ok = xcalloc(json_array_size(ex) + 1, sizeof(*s->expect_ok));
-	json_array_foreach(rows, i, x) {
+	json_array_foreach(rows, i, x)
+	{
 		if (!json_is_object(x) || read_row(rd, x, &s->row[i]) < 0)
 			return bad(rd, "a %s is damaged", "row");
 		s->nr_rows++;
 	}
-	json_array_foreach(ex, i, x) {
+	json_array_foreach(ex, i, x)
+	{
 		json_t *ok = json_object_get(x, "ok");
 		const char *msg = get_str(rd, x, "message");
 
@@ -170,12 +175,14 @@ static int read_values(struct reader *rd, json_t *arr, int nr_axes, int *nr, cha
 
 	if (!json_is_array(arr) || (int)json_array_size(arr) != nr_axes)
 		return bad(rd, "a scenario's %s do not match the axes", "values");
-	json_array_foreach(arr, i, a) {
+	json_array_foreach(arr, i, a)
+	{
 		if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_MAX_CELLS)
 			return bad(rd, "an axis has %s", "no values");
 		nr[i] = (int)json_array_size(a);
 		vals[i] = xcalloc(json_array_size(a) + 1, sizeof(char *));
-		json_array_foreach(a, k, v) {
+		json_array_foreach(a, k, v)
+		{
 			if (!json_is_string(v))
 				return bad(rd, "an axis value is %s", "not a string");
 			vals[i][k] = xstrdup(json_string_value(v));
@@ -194,7 +201,8 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 	if (!json_is_object(o) || !json_is_array(axes) || !json_is_array(scen) || !json_is_array(vs) ||
 	    json_array_size(axes) > SWEEP_MAX_AXES || json_array_size(vs) > SWEEP_MAX_VS)
 		return bad(rd, "the %s is damaged", "plan");
-	json_array_foreach(axes, i, x) {
+	json_array_foreach(axes, i, x)
+	{
 		const char *kind = get_str(rd, x, "kind"), *key = get_str(rd, x, "key");
 		int k = 0;
 
@@ -204,7 +212,8 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 			return bad(rd, "an %s is damaged", "axis");
 		sweep_plan_add_axis(p, k, key);
 	}
-	json_array_foreach(vs, i, x) {
+	json_array_foreach(vs, i, x)
+	{
 		if (!json_is_string(x))
 			return bad(rd, "a --vs-set is %s", "damaged");
 		p->vs_set[p->nr_vs++] = xstrdup(json_string_value(x));
@@ -217,7 +226,8 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 	} else if (!json_is_null(win)) {
 		return bad(rd, "the %s is damaged", "window");
 	}
-	json_array_foreach(scen, i, x) {
+	json_array_foreach(scen, i, x)
+	{
 		int nr[SWEEP_MAX_AXES] = { 0 };
 		char **vals[SWEEP_MAX_AXES] = { 0 };
 		const char *path = get_str(rd, x, "path");
@@ -229,7 +239,8 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 		size_t k;
 		if (r == 0 && (!json_is_array(own) || (int)json_array_size(own) != p->nr_axes))
 			r = bad(rd, "a scenario's %s values are damaged", "own");
-		json_array_foreach(own, k, ov) {
+		json_array_foreach(own, k, ov)
+		{
 			if (r < 0 || json_is_null(ov))
 				continue;
 			if (!json_is_string(ov))
@@ -281,7 +292,8 @@ int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t
 		r->shard = (int)json_integer_value(json_array_get(shard, 0));
 		r->nr_shards = (int)json_integer_value(json_array_get(shard, 1));
 		rc = 0;
-		json_array_foreach(cells, i, x) {
+		json_array_foreach(cells, i, x)
+		{
 			struct sweep_cell c;
 
 			if (read_cell(&rd, x, r->plan.nr_cells, &c) < 0) {

@@ -253,7 +253,8 @@ static void print_failures(FILE *out, const struct sweep_results *r, const struc
 				char name[64];
 				cell_name(r, c, name, sizeof(name));
 				if (k < sizeof(list) - 8) {
-					int w = snprintf(list + k, sizeof(list) - k, "%s%s", fails ? ", " : "", name);
+					int w = snprintf(list + k, sizeof(list) - k, "%s%s",
+							 fails ? ", " : "", name);
 					k += w > 0 ? (size_t)w : 0;
 				}
 				fails++;
@@ -265,7 +266,8 @@ static void print_failures(FILE *out, const struct sweep_results *r, const struc
 			const struct sweep_cell *fc = &r->cell[first];
 			fprintf(out, "  %s%s\n", side ? "B: " : "", (side ? &fc->b : &fc->a)->expect_msg[x]);
 			if (n > 1)
-				fprintf(out, "    fails in %d of %d %s: %s\n", fails, n, seeds ? "seeds" : "cells", list);
+				fprintf(out, "    fails in %d of %d %s: %s\n", fails, n,
+					seeds ? "seeds" : "cells", list);
 		}
 	}
 	/* cells that did not run: each reason once */
@@ -308,8 +310,8 @@ void sweep_table_text(FILE *out, const struct sweep_results *r, const struct swe
 
 		for (int s = 0; s < NR_CELL_STATUS; s++)
 			total += w->count[s];
-		fprintf(out, "%s%s%s%s: %d %s:", i ? "\n" : "", p->scen[w->scen].label, w->label[0] ? "  " : "",
-			w->label, total, w->nr_cells > 1 ? "seeds" : "cell");
+		fprintf(out, "%s%s%s%s: %d %s:", i ? "\n" : "", p->scen[w->scen].label,
+			w->label[0] ? "  " : "", w->label, total, w->nr_cells > 1 ? "seeds" : "cell");
 		for (int s = 0, k = 0; s < NR_CELL_STATUS; s++)
 			if (w->count[s])
 				fprintf(out, "%s %d %s", k++ ? "," : "", w->count[s], sweep_status_names[s]);
@@ -358,7 +360,8 @@ static void matrix_cell(const struct sweep_results *r, int scen, int ka, const c
 		if (!r->have[c])
 			continue;
 		sweep_coord(p, c, &co);
-		if ((ka >= 0 && strcmp(sweep_value(p, &co, ka), kv)) || (ta >= 0 && strcmp(sweep_value(p, &co, ta), tv)))
+		if ((ka >= 0 && strcmp(sweep_value(p, &co, ka), kv)) ||
+		    (ta >= 0 && strcmp(sweep_value(p, &co, ta), tv)))
 			continue;
 		count[r->cell[c].status]++;
 		total++;
@@ -371,7 +374,8 @@ static void matrix_cell(const struct sweep_results *r, int scen, int ka, const c
 	else if (count[CELL_FAIL] && count[CELL_FAIL] == count[CELL_FAIL] + count[CELL_OK])
 		snprintf(buf, n, "FAIL%s", own ? "*" : "");
 	else if (count[CELL_FAIL])
-		snprintf(buf, n, "%d/%dF%s", count[CELL_FAIL], count[CELL_FAIL] + count[CELL_OK], own ? "*" : "");
+		snprintf(buf, n, "%d/%dF%s", count[CELL_FAIL], count[CELL_FAIL] + count[CELL_OK],
+			 own ? "*" : "");
 	else if (count[CELL_OK])
 		snprintf(buf, n, "ok%s", own ? "*" : "");
 	else
@@ -439,7 +443,8 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 		}
 	}
 	free(col);
-	fprintf(out, "\n* the scenario's own topology or kernel; n/a: the scenario does not fit that machine "
+	fprintf(out,
+		"\n* the scenario's own topology or kernel; n/a: the scenario does not fit that machine "
 		"or release;\nFAIL: an expect does not hold (K/NF: in K of N cells); - not in this sweep\n");
 	/* what went wrong where it was not the scenario's expects */
 	for (int c = 0; c < p->nr_cells; c++) {

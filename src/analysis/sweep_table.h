@@ -16,23 +16,28 @@
 /* Over the seeds of a variant: the cells that ran. */
 struct sweep_stat {
 	int n;
-	double mean, sd, min, max;	/* sd: the sample standard deviation (0 for one seed) */
+	double mean, sd, min, max; /* sd: the sample standard deviation (0 for one seed) */
 };
 
-enum { SIDE_A, SIDE_B, SIDE_DIFF, NR_SIDES };	/* B - A, seed by seed */
+enum {
+	SIDE_A,
+	SIDE_B,
+	SIDE_DIFF,
+	NR_SIDES
+}; /* B - A, seed by seed */
 
 struct sweep_vrow {
 	char name[64];
 	bool group;
 	struct sweep_stat m[NR_SIDES][NR_SWEEP_METRICS];
-	struct lat_hist lat[2];		/* A and B: every wakeup of every seed */
+	struct lat_hist lat[2]; /* A and B: every wakeup of every seed */
 };
 
 struct sweep_variant {
 	int scen;
-	int first_cell, nr_cells;	/* its cells: one per seed */
-	struct sweep_coord coord;	/* its first cell's */
-	char label[256];		/* the swept values, seed left out */
+	int first_cell, nr_cells; /* its cells: one per seed */
+	struct sweep_coord coord; /* its first cell's */
+	char label[256];	  /* the swept values, seed left out */
 	int count[NR_CELL_STATUS];
 	int nr_rows;
 	struct sweep_vrow *row;

@@ -60,8 +60,8 @@ struct lexer {
 	bool quoted;		/* inside a "string" (a program): '#' is no comment but an error */
 	bool nopos;		/* messages are "name: message" (one-line inputs like --set) */
 	bool failed;
-	struct params *params;	/* a scenario's `param`s: values may say ${NAME} (params.h) */
-	const struct params_text *expansion;	/* the text is this expansion of ${NAME}s */
+	struct params *params;		     /* a scenario's `param`s: values may say ${NAME} (params.h) */
+	const struct params_text *expansion; /* the text is this expansion of ${NAME}s */
 	char *err;
 	size_t errlen;
 };

@@ -7,20 +7,22 @@
 #include "params.h"
 
 const char *const param_kind_names[] = {
-	[PARAM_INTEGER] = "an integer", [PARAM_DURATION] = "a duration",
-	[PARAM_DECIMAL] = "a decimal number", [PARAM_WORD] = "a word",
+	[PARAM_INTEGER] = "an integer",
+	[PARAM_DURATION] = "a duration",
+	[PARAM_DECIMAL] = "a decimal number",
+	[PARAM_WORD] = "a word",
 };
 
 /* One expansion: spans point into text, so each stays where it was made. */
 struct params_text {
 	struct params_text *next;
 	size_t len;
-	u32 col;		/* of text[0] in the file */
+	u32 col; /* of text[0] in the file */
 	int nr_refs;
 	struct text_ref {
-		size_t at, n;	/* the value's bytes in text */
-		size_t was, was_n;	/* the ${NAME}'s offset and length as written */
-	} *ref;
+		size_t at, n;	   /* the value's bytes in text */
+		size_t was, was_n; /* the ${NAME}'s offset and length as written */
+	} * ref;
 	char text[];
 };
 
@@ -130,7 +132,8 @@ int params_expand(struct lexer *lx, const struct lex_span *s, struct lex_span *o
 			t = malloc(sizeof(*t) + len + 1);
 			if (!t)
 				return lex_error(lx, s, "out of memory");
-			*t = (struct params_text){ ps->texts, len, s->col, 0, calloc((size_t)refs, sizeof(*t->ref)) };
+			*t = (struct params_text){ ps->texts, len, s->col, 0,
+						   calloc((size_t)refs, sizeof(*t->ref)) };
 			ps->texts = t;
 			if (!t->ref)
 				return lex_error(lx, s, "out of memory");
@@ -153,10 +156,14 @@ int params_expand(struct lexer *lx, const struct lex_span *s, struct lex_span *o
 			const struct param *p = params_find(ps, name, n);
 			if (!p) {
 				if (!param_name_valid(name, n))
-					return lex_error(lx, &at, "bad parameter reference '%s' (a parameter is ${NAME})",
-							 SNIP(&at));
-				return lex_error(lx, &at, "undeclared parameter '%.*s' (declare it before its use: "
-						 "param %.*s=DEFAULT)", (int)n, name, (int)n, name);
+					return lex_error(
+						lx, &at,
+						"bad parameter reference '%s' (a parameter is ${NAME})",
+						SNIP(&at));
+				return lex_error(lx, &at,
+						 "undeclared parameter '%.*s' (declare it before its use: "
+						 "param %.*s=DEFAULT)",
+						 (int)n, name, (int)n, name);
 			}
 			size_t vn = strlen(p->value);
 			if (pass) {
@@ -187,7 +194,7 @@ const struct params_text *params_text_of(const struct params *ps, const char *p)
 
 u32 params_text_col(const struct params_text *t, size_t off)
 {
-	size_t shift = 0;	/* written bytes minus expanded bytes before off */
+	size_t shift = 0; /* written bytes minus expanded bytes before off */
 
 	for (int i = 0; i < t->nr_refs; i++) {
 		const struct text_ref *r = &t->ref[i];

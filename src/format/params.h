@@ -15,12 +15,17 @@
 #include "sched/api/types.h"
 
 #define PARAM_MAX 64
-#define PARAM_NAME_MAX 32	/* bytes, with the NUL */
+#define PARAM_NAME_MAX 32 /* bytes, with the NUL */
 #define PARAM_VALUE_MAX 128
 
-enum param_kind { PARAM_INTEGER, PARAM_DURATION, PARAM_DECIMAL, PARAM_WORD };
+enum param_kind {
+	PARAM_INTEGER,
+	PARAM_DURATION,
+	PARAM_DECIMAL,
+	PARAM_WORD
+};
 
-extern const char *const param_kind_names[];	/* "an integer", "a duration", ... */
+extern const char *const param_kind_names[]; /* "an integer", "a duration", ... */
 
 struct param {
 	char name[PARAM_NAME_MAX];
@@ -32,7 +37,7 @@ struct params_text;
 struct params {
 	int n;
 	struct param p[PARAM_MAX];
-	struct params_text *texts;	/* expanded text handed out; params_free() frees it */
+	struct params_text *texts; /* expanded text handed out; params_free() frees it */
 };
 
 /* [A-Za-z_][A-Za-z0-9_]*, shorter than PARAM_NAME_MAX. */

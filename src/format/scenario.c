@@ -227,7 +227,7 @@ static const char *param_override(struct parser *ps, const struct lex_span *name
 		const char *a = ps->ov->param[i], *eq = strchr(a, '=');
 		if (eq && (size_t)(eq - a) == name->n && !memcmp(a, name->p, name->n)) {
 			ps->param_given[i] = true;
-			found = eq + 1;		/* the last one given wins */
+			found = eq + 1; /* the last one given wins */
 		}
 	}
 	return found;
@@ -247,14 +247,18 @@ static int do_param(struct parser *ps, const struct token *dir)
 
 		lex_next(lx, &kv);
 		if (!param_name_valid(kv.key.p, kv.key.n))
-			return lex_error(lx, &kv.key, "bad parameter name '%s' (a letter or '_', then letters, "
-					 "digits and '_', up to %d)", SNIP(&kv.key), PARAM_NAME_MAX - 1);
+			return lex_error(lx, &kv.key,
+					 "bad parameter name '%s' (a letter or '_', then letters, "
+					 "digits and '_', up to %d)",
+					 SNIP(&kv.key), PARAM_NAME_MAX - 1);
 		if ((old = params_find(&ps->params, kv.key.p, kv.key.n)))
-			return lex_error(lx, &kv.key, "duplicate parameter '%s' (first at line %u)", old->name,
-					 ps->param_line[old - ps->params.p]);
+			return lex_error(lx, &kv.key, "duplicate parameter '%s' (first at line %u)",
+					 old->name, ps->param_line[old - ps->params.p]);
 		if (kv.quoted || memchr(kv.s.p, '$', kv.s.n) || !param_value_valid(kv.val.p, kv.val.n))
-			return lex_error(lx, &kv.val, "parameter '%s': the default must be one plain word "
-					 "(no blanks, quotes, '$' or punctuation)", SNIP(&kv.key));
+			return lex_error(lx, &kv.val,
+					 "parameter '%s': the default must be one plain word "
+					 "(no blanks, quotes, '$' or punctuation)",
+					 SNIP(&kv.key));
 		v = kv.val.p;
 		vn = kv.val.n;
 		const char *given = param_override(ps, &kv.key);
@@ -263,12 +267,16 @@ static int do_param(struct parser *ps, const struct token *dir)
 			size_t gn = strlen(given);
 
 			if (!param_value_valid(given, gn))
-				return lex_error(lx, &kv.val, "--param %s=%s: a value is one plain word (no blanks, "
-						 "quotes, '$' or punctuation)", SNIP(&kv.key), given);
+				return lex_error(lx, &kv.val,
+						 "--param %s=%s: a value is one plain word (no blanks, "
+						 "quotes, '$' or punctuation)",
+						 SNIP(&kv.key), given);
 			if (!param_fits(want, given, gn))
-				return lex_error(lx, &kv.val, "--param %s=%s: the parameter is %s (default %s), "
-						 "not %s", SNIP(&kv.key), given, param_kind_names[want],
-						 SNIP(&kv.val), param_kind_names[param_kind_of(given, gn)]);
+				return lex_error(lx, &kv.val,
+						 "--param %s=%s: the parameter is %s (default %s), "
+						 "not %s",
+						 SNIP(&kv.key), given, param_kind_names[want], SNIP(&kv.val),
+						 param_kind_names[param_kind_of(given, gn)]);
 			v = given;
 			vn = gn;
 		}
@@ -297,11 +305,14 @@ static int finish_params(struct parser *ps)
 			continue;
 		char list[512] = "";
 		for (int k = 0, o = 0; k < ps->params.n && o < (int)sizeof(list); k++)
-			o += snprintf(list + o, sizeof(list) - (size_t)o, "%s%s", k ? ", " : "", ps->params.p[k].name);
+			o += snprintf(list + o, sizeof(list) - (size_t)o, "%s%s", k ? ", " : "",
+				      ps->params.p[k].name);
 		/* no line to point at: the name is the command line's */
-		snprintf(ps->lx.err, ps->lx.errlen, "%s: --param %s: the scenario declares no such parameter "
-			 "(%s%s)", ps->name, ps->ov->param[i], ps->params.n ? "it declares " : "it has no `param` lines",
-			 list);
+		snprintf(ps->lx.err, ps->lx.errlen,
+			 "%s: --param %s: the scenario declares no such parameter "
+			 "(%s%s)",
+			 ps->name, ps->ov->param[i],
+			 ps->params.n ? "it declares " : "it has no `param` lines", list);
 		ps->lx.failed = true;
 		return -1;
 	}
@@ -316,8 +327,7 @@ static int finish_params(struct parser *ps)
 }
 
 /* A topology by name or path (not "host"), read into f->topo; errors at `at`. */
-static int load_topology(struct parser *ps, const char *name, const struct lex_span *at,
-			 const char *what)
+static int load_topology(struct parser *ps, const char *name, const struct lex_span *at, const char *what)
 {
 	struct lexer *lx = &ps->lx;
 	char path[2048], msg[512];
@@ -863,11 +873,12 @@ static const struct {
 	const char *name;
 	int (*parse)(struct parser *ps, const struct token *dir);
 } directives[] = {
-	{ "topology", do_topology }, { "hz", do_hz }, { "seed", do_seed },
-	{ "duration", do_duration }, { "sched", do_sched }, { "kernel", do_kernel },
-	{ "feature", do_feature }, { "tunable", do_tunable }, { "program", do_program },
-	{ "group", do_group }, { "task", do_task }, { "at", do_at }, { "irq", do_irq }, { "steal", do_irq }, { "note", do_note }, { "expect", do_expect },
-	{ "break", do_break }, { "param", do_param },
+	{ "topology", do_topology }, { "hz", do_hz },		{ "seed", do_seed },
+	{ "duration", do_duration }, { "sched", do_sched },	{ "kernel", do_kernel },
+	{ "feature", do_feature },   { "tunable", do_tunable }, { "program", do_program },
+	{ "group", do_group },	     { "task", do_task },	{ "at", do_at },
+	{ "irq", do_irq },	     { "steal", do_irq },	{ "note", do_note },
+	{ "expect", do_expect },     { "break", do_break },	{ "param", do_param },
 };
 
 static int parse_lines(struct parser *ps)
@@ -892,9 +903,11 @@ static int parse_lines(struct parser *ps)
 		while (i < ARRAY_SIZE(directives) && !span_is(&t.s, directives[i].name))
 			i++;
 		if (i == ARRAY_SIZE(directives))
-			return lex_error(lx, &t.s, "unknown directive '%s' (expected topology, hz, seed, "
+			return lex_error(lx, &t.s,
+					 "unknown directive '%s' (expected topology, hz, seed, "
 					 "duration, sched, kernel, feature, tunable, program, group, task, "
-					 "irq, steal, at, note, expect, break, param)", SNIP(&t.s));
+					 "irq, steal, at, note, expect, break, param)",
+					 SNIP(&t.s));
 		if (directives[i].parse(ps, &t) < 0)
 			return -1;
 	}
@@ -1163,9 +1176,8 @@ static int apply_sets(struct scenario_file *f, const struct scenario_overrides *
 	return 0;
 }
 
-int scenario_parse_with(const char *name, const char *text, size_t len,
-			const struct scenario_overrides *ov, struct scenario_file *out, char *err,
-			size_t errlen)
+int scenario_parse_with(const char *name, const char *text, size_t len, const struct scenario_overrides *ov,
+			struct scenario_file *out, char *err, size_t errlen)
 {
 	struct parser ps = { .name = name, .f = out, .ov = ov };
 
@@ -1203,14 +1215,14 @@ int scenario_parse_with(const char *name, const char *text, size_t len,
 	return 0;
 }
 
-int scenario_parse(const char *name, const char *text, size_t len,
-		   struct scenario_file *out, char *err, size_t errlen)
+int scenario_parse(const char *name, const char *text, size_t len, struct scenario_file *out, char *err,
+		   size_t errlen)
 {
 	return scenario_parse_with(name, text, len, NULL, out, err, errlen);
 }
 
-int scenario_load_with(const char *path, const struct scenario_overrides *ov,
-		       struct scenario_file *out, char *err, size_t errlen)
+int scenario_load_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *out,
+		       char *err, size_t errlen)
 {
 	char *text;
 	size_t len;

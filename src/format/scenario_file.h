@@ -41,20 +41,19 @@ int scenario_load(const char *path, struct scenario_file *out, char *err, size_t
 
 /* What the command line changes in a scenario (run --set, sweep's axes). */
 struct scenario_overrides {
-	const char *topology;		/* instead of the file's `topology` line: a name or path */
+	const char *topology; /* instead of the file's `topology` line: a name or path */
 	int nr_params;
-	const char *const *param;	/* NAME=VALUE: values of the file's `param` declarations */
+	const char *const *param; /* NAME=VALUE: values of the file's `param` declarations */
 	int nr_sets;
-	const char *const *set;		/* KEY=VALUE for scenario_set(), applied in order */
+	const char *const *set; /* KEY=VALUE for scenario_set(), applied in order */
 };
 
 /* scenario_parse() and scenario_load() with overrides (NULL: none). A --param
  * the file does not declare, or of another kind than its default, is an error. */
-int scenario_parse_with(const char *name, const char *text, size_t len,
-			const struct scenario_overrides *ov, struct scenario_file *out, char *err,
-			size_t errlen);
-int scenario_load_with(const char *path, const struct scenario_overrides *ov,
-		       struct scenario_file *out, char *err, size_t errlen);
+int scenario_parse_with(const char *name, const char *text, size_t len, const struct scenario_overrides *ov,
+			struct scenario_file *out, char *err, size_t errlen);
+int scenario_load_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *out,
+		       char *err, size_t errlen);
 void scenario_free(struct scenario_file *f);
 
 struct breakpoint_scope;

@@ -726,8 +726,12 @@ static int search_dirs(const char *scenario_path, char dirs[][1100])
 
 	scenario_dir(scenario_path, dir, sizeof(dir));
 	const char *const where[][2] = {
-		{ dir, "" }, { dir, "/topologies" }, { dir, "/../topologies" },
-		{ env, "/topologies" }, { SCHEDSCOPE_DATADIR, "/topologies" }, { "topologies", "" },
+		{ dir, "" },
+		{ dir, "/topologies" },
+		{ dir, "/../topologies" },
+		{ env, "/topologies" },
+		{ SCHEDSCOPE_DATADIR, "/topologies" },
+		{ "topologies", "" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(where); i++)
 		if (where[i][0] && where[i][0][0])
@@ -735,8 +739,8 @@ static int search_dirs(const char *scenario_path, char dirs[][1100])
 	return n;
 }
 
-int topology_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen,
-		     char *err, size_t errlen)
+int topology_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen, char *err,
+		     size_t errlen)
 {
 	size_t n = strlen(name);
 	char dirs[8][1100], dir[1024];

@@ -18,20 +18,20 @@
 struct chart_series {
 	char label[128];
 	int n;
-	double *x, *y;		/* [n]; x is a category's index on a category axis */
-	double *lo, *hi;	/* [n] the band, or NULL */
-	int color;		/* the same series keeps its color in every panel */
+	double *x, *y;	 /* [n]; x is a category's index on a category axis */
+	double *lo, *hi; /* [n] the band, or NULL */
+	int color;	 /* the same series keeps its color in every panel */
 };
 
 struct chart_panel {
 	char title[160];
 	char xlabel[96], ylabel[96];
-	int nr_categories;	/* > 0: x is categorical, labelled by category[]: points with
+	int nr_categories; /* > 0: x is categorical, labelled by category[]: points with
 				 * their band as a bar, side by side, not joined */
 	char **category;
-	bool log_x;		/* a logarithmic x axis (latency CDFs) */
-	bool steps;		/* draw as a staircase (a CDF) without markers */
-	bool y_from_zero;	/* the y axis starts at 0 */
+	bool log_x;	  /* a logarithmic x axis (latency CDFs) */
+	bool steps;	  /* draw as a staircase (a CDF) without markers */
+	bool y_from_zero; /* the y axis starts at 0 */
 	int nr_series;
 	struct chart_series series[CHART_MAX_SERIES];
 };
@@ -39,8 +39,8 @@ struct chart_panel {
 struct chart {
 	char title[200];
 	char subtitle[300];
-	char below[200];	/* the heading of the row of panels below the main one */
-	int nr_panels;		/* panel 0 is the main one, the others a row below it */
+	char below[200]; /* the heading of the row of panels below the main one */
+	int nr_panels;	 /* panel 0 is the main one, the others a row below it */
 	struct chart_panel panel[CHART_MAX_PANELS];
 };
 

@@ -17,8 +17,8 @@ static const char *const palette[] = {
 #define FONT "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 struct frame {
-	double x0, y0, w, h;		/* plot area in the picture */
-	double xlo, xhi, ylo, yhi;	/* data range shown */
+	double x0, y0, w, h;	   /* plot area in the picture */
+	double xlo, xhi, ylo, yhi; /* data range shown */
 	bool log_x;
 };
 
@@ -44,7 +44,8 @@ static void text_escaped(FILE *out, const char *s)
 	}
 }
 
-static void text(FILE *out, double x, double y, int size, const char *anchor, const char *extra, const char *s)
+static void text(FILE *out, double x, double y, int size, const char *anchor, const char *extra,
+		 const char *s)
 {
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\"%s>", x, y, size, anchor,
 		extra);
@@ -110,8 +111,8 @@ static void axes(FILE *out, const struct chart_panel *p, struct frame *f)
 	for (int i = 0; i < n; i++) {
 		double v = first + step * i, y = py(f, v);
 
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>\n", f->x0, y,
-			f->x0 + f->w, y);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>\n",
+			f->x0, y, f->x0 + f->w, y);
 		chart_tick_label(label, sizeof(label), v, step);
 		text(out, f->x0 - 8, y + 4, 12, "end", " fill=\"#444\"", label);
 	}
@@ -120,7 +121,8 @@ static void axes(FILE *out, const struct chart_panel *p, struct frame *f)
 		f->xlo = -0.5;
 		f->xhi = p->nr_categories - 0.5;
 		for (int i = 0; i < p->nr_categories; i++)
-			text(out, px(f, i), f->y0 + f->h + 20, 12, "middle", " fill=\"#444\"", p->category[i]);
+			text(out, px(f, i), f->y0 + f->h + 20, 12, "middle", " fill=\"#444\"",
+			     p->category[i]);
 	} else if (f->log_x) {
 		f->xlo = pow(10, floor(log10(xlo)));
 		f->xhi = pow(10, ceil(log10(xhi)));
@@ -128,8 +130,10 @@ static void axes(FILE *out, const struct chart_panel *p, struct frame *f)
 			f->xhi = f->xlo * 10;
 		for (double v = f->xlo; v <= f->xhi * 1.001; v *= 10) {
 			double x = px(f, v);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>\n", x,
-				f->y0, x, f->y0 + f->h);
+			fprintf(out,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#e6e6e6\"/>\n",
+				x, f->y0, x, f->y0 + f->h);
 			chart_tick_label(label, sizeof(label), v, v);
 			text(out, x, f->y0 + f->h + 20, 12, "middle", " fill=\"#444\"", label);
 		}
@@ -139,18 +143,24 @@ static void axes(FILE *out, const struct chart_panel *p, struct frame *f)
 		f->xhi = first + step * (n - 1);
 		for (int i = 0; i < n; i++) {
 			double v = first + step * i, x = px(f, v);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>\n", x,
-				f->y0, x, f->y0 + f->h);
+			fprintf(out,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#e6e6e6\"/>\n",
+				x, f->y0, x, f->y0 + f->h);
 			chart_tick_label(label, sizeof(label), v, step);
 			text(out, x, f->y0 + f->h + 20, 12, "middle", " fill=\"#444\"", label);
 		}
 	}
-	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n",
+	fprintf(out,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		"stroke=\"#888\"/>\n",
 		f->x0, f->y0, f->w, f->h);
 	text(out, f->x0 + f->w / 2, f->y0 + f->h + 44, 13, "middle", " fill=\"#222\"", p->xlabel);
 	if (p->ylabel[0]) {
-		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" "
-			"text-anchor=\"middle\" fill=\"#222\">", f->x0 - 58, f->y0 + f->h / 2);
+		fprintf(out,
+			"<text transform=\"translate(%.1f %.1f) rotate(-90)\" font-size=\"13\" "
+			"text-anchor=\"middle\" fill=\"#222\">",
+			f->x0 - 58, f->y0 + f->h / 2);
 		text_escaped(out, p->ylabel);
 		fputs("</text>\n", out);
 	}
@@ -178,24 +188,33 @@ static void series(FILE *out, const struct chart_panel *p, const struct frame *f
 				double x = px(f, se->x[i] + d);
 				if (se->lo && se->hi) {
 					double lo = py(f, se->lo[i]), hi = py(f, se->hi[i]);
-					fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\" fill=\"none\" d=\"M%.1f %.1f V%.1f "
-						"M%.1f %.1f H%.1f M%.1f %.1f H%.1f\"/>\n", col, x, lo, hi, x - 6, lo, x + 6,
-						x - 6, hi, x + 6);
+					fprintf(out,
+						"<path stroke=\"%s\" stroke-width=\"2\" fill=\"none\" "
+						"d=\"M%.1f %.1f V%.1f "
+						"M%.1f %.1f H%.1f M%.1f %.1f H%.1f\"/>\n",
+						col, x, lo, hi, x - 6, lo, x + 6, x - 6, hi, x + 6);
 				}
-				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\" stroke=\"white\" "
-					"stroke-width=\"1.5\"/>\n", x, py(f, se->y[i]), col);
+				fprintf(out,
+					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\" "
+					"stroke=\"white\" "
+					"stroke-width=\"1.5\"/>\n",
+					x, py(f, se->y[i]), col);
 			}
 			continue;
 		}
 		if (se->lo && se->hi) {
 			fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.18\" stroke=\"none\" d=\"", col);
 			for (int i = 0; i < se->n; i++)
-				fprintf(out, "%s%.1f %.1f ", i ? "L" : "M", px(f, se->x[i]), py(f, se->hi[i]));
+				fprintf(out, "%s%.1f %.1f ", i ? "L" : "M", px(f, se->x[i]),
+					py(f, se->hi[i]));
 			for (int i = se->n - 1; i >= 0; i--)
 				fprintf(out, "L%.1f %.1f ", px(f, se->x[i]), py(f, se->lo[i]));
 			fputs("Z\"/>\n", out);
 		}
-		fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" stroke-linejoin=\"round\" d=\"", col);
+		fprintf(out,
+			"<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" stroke-linejoin=\"round\" "
+			"d=\"",
+			col);
 		for (int i = 0; i < se->n; i++) {
 			if (p->steps && i)
 				fprintf(out, "H%.1f ", px(f, se->x[i]));
@@ -203,8 +222,8 @@ static void series(FILE *out, const struct chart_panel *p, const struct frame *f
 		}
 		fputs("\"/>\n", out);
 		for (int i = 0; !p->steps && i < se->n; i++)
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px(f, se->x[i]),
-				py(f, se->y[i]), col);
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n",
+				px(f, se->x[i]), py(f, se->y[i]), col);
 	}
 }
 
@@ -216,15 +235,21 @@ static void legend(FILE *out, const struct chart_panel *p, double x, double y, b
 		if (p->nr_categories) {
 			/* as drawn: a point, and its bar when there is one */
 			if (band)
-				fprintf(out, "<path stroke=\"%s\" stroke-width=\"2\" d=\"M%.1f %.1f V%.1f\"/>\n", col,
-					x + 13, y - 12, y + 4);
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x + 13, y - 4, col);
+				fprintf(out,
+					"<path stroke=\"%s\" stroke-width=\"2\" d=\"M%.1f %.1f V%.1f\"/>\n",
+					col, x + 13, y - 12, y + 4);
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\"/>\n", x + 13,
+				y - 4, col);
 		} else {
 			if (band)
-				fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"26\" height=\"12\" fill=\"%s\" "
-					"fill-opacity=\"0.18\"/>\n", x, y - 10, col);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				"stroke-width=\"2.5\"/>\n", x, y - 4, x + 26, y - 4, col);
+				fprintf(out,
+					"<rect x=\"%.1f\" y=\"%.1f\" width=\"26\" height=\"12\" fill=\"%s\" "
+					"fill-opacity=\"0.18\"/>\n",
+					x, y - 10, col);
+			fprintf(out,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				"stroke-width=\"2.5\"/>\n",
+				x, y - 4, x + 26, y - 4, col);
 		}
 		text(out, x + 34, y, 13, "start", " fill=\"#222\"", p->series[s].label);
 	}
@@ -239,9 +264,11 @@ int chart_svg(FILE *out, const struct chart *c)
 
 	for (int s = 0; s < c->panel[0].nr_series; s++)
 		band |= c->panel[0].series[s].lo != NULL;
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"%s\">\n<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, h, W, h, FONT, W, h);
+		"font-family=\"%s\">\n<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+		W, h, W, h, FONT, W, h);
 	text(out, 40, 40, 22, "start", " font-weight=\"bold\" fill=\"#111\"", c->title);
 	text(out, 40, 66, 14, "start", " fill=\"#555\"", c->subtitle);
 	axes(out, &c->panel[0], &main);

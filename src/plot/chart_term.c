@@ -16,9 +16,9 @@ static const char *const ansi[] = { "34", "31", "32", "35", "33", "36", "90", "3
 
 struct canvas {
 	int cols, rows;
-	u8 *dots;		/* [rows][cols] braille bits */
-	char *mark;		/* [rows][cols] a series' number, or 0 */
-	signed char *color;	/* [rows][cols] the series last drawn there, -1 none */
+	u8 *dots;	    /* [rows][cols] braille bits */
+	char *mark;	    /* [rows][cols] a series' number, or 0 */
+	signed char *color; /* [rows][cols] the series last drawn there, -1 none */
 	double xlo, xhi, ylo, yhi;
 	bool log_x;
 };
@@ -151,8 +151,16 @@ static void x_labels(FILE *out, const struct chart_panel *p, const struct canvas
 
 static void panel(FILE *out, const struct chart_panel *p, int cols, int rows, bool colors)
 {
-	struct canvas c = { cols, rows, xcalloc((size_t)(cols * rows), 1), xcalloc((size_t)(cols * rows), 1),
-			    xmalloc((size_t)(cols * rows)), 0, 0, 0, 0, p->log_x };
+	struct canvas c = { cols,
+			    rows,
+			    xcalloc((size_t)(cols * rows), 1),
+			    xcalloc((size_t)(cols * rows), 1),
+			    xmalloc((size_t)(cols * rows)),
+			    0,
+			    0,
+			    0,
+			    0,
+			    p->log_x };
 	char label[64];
 
 	memset(c.color, -1, (size_t)(cols * rows));
@@ -160,7 +168,8 @@ static void panel(FILE *out, const struct chart_panel *p, int cols, int rows, bo
 	for (int s = 0; s < p->nr_series; s++) {
 		const struct chart_series *se = &p->series[s];
 
-		double d = p->nr_categories ? (s - (p->nr_series - 1) / 2.0) * MIN(0.5 / p->nr_series, 0.12) : 0;
+		double d =
+			p->nr_categories ? (s - (p->nr_series - 1) / 2.0) * MIN(0.5 / p->nr_series, 0.12) : 0;
 
 		for (int i = 0; i < se->n; i++) {
 			double x = fx(&c, se->x[i] + d), y = fy(&c, se->y[i]);
@@ -183,9 +192,11 @@ static void panel(FILE *out, const struct chart_panel *p, int cols, int rows, bo
 	/* the points' marks last, over every line */
 	for (int s = 0; !p->steps && s < p->nr_series; s++) {
 		const struct chart_series *se = &p->series[s];
-		double d = p->nr_categories ? (s - (p->nr_series - 1) / 2.0) * MIN(0.5 / p->nr_series, 0.12) : 0;
+		double d =
+			p->nr_categories ? (s - (p->nr_series - 1) / 2.0) * MIN(0.5 / p->nr_series, 0.12) : 0;
 		for (int i = 0; i < se->n; i++) {
-			int cx = (int)lround(fx(&c, se->x[i] + d)) / 2, cy = (int)lround(fy(&c, se->y[i])) / 4;
+			int cx = (int)lround(fx(&c, se->x[i] + d)) / 2,
+			    cy = (int)lround(fy(&c, se->y[i])) / 4;
 			if (cx >= 0 && cy >= 0 && cx < cols && cy < rows) {
 				c.mark[cy * cols + cx] = (char)('1' + s);
 				c.color[cy * cols + cx] = (signed char)se->color;

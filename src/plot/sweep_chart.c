@@ -13,8 +13,9 @@ static const char *const metric_title[NR_SWEEP_METRICS] = {
 	"CPU share", "wait", "p50 wakeup latency", "p99 wakeup latency", "migrations", "throttled time",
 };
 static const char *const metric_axis[NR_SWEEP_METRICS] = {
-	"CPU share per task (%)", "runnable, not running (ms per task)", "p50 wakeup latency (ms)",
-	"p99 wakeup latency (ms)", "migrations per task", "throttled (ms, summed over CPUs)",
+	"CPU share per task (%)",  "runnable, not running (ms per task)",
+	"p50 wakeup latency (ms)", "p99 wakeup latency (ms)",
+	"migrations per task",	   "throttled (ms, summed over CPUs)",
 };
 
 /* The row to draw: the one asked for, or the task line that woke up most (in the first variant). */
@@ -106,7 +107,8 @@ static void line_key(const struct sweep_plan *p, const struct sweep_variant *v, 
 	for (int a = 0; a < p->nr_axes && k < n; a++) {
 		if (a == xa || p->axis[a].kind == SWEEP_SEED || !sweep_axis_varies(p, a))
 			continue;
-		int w = snprintf(buf + k, n - k, "%s%s=%s", k ? " " : "", p->axis[a].key, sweep_value(p, &v->coord, a));
+		int w = snprintf(buf + k, n - k, "%s%s=%s", k ? " " : "", p->axis[a].key,
+				 sweep_value(p, &v->coord, a));
 		k += w > 0 ? (size_t)w : 0;
 	}
 }
@@ -153,8 +155,10 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 
 	memset(c, 0, sizeof(*c));
 	if (!nv || !row0) {
-		snprintf(err, errlen, o->row ? "--row %s: no such task line or group in the results" :
-			 "nothing ran: no chart to draw%s", o->row ? o->row : "");
+		snprintf(err, errlen,
+			 o->row ? "--row %s: no such task line or group in the results"
+				: "nothing ran: no chart to draw%s",
+			 o->row ? o->row : "");
 		return -1;
 	}
 	if (metric < 0)
@@ -208,14 +212,18 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 
 	struct chart_panel *m = &c->panel[0];
 	c->nr_panels = 1;
-	snprintf(c->below, sizeof(c->below), "Wakeup latency CDF of %.60s, every wakeup of every seed (log scale, "
-		 "from 1 us)", rowname);
+	snprintf(c->below, sizeof(c->below),
+		 "Wakeup latency CDF of %.60s, every wakeup of every seed (log scale, "
+		 "from 1 us)",
+		 rowname);
 	int seeds = sweep_seeds_per_variant(p, v[0].scen);
 	snprintf(c->title, sizeof(c->title), "%s of %s%s%s", metric_title[metric], rowname,
 		 p->nr_scenarios == 1 ? " in " : "", p->nr_scenarios == 1 ? p->scen[0].label : "");
 	if (seeds > 1)
-		snprintf(c->subtitle, sizeof(c->subtitle), "%d seeds a point: the mean, and from the lowest to the "
-			 "highest as the %s", seeds, xnum ? "band" : "bar");
+		snprintf(c->subtitle, sizeof(c->subtitle),
+			 "%d seeds a point: the mean, and from the lowest to the "
+			 "highest as the %s",
+			 seeds, xnum ? "band" : "bar");
 	else
 		snprintf(c->subtitle, sizeof(c->subtitle), "one seed a point");
 	if (has_b) {
@@ -226,7 +234,8 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 	}
 	if (nl > CHART_MAX_SERIES) {
 		size_t k = strlen(c->subtitle);
-		snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " (the first %d of %d lines)", CHART_MAX_SERIES, nl);
+		snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " (the first %d of %d lines)",
+			 CHART_MAX_SERIES, nl);
 		nl = CHART_MAX_SERIES;
 	}
 	snprintf(m->ylabel, sizeof(m->ylabel), "%s", metric_axis[metric]);
@@ -257,7 +266,8 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 			for (int i = 0; i < nv; i++) {
 				char key[128];
 				line_key(p, &v[i], xa, key, sizeof(key));
-				if (strcmp(key, lines[l].key) || (xa >= 0 && strcmp(sweep_value(p, &v[i].coord, xa), xv[k])))
+				if (strcmp(key, lines[l].key) ||
+				    (xa >= 0 && strcmp(sweep_value(p, &v[i].coord, xa), xv[k])))
 					continue;
 				const struct sweep_vrow *vr = row_of(&v[i], rowname);
 				const struct sweep_stat *st = vr ? &vr->m[lines[l].side][metric] : NULL;
@@ -299,7 +309,8 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 				for (int i = 0; i < nv; i++) {
 					char key[128];
 					line_key(p, &v[i], xa, key, sizeof(key));
-					if (strcmp(key, lines[l].key) || (xa >= 0 && strcmp(sweep_value(p, &v[i].coord, xa), xv[k])))
+					if (strcmp(key, lines[l].key) ||
+					    (xa >= 0 && strcmp(sweep_value(p, &v[i].coord, xa), xv[k])))
 						continue;
 					const struct sweep_vrow *vr = row_of(&v[i], rowname);
 					if (vr)
@@ -314,8 +325,8 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 	return 0;
 }
 
-int sweep_chart_write(const char *path, const struct sweep_results *r, const struct sweep_variant *v,
-		      int nv, const struct chart_opts *o)
+int sweep_chart_write(const char *path, const struct sweep_results *r, const struct sweep_variant *v, int nv,
+		      const struct chart_opts *o)
 {
 	struct chart c;
 	char err[512], tmp[4200];

@@ -12,15 +12,15 @@
 #include "chart.h"
 
 struct chart_opts {
-	int metric;		/* enum sweep_metric, -1: p99 for tasks, share for groups */
-	const char *row;	/* NULL: the first task line with wakeups */
+	int metric;	 /* enum sweep_metric, -1: p99 for tasks, share for groups */
+	const char *row; /* NULL: the first task line with wakeups */
 };
 
 /* -1 with the reason in err. */
 int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant *v, int nv,
 		      const struct chart_opts *o, struct chart *c, char *err, size_t errlen);
 /* Build and write: FILE.svg, or "-" for the terminal. -1 (message printed) on failure. */
-int sweep_chart_write(const char *path, const struct sweep_results *r, const struct sweep_variant *v,
-		      int nv, const struct chart_opts *o);
+int sweep_chart_write(const char *path, const struct sweep_results *r, const struct sweep_variant *v, int nv,
+		      const struct chart_opts *o);
 
 #endif

@@ -63,7 +63,8 @@ static struct result run_sweep(const char *scn, int jobs)
 	r.cpu = (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec + after.ru_stime.tv_sec -
 			 before.ru_stime.tv_sec) +
 		(double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec + after.ru_stime.tv_usec -
-			 before.ru_stime.tv_usec) * 1e-6;
+			 before.ru_stime.tv_usec) *
+			1e-6;
 	return r;
 }
 

@@ -57,7 +57,7 @@ static void test_expansion(void **state)
 	assert_true(cpumask_test(&f.sc.task[0].cpus, 1));
 	assert_int_equal(f.sc.group[1].quota, 20 * MS);
 	assert_int_equal(f.sc.group[1].shares, sched_weight_from_cgroup(200));
-	assert_int_equal(f.sc.task[0].prog->insn[1].dur.a, 2 * MS);	/* run 2ms */
+	assert_int_equal(f.sc.task[0].prog->insn[1].dur.a, 2 * MS); /* run 2ms */
 	assert_int_equal(f.sc.nr_actions, 1);
 	assert_int_equal(f.sc.action[0].time, 2 * MS);
 	assert_string_equal(f.sc.note[0].text, "3 hogs");
@@ -70,7 +70,9 @@ static void test_expansion(void **state)
 	scenario_free(&f);
 
 	/* --param replaces defaults, the last one given wins, of the default's kind */
-	const char *const p[] = { "tasks=5", "slice=750us", "weight=50", "label=x-y", "quota=5ms", "tasks=6" };
+	const char *const p[] = {
+		"tasks=5", "slice=750us", "weight=50", "label=x-y", "quota=5ms", "tasks=6"
+	};
 	struct scenario_overrides ov = { NULL, 6, p, 0, NULL };
 	if (parse_ov(family, &ov, &f) < 0)
 		fail_msg("%s", err);
@@ -84,9 +86,11 @@ static void test_expansion(void **state)
 static void test_errors(void **state)
 {
 	static const char use[] = "param n=2\ntopology single\ntask a count=${m} program=\"run 1ms\"\n";
-	static const char prog[] = "param s=2ms\ntopology single\ntask a program=\"loop { run ${s}; slep 1ms }\"\n";
+	static const char prog[] =
+		"param s=2ms\ntopology single\ntask a program=\"loop { run ${s}; slep 1ms }\"\n";
 
-	check_error(use, 0, NULL, "t.scn:3:14: undeclared parameter 'm' (declare it before its use: param m=DEFAULT)");
+	check_error(use, 0, NULL,
+		    "t.scn:3:14: undeclared parameter 'm' (declare it before its use: param m=DEFAULT)");
 	check_error("topology single\ntask a count=${n} program=\"run 1ms\"\nparam n=2\n", 0, NULL,
 		    "t.scn:2:14: undeclared parameter 'n' (declare it before its use: param n=DEFAULT)");
 	check_error("param n=2\ntopology single\ntask a count=${n program=\"run 1ms\"\n", 0, NULL,
@@ -97,19 +101,25 @@ static void test_errors(void **state)
 		    "t.scn: --param m=2: the scenario declares no such parameter (it declares n)");
 	check_error("topology single\n", 1, (const char *const[]){ "m=2" },
 		    "t.scn: --param m=2: the scenario declares no such parameter (it has no `param` lines)");
-	check_error("param n=2\nparam n=3\n", 0, NULL, "t.scn:2:7: duplicate parameter 'n' (first at line 1)");
+	check_error("param n=2\nparam n=3\n", 0, NULL,
+		    "t.scn:2:7: duplicate parameter 'n' (first at line 1)");
 	check_error("param 9n=2\n", 0, NULL,
-		    "t.scn:1:7: bad parameter name '9n' (a letter or '_', then letters, digits and '_', up to 31)");
+		    "t.scn:1:7: bad parameter name '9n' (a letter or '_', then letters, digits and '_', up "
+		    "to 31)");
 	check_error("param n=2\nparam k=${n}\n", 0, NULL,
-		    "t.scn:2:9: parameter 'k': the default must be one plain word (no blanks, quotes, '$' or punctuation)");
+		    "t.scn:2:9: parameter 'k': the default must be one plain word (no blanks, quotes, '$' or "
+		    "punctuation)");
 	check_error("param n\n", 0, NULL, "t.scn:1:7: 'param' needs NAME=DEFAULT");
 	check_error(use, 1, (const char *const[]){ "n=a;b" },
-		    "t.scn:1:9: --param n=a;b: a value is one plain word (no blanks, quotes, '$' or punctuation)");
+		    "t.scn:1:9: --param n=a;b: a value is one plain word (no blanks, quotes, '$' or "
+		    "punctuation)");
 	/* a value of the right kind can still be wrong where it is used: the error is there */
 	check_error("param n=2\ntopology single\ntask a count=${n} program=\"run 1ms\"\n", 1,
 		    (const char *const[]){ "n=0" }, "t.scn:3:14: count '0' is out of range (1..100000)");
 	/* inside a program the columns are those of the text as written, up to the reference */
-	check_error(prog, 1, (const char *const[]){ "s=3ms" }, "t.scn:3:34: unknown statement 'slep' (expected run, sleep, loop, wait, wake, yield, yield_to, exit, nice, lock, unlock, "
+	check_error(prog, 1, (const char *const[]){ "s=3ms" },
+		    "t.scn:3:34: unknown statement 'slep' (expected run, sleep, loop, wait, wake, yield, "
+		    "yield_to, exit, nice, lock, unlock, "
 		    "cond_wait, signal, broadcast, suspend, resume, barrier, timer, fork)");
 	check_error(prog, 1, (const char *const[]){ "s=3" },
 		    "t.scn:1:9: --param s=3: the parameter is a duration (default 2ms), not an integer");
@@ -117,7 +127,8 @@ static void test_errors(void **state)
 
 static void test_overrides(void **state)
 {
-	static const char pinned[] = "topology single\ntask a cpus=0 program=\"run 1ms\"\ntask b cpus=3 program=\"run 1ms\"\n";
+	static const char pinned[] =
+		"topology single\ntask a cpus=0 program=\"run 1ms\"\ntask b cpus=3 program=\"run 1ms\"\n";
 	struct scenario_overrides ov = { "quad-socket-quad-core", 0, NULL, 0, NULL };
 	const char *const set[] = { "kernel=6.1", "seed=9", "hz=1000" };
 	struct scenario_file f;
@@ -128,11 +139,16 @@ static void test_overrides(void **state)
 	assert_int_equal(f.topo.nr_cpus, 16);
 	scenario_free(&f);
 	ov.topology = "dual";
-	assert_int_equal(scenario_parse_with("scenarios/t.scn", pinned, strlen(pinned), &ov, &f, err, sizeof(err)), -1);
+	assert_int_equal(
+		scenario_parse_with("scenarios/t.scn", pinned, strlen(pinned), &ov, &f, err, sizeof(err)),
+		-1);
 	assert_string_equal(err, "scenarios/t.scn:3:13: CPU 3 does not exist (2 CPUs, 0-1)");
 	ov.topology = "nowhere";
-	assert_int_equal(scenario_parse_with("scenarios/t.scn", pinned, strlen(pinned), &ov, &f, err, sizeof(err)), -1);
-	assert_true(!strncmp(err, "scenarios/t.scn:1:10: --topology nowhere: topology 'nowhere' not found", 70));
+	assert_int_equal(
+		scenario_parse_with("scenarios/t.scn", pinned, strlen(pinned), &ov, &f, err, sizeof(err)),
+		-1);
+	assert_true(
+		!strncmp(err, "scenarios/t.scn:1:10: --topology nowhere: topology 'nowhere' not found", 70));
 
 	/* --set values after the file, in order */
 	ov = (struct scenario_overrides){ "quad-socket-quad-core", 0, NULL, 3, set };

@@ -24,7 +24,7 @@ static void make_plan(struct sweep_plan *p)
 {
 	char *topo_a[] = { "dual", "own" }, *kern_a[] = { "6.1", "6.6", "6.12" }, *seed[] = { "1", "2" };
 	char *topo_b[] = { "single" }, *kern_b[] = { "6.12", "6.19" };
-	char *const *va[] = { topo_a, kern_a, seed }, *const *vb[] = { topo_b, kern_b, seed };
+	char *const *va[] = { topo_a, kern_a, seed }, *const * vb[] = { topo_b, kern_b, seed };
 
 	sweep_plan_init(p);
 	assert_int_equal(sweep_plan_add_axis(p, SWEEP_TOPOLOGY, NULL), 0);
@@ -52,7 +52,7 @@ static void test_cross_product(void **state)
 	assert_string_equal(sweep_value(&p, &c, 0), "dual");
 	assert_string_equal(sweep_value(&p, &c, 1), "6.1");
 	assert_string_equal(sweep_value(&p, &c, 2), "1");
-	sweep_coord(&p, 7, &c);	/* 7 = 1*6 + 0*2 + 1 */
+	sweep_coord(&p, 7, &c); /* 7 = 1*6 + 0*2 + 1 */
 	assert_string_equal(sweep_value(&p, &c, 0), "own");
 	assert_string_equal(sweep_value(&p, &c, 1), "6.1");
 	assert_string_equal(sweep_value(&p, &c, 2), "2");
@@ -109,9 +109,9 @@ static void test_shards(void **state)
 					in++;
 					count[s]++;
 				}
-			assert_int_equal(in, 1);	/* each cell in exactly one shard */
+			assert_int_equal(in, 1); /* each cell in exactly one shard */
 		}
-		for (int s = 1; s <= n; s++)	/* equal shares, to one cell */
+		for (int s = 1; s <= n; s++) /* equal shares, to one cell */
 			assert_true(count[s] == 40 / n || count[s] == 40 / n + 1);
 	}
 }
@@ -181,12 +181,19 @@ static void test_cell_json(void **state)
 
 	/* damaged reports are refused with a reason, not read half */
 	static const char *const bad[] = {
-		"{", "[]", "{\"cell\":1}", "{\"cell\":1,\"status\":\"maybe\"}",
+		"{",
+		"[]",
+		"{\"cell\":1}",
+		"{\"cell\":1,\"status\":\"maybe\"}",
 		"{\"cell\":1,\"status\":\"n/a\"}",
-		"{\"cell\":1,\"status\":\"ok\",\"a\":{\"window_ns\":1,\"rows\":[{\"name\":\"x\"}],\"expects\":[]}}",
-		"{\"cell\":1,\"status\":\"ok\",\"a\":{\"window_ns\":1,\"rows\":[],\"expects\":[{\"ok\":false,\"message\":\"m\"}]}}",
-		"{\"cell\":1,\"status\":\"ok\",\"a\":{\"window_ns\":1,\"rows\":[{\"name\":\"x\",\"group\":false,\"tasks\":1,"
-		"\"cpu_ns\":1,\"wait_ns\":1,\"migrations\":1,\"throttled_ns\":0,\"lat_max_ns\":1,\"lat\":[[9999,1]]}],"
+		"{\"cell\":1,\"status\":\"ok\",\"a\":{\"window_ns\":1,\"rows\":[{\"name\":\"x\"}],"
+		"\"expects\":[]}}",
+		"{\"cell\":1,\"status\":\"ok\",\"a\":{\"window_ns\":1,\"rows\":[],\"expects\":[{\"ok\":false,"
+		"\"message\":\"m\"}]}}",
+		"{\"cell\":1,\"status\":\"ok\",\"a\":{\"window_ns\":1,\"rows\":[{\"name\":\"x\",\"group\":"
+		"false,\"tasks\":1,"
+		"\"cpu_ns\":1,\"wait_ns\":1,\"migrations\":1,\"throttled_ns\":0,\"lat_max_ns\":1,\"lat\":[["
+		"9999,1]]}],"
 		"\"expects\":[]}}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -297,7 +304,7 @@ static void test_variant_stats(void **state)
 
 	results_of(&r, 1, 1);
 	sweep_variants(&r, &v, &n);
-	assert_int_equal(n, 8);		/* 6 of a, 2 of b: the seeds folded */
+	assert_int_equal(n, 8); /* 6 of a, 2 of b: the seeds folded */
 	assert_int_equal(v[0].nr_cells, 2);
 	assert_int_equal(v[0].count[CELL_FAIL] + v[0].count[CELL_OK], 2);
 	/* cells 0 and 1: 1.000 s and 1.001 s of 2 tasks: shares 0.5 and 0.5005 */
@@ -308,7 +315,7 @@ static void test_variant_stats(void **state)
 	assert_true(fabs(st->min - 0.5) < 1e-12 && fabs(st->max - 0.5005) < 1e-12);
 	/* every wakeup of both seeds */
 	assert_int_equal(v[0].row[0].lat[0].count, 4);
-	assert_int_equal(v[0].row[1].m[SIDE_A][METRIC_WAIT].n, 0);	/* no wait for a group */
+	assert_int_equal(v[0].row[1].m[SIDE_A][METRIC_WAIT].n, 0); /* no wait for a group */
 	sweep_variants_free(v, n);
 	sweep_results_free(&r);
 }
@@ -320,10 +327,10 @@ static void test_ticks(void **state)
 	char buf[32];
 
 	chart_ticks(0, 8.9, 6, &first, &step, &n);
-	assert_true(first == 0 && step == 2 && n == 6);		/* 0 2 4 6 8 10 */
+	assert_true(first == 0 && step == 2 && n == 6); /* 0 2 4 6 8 10 */
 	chart_ticks(0.013, 0.047, 5, &first, &step, &n);
 	assert_true(fabs(step - 0.01) < 1e-15 && fabs(first - 0.01) < 1e-15 && n == 5);
-	chart_ticks(5, 5, 5, &first, &step, &n);		/* one value: a range around it */
+	chart_ticks(5, 5, 5, &first, &step, &n); /* one value: a range around it */
 	assert_true(first <= 5 && first + step * (n - 1) >= 5);
 	chart_tick_label(buf, sizeof(buf), 0.30000000000000004, 0.1);
 	assert_string_equal(buf, "0.3");
@@ -334,12 +341,9 @@ static void test_ticks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cross_product),
-		cmocka_unit_test(test_shards),
-		cmocka_unit_test(test_cell_json),
-		cmocka_unit_test(test_merge),
-		cmocka_unit_test(test_variant_stats),
-		cmocka_unit_test(test_ticks),
+		cmocka_unit_test(test_cross_product), cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_cell_json),     cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_variant_stats), cmocka_unit_test(test_ticks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
