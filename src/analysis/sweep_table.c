@@ -371,7 +371,7 @@ static void matrix_cell(const struct sweep_results *r, int scen, int ka, const c
 		snprintf(buf, n, "%s", "");
 	else if (count[CELL_ERROR])
 		snprintf(buf, n, "ERROR");
-	else if (count[CELL_FAIL] && count[CELL_FAIL] == count[CELL_FAIL] + count[CELL_OK])
+	else if (count[CELL_FAIL] && !count[CELL_OK])
 		snprintf(buf, n, "FAIL%s", own ? "*" : "");
 	else if (count[CELL_FAIL])
 		snprintf(buf, n, "%d/%dF%s", count[CELL_FAIL], count[CELL_FAIL] + count[CELL_OK],
