@@ -30,6 +30,9 @@ int sweep_write_json(FILE *out, const struct sweep_results *r);
 
 /* Read a file that sweep_write_json() wrote; -1 with "path: why". */
 int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t errlen);
+/* The same from memory; name is for messages. */
+int sweep_parse_json(const char *name, const char *text, size_t len, struct sweep_results *r, char *err,
+		     size_t errlen);
 /* One cell object (a worker's report); -1 with the reason. */
 int sweep_cell_read(const char *text, size_t len, struct sweep_cell *c, char *err, size_t errlen);
 

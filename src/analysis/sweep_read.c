@@ -259,18 +259,19 @@ static int read_plan(struct reader *rd, json_t *o, struct sweep_plan *p)
 	return 0;
 }
 
-int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t errlen)
+/* The whole file, parsed by jansson into o (which this releases). */
+static int read_root(const char *path, json_t *o, json_error_t *je, struct sweep_results *r, char *err,
+		     size_t errlen)
 {
 	struct reader rd = { err, errlen, false };
-	json_error_t je;
-	json_t *o = json_load_file(path, 0, &je), *cells, *x, *shard;
+	json_t *cells, *x, *shard;
 	u64 version, total;
 	size_t i;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
 	if (!o) {
-		snprintf(err, errlen, "%s: %s (line %d)", path, je.text, je.line);
+		snprintf(err, errlen, "%s: %s (line %d)", path, je->text, je->line);
 		return -1;
 	}
 	cells = json_object_get(o, "cells");
@@ -320,4 +321,20 @@ int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t
 	if (rc < 0)
 		sweep_results_free(r);
 	return rc;
+}
+
+int sweep_parse_json(const char *name, const char *text, size_t len, struct sweep_results *r, char *err,
+		     size_t errlen)
+{
+	json_error_t je;
+
+	return read_root(name, json_loadb(text, len, 0, &je), &je, r, err, errlen);
+}
+
+int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t errlen)
+{
+	json_error_t je;
+
+	/* no size limit: a big sweep's file runs to many megabytes */
+	return read_root(path, json_load_file(path, 0, &je), &je, r, err, errlen);
 }

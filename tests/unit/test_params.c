@@ -62,6 +62,8 @@ static void test_expansion(void **state)
 	assert_int_equal(f.sc.action[0].time, 2 * MS);
 	assert_string_equal(f.sc.note[0].text, "3 hogs");
 	assert_string_equal(f.expect[0].pattern, "hog.1");
+	/* messages quote the expect as written */
+	assert_string_equal(f.expect[0].text, "share(hog.${first}) > 0.${first}");
 	assert_true(f.expect[0].value > 0.09 && f.expect[0].value < 0.11);
 	assert_string_equal(f.brk[0].text, " switch next=hog.1");
 	assert_int_equal(f.nr_params, 6);
