@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "src/format/lex.h"
 
 int cli_usage_error(const char *fmt, ...)
 {
@@ -40,6 +41,16 @@ int cli_load_scenario(const char *path, struct scenario_file *f)
 		fprintf(stderr, "schedscope: %s\n", err);
 		return 2;
 	}
+	return 0;
+}
+
+int cli_parse_window(const char *s, u64 *from, u64 *to)
+{
+	const char *dots = strstr(s, "..");
+
+	if (!dots || parse_duration(s, (size_t)(dots - s), from) != PARSE_OK ||
+	    parse_duration(dots + 2, strlen(dots + 2), to) != PARSE_OK || *from >= *to)
+		return -1;
 	return 0;
 }
 

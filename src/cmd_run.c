@@ -63,17 +63,6 @@ static void period_line(void *ctx, int task, const struct period_row *r)
 		r->c_period / 1000, r->wu_lat / 1000);
 }
 
-/* "A..B" with durations on both sides. */
-static int parse_window(const char *s, u64 *from, u64 *to)
-{
-	const char *dots = strstr(s, "..");
-
-	if (!dots || parse_duration(s, (size_t)(dots - s), from) != PARSE_OK ||
-	    parse_duration(dots + 2, strlen(dots + 2), to) != PARSE_OK || *from >= *to)
-		return -1;
-	return 0;
-}
-
 static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scenario_file *f,
 			  const char **path)
 {
@@ -107,7 +96,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			o->has_until = true;
 			break;
 		case 'w':
-			if (parse_window(optarg, &o->win_from, &o->win_to))
+			if (cli_parse_window(optarg, &o->win_from, &o->win_to))
 				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)", optarg);
 			o->has_window = true;
 			break;
@@ -139,7 +128,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			o->trace = optarg;
 			break;
 		case 'W':
-			if (parse_window(optarg, &o->trace_from, &o->trace_to))
+			if (cli_parse_window(optarg, &o->trace_from, &o->trace_to))
 				return cli_usage_error("--trace-window: '%s' is not A..B with A < B (e.g. 1s..2s)", optarg);
 			break;
 		case 'T':

@@ -184,16 +184,6 @@ static int add_seeds(struct sweep_opts *o, const char *arg)
 	return 0;
 }
 
-static int parse_window(const char *s, u64 *from, u64 *to)
-{
-	const char *dots = strstr(s, "..");
-
-	if (!dots || parse_duration(s, (size_t)(dots - s), from) != PARSE_OK ||
-	    parse_duration(dots + 2, strlen(dots + 2), to) != PARSE_OK || *from >= *to)
-		return -1;
-	return 0;
-}
-
 static int add_out(struct sweep_opts *o, const char *path)
 {
 	size_t n = strlen(path);
@@ -310,7 +300,7 @@ static int parse_sweep_args(int argc, char **argv, struct sweep_opts *o)
 			o->vs[o->nr_vs++] = optarg;
 			break;
 		case O_WINDOW:
-			if (parse_window(optarg, &o->from, &o->to))
+			if (cli_parse_window(optarg, &o->from, &o->to))
 				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)",
 						       optarg);
 			o->has_window = true;

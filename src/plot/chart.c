@@ -36,6 +36,35 @@ void chart_free(struct chart *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void chart_data_range(const struct chart_panel *p, double *xlo, double *xhi, double *ylo, double *yhi)
+{
+	bool any = false;
+
+	*xlo = *ylo = INFINITY;
+	*xhi = *yhi = -INFINITY;
+	for (int s = 0; s < p->nr_series; s++) {
+		const struct chart_series *se = &p->series[s];
+
+		for (int i = 0; i < se->n; i++) {
+			if (!isfinite(se->y[i]) || (p->log_x && !(se->x[i] > 0)))
+				continue;
+			any = true;
+			*xlo = fmin(*xlo, se->x[i]);
+			*xhi = fmax(*xhi, se->x[i]);
+			*ylo = fmin(*ylo, se->lo ? se->lo[i] : se->y[i]);
+			*yhi = fmax(*yhi, se->hi ? se->hi[i] : se->y[i]);
+		}
+	}
+	if (!any) {
+		*xlo = p->log_x ? 0.001 : 0;
+		*xhi = 1;
+		*ylo = 0;
+		*yhi = 1;
+	}
+	if (p->y_from_zero)
+		*ylo = fmin(*ylo, 0);
+}
+
 void chart_ticks(double lo, double hi, int max_ticks, double *first, double *step, int *n)
 {
 	double span = hi - lo, raw, mag, norm;

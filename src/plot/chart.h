@@ -48,6 +48,8 @@ struct chart {
 void chart_series_alloc(struct chart_series *s, int n, bool band);
 void chart_free(struct chart *c);
 
+/* The data's range on both axes, bands included (0..1 when empty; from 0 for y_from_zero). */
+void chart_data_range(const struct chart_panel *p, double *xlo, double *xhi, double *ylo, double *yhi);
 /* Round axis limits and the steps between ticks (1, 2 or 5 times a power of ten). */
 void chart_ticks(double lo, double hi, int max_ticks, double *first, double *step, int *n);
 /* A tick label: as few digits as the step needs. */

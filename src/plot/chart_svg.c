@@ -65,43 +65,13 @@ static double py(const struct frame *f, double y)
 	return f->y0 + f->h - (y - f->ylo) / (f->yhi - f->ylo) * f->h;
 }
 
-/* The data's range on both axes, bands included. */
-static void data_range(const struct chart_panel *p, double *xlo, double *xhi, double *ylo, double *yhi)
-{
-	bool any = false;
-
-	*xlo = *ylo = INFINITY;
-	*xhi = *yhi = -INFINITY;
-	for (int s = 0; s < p->nr_series; s++) {
-		const struct chart_series *se = &p->series[s];
-
-		for (int i = 0; i < se->n; i++) {
-			if (!isfinite(se->y[i]) || (p->log_x && !(se->x[i] > 0)))
-				continue;
-			any = true;
-			*xlo = fmin(*xlo, se->x[i]);
-			*xhi = fmax(*xhi, se->x[i]);
-			*ylo = fmin(*ylo, se->lo ? se->lo[i] : se->y[i]);
-			*yhi = fmax(*yhi, se->hi ? se->hi[i] : se->y[i]);
-		}
-	}
-	if (!any) {
-		*xlo = p->log_x ? 0.001 : 0;
-		*xhi = 1;
-		*ylo = 0;
-		*yhi = 1;
-	}
-	if (p->y_from_zero)
-		*ylo = fmin(*ylo, 0);
-}
-
 static void axes(FILE *out, const struct chart_panel *p, struct frame *f)
 {
 	double xlo, xhi, ylo, yhi, first, step;
 	char label[64];
 	int n;
 
-	data_range(p, &xlo, &xhi, &ylo, &yhi);
+	chart_data_range(p, &xlo, &xhi, &ylo, &yhi);
 	chart_ticks(ylo, yhi, 6, &first, &step, &n);
 	f->ylo = first;
 	f->yhi = first + step * (n - 1);

@@ -72,29 +72,7 @@ static void put_utf8(FILE *out, unsigned cp)
 
 static void range(const struct chart_panel *p, struct canvas *c)
 {
-	bool any = false;
-
-	c->xlo = c->ylo = INFINITY;
-	c->xhi = c->yhi = -INFINITY;
-	for (int s = 0; s < p->nr_series; s++) {
-		const struct chart_series *se = &p->series[s];
-		for (int i = 0; i < se->n; i++) {
-			if (!isfinite(se->y[i]) || (p->log_x && !(se->x[i] > 0)))
-				continue;
-			any = true;
-			c->xlo = fmin(c->xlo, se->x[i]);
-			c->xhi = fmax(c->xhi, se->x[i]);
-			c->ylo = fmin(c->ylo, se->lo ? se->lo[i] : se->y[i]);
-			c->yhi = fmax(c->yhi, se->hi ? se->hi[i] : se->y[i]);
-		}
-	}
-	if (!any) {
-		c->xlo = p->log_x ? 0.001 : 0;
-		c->xhi = c->yhi = 1;
-		c->ylo = 0;
-	}
-	if (p->y_from_zero)
-		c->ylo = fmin(c->ylo, 0);
+	chart_data_range(p, &c->xlo, &c->xhi, &c->ylo, &c->yhi);
 	double first, step;
 	int n;
 	chart_ticks(c->ylo, c->yhi, 5, &first, &step, &n);

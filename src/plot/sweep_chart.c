@@ -118,6 +118,20 @@ struct line {
 	int side;
 };
 
+/* The row of the variant on a line at an x value, or NULL. */
+static const struct sweep_vrow *at(const struct sweep_plan *p, const struct sweep_variant *v, int nv,
+				   int xa, const struct line *l, const char *x, const char *rowname)
+{
+	for (int i = 0; i < nv; i++) {
+		char key[128];
+
+		line_key(p, &v[i], xa, key, sizeof(key));
+		if (!strcmp(key, l->key) && (xa < 0 || !strcmp(sweep_value(p, &v[i].coord, xa), x)))
+			return row_of(&v[i], rowname);
+	}
+	return NULL;
+}
+
 /* Latencies below 1 us are drawn at 1 us: a log axis needs a floor. */
 #define CDF_FLOOR_MS 0.001
 
@@ -263,28 +277,21 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 		if (!se->label[0])
 			snprintf(se->label, sizeof(se->label), "%s", rowname);
 		for (int k = 0; k < nx; k++) {
-			for (int i = 0; i < nv; i++) {
-				char key[128];
-				line_key(p, &v[i], xa, key, sizeof(key));
-				if (strcmp(key, lines[l].key) ||
-				    (xa >= 0 && strcmp(sweep_value(p, &v[i].coord, xa), xv[k])))
-					continue;
-				const struct sweep_vrow *vr = row_of(&v[i], rowname);
-				const struct sweep_stat *st = vr ? &vr->m[lines[l].side][metric] : NULL;
-				if (!st || !st->n)
-					break;
-				double scale = metric == METRIC_SHARE ? 100.0 : 1.0, x = k;
-				if (xnum)
-					numeric(xv[k], &x);
-				se->x[n] = x;
-				se->y[n] = st->mean * scale;
-				if (se->lo) {
-					se->lo[n] = st->min * scale;
-					se->hi[n] = st->max * scale;
-				}
-				n++;
-				break;
+			const struct sweep_vrow *vr = at(p, v, nv, xa, &lines[l], xv[k], rowname);
+			const struct sweep_stat *st = vr ? &vr->m[lines[l].side][metric] : NULL;
+			double scale = metric == METRIC_SHARE ? 100.0 : 1.0, x = k;
+
+			if (!st || !st->n)
+				continue;
+			if (xnum)
+				numeric(xv[k], &x);
+			se->x[n] = x;
+			se->y[n] = st->mean * scale;
+			if (se->lo) {
+				se->lo[n] = st->min * scale;
+				se->hi[n] = st->max * scale;
 			}
+			n++;
 		}
 		se->n = n;
 	}
@@ -306,17 +313,9 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 				struct chart_series *se = &cp->series[l];
 				se->color = l;
 				snprintf(se->label, sizeof(se->label), "%s", m->series[l].label);
-				for (int i = 0; i < nv; i++) {
-					char key[128];
-					line_key(p, &v[i], xa, key, sizeof(key));
-					if (strcmp(key, lines[l].key) ||
-					    (xa >= 0 && strcmp(sweep_value(p, &v[i].coord, xa), xv[k])))
-						continue;
-					const struct sweep_vrow *vr = row_of(&v[i], rowname);
-					if (vr)
-						cdf_series(se, &vr->lat[lines[l].side]);
-					break;
-				}
+				const struct sweep_vrow *vr = at(p, v, nv, xa, &lines[l], xv[k], rowname);
+				if (vr)
+					cdf_series(se, &vr->lat[lines[l].side]);
 			}
 		}
 	}
