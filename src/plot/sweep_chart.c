@@ -119,8 +119,8 @@ struct line {
 };
 
 /* The row of the variant on a line at an x value, or NULL. */
-static const struct sweep_vrow *at(const struct sweep_plan *p, const struct sweep_variant *v, int nv,
-				   int xa, const struct line *l, const char *x, const char *rowname)
+static const struct sweep_vrow *at(const struct sweep_plan *p, const struct sweep_variant *v, int nv, int xa,
+				   const struct line *l, const char *x, const char *rowname)
 {
 	for (int i = 0; i < nv; i++) {
 		char key[128];
