@@ -102,11 +102,12 @@ static void finish(struct sweep_results *r, struct worker *w)
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(why, sizeof(why), "the run failed (exit status %d)", WEXITSTATUS(status));
 		died(&c, w->cell, why);
-	} else if (sweep_cell_read(w->buf, w->len, &c, err, sizeof(err)) < 0 || c.index != w->cell) {
-		if (c.index != w->cell)
-			sweep_cell_free(&c);
+	} else if (sweep_cell_read(w->buf, w->len, &c, err, sizeof(err)) < 0) {
 		snprintf(why, sizeof(why), "the worker's report is unreadable: %s", err);
 		died(&c, w->cell, why);
+	} else if (c.index != w->cell) {
+		sweep_cell_free(&c);
+		died(&c, w->cell, "the worker reported another cell");
 	}
 	if (!c.message && (c.status == CELL_NA || c.status == CELL_ERROR))
 		c.message = xstrdup("?");

@@ -33,7 +33,7 @@ int sweep_read_json(const char *path, struct sweep_results *r, char *err, size_t
 /* The same from memory; name is for messages. */
 int sweep_parse_json(const char *name, const char *text, size_t len, struct sweep_results *r, char *err,
 		     size_t errlen);
-/* One cell object (a worker's report); -1 with the reason. */
+/* One cell object (a worker's report); -1 with the reason (and *c empty). */
 int sweep_cell_read(const char *text, size_t len, struct sweep_cell *c, char *err, size_t errlen);
 
 /* Are these the same matrix (scenarios, axes, values, --vs-set, --window)? */

@@ -157,6 +157,7 @@ int sweep_cell_read(const char *text, size_t len, struct sweep_cell *c, char *er
 	json_error_t je;
 	json_t *o = json_loadb(text, len, 0, &je);
 
+	memset(c, 0, sizeof(*c));
 	if (!o) {
 		snprintf(err, errlen, "bad JSON at line %d: %s", je.line, je.text);
 		return -1;
