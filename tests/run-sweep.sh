@@ -112,7 +112,7 @@ expect not-applicable 0 $? "$work/na.txt" \
 	"does not apply: tests/sweep/pinned.scn:4:18: CPU 3 does not exist (1 CPUs, 0-0)" \
 	"sweep: 3 cells: 1 ok, 2 n/a"
 "$bin" sweep tests/sweep/pinned.scn --topology own,single --matrix >"$work/matrix.txt" 2>&1
-expect matrix 0 $? "$work/matrix.txt" "scenario                 own     single" "pinned                   ok*     n/a"
+expect matrix 0 $? "$work/matrix.txt" "scenario                 own      single" "pinned                   ok*      n/a"
 # the validation matrix found this: an active balance with pinned tasks crashed
 "$bin" sweep scenarios/numa-imbalance.scn --topology laptop-4c8t >"$work/numa.txt" 2>&1
 expect active-balance-pinned 0 $? "$work/numa.txt" "sweep: 1 cell: 1 ok"

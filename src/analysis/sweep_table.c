@@ -382,6 +382,42 @@ static void matrix_cell(const struct sweep_results *r, int scen, int ka, const c
 		snprintf(buf, n, "n/a");
 }
 
+#define MATRIX_COL 8
+
+/* A piece of a column's name that fits its width: up to a '-', or cut. */
+static int name_piece(const char *name, int from)
+{
+	int n = 0, fit = 0;
+
+	while (name[from + n] && n < MATRIX_COL) {
+		n++;
+		if (name[from + n - 1] == '-')
+			fit = n;
+	}
+	return !name[from + n] || !fit ? n : fit;
+}
+
+/* The column names stacked in as many lines as the longest needs, broken at its '-'s. */
+static void matrix_header(FILE *out, const char **col, int ncol, int width, const char *first)
+{
+	int *at = xcalloc((size_t)ncol + 1, sizeof(*at));
+	bool more = true;
+
+	for (int line = 0; more; line++) {
+		more = false;
+		fprintf(out, "%-*s", width, line ? "" : first);
+		for (int c = 0; c < ncol; c++) {
+			int n = name_piece(col[c], at[c]);
+
+			fprintf(out, " %-*.*s", MATRIX_COL, n, col[c] + at[c]);
+			at[c] += n;
+			more |= col[c][at[c]] != 0;
+		}
+		fputc('\n', out);
+	}
+	free(at);
+}
+
 void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 {
 	const struct sweep_plan *p = &r->plan;
@@ -412,10 +448,7 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 		}
 		width = MAX(width, (int)strlen(p->scen[s].label) + 8);
 	}
-	fprintf(out, "%-*s", width, ka >= 0 ? "scenario  kernel" : "scenario");
-	for (int c = 0; c < ncol; c++)
-		fprintf(out, " %-*s", MAX(7, (int)strlen(col[c])), col[c]);
-	fputc('\n', out);
+	matrix_header(out, col, ncol, width, ka >= 0 ? "scenario  kernel" : "scenario");
 	for (int s = 0; s < p->nr_scenarios; s++) {
 		int nk = ka >= 0 ? p->scen[s].nr_values[ka] : 1;
 
@@ -437,7 +470,7 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 					matrix_cell(r, s, ka, kv, ta, col[c], v, sizeof(v));
 				else
 					snprintf(v, sizeof(v), "-");
-				fprintf(out, " %-*s", MAX(7, (int)strlen(col[c])), v);
+				fprintf(out, " %-*s", MATRIX_COL, v);
 			}
 			fputc('\n', out);
 		}
