@@ -19,7 +19,7 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app xz-utils
+             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app xz-utils parallel
 PKG_LIBS   = ncursesw termkey cmocka jansson
 # Node.js and npm, for the trace consumers below; Debian's unless node is already there
 # (a nodejs package of another origin ships its own npm).
@@ -28,7 +28,7 @@ NODE_PKGS  = nodejs npm
 B          = build
 # The layers, lowest first: each folder is one library and may include only
 # from itself and the folders before it (tests/check-layers.sh enforces it).
-LAYERS     = sched src/base src/format src/analysis src/trace src/import ui
+LAYERS     = sched src/base src/format src/analysis src/plot src/trace src/import ui
 lib_of     = $(1)/lib$(notdir $(2)).a
 layer_src  = $(wildcard $(1)/*.c)
 PROG_SRC   = $(wildcard src/*.c)
@@ -58,7 +58,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 
 .PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
-	format-check clang-build
+	format-check clang-build validate sweep-screenshot
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -105,7 +105,7 @@ ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
 # ---- dependencies ----
 
 # tools the tests run, besides the libraries pkg-config knows
-DEP_TOOLS  = pkg-config cc clang tmux python3 node npm xz
+DEP_TOOLS  = pkg-config cc clang tmux python3 node npm xz parallel
 
 check-deps:
 	@missing=; for t in $(DEP_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
@@ -155,6 +155,7 @@ test: check-deps
 	@tests/ui/e2e.sh ./schedscope
 	@$(MAKE) --no-print-directory npm-deps
 	@tests/run-perfetto-check.sh ./schedscope $(TRACE_ENGINE)
+	@tests/run-sweep.sh ./schedscope
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
@@ -166,6 +167,7 @@ asan-test:
 	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
+	@ASAN_OPTIONS=detect_leaks=1 tests/run-sweep.sh $(B)/asan/schedscope quick
 	@tests/run-cross-build.sh ./schedscope $(B)/asan/schedscope
 
 # ---- the other compiler, and the formatting of changed lines (CI runs both) ----
@@ -183,6 +185,22 @@ format-check:
 	if [ -n "$$out" ] && [ "$$out" != "no modified files to format" ]; then \
 		printf '%s\n' "$$out"; echo "format-check: lines above differ from .clang-format"; exit 1; \
 	else echo "format-check: changed lines follow .clang-format"; fi
+
+# ---- the validation matrix (not part of `make test`) ----
+
+# Every shipped scenario's expects on every shipped topology and on each modelled
+# release of its scheduler class, in parallel: the pass/fail matrix. Failures
+# away from a scenario's own machine are information (exit 0); errors are not.
+validate: schedscope
+	@mkdir -p $(B)
+	@nice -n 19 ./schedscope sweep scenarios/*.scn --topology all --kernel all --matrix \
+		--out $(B)/validate.json --out $(B)/validate.csv; rc=$$?; \
+	echo "validate: every cell in $(B)/validate.csv; schedscope sweep merge $(B)/validate.json shows the table"; \
+	[ $$rc -le 1 ]
+
+# A sweep's chart drawn by a browser: Chromium takes a screenshot of the SVG.
+sweep-screenshot: schedscope
+	@tests/sweep-screenshot.sh ./schedscope $(B)/sweep-chart
 
 # ---- fuzzing (clang's libFuzzer) ----
 

@@ -665,8 +665,9 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot
 		return LBT_THROTTLED;
 	if (!task_allowed_on_cpu(p, env->dst_cpu)) {
 		env->flags |= LBF_SOME_PINNED;
-		/* remember another CPU of our group that p may run on */
-		if (env->idle == CPU_NEWLY_IDLE || (env->flags & LBF_DST_PINNED))
+		/* remember another CPU of our group that p may run on (not when newly idle,
+		 * found already, or an active balance, which has no group) */
+		if (env->idle == CPU_NEWLY_IDLE || (env->flags & (LBF_DST_PINNED | LBF_ACTIVE_LB)))
 			return LBT_PINNED;
 		for_each_cpu(cpu, env->dst_grpmask) {
 			if (cpumask_test(&env->cpus, cpu) && task_allowed_on_cpu(p, cpu)) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "src/format/lex.h"
 
 int cli_usage_error(const char *fmt, ...)
 {
@@ -19,48 +20,71 @@ int cli_usage_error(const char *fmt, ...)
 	return 2;
 }
 
-int cli_load_scenario(const char *path, struct scenario_file *f)
+int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *f,
+			   char *err, size_t errlen)
 {
-	char err[1024];
 	int rc;
 
 	if (!strcmp(path, DEMO_SCENARIO_NAME) && access(path, F_OK))
-		rc = scenario_parse("demo.scn", demo_scenario_text, strlen(demo_scenario_text), f, err,
-				    sizeof(err));
+		rc = scenario_parse_with("demo.scn", demo_scenario_text, strlen(demo_scenario_text), ov, f,
+					 err, errlen);
 	else
-		rc = scenario_load(path, f, err, sizeof(err));
-	if (rc) {
+		rc = scenario_load_with(path, ov, f, err, errlen);
+	return rc ? 2 : 0;
+}
+
+int cli_load_scenario(const char *path, struct scenario_file *f)
+{
+	char err[1024];
+
+	if (cli_load_scenario_with(path, NULL, f, err, sizeof(err))) {
 		fprintf(stderr, "schedscope: %s\n", err);
 		return 2;
 	}
 	return 0;
 }
 
+int cli_parse_window(const char *s, u64 *from, u64 *to)
+{
+	const char *dots = strstr(s, "..");
+
+	if (!dots || parse_duration(s, (size_t)(dots - s), from) != PARSE_OK ||
+	    parse_duration(dots + 2, strlen(dots + 2), to) != PARSE_OK || *from >= *to)
+		return -1;
+	return 0;
+}
+
 int cli_add_set(struct cli_sets *s, const char *arg, bool seed)
 {
-	if (s->n == (int)(sizeof(s->arg) / sizeof(s->arg[0])))
+	if (s->n == CLI_MAX_SETS)
 		return cli_usage_error("too many --set options");
-	s->seed[s->n] = seed;
-	s->arg[s->n++] = arg;
+	/* --seed N is --set seed=N */
+	snprintf(s->kv[s->n], sizeof(s->kv[s->n]), "%s%s", seed ? "seed=" : "", arg);
+	s->n++;
+	return 0;
+}
+
+int cli_add_param(struct cli_sets *s, const char *arg)
+{
+	if (s->nr_params == CLI_MAX_SETS)
+		return cli_usage_error("too many --param options");
+	if (!strchr(arg, '=') || arg[0] == '=')
+		return cli_usage_error("--param: '%s' is not NAME=VALUE", arg);
+	s->param[s->nr_params++] = arg;
 	return 0;
 }
 
 int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct scenario_file *f)
 {
-	char err[512];
+	const char *set[CLI_MAX_SETS];
+	struct scenario_overrides ov = { NULL, s->nr_params, s->param, s->n, set };
+	char err[1024];
 
-	if (cli_load_scenario(path, f))
+	for (int i = 0; i < s->n; i++)
+		set[i] = s->kv[i];
+	if (cli_load_scenario_with(path, &ov, f, err, sizeof(err))) {
+		fprintf(stderr, "schedscope: %s\n", err);
 		return 2;
-	for (int i = 0; i < s->n; i++) {
-		char kv[300];
-
-		/* --seed N is --set seed=N */
-		snprintf(kv, sizeof(kv), "%s%s", s->seed[i] ? "seed=" : "", s->arg[i]);
-		if (scenario_set(f, kv, err, sizeof(err))) {
-			fprintf(stderr, "schedscope: %s\n", err);
-			scenario_free(f);
-			return 2;
-		}
 	}
 	return 0;
 }

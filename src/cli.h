@@ -11,15 +11,24 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * the error and returns 2 on failure. */
 int cli_load_scenario(const char *path, struct scenario_file *f);
 
-/* --seed N and --set KEY=VALUE, kept in order and applied after loading. */
+/* --seed N, --set KEY=VALUE (kept in order, applied after loading) and --param NAME=VALUE. */
+#define CLI_MAX_SETS 256
 struct cli_sets {
 	int n;
-	const char *arg[256];
-	bool seed[256];
+	char kv[CLI_MAX_SETS][300]; /* the KEY=VALUE each means (--seed N is seed=N) */
+	int nr_params;
+	const char *param[CLI_MAX_SETS];
 };
 
 int cli_add_set(struct cli_sets *s, const char *arg, bool seed);
-/* cli_load_scenario, then the --seed/--set overrides; 2 (printed) on error. */
+/* "A..B" with durations on both sides and A < B (--window, --trace-window); -1 when not. */
+int cli_parse_window(const char *s, u64 *from, u64 *to);
+int cli_add_param(struct cli_sets *s, const char *arg);
+/* Load a scenario with the overrides: the built-in demo for DEMO_SCENARIO_NAME,
+ * else the file; 2 on error with the message in err. */
+int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *f,
+			   char *err, size_t errlen);
+/* cli_load_scenario, then the --seed/--set/--param overrides; 2 (printed) on error. */
 int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct scenario_file *f);
 
 #define DEMO_SCENARIO_NAME "demo"
@@ -32,5 +41,6 @@ int cmd_ui(int, char **);
 int cmd_topology(int, char **);
 int cmd_import(int, char **);
 int cmd_compare_log(int, char **);
+int cmd_sweep(int, char **);
 
 #endif

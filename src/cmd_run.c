@@ -13,30 +13,15 @@
 #include "sched/api/sched.h"
 #include "src/format/breakpoint.h"
 #include "cli.h"
-#include "src/analysis/expect_check.h"
 #include "src/format/lex.h"
 #include "src/analysis/report.h"
 #include "src/analysis/rewind_check.h"
+#include "src/analysis/run_stats.h"
 #include "src/format/scenario_file.h"
 #include "src/analysis/state_dump.h"
 #include "src/analysis/stats.h"
 #include "src/trace/trace_log.h"
 #include "src/trace/trace_perfetto.h"
-
-/* The report's window plus one per expect that names its own. */
-struct run_stats {
-	int n;
-	struct stats *st;
-};
-
-static void run_stats_event(void *ctx, const struct sched_event *ev)
-{
-	struct run_stats *rs = ctx;
-
-	for (int i = 0; i < rs->n; i++)
-		stats_event(&rs->st[i], ev);
-}
-
 
 static u64 wall_clock_ns(void)
 {
@@ -90,17 +75,6 @@ static void period_line(void *ctx, int task, const struct period_row *r)
 		r->wu_lat / 1000);
 }
 
-/* "A..B" with durations on both sides. */
-static int parse_window(const char *s, u64 *from, u64 *to)
-{
-	const char *dots = strstr(s, "..");
-
-	if (!dots || parse_duration(s, (size_t)(dots - s), from) != PARSE_OK ||
-	    parse_duration(dots + 2, strlen(dots + 2), to) != PARSE_OK || *from >= *to)
-		return -1;
-	return 0;
-}
-
 static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scenario_file *f,
 			  const char **path)
 {
@@ -114,6 +88,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "trace-tasks", required_argument, NULL, 'T' },
 		{ "periods", required_argument, NULL, 'P' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "param", required_argument, NULL, 'p' },
 		{ "set", required_argument, NULL, 'S' },
 		{ "dump-state", required_argument, NULL, 'd' },
 		{ "break", required_argument, NULL, 'b' },
@@ -133,7 +108,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			o->has_until = true;
 			break;
 		case 'w':
-			if (parse_window(optarg, &o->win_from, &o->win_to))
+			if (cli_parse_window(optarg, &o->win_from, &o->win_to))
 				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)", optarg);
 			o->has_window = true;
 			break;
@@ -165,7 +140,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			o->trace = optarg;
 			break;
 		case 'W':
-			if (parse_window(optarg, &o->trace_from, &o->trace_to))
+			if (cli_parse_window(optarg, &o->trace_from, &o->trace_to))
 				return cli_usage_error("--trace-window: '%s' is not A..B with A < B (e.g. 1s..2s)", optarg);
 			break;
 		case 'T':
@@ -179,6 +154,10 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			if (cli_add_set(&sets, optarg, c == 's'))
 				return 2;
 			break;
+		case 'p':
+			if (cli_add_param(&sets, optarg))
+				return 2;
+			break;
 		default:
 			return cli_usage_error("run: unknown option '%s'", argv[optind - 1]);
 		}
@@ -190,23 +169,6 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 	*path = argv[optind];
 
 	return cli_load_scenario_sets(*path, &sets, f);
-}
-
-/* Evaluate every expect; returns how many failed. */
-static int check_expects(const struct scenario_file *f, struct run_stats *rs, int first,
-			 char **msg, bool *ok)
-{
-	int failed = 0;
-
-	for (int i = 0; i < f->nr_expects; i++) {
-		const struct expect *x = &f->expect[i];
-		const struct stats *st = x->has_window ? &rs->st[first + i] : &rs->st[0];
-
-		msg[i] = malloc(512);
-		ok[i] = expect_check(x, st, f->task_names, msg[i], 512);
-		failed += !ok[i];
-	}
-	return failed;
 }
 
 /*
@@ -279,15 +241,7 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 
-	/* stats[0] is the report window; then one per expect (used when it has `over`) */
-	rs.n = 1 + (o.check ? f.nr_expects : 0);
-	rs.st = calloc((size_t)rs.n, sizeof(*rs.st));
-	stats_init_scenario(&rs.st[0], &f.sc, from, to);
-	for (int i = 1; i < rs.n; i++) {
-		const struct expect *x = &f.expect[i - 1];
-		stats_init_scenario(&rs.st[i], &f.sc, x->has_window ? x->from : from,
-				    x->has_window ? x->to : to);
-	}
+	run_stats_init(&rs, &f, from, to, o.check);
 	struct period_log plog = { NULL, f.task_names };
 	/* with time travel, listeners hang on the history so they see each event once */
 	struct sched_history *h = o.rewind_check || o.brk ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
@@ -369,13 +323,12 @@ int cmd_run(int argc, char **argv)
 			failed++;
 	}
 
-	for (int i = 0; i < rs.n; i++)
-		stats_finish(&rs.st[i], sched_now(e));
+	run_stats_finish(&rs, sched_now(e));
 
 	char **msg = calloc((size_t)f.nr_expects + 1, sizeof(*msg));
 	bool *ok = calloc((size_t)f.nr_expects + 1, sizeof(*ok));
 	if (o.check)
-		failed += check_expects(&f, &rs, 1, msg, ok);
+		failed += run_stats_check(&rs, &f, msg, ok);
 
 	struct report r = { &f, e, &rs.st[0], wall, o.check ? f.nr_expects : 0,
 			    (const char *const *)msg, ok };
@@ -406,9 +359,7 @@ out:
 		fclose(tf);
 	if (plog.f && plog.f != stdout && fclose(plog.f))
 		rc = 2;
-	for (int i = 0; i < rs.n; i++)
-		stats_free(&rs.st[i]);
-	free(rs.st);
+	run_stats_free(&rs);
 	history_destroy(h);
 	sched_engine_destroy(e);
 	scenario_free(&f);

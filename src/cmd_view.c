@@ -39,6 +39,7 @@ int cmd_view(int argc, char **argv)
 		{ "colors", required_argument, NULL, 'c' },
 		{ "commands", required_argument, NULL, 'C' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "param", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -89,6 +90,10 @@ int cmd_view(int argc, char **argv)
 		case 's':
 		case 'e':
 			if (cli_add_set(&sets, optarg, c == 's'))
+				return 2;
+			break;
+		case 'm':
+			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
 		default:
@@ -163,13 +168,10 @@ out:
 int cmd_ui(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "commands", required_argument, NULL, 'C' },
-		{ "colors", required_argument, NULL, 'c' },
-		{ "speed", required_argument, NULL, 'p' },
-		{ "paused", no_argument, NULL, 'P' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "set", required_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 },
+		{ "commands", required_argument, NULL, 'C' }, { "colors", required_argument, NULL, 'c' },
+		{ "speed", required_argument, NULL, 'p' },    { "paused", no_argument, NULL, 'P' },
+		{ "seed", required_argument, NULL, 's' },     { "param", required_argument, NULL, 'm' },
+		{ "set", required_argument, NULL, 'e' },      { NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };
 	const char *commands = NULL, *speed = NULL;
@@ -198,6 +200,10 @@ int cmd_ui(int argc, char **argv)
 		case 's':
 		case 'e':
 			if (cli_add_set(&sets, optarg, c == 's'))
+				return 2;
+			break;
+		case 'm':
+			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
 		default:

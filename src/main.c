@@ -25,6 +25,12 @@ static void usage(FILE *out)
 		"                       [--keep-idle] [--keep-tracer] [--pin] [--cgroup-root N] [--workgen]\n"
 		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT] [--min-lines "
 		"N]\n"
+		"       schedscope sweep SCENARIO... [--topology LIST] [--kernel LIST] [--sched LIST]\n"
+		"                       [--seeds A..B] [--set KEY=V1,V2]... [--param NAME=V1,V2]...\n"
+		"                       [--vs-set KEY=VALUE]... [--window A..B] [--jobs N] [--shard I/N]\n"
+		"                       [--out FILE.json|FILE.csv] [--plot FILE.svg|-]\n"
+		"                       [--metric M] [--row R] [--matrix]\n"
+		"       schedscope sweep merge PART.json... [--out ...] [--plot ...] [--matrix]\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
@@ -37,13 +43,14 @@ static void usage(FILE *out)
 		"  --trace-tasks GLOB[,GLOB]  chart these tasks' vruntime, lag, deadline (.json)\n"
 		"  --seed N            override the scenario's seed\n"
 		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
+		"  --param NAME=VALUE  a value for the scenario's `param NAME=DEFAULT`\n"
 		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the "
 		"state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
 		"  --periods FILE      write rt-app's per-thread log columns, every thread (- for stdout)\n"
 		"\n"
-		"ui and view also take --seed and --set; view takes --colors and --commands.\n"
+		"ui and view also take --seed, --set and --param; view takes --colors and --commands.\n"
 		"\n"
 		"SCENARIO may be `%s` for the built-in demo. See schedscope(1).\n",
 		DEMO_SCENARIO_NAME);
@@ -79,5 +86,7 @@ int main(int argc, char **argv)
 		return cmd_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare-log"))
 		return cmd_compare_log(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }

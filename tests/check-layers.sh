@@ -5,7 +5,7 @@
 # headers (sched/api/). The Makefile builds one library per folder in this order.
 set -u
 results=${RESULTS:-build/test-results}
-layers="sched src/base src/format src/analysis src/trace src/import ui src"
+layers="sched src/base src/format src/analysis src/plot src/trace src/import ui src"
 rank() {
 	i=0
 	for l in $layers; do

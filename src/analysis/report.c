@@ -263,6 +263,9 @@ void report_text(FILE *out, const struct report *r)
 		r->f->path, sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf",
 		kernel_name(kbuf, sizeof(kbuf), sc->kernel), sc->topo->name, sc->topo->nr_cpus, sc->hz,
 		(unsigned long long)sc->seed);
+	for (int i = 0; i < r->f->nr_params; i++)
+		fprintf(out, "%s%s=%s%s", i ? " " : "params ", r->f->param[i].name, r->f->param[i].value,
+			i == r->f->nr_params - 1 ? "\n" : "");
 	fprintf(out, "window %.3f s .. %.3f s (%.3f s simulated), %llu events\n\n",
 		(double)st->from / 1e9, (double)(st->from + win) / 1e9, (double)win / 1e9,
 		(unsigned long long)st->events);
@@ -332,6 +335,13 @@ void report_json(FILE *out, const struct report *r)
 	jw_kv_str(&j, "topology", sc->topo->name);
 	jw_kv_u64(&j, "hz", sc->hz);
 	jw_kv_u64(&j, "seed", sc->seed);
+	if (r->f->nr_params) {
+		jw_key(&j, "params");
+		jw_begin_object(&j);
+		for (int i = 0; i < r->f->nr_params; i++)
+			jw_kv_str(&j, r->f->param[i].name, r->f->param[i].value);
+		jw_end_object(&j);
+	}
 	jw_key(&j, "window");
 	jw_begin_object(&j);
 	jw_kv_u64(&j, "from_ns", st->from);

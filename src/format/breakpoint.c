@@ -124,8 +124,9 @@ static bool at_end(const struct token *t)
  * (task names and CPU lists never hold one). */
 static void advance(struct parser *p)
 {
+	/* the end of the token in the text as written (a ${NAME}'s value is elsewhere) */
 	if (!at_end(&p->t) && p->t.s.n)
-		p->last = p->t.s.p + p->t.s.n;
+		p->last = p->lx->text + p->lx->at.pos;
 	lex_next(p->lx, &p->t);
 
 	struct token *t = &p->t;
@@ -506,8 +507,10 @@ struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const struct breakpoin
 	bp->nr_groups = scope->group_names ? MAX(0, scope->nr_groups) : 0;
 	bp->gwords = bp->nr_groups / 64 + 1;
 
+	p.first = lx->text + lx->at.pos;
 	advance(&p);
-	p.first = p.t.s.p;
+	while (p.first < lx->text + lx->end && (*p.first == ' ' || *p.first == '\t'))
+		p.first++;
 	p.last = p.first;
 	if (parse_or(&p) < 0)
 		goto fail;

@@ -176,7 +176,8 @@ int expect_parse(struct lexer *lx, const struct token *m, struct expect *x)
 	lex_next(lx, &t);
 	if (expect_value(lx, x->metric, &t, &x->value) < 0)
 		return -1;
-	last = t.s.p + t.s.n;
+	/* ends of tokens in the text as written (a ${NAME}'s value is elsewhere) */
+	last = lx->text + lx->at.pos;
 
 	if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "+-")) {
 		lex_next(lx, &t);
@@ -185,21 +186,22 @@ int expect_parse(struct lexer *lx, const struct token *m, struct expect *x)
 		lex_next(lx, &t);
 		if (expect_value(lx, x->metric, &t, &x->tol) < 0)
 			return -1;
-		last = t.s.p + t.s.n;
+		last = lx->text + lx->at.pos;
 	}
 	if (lex_peek(lx, &t) == TOK_WORD && span_is(&t.s, "over")) {
 		lex_next(lx, &t);
 		lex_next(lx, &t);
 		if (expect_window(lx, &t, x) < 0)
 			return -1;
-		last = t.s.p + t.s.n;
+		last = lx->text + lx->at.pos;
 	}
+	const char *first = lx->text + lx->at.bol + (m->s.col - 1);
 	if (lex_expect_eol(lx) < 0)
 		return -1;
 
 	/* the text as written, from the metric on, for messages */
-	size_t n = MIN((size_t)(last - m->s.p), sizeof(x->text) - 1);
-	memcpy(x->text, m->s.p, n);
+	size_t n = MIN((size_t)(last - first), sizeof(x->text) - 1);
+	memcpy(x->text, first, n);
 	x->text[n] = 0;
 	return 0;
 }

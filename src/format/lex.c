@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lex.h"
+#include "params.h"
 
 static bool is_digit(int c)
 {
@@ -40,6 +41,8 @@ static bool is_word(const struct lexer *lx, unsigned char c)
 
 static u32 col_of(const struct lexer *lx, size_t pos)
 {
+	if (lx->expansion)
+		return params_text_col(lx->expansion, pos);
 	return (u32)(pos - lx->at.bol + 1);
 }
 
@@ -148,10 +151,19 @@ void lex_sub(struct lexer *sub, const struct lexer *parent, const struct lex_pos
 
 void lex_sub_span(struct lexer *sub, const struct lexer *parent, const struct lex_span *s)
 {
-	size_t pos = (size_t)(s->p - parent->text);
-	struct lex_pos from = { pos, pos - (s->col - 1), s->line };
+	if (s->p >= parent->text && s->p + s->n <= parent->text + parent->end) {
+		size_t pos = (size_t)(s->p - parent->text);
+		struct lex_pos from = { pos, pos - (s->col - 1), s->line };
 
-	lex_sub(sub, parent, &from, pos + s->n);
+		lex_sub(sub, parent, &from, pos + s->n);
+	} else {
+		/* an expansion: its own text, with the columns of the place it stands for */
+		*sub = *parent;
+		sub->text = s->p;
+		sub->end = s->n;
+		sub->at = (struct lex_pos){ 0, 0, s->line };
+		sub->expansion = params_text_of(parent->params, s->p);
+	}
 	sub->quoted = true;
 }
 
@@ -198,6 +210,30 @@ static int scan_string(struct lexer *lx, size_t q, size_t *close)
 	return error_at(lx, q, "unterminated string");
 }
 
+/* With parameters, "${" starts a reference whose braces are part of the word. */
+static bool param_ref(const struct lexer *lx, size_t j)
+{
+	return lx->params && lx->text[j] == '$' && j + 1 < lx->end && lx->text[j + 1] == '{';
+}
+
+/* Past the '}' of the reference at j; without one, the rest of the line (params_expand() says so). */
+static size_t param_ref_end(const struct lexer *lx, size_t j)
+{
+	size_t k = j + 2;
+
+	while (k < lx->end && lx->text[k] != '}' && lx->text[k] != '\n')
+		k++;
+	return k < lx->end && lx->text[k] == '}' ? k + 1 : k;
+}
+
+/* Replace the ${NAME}s in a token's text by their values. */
+static int expand(struct lexer *lx, struct lex_span *s)
+{
+	if (!lx->params || !memmem(s->p, s->n, "${", 2))
+		return 0;
+	return params_expand(lx, s, s);
+}
+
 enum tok_type lex_next(struct lexer *lx, struct token *t)
 {
 	const char *s = lx->text;
@@ -238,6 +274,8 @@ enum tok_type lex_next(struct lexer *lx, struct token *t)
 		t->val = span_at(lx, i + 1, close - i - 1);
 		t->quoted = true;
 		lx->at.pos = close + 1;
+		if (expand(lx, &t->val) < 0)
+			return t->type = TOK_EOF;
 		return t->type = TOK_STRING;
 	}
 	if (!lx->raw && is_punct((char)c)) {
@@ -254,12 +292,12 @@ enum tok_type lex_next(struct lexer *lx, struct token *t)
 	}
 
 	size_t j = i;
-	while (j < lx->end && is_word(lx, (unsigned char)s[j]))
-		j++;
+	while (j < lx->end && (is_word(lx, (unsigned char)s[j]) || param_ref(lx, j)))
+		j = param_ref(lx, j) ? param_ref_end(lx, j) : j + 1;
 	t->s.n = j - i;
 	lx->at.pos = j;
 	if (lx->raw || j >= lx->end || s[j] != '=')
-		return t->type = TOK_WORD;
+		return expand(lx, &t->s) < 0 ? (t->type = TOK_EOF) : (t->type = TOK_WORD);
 
 	/* key=value: the value is a "string" or runs to the next blank */
 	t->key = t->s;
@@ -274,8 +312,8 @@ enum tok_type lex_next(struct lexer *lx, struct token *t)
 	} else {
 		size_t e = k;
 		while (e < lx->end && !is_space(s[e]) && s[e] != '\n' && s[e] != '#' && s[e] != '"' &&
-		       !strchr("{};", s[e]) && !is_ctl((unsigned char)s[e]))
-			e++;
+		       (!strchr("{};", s[e]) || param_ref(lx, e)) && !is_ctl((unsigned char)s[e]))
+			e = param_ref(lx, e) ? param_ref_end(lx, e) : e + 1;
 		if (e == k) {
 			error_at(lx, j, "missing value after '%s='", SNIP(&t->key));
 			return t->type = TOK_EOF;
@@ -284,6 +322,8 @@ enum tok_type lex_next(struct lexer *lx, struct token *t)
 		lx->at.pos = e;
 	}
 	t->s.n = lx->at.pos - i;
+	if (expand(lx, &t->val) < 0)
+		return t->type = TOK_EOF;
 	return t->type = TOK_KEYVAL;
 }
 

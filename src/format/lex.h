@@ -14,6 +14,9 @@
 
 #include "sched/api/types.h"
 
+struct params;
+struct params_text;
+
 #define LEX_MAX_LINE 4096		/* bytes in one line, without the newline */
 #define LEX_MAX_FILE (16u << 20)	/* bytes in one file */
 
@@ -57,6 +60,8 @@ struct lexer {
 	bool quoted;		/* inside a "string" (a program): '#' is no comment but an error */
 	bool nopos;		/* messages are "name: message" (one-line inputs like --set) */
 	bool failed;
+	struct params *params;		     /* a scenario's `param`s: values may say ${NAME} (params.h) */
+	const struct params_text *expansion; /* the text is this expansion of ${NAME}s */
 	char *err;
 	size_t errlen;
 };
@@ -67,7 +72,7 @@ void lex_init(struct lexer *lx, const char *name, const char *text, size_t len,
 /* A lexer over the part of parent's text from `from` up to byte `end` of the
  * same line, reporting into the parent's error buffer. */
 void lex_sub(struct lexer *sub, const struct lexer *parent, const struct lex_pos *from, size_t end);
-/* The same, over the raw text of a quoted value. */
+/* The same, over the raw text of a quoted value (which may be a ${NAME} expansion). */
 void lex_sub_span(struct lexer *sub, const struct lexer *parent, const struct lex_span *s);
 /* After a sub-lexer ran: carry its error (if any) back to the parent. */
 void lex_join(struct lexer *parent, const struct lexer *sub);

@@ -5,6 +5,7 @@
  * One directive per line; '#' starts a comment (not inside "quotes").
  * Durations are a number and a unit: 750us, 2.5s, 0.75ms (whole ns).
  *
+ *   param NAME=DEFAULT...         values the lines below use as ${NAME} (params.h)
  *   topology NAME | PATH | host | packages=2 cores=4 threads=2 ...   required, once
  *   hz 100|250|300|1000           CONFIG_HZ (default 250)
  *   seed N                        the engine's random seed (default 1)
@@ -96,6 +97,10 @@ struct parser {
 	const char *name;
 	struct scenario_file *f;
 	struct scenario_owned *own;
+	const struct scenario_overrides *ov;
+	struct params params;
+	u32 param_line[PARAM_MAX];	/* where each was declared */
+	bool *param_given;		/* [ov->nr_params]: names a declaration */
 	u32 seen_line[NR_SINGLE];	/* 0 = not seen */
 
 	int nr_lines, nr_named, nr_ats, nr_breaks;
@@ -211,17 +216,172 @@ static void set_feature(struct sched_scenario *sc, int which, bool on)
 
 /* ---- directives ---- */
 
+/* ---- parameters ---- */
+
+/* The --param NAME=VALUE for this name, or NULL; marks it used. */
+static const char *param_override(struct parser *ps, const struct lex_span *name)
+{
+	const char *found = NULL;
+
+	for (int i = 0; ps->ov && i < ps->ov->nr_params; i++) {
+		const char *a = ps->ov->param[i], *eq = strchr(a, '=');
+		if (eq && (size_t)(eq - a) == name->n && !memcmp(a, name->p, name->n)) {
+			ps->param_given[i] = true;
+			found = eq + 1; /* the last one given wins */
+		}
+	}
+	return found;
+}
+
+/* param NAME=DEFAULT...: the value is the --param one if given, of the default's kind. */
+static int do_param(struct parser *ps, const struct token *dir)
+{
+	struct lexer *lx = &ps->lx;
+	struct token kv;
+	int n = 0;
+
+	while (lex_peek(lx, &kv) == TOK_KEYVAL) {
+		const struct param *old;
+		const char *v;
+		size_t vn;
+
+		lex_next(lx, &kv);
+		if (!param_name_valid(kv.key.p, kv.key.n))
+			return lex_error(lx, &kv.key,
+					 "bad parameter name '%s' (a letter or '_', then letters, "
+					 "digits and '_', up to %d)",
+					 SNIP(&kv.key), PARAM_NAME_MAX - 1);
+		if ((old = params_find(&ps->params, kv.key.p, kv.key.n)))
+			return lex_error(lx, &kv.key, "duplicate parameter '%s' (first at line %u)",
+					 old->name, ps->param_line[old - ps->params.p]);
+		if (kv.quoted || memchr(kv.s.p, '$', kv.s.n) || !param_value_valid(kv.val.p, kv.val.n))
+			return lex_error(lx, &kv.val,
+					 "parameter '%s': the default must be one plain word "
+					 "(no blanks, quotes, '$' or punctuation)",
+					 SNIP(&kv.key));
+		v = kv.val.p;
+		vn = kv.val.n;
+		const char *given = param_override(ps, &kv.key);
+		if (given) {
+			enum param_kind want = param_kind_of(v, vn);
+			size_t gn = strlen(given);
+
+			if (!param_value_valid(given, gn))
+				return lex_error(lx, &kv.val,
+						 "--param %s=%s: a value is one plain word (no blanks, "
+						 "quotes, '$' or punctuation)",
+						 SNIP(&kv.key), given);
+			if (!param_fits(want, given, gn))
+				return lex_error(lx, &kv.val,
+						 "--param %s=%s: the parameter is %s (default %s), "
+						 "not %s",
+						 SNIP(&kv.key), given, param_kind_names[want], SNIP(&kv.val),
+						 param_kind_names[param_kind_of(given, gn)]);
+			v = given;
+			vn = gn;
+		}
+		if (params_add(&ps->params, kv.key.p, kv.key.n, v, vn) < 0)
+			return lex_error(lx, &kv.key, "more than %d parameters", PARAM_MAX);
+		ps->param_line[ps->params.n - 1] = kv.key.line;
+		n++;
+	}
+	if (!n) {
+		lex_next(lx, &kv);
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &kv.s, "'param' needs NAME=DEFAULT");
+	}
+	return lex_expect_eol(lx);
+}
+
+/* Every --param must name a declaration; keep the values used. */
+static int finish_params(struct parser *ps)
+{
+	struct scenario_file *f = ps->f;
+	struct lex_span start = { ps->lx.text, 0, 1, 1 };
+
+	for (int i = 0; ps->ov && i < ps->ov->nr_params; i++) {
+		if (ps->param_given[i])
+			continue;
+		char list[512] = "";
+		for (int k = 0, o = 0; k < ps->params.n && o < (int)sizeof(list); k++)
+			o += snprintf(list + o, sizeof(list) - (size_t)o, "%s%s", k ? ", " : "",
+				      ps->params.p[k].name);
+		/* no line to point at: the name is the command line's */
+		snprintf(ps->lx.err, ps->lx.errlen,
+			 "%s: --param %s: the scenario declares no such parameter "
+			 "(%s%s)",
+			 ps->name, ps->ov->param[i],
+			 ps->params.n ? "it declares " : "it has no `param` lines", list);
+		ps->lx.failed = true;
+		return -1;
+	}
+	if (!ps->params.n)
+		return 0;
+	f->param = malloc((size_t)ps->params.n * sizeof(*f->param));
+	if (!f->param)
+		return out_of_memory(&ps->lx, &start);
+	memcpy(f->param, ps->params.p, (size_t)ps->params.n * sizeof(*f->param));
+	f->nr_params = ps->params.n;
+	return 0;
+}
+
+/* A topology by name or path (not "host"), read into f->topo; errors at `at`. */
+static int load_topology(struct parser *ps, const char *name, const struct lex_span *at, const char *what)
+{
+	struct lexer *lx = &ps->lx;
+	char path[2048], msg[512];
+	char *text;
+	size_t len;
+
+	if (topology_resolve(name, ps->name, path, sizeof(path), msg, sizeof(msg)) < 0 ||
+	    lex_read_file(path, &text, &len, msg, sizeof(msg)) < 0)
+		return lex_error(lx, at, "%s%s", what, msg);
+	/* a mistake inside the .topo file is reported at its own file:line:col */
+	int r = topology_parse(path, text, len, &ps->f->topo, lx->err, lx->errlen);
+	free(text);
+	if (r < 0)
+		lx->failed = true;
+	return r;
+}
+
+/* --topology: the line is read (and must be well formed) but the machine is the one given. */
+static int override_topology(struct parser *ps)
+{
+	struct lexer *lx = &ps->lx;
+	const char *name = ps->ov->topology;
+	struct lex_span at;
+	struct token t;
+	char msg[512];
+
+	if (lex_peek(lx, &t) == TOK_NEWLINE || t.type == TOK_EOF)
+		return lex_error(lx, &t.s, "'topology' needs a name, a path or packages=N cores=N ...");
+	at = t.s;
+	while (lex_next(lx, &t) != TOK_NEWLINE && t.type != TOK_EOF)
+		;
+	if (lx->failed)
+		return -1;
+	if (!strcmp(name, "host")) {
+		if (host_topology_read("/", &ps->f->topo, msg, sizeof(msg)) < 0)
+			return lex_error(lx, &at, "--topology host: %s", msg);
+		return 0;
+	}
+	char what[96];
+	snprintf(what, sizeof(what), "--topology %.64s: ", name);
+	return load_topology(ps, name, &at, what);
+}
+
 static int do_topology(struct parser *ps, const struct token *dir)
 {
 	struct lexer *lx = &ps->lx;
 	struct scenario_file *f = ps->f;
 	struct token v;
-	char name[1024], path[2048], msg[512];
-	char *text;
-	size_t len;
+	char name[1024], msg[512];
 
 	if (once(ps, S_TOPOLOGY, dir) < 0)
 		return -1;
+	if (ps->ov && ps->ov->topology)
+		return override_topology(ps);
 	switch (lex_next(lx, &v)) {
 	case TOK_KEYVAL:
 		return topology_parse_inline(lx, &v, &f->topo);
@@ -247,15 +407,7 @@ static int do_topology(struct parser *ps, const struct token *dir)
 			return lex_error(lx, &v.s, "topology host: %s", msg);
 		return 0;
 	}
-	if (topology_resolve(name, ps->name, path, sizeof(path), msg, sizeof(msg)) < 0 ||
-	    lex_read_file(path, &text, &len, msg, sizeof(msg)) < 0)
-		return lex_error(lx, &v.s, "%s", msg);
-	/* a mistake inside the .topo file is reported at its own file:line:col */
-	int r = topology_parse(path, text, len, &f->topo, lx->err, lx->errlen);
-	free(text);
-	if (r < 0)
-		lx->failed = true;
-	return r;
+	return load_topology(ps, name, &v.s, "");
 }
 
 static int do_hz(struct parser *ps, const struct token *dir)
@@ -721,11 +873,12 @@ static const struct {
 	const char *name;
 	int (*parse)(struct parser *ps, const struct token *dir);
 } directives[] = {
-	{ "topology", do_topology }, { "hz", do_hz }, { "seed", do_seed },
-	{ "duration", do_duration }, { "sched", do_sched }, { "kernel", do_kernel },
-	{ "feature", do_feature }, { "tunable", do_tunable }, { "program", do_program },
-	{ "group", do_group }, { "task", do_task }, { "at", do_at }, { "irq", do_irq }, { "steal", do_irq }, { "note", do_note }, { "expect", do_expect },
-	{ "break", do_break },
+	{ "topology", do_topology }, { "hz", do_hz },		{ "seed", do_seed },
+	{ "duration", do_duration }, { "sched", do_sched },	{ "kernel", do_kernel },
+	{ "feature", do_feature },   { "tunable", do_tunable }, { "program", do_program },
+	{ "group", do_group },	     { "task", do_task },	{ "at", do_at },
+	{ "irq", do_irq },	     { "steal", do_irq },	{ "note", do_note },
+	{ "expect", do_expect },     { "break", do_break },	{ "param", do_param },
 };
 
 static int parse_lines(struct parser *ps)
@@ -750,9 +903,11 @@ static int parse_lines(struct parser *ps)
 		while (i < ARRAY_SIZE(directives) && !span_is(&t.s, directives[i].name))
 			i++;
 		if (i == ARRAY_SIZE(directives))
-			return lex_error(lx, &t.s, "unknown directive '%s' (expected topology, hz, seed, "
+			return lex_error(lx, &t.s,
+					 "unknown directive '%s' (expected topology, hz, seed, "
 					 "duration, sched, kernel, feature, tunable, program, group, task, "
-					 "irq, steal, at, note, expect, break)", SNIP(&t.s));
+					 "irq, steal, at, note, expect, break, param)",
+					 SNIP(&t.s));
 		if (directives[i].parse(ps, &t) < 0)
 			return -1;
 	}
@@ -891,7 +1046,11 @@ static int resolve_breaks(struct parser *ps)
 		breakpoint_free(bp);
 		if (RESERVE(&ps->lx, f->brk, ps->cap_brk, f->nr_breaks) < 0)
 			break;
-		f->brk[f->nr_breaks].text = strndup(ps->lx.text + b->from.pos, b->end - b->from.pos);
+		struct lex_span line = { ps->lx.text + b->from.pos, b->end - b->from.pos, b->from.line,
+					 (u32)(b->from.pos - b->from.bol + 1) };
+		if (ps->params.n && params_expand(&ps->lx, &line, &line) < 0)
+			break;
+		f->brk[f->nr_breaks].text = strndup(line.p, line.n);
 		f->brk[f->nr_breaks].line = b->from.line;
 		if (!f->brk[f->nr_breaks++].text)
 			out_of_memory(&ps->lx, &where);
@@ -975,6 +1134,8 @@ static int finish(struct parser *ps)
 
 	if (!ps->seen_line[S_TOPOLOGY])
 		return lex_error(&ps->lx, &start, "missing 'topology' line");
+	if (finish_params(ps) < 0)
+		return -1;
 	if (ensure_root_group(ps, &start) < 0)
 		return -1;
 	if (check_cpus(ps) < 0 || program_resolve_wakes(&ps->programs, &ps->lx, sc) < 0 ||
@@ -1001,13 +1162,24 @@ static void parser_free(struct parser *ps)
 	free(ps->at);
 	free(ps->brk);
 	free(ps->task_names.e);
+	free(ps->param_given);
 	program_parser_free(&ps->programs);
+	params_free(&ps->params);
 }
 
-int scenario_parse(const char *name, const char *text, size_t len,
-		   struct scenario_file *out, char *err, size_t errlen)
+/* --set KEY=VALUE overrides, after the file. */
+static int apply_sets(struct scenario_file *f, const struct scenario_overrides *ov, char *err, size_t errlen)
 {
-	struct parser ps = { .name = name, .f = out };
+	for (int i = 0; ov && i < ov->nr_sets; i++)
+		if (scenario_set(f, ov->set[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+int scenario_parse_with(const char *name, const char *text, size_t len, const struct scenario_overrides *ov,
+			struct scenario_file *out, char *err, size_t errlen)
+{
+	struct parser ps = { .name = name, .f = out, .ov = ov };
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->path, sizeof(out->path), "%s", name);
@@ -1022,7 +1194,10 @@ int scenario_parse(const char *name, const char *text, size_t len,
 		ps.programs.progs = &ps.own->progs;
 
 	lex_init(&ps.lx, name, text, len, err, errlen);
-	if (!ps.own) {
+	ps.lx.params = &ps.params;
+	if (ov && ov->nr_params)
+		ps.param_given = calloc((size_t)ov->nr_params, sizeof(bool));
+	if (!ps.own || (ov && ov->nr_params && !ps.param_given)) {
 		struct lex_span start = { text, 0, 1, 1 };
 		out_of_memory(&ps.lx, &start);
 	}
@@ -1033,14 +1208,21 @@ int scenario_parse(const char *name, const char *text, size_t len,
 	if (!ps.lx.failed && parse_lines(&ps) == 0)
 		finish(&ps);
 	parser_free(&ps);
-	if (ps.lx.failed) {
+	if (ps.lx.failed || apply_sets(out, ov, err, errlen) < 0) {
 		scenario_free(out);
 		return -1;
 	}
 	return 0;
 }
 
-int scenario_load(const char *path, struct scenario_file *out, char *err, size_t errlen)
+int scenario_parse(const char *name, const char *text, size_t len, struct scenario_file *out, char *err,
+		   size_t errlen)
+{
+	return scenario_parse_with(name, text, len, NULL, out, err, errlen);
+}
+
+int scenario_load_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *out,
+		       char *err, size_t errlen)
 {
 	char *text;
 	size_t len;
@@ -1048,9 +1230,14 @@ int scenario_load(const char *path, struct scenario_file *out, char *err, size_t
 	memset(out, 0, sizeof(*out));
 	if (lex_read_file(path, &text, &len, err, errlen) < 0)
 		return -1;
-	int r = scenario_parse(path, text, len, out, err, errlen);
+	int r = scenario_parse_with(path, text, len, ov, out, err, errlen);
 	free(text);
 	return r;
+}
+
+int scenario_load(const char *path, struct scenario_file *out, char *err, size_t errlen)
+{
+	return scenario_load_with(path, NULL, out, err, errlen);
 }
 
 void scenario_free(struct scenario_file *f)
@@ -1072,6 +1259,7 @@ void scenario_free(struct scenario_file *f)
 	free(sc->sync);
 	free(sc->action);
 	free(f->expect);
+	free(f->param);
 	free(f->task_names);
 	free(f->group_names);
 	for (int i = 0; i < f->nr_breaks; i++)

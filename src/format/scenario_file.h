@@ -5,6 +5,7 @@
 
 #include "sched/api/scenario.h"
 #include "expect.h"
+#include "params.h"
 
 /* A parsed scenario and everything it owns. */
 struct scenario_file {
@@ -20,6 +21,8 @@ struct scenario_file {
 		char *text;		/* the breakpoint expression (src/breakpoint.h) */
 		u32 line;
 	} *brk;			/* where the visualizer pauses */
+	int nr_params;
+	struct param *param;		/* [nr_params]: the `param`s with the values used */
 	void *owned;			/* allocations freed by scenario_free() */
 	/* `sched` / `kernel` were given (in the file or by --set): the other
 	 * one then follows the rule "cfs implies 6.1, < 6.6 implies cfs". */
@@ -35,6 +38,22 @@ int scenario_parse(const char *name, const char *text, size_t len,
 		   struct scenario_file *out, char *err, size_t errlen);
 /* Read and parse a file (errors as above; an unreadable file is "path: why"). */
 int scenario_load(const char *path, struct scenario_file *out, char *err, size_t errlen);
+
+/* What the command line changes in a scenario (run --set, sweep's axes). */
+struct scenario_overrides {
+	const char *topology; /* instead of the file's `topology` line: a name or path */
+	int nr_params;
+	const char *const *param; /* NAME=VALUE: values of the file's `param` declarations */
+	int nr_sets;
+	const char *const *set; /* KEY=VALUE for scenario_set(), applied in order */
+};
+
+/* scenario_parse() and scenario_load() with overrides (NULL: none). A --param
+ * the file does not declare, or of another kind than its default, is an error. */
+int scenario_parse_with(const char *name, const char *text, size_t len, const struct scenario_overrides *ov,
+			struct scenario_file *out, char *err, size_t errlen);
+int scenario_load_with(const char *path, const struct scenario_overrides *ov, struct scenario_file *out,
+		       char *err, size_t errlen);
 void scenario_free(struct scenario_file *f);
 
 struct breakpoint_scope;

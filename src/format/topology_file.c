@@ -44,11 +44,13 @@
  *   topology packages=2 cores=4 threads=2 [llcs=N] [clusters=N] [nodes=N] [numbering=smt-last]
  * (default distances and capacities).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "src/base/mem.h"
 #include "topology_file.h"
 
 #ifndef SCHEDSCOPE_DATADIR
@@ -703,13 +705,45 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int topology_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen,
-		     char *err, size_t errlen)
+/* The folder of a scenario's file. */
+static void scenario_dir(const char *scenario_path, char *dir, size_t len)
 {
 	const char *slash = strrchr(scenario_path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else
+		snprintf(dir, len, "%.*s", slash == scenario_path ? 1 : (int)(slash - scenario_path),
+			 scenario_path);
+}
+
+/* The folders a topology name is looked up in, in order. */
+static int search_dirs(const char *scenario_path, char dirs[][1100])
+{
 	const char *env = getenv("SCHEDSCOPE_DATADIR");
-	size_t n = strlen(name);
 	char dir[1024];
+	int n = 0;
+
+	scenario_dir(scenario_path, dir, sizeof(dir));
+	const char *const where[][2] = {
+		{ dir, "" },
+		{ dir, "/topologies" },
+		{ dir, "/../topologies" },
+		{ env, "/topologies" },
+		{ SCHEDSCOPE_DATADIR, "/topologies" },
+		{ "topologies", "" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++)
+		if (where[i][0] && where[i][0][0])
+			snprintf(dirs[n++], 1100, "%s%s", where[i][0], where[i][1]);
+	return n;
+}
+
+int topology_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen, char *err,
+		     size_t errlen)
+{
+	size_t n = strlen(name);
+	char dirs[8][1100], dir[1024];
 
 	if (!strcmp(name, "host")) {
 		/* a scenario's `topology host` reads /sys itself (src/host_topology.c) */
@@ -721,13 +755,8 @@ int topology_resolve(const char *name, const char *scenario_path, char *path, si
 		snprintf(err, errlen, "empty topology name");
 		return -1;
 	}
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == scenario_path ? 1 : (int)(slash - scenario_path),
-			 scenario_path);
-
 	if (strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".topo"))) {
+		scenario_dir(scenario_path, dir, sizeof(dir));
 		int k = name[0] == '/' ? snprintf(path, pathlen, "%s", name)
 				       : snprintf(path, pathlen, "%s/%s", dir, name);
 		if (k < 0 || (size_t)k >= pathlen) {
@@ -736,15 +765,9 @@ int topology_resolve(const char *name, const char *scenario_path, char *path, si
 		}
 		return 0;
 	}
-
-	const char *const where[][2] = {
-		{ dir, "" }, { dir, "/topologies" }, { dir, "/../topologies" },
-		{ env, "/topologies" }, { SCHEDSCOPE_DATADIR, "/topologies" }, { "topologies", "" },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
-		if (!where[i][0] || !where[i][0][0])
-			continue;
-		int k = snprintf(path, pathlen, "%s%s/%s.topo", where[i][0], where[i][1], name);
+	int nd = search_dirs(scenario_path, dirs);
+	for (int i = 0; i < nd; i++) {
+		int k = snprintf(path, pathlen, "%s/%s.topo", dirs[i], name);
 		if (k > 0 && (size_t)k < pathlen && is_file(path))
 			return 0;
 	}
@@ -752,4 +775,61 @@ int topology_resolve(const char *name, const char *scenario_path, char *path, si
 		 "topologies/ or ../topologies/, $SCHEDSCOPE_DATADIR/topologies, %s/topologies "
 		 "or ./topologies)", name, name, SCHEDSCOPE_DATADIR);
 	return -1;
+}
+
+struct listed {
+	char *name;
+	int nr_cpus;
+};
+
+static int by_size(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
+
+	if (x->nr_cpus != y->nr_cpus)
+		return x->nr_cpus < y->nr_cpus ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void topology_list(const char *scenario_path, char ***names, int *count)
+{
+	char dirs[8][1100];
+	int nd = search_dirs(scenario_path, dirs);
+
+	*names = NULL;
+	*count = 0;
+	for (int i = 0; i < nd && !*count; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct listed *l = NULL;
+		struct dirent *e;
+		size_t cap = 0;
+		int n = 0;
+
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			char path[1400], err[256];
+			struct sched_topology t;
+
+			if (len <= 5 || strcmp(e->d_name + len - 5, ".topo"))
+				continue;
+			snprintf(path, sizeof(path), "%.1099s/%.255s", dirs[i], e->d_name);
+			if (topology_load(path, &t, err, sizeof(err)) < 0)
+				continue;
+			XGROW(l, cap, n);
+			l[n].name = xmalloc(len - 4);
+			snprintf(l[n].name, len - 4, "%s", e->d_name);
+			l[n++].nr_cpus = t.nr_cpus;
+			topology_free(&t);
+		}
+		closedir(d);
+		if (n)
+			qsort(l, (size_t)n, sizeof(*l), by_size);
+		*names = n ? xcalloc((size_t)n, sizeof(char *)) : NULL;
+		for (int k = 0; k < n; k++)
+			(*names)[k] = l[k].name;
+		*count = n;
+		free(l);
+	}
 }

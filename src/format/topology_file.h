@@ -33,6 +33,13 @@ int topology_parse_inline(struct lexer *lx, const struct token *first, struct sc
 int topology_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen,
 		     char *err, size_t errlen);
 
+/*
+ * The topologies a scenario at scenario_path can name: the .topo files of
+ * the first folder topology_resolve() searches that has any, by CPU count
+ * then name. *names (free each, then the array) may be empty.
+ */
+void topology_list(const char *scenario_path, char ***names, int *count);
+
 void topology_free(struct sched_topology *t);
 
 #endif
