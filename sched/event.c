@@ -125,6 +125,7 @@ const char *const lb_task_result_names[NR_LB_TASK_RESULTS] = {
 	[LBT_TOO_BIG] = "too_big",
 	[LBT_FITS] = "fits",
 	[LBT_THROTTLED] = "throttled",
+	[LBT_DELAYED] = "delayed",
 };
 
 const char *const sched_command_names[NR_SCHED_COMMANDS] = {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every shipped scenario is a test: run it with --check (its expect lines).
+# Every shipped scenario is a test: run it with --check (its expect lines),
+# and so is every engine regression scenario in tests/scenario/regress/.
 # Every tests/scenario/bad/*.scn must be refused with exit 2 and the message
 # in the .err file beside it (file:line:col included).
 set -u
@@ -7,7 +8,8 @@ bin=$1
 results=${RESULTS:-build/test-results}
 mkdir -p "$(dirname "$results")"
 pass=0 fail=0
-for s in scenarios/*.scn; do
+for s in scenarios/*.scn tests/scenario/regress/*.scn; do
+	[ -e "$s" ] || continue
 	if out=$("$bin" run "$s" --check 2>&1); then
 		pass=$((pass + 1))
 		echo "scenario: $s: ok ($(printf '%s\n' "$out" | grep -c ': ok') expects)"
