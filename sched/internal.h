@@ -111,7 +111,10 @@ struct timer_slot {
 	u64 expires;
 	u64 seq;	/* arming order: ties at equal time fire in this order */
 	struct sched_timer *t;
-	bool first;	/* fires before the others due at the same time */
+	/* fires before the others due at the same time; a whole word, so that a
+	 * slot has no padding for a copy to fill with stack bytes (checkpoints
+	 * are compared byte for byte) */
+	u64 first;
 };
 
 struct timer_queue {

@@ -6,6 +6,10 @@
  */
 #include "internal.h"
 
+/* Checkpoints compare as bytes: a slot copied from the stack must carry no padding. */
+_Static_assert(sizeof(struct timer_slot) == 3 * sizeof(u64) + sizeof(struct sched_timer *),
+	       "struct timer_slot has padding");
+
 static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 {
 	if (a->expires != b->expires)
