@@ -74,8 +74,9 @@ $(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $(1)/
 endef
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# the sanitizer build also checks the engine's invariants on every run (sched/invariants.c)
 $(eval $(call BUILD_TREE,$(B),))
-$(eval $(call BUILD_TREE,$(B)/asan,$(SAN)))
+$(eval $(call BUILD_TREE,$(B)/asan,$(SAN) -DSCHEDSCOPE_CHECK_INVARIANTS))
 
 schedscope: $(B)/schedscope
 	@cp $< $@

@@ -275,6 +275,7 @@ void sched_engine_destroy(struct sched_engine *e)
 	if (cur_engine == e)
 		cur_engine = NULL;
 	sched_domains_free(e->sds);
+	free(e->invariant_sums);
 	free(e->arena);
 	free(e);
 }
@@ -579,6 +580,8 @@ bool sched_step(struct sched_engine *e)
 	e->st->nr_steps++;
 	fire_timer(t);
 	run_pending_reschedules();
+	if (e->invariant_fn)
+		sched_check_invariants(e);
 	return !e->st->finished;
 }
 
@@ -597,6 +600,8 @@ int sched_apply_command(struct sched_engine *e, const struct sched_command *c, c
 		return -1;
 	apply_command(c, ~0U);
 	run_pending_reschedules();
+	if (e->invariant_fn)
+		sched_check_invariants(e);
 	return 0;
 }
 

@@ -499,6 +499,8 @@ struct sched_state {
 
 struct sched_domains;
 
+struct cfs_rq_sum;
+
 struct sched_engine {
 	const struct sched_scenario *sc;
 	struct sched_domains *sds;	/* built from sc->topo at creation, immutable */
@@ -512,6 +514,10 @@ struct sched_engine {
 		void *ctx;
 	} listener[SCHED_MAX_LISTENERS];
 	int nr_listeners;
+	/* invariants.c: on when a handler is set; scratch sums per cfs_rq */
+	sched_invariant_fn invariant_fn;
+	void *invariant_ctx;
+	struct cfs_rq_sum *invariant_sums;
 };
 
 /*
@@ -575,6 +581,9 @@ static inline bool dl_task(const struct task_struct *p) { return dl_prio(p->prio
 static inline bool task_on_rq_queued(const struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline bool task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
 static inline bool is_idle_task(const struct task_struct *p) { return p->pid == 0; }
+
+/* ---- invariants.c ---- */
+void sched_check_invariants(struct sched_engine *e);
 
 /* ---- core.c ---- */
 void update_rq_clock(struct rq *rq);

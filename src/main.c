@@ -33,6 +33,7 @@ static void usage(FILE *out)
 		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
+		"  --check-invariants  check the engine's invariants after every step (abort on a violation)\n"
 		"\n"
 		"ui and view also take --seed and --set; view takes --colors and --commands.\n"
 		"\n"
