@@ -144,13 +144,13 @@ FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS  = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_TIME ?= 20
 
-# the parsers and what they need, without the CLI
+# the parsers and the engine, and what they need, without the CLI
 FUZZ_DEPS  = $(SCHED_SRC) src/lex.c src/scenario.c src/program_parse.c src/expect_parse.c src/parse_util.c src/topology_file.c src/host_topology.c src/command.c src/breakpoint.c src/expect.c src/stats.c src/group_parse.c src/irq_parse.c \
-             src/import_trace.c src/import_trace_line.c src/import_rtapp.c
+             src/rewind_check.c src/import_trace.c src/import_trace_line.c src/import_rtapp.c
 $(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $(FUZZ_DEPS) -o $@ $(LDLIBS)
+	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< $(FUZZ_DEPS) -o $@ $(LDLIBS)
 
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)
