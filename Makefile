@@ -1,4 +1,5 @@
 # schedscope: one plain Makefile. `make`, `make run`, `make test`, `make bench`.
+# SPDX-License-Identifier: GPL-2.0
 
 PREFIX    ?= /usr/local
 BINDIR     = $(PREFIX)/bin
@@ -9,7 +10,7 @@ CC        ?= cc
 CSTD       = -std=gnu11
 WARN       = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT       ?= -O2 -g
-CPPFLAGS  += -D_GNU_SOURCE -DSCHEDSCOPE_DATADIR='"$(DATADIR)"'
+CPPFLAGS  += -I. -D_GNU_SOURCE -DSCHEDSCOPE_DATADIR='"$(DATADIR)"'
 CFLAGS    += $(CSTD) $(WARN) $(OPT)
 JANSSON    = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 LDLIBS    += $(JANSSON) -lm
@@ -22,9 +23,12 @@ DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadlin
 PKG_LIBS   = ncursesw termkey cmocka jansson
 
 B          = build
-SCHED_SRC  = $(wildcard sched/*.c)
-APP_SRC    = $(filter-out src/main.c,$(wildcard src/*.c))
-UI_SRC     = $(wildcard ui/*.c)
+# The layers, lowest first: each folder is one library and may include only
+# from itself and the folders before it (tests/check-layers.sh enforces it).
+LAYERS     = sched src/base src/format src/analysis src/trace src/import ui
+lib_of     = $(1)/lib$(notdir $(2)).a
+layer_src  = $(wildcard $(1)/*.c)
+PROG_SRC   = $(wildcard src/*.c)
 UNIT_SRC   = $(wildcard tests/unit/test_*.c)
 UNIT_FIXTURE = tests/unit/fixture.c
 BENCH_UTIL = tests/bench/bench_util.c
@@ -36,6 +40,7 @@ CMOCKA     = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 all: schedscope
 
+reverse    = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 # The built-in demo scenario, compiled in so `schedscope` needs no data files.
@@ -46,37 +51,38 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
 # keep test objects between runs
-.PRECIOUS: %.o
+.SECONDARY:
 
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
+# $(1): the tree, $(2): extra flags, $(3): the compiler
 define BUILD_TREE
 $(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$@"
-	$$(Q)$$(CC) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(UI_CFLAGS) -MMD -MP -c $$< -o $$@
+	$$(Q)$(3) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(UI_CFLAGS) -MMD -MP -c $$< -o $$@
 
-$(1)/libsched.a: $$(call objs,$(1),$$(SCHED_SRC))
+$(foreach l,$(LAYERS),
+$(call lib_of,$(1),$(l)): $$(call objs,$(1),$$(call layer_src,$(l)))
 	$$(Q)$$(AR) rcs $$@ $$^
+)
+$(1)/LIBS = $(foreach l,$(call reverse,$(LAYERS)),$(call lib_of,$(1),$(l)))
 
-$(1)/libapp.a: $$(call objs,$(1),$$(APP_SRC) $$(UI_SRC) $$(GEN_SRC))
-	$$(Q)$$(AR) rcs $$@ $$^
-
-$(1)/schedscope: $(1)/src/main.o $(1)/libapp.a $(1)/libsched.a
+$(1)/schedscope: $$(call objs,$(1),$$(PROG_SRC) $$(GEN_SRC)) $$($(1)/LIBS)
 	@echo "  LINK    $$@"
-	$$(Q)$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(UI_LIBS) $$(LDLIBS)
+	$$(Q)$(3) $$(CFLAGS) $(2) -o $$@ $$^ $$(UI_LIBS) $$(LDLIBS)
 
-$(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $(1)/libapp.a $(1)/libsched.a
+$(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $$($(1)/LIBS)
 	@echo "  LINK    $$@"
-	$$(Q)$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
+	$$(Q)$(3) $$(CFLAGS) $(2) -o $$@ $$^ $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
 endef
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # the sanitizer build also checks the engine's invariants on every run (sched/invariants.c)
-$(eval $(call BUILD_TREE,$(B),))
-$(eval $(call BUILD_TREE,$(B)/asan,$(SAN) -DSCHEDSCOPE_CHECK_INVARIANTS))
+$(eval $(call BUILD_TREE,$(B),,$(CC)))
+$(eval $(call BUILD_TREE,$(B)/asan,$(SAN) -DSCHEDSCOPE_CHECK_INVARIANTS,$(CC)))
 
 schedscope: $(B)/schedscope
 	@cp $< $@
@@ -84,7 +90,7 @@ schedscope: $(B)/schedscope
 # The data folder is compiled in: rebuild what uses it when PREFIX changes.
 $(B)/datadir.stamp: FORCE
 	@mkdir -p $(B); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
-$(B)/src/topology_file.o $(B)/asan/src/topology_file.o: $(B)/datadir.stamp
+$(B)/src/format/topology_file.o $(B)/asan/src/format/topology_file.o: $(B)/datadir.stamp
 FORCE:
 
 UNIT_BINS      = $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
@@ -117,6 +123,7 @@ run: check-deps
 
 test: check-deps
 	@rm -f $(B)/test-results
+	@tests/check-layers.sh
 	@$(MAKE) --no-print-directory schedscope $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
 	@tests/run-scenarios.sh ./schedscope
@@ -144,13 +151,13 @@ FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS  = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_TIME ?= 20
 
-# the parsers and the engine, and what they need, without the CLI
-FUZZ_DEPS  = $(SCHED_SRC) src/lex.c src/scenario.c src/program_parse.c src/expect_parse.c src/parse_util.c src/topology_file.c src/host_topology.c src/command.c src/breakpoint.c src/expect.c src/stats.c src/group_parse.c src/irq_parse.c \
-             src/rewind_check.c src/import_trace.c src/import_trace_line.c src/import_rtapp.c
-$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
+# the libraries built by clang with the fuzzer's instrumentation; each target links them all
+FUZZ_SAN   = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -O1
+$(eval $(call BUILD_TREE,$(B)/fuzz,$(FUZZ_SAN),clang))
+$(B)/fuzz/%: tests/fuzz/%.c $($(B)/fuzz/LIBS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< $(FUZZ_DEPS) -o $@ $(LDLIBS)
+	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< $($(B)/fuzz/LIBS) -o $@ $(UI_LIBS) $(LDLIBS)
 
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)
@@ -161,7 +168,7 @@ fuzz: $(FUZZ_BINS)
 # ---- benchmarks ----
 
 BENCH_BINS = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
-$(B)/bench/%: tests/bench/%.c $(BENCH_UTIL) $(BENCH_UTIL:.c=.h) $(B)/libapp.a $(B)/libsched.a
+$(B)/bench/%: tests/bench/%.c $(BENCH_UTIL) $(BENCH_UTIL:.c=.h) $($(B)/LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(filter-out %.h,$^) $(UI_LIBS) $(LDLIBS)
 

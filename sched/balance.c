@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The periodic load balancer (kernel/sched/fair.c, Linux 6.12):
  * sched_balance_domains() [rebalance_domains] from the tick, per domain and

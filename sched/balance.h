@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What wakeup placement (select.c) and the load balancer (balance.c) share:
  * the group statistics and classification of kernel/sched/fair.c, the
@@ -10,7 +11,7 @@
 #define SCHED_BALANCE_H
 
 #include "internal.h"
-#include "topology.h"
+#include "api/topology.h"
 
 /* The mutable half of a struct sched_domain. */
 struct sd_lb_state {

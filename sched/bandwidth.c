@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * CFS bandwidth control (cpu.max), as kernel/sched/fair.c has it: a group's
  * pool is refilled with its quota every period (plus what burst lets it

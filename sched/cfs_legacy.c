@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The fair class before EEVDF (2.6.23 - 6.5; rules of 6.1, and of 3.x when
  * the scenario says so): slices from sched_latency, a monotonic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Core scheduler (kernel/sched/core.c): runqueue clocks, the tick,
  * schedule(), wakeups, fork, nice and policy changes, yield and exit.

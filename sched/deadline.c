@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The deadline class (kernel/sched/deadline.c): SCHED_DEADLINE tasks as
  * constant bandwidth servers (runtime Q every period P, relative deadline

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * SCHED_DEADLINE bandwidth arithmetic (kernel/sched/deadline.c, core.c):
  * parameter checks and admission control as pure functions of their
@@ -6,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "sched.h"
+#include "internal.h"
 
 #define DL_PERIOD_MIN (100 * NSEC_PER_USEC)		/* sysctl_sched_dl_period_min */
 #define DL_PERIOD_MAX ((1ULL << 22) * NSEC_PER_USEC)	/* sysctl_sched_dl_period_max */

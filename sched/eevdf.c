@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * EEVDF (kernel/sched/fair.c, 6.6 onwards): the weighted average V, lag,
  * eligibility, virtual deadlines, placement, the pick, slice protection and

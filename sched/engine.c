@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The engine instance: its arena, the event loop that fires timers in
  * order, run-time commands, listeners and checkpoints.
@@ -8,7 +9,7 @@
 
 #include "internal.h"
 #include "balance.h"
-#include "topology.h"
+#include "api/topology.h"
 
 struct sched_engine *cur_engine;
 

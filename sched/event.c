@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Event names, as the kernel's tracepoints (and schedscope's own records) are called. */
-#include "event.h"
-#include "scenario.h"
+#include "api/event.h"
+#include "api/scenario.h"
 
 const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_SWITCH] = "sched_switch",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The fair class (kernel/sched/fair.c): accounting, PELT hooks, enqueue,
  * dequeue, pick and tick, shared by EEVDF (eevdf.c) and the pre-6.6 CFS

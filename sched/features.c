@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0
 /* sched_features, tunables and per-release defaults. */
 #include <string.h>
 #include <strings.h>
 
-#include "features.h"
+#include "api/features.h"
 
 const char *const sched_feature_names[NR_SCHED_FEATURES] = {
 	[FEAT_PLACE_LAG] = "PLACE_LAG",

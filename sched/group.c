@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Task groups (kernel/sched/fair.c's CONFIG_FAIR_GROUP_SCHED parts and
  * core.c's cgroup hooks): a group's weight per CPU from calc_group_shares(),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Herd migrations: herd_threshold or more migrations within herd_window
  * (schedscope's tunables; "herd" is not a kernel term). The migrations of

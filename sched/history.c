@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Checkpoints, the event log, rewind and replay: see history.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "api/history.h"
 
 struct checkpoint {
 	u64 time, nr_events, nr_steps;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The idle class (kernel/sched/idle.c): runs the per-CPU idle task when
  * nothing else can. The idle task is never queued, woken, forked or yielding,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The engine's internal state (kernel/sched/sched.h's counterpart). Every
  * struct here lives in the engine's arena; pointers between them stay valid
@@ -8,7 +9,7 @@
 
 #include <string.h>
 
-#include "sched.h"
+#include "api/sched.h"
 
 /* ---- weights (kernel/sched/sched.h) ---- */
 
@@ -616,6 +617,20 @@ int select_task_rq_rt(struct task_struct *p, int cpu);
 void task_woken_rt(struct rq *rq, struct task_struct *p);
 void balance_rt(struct rq *rq, struct task_struct *prev);
 void push_rt_tasks(struct rq *rq);
+
+/* ---- dl_bw.c: SCHED_DEADLINE bandwidth arithmetic ---- */
+#define BW_SHIFT 20
+#define BW_UNIT (1ULL << BW_SHIFT)
+#define DL_SCALE 10
+
+/* runtime / period << BW_SHIFT; BW_UNIT for RUNTIME_INF. */
+u64 to_ratio(u64 period, u64 runtime);
+/* dl_bw->bw: sched_rt_runtime_us / sched_rt_period_us, or RUNTIME_INF (no limit). */
+u64 dl_bw_limit(u64 rt_period, u64 rt_runtime);
+/* __dl_overflow(): would total - old + new exceed bw times capacity (cap / 1024 CPUs)? */
+bool __dl_overflow(u64 bw, u64 cap, u64 total_bw, u64 old_bw, u64 new_bw);
+/* What the fair servers of nr_cpus CPUs reserve (6.12+; 0 before). */
+u64 fair_servers_bw(int kv, int nr_cpus, u64 runtime, u64 period);
 
 /* ---- deadline.c ---- */
 void init_dl_rq(struct dl_rq *dl_rq);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Invariant checks: what the kernel asserts with SCHED_WARN_ON (and what its
  * data structures imply), checked over the whole engine state after every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Time the CPU's tasks do not get: hardware interrupts and, under a
  * hypervisor, steal time. Each source fires `every` apart and takes `cost`;

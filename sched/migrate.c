@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * What a task carries from one CPU to another (kernel/sched/fair.c
  * migrate_task_rq_fair(), remove_entity_load_avg()): a woken task's load

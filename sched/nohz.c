@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * NO_HZ idle balancing (kernel/sched/fair.c, Linux 6.12): an idle CPU has
  * no tick, so it cannot balance for itself. CPUs entering tickless idle join

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Per-entity load tracking (kernel/sched/pelt.c): geometric sums over
  * 1024 us periods with y^32 = 1/2, in the kernel's integer arithmetic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The task's workload: a small program (run, sleep, loop, wait, wake,
  * yield, nice, exit, and rt-app's lock, cond_wait, signal, barrier, timer,

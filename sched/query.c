@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The read API: what views, reports and tests may know of the engine's state. */
 #include <stdio.h>
 
 #include "internal.h"
-#include "topology.h"
+#include "api/topology.h"
 
 /* Readers may be called between steps of any engine. */
 #define ENTER(e) (cur_engine = (struct sched_engine *)(e))

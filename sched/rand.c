@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The engine's only source of randomness: xoshiro256** seeded through
  * splitmix64, and integer-only samplers so a seed gives the same durations

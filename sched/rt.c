@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The real-time class (kernel/sched/rt.c): SCHED_FIFO and SCHED_RR on a
  * per-CPU array of MAX_RT_PRIO FIFO queues with a bitmap of the non-empty

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Wakeup and fork placement (kernel/sched/fair.c select_task_rq_fair() and
  * core.c select_task_rq(), Linux 6.12): wake_wide(), wake_affine(),

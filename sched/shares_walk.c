@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The group weights of 2.6.29-2.6.35 (feature TG_SHARES_UP_WALK): instead of
  * calc_group_shares() at every enqueue, dequeue and tick, load balancing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The timeline: a cfs_rq's waiting entities (curr is kept out), ordered by
  * virtual deadline for EEVDF and by vruntime for CFS, equal keys FIFO.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The event queue: a binary min-heap of armed timers ordered by
  * (expiry, arming sequence), so simultaneous timers fire in a stable order.

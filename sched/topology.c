@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Scheduling domains and groups, built as Linux 6.12's kernel/sched/topology.c
  * builds them (see topology.h and kernel-sched-notes §8.1-8.3):
@@ -24,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
-#include "topology.h"
+#include "api/event.h"
+#include "api/topology.h"
 
 const char *const sd_flag_name[__SD_FLAG_CNT] = {
 	"SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_BALANCE_WAKE",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Load weights: the nice table, its inverse, and __calc_delta() (kernel/sched/core.c, fair.c). */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Shared pieces of the command-line front end: errors and loading scenarios. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Shared pieces of the command-line front end. */
 #ifndef SRC_CLI_H
 #define SRC_CLI_H
 
-#include "scenario_file.h"
+#include "src/format/scenario_file.h"
 
 /* Print "schedscope: message" and a hint; returns 2 (usage error). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * schedscope import INPUT [-o FILE]: a recorded trace or an rt-app workload
  * into a scenario. This file reads the options, tells the input's format,
@@ -12,8 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "import_rtapp.h"
-#include "import_trace.h"
+#include "src/import/import_rtapp.h"
+#include "src/import/import_trace.h"
 
 enum input_format { IN_AUTO = -1, IN_FTRACE = TRACE_FTRACE, IN_TRACE_CMD = TRACE_TRACE_CMD, IN_PERF = TRACE_PERF, IN_JSON };
 

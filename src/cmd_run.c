@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * `schedscope run SCENARIO`: run a scenario headless, then print its report,
  * check its expects, or write its trace.
@@ -9,18 +10,18 @@
 #include <string.h>
 #include <time.h>
 
-#include "../sched/sched.h"
-#include "breakpoint.h"
+#include "sched/api/sched.h"
+#include "src/format/breakpoint.h"
 #include "cli.h"
-#include "expect.h"
-#include "lex.h"
-#include "report.h"
-#include "rewind_check.h"
-#include "scenario_file.h"
-#include "state_dump.h"
-#include "stats.h"
-#include "trace_log.h"
-#include "trace_perfetto.h"
+#include "src/analysis/expect_check.h"
+#include "src/format/lex.h"
+#include "src/analysis/report.h"
+#include "src/analysis/rewind_check.h"
+#include "src/format/scenario_file.h"
+#include "src/analysis/state_dump.h"
+#include "src/analysis/stats.h"
+#include "src/trace/trace_log.h"
+#include "src/trace/trace_perfetto.h"
 
 /* The report's window plus one per expect that names its own. */
 struct run_stats {

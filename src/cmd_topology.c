@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * `schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]`:
  * build the sched domains of a machine (sched/topology.c) and print them,
@@ -13,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sched/topology.h"
+#include "sched/api/topology.h"
 #include "cli.h"
-#include "host_topology.h"
-#include "json.h"
-#include "lex.h"
-#include "topology_file.h"
+#include "src/format/host_topology.h"
+#include "src/base/json.h"
+#include "src/format/lex.h"
+#include "src/format/topology_file.h"
 
 #define CPULIST_MAX (6 * SCHED_MAX_CPUS + 1)
 

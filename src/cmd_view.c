@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * `schedscope view SCENARIO --at T ...`: one frame of the visualizer, drawn
  * with no terminal as text, ANSI or HTML (tests, docs, slides); and
@@ -9,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../ui/commands.h"
-#include "../ui/loop.h"
+#include "ui/commands.h"
+#include "ui/loop.h"
 #include "cli.h"
-#include "lex.h"
+#include "src/format/lex.h"
 
 static int parse_colors(const char *s, int *colors)
 {
@@ -115,7 +116,7 @@ int cmd_view(int argc, char **argv)
 	}
 	ui.colors = !strcmp(format, "text") ? 0 : colors;
 	ui.paused = true;
-	history_run_until(ui.h, at);
+	history_run_until(ui.run.h, at);
 	if (view) {
 		snprintf(cmd, sizeof(cmd), "view %s", view);
 		if (ui_command(&ui, cmd))
@@ -129,7 +130,7 @@ int cmd_view(int argc, char **argv)
 	}
 	if (commands && ui_command_file(&ui, commands))
 		goto fail;
-	ui.message = "";
+	ui.message[0] = 0;
 
 	struct cellbuf cb;
 	if (cb_init(&cb, w, h)) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* schedscope: the command line. */
 #include <stdio.h>
 #include <string.h>

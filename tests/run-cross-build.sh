@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Integer arithmetic only: two builds (optimised, and -O2 with sanitizers)
 # must write the same trace bytes for the same scenario and seed.
 set -u

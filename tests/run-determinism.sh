@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Same scenario and seed: byte-identical trace. Another seed: a different one
 # (for scenarios that draw random durations).
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Run libFuzzer targets for a while each: run-fuzz.sh SECONDS BIN...
 #
 # Each BIN (build/fuzz/fuzz_NAME) starts from tests/fuzz/corpus/NAME/, copied

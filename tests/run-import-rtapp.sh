@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # rt-app workloads through schedscope import: each tests/import/*.json must
 # convert to exactly the .scn beside it, with exactly the warnings of its .warn file, and the
 # result must run; each tests/import/bad/*.json must be refused with exit 2

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Trace import tests: run-import.sh BIN
 #
 # 1. Round trips: a scenario's ftrace export (`run --trace`), imported with

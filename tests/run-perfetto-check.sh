@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The Chrome/Perfetto JSON export of every scenario: it parses (python3's
 # json), names its rows, pairs its flow events, keeps a --trace-window, and
 # two runs give the same bytes. Usage: tests/run-perfetto-check.sh ./schedscope

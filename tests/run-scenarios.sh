@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Every shipped scenario is a test: run it with --check (its expect lines),
 # and so is every engine regression scenario in tests/scenario/regress/.
 # Every tests/scenario/bad/*.scn must be refused with exit 2 and the message

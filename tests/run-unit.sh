@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Run cmocka unit-test binaries; print one line each, fail if any fails.
 # Totals go to build/test-results for tests/summary.sh.
 set -u

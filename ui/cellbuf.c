@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The cell grid every view draws into, and its text/ANSI/HTML renderings. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A grid of character cells. Every view draws here first; the terminal,
  * `schedscope view --format text|ansi|html` and the tests all read it, so
@@ -8,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "../sched/types.h"
+#include "sched/api/types.h"
 
 /* Colours: 0-15 are the ANSI colours, 16-255 the xterm cube and greys. */
 enum {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Text for the views (see format.h). */
 #include <inttypes.h>
 #include <stdio.h>

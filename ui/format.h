@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* Text for the views: durations as the visualizer shows them. */
 #ifndef UI_FORMAT_H
 #define UI_FORMAT_H
 
-#include "../sched/types.h"
+#include "sched/api/types.h"
 
 /* A duration with its unit: "850ns", "12.5us", "1.234ms", "2.500s"; signed when plus. */
 const char *fmt_dur(char *buf, size_t n, s64 ns, bool plus);

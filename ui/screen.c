@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* ncurses output of a cellbuf, terminal set-up and restore, signals. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The terminal: ncurses (wide characters) showing a cellbuf. Only cells that
  * changed since the last frame are sent. The terminal is restored on quit,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The table of views, in the order the keys 1..9 select them. */
 #include <string.h>
 

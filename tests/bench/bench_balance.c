@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Load-balancing cost as the machine grows (`make bench`).
  *
@@ -21,7 +22,7 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "../../sched/balance.h"
+#include "sched/balance.h"
 
 static u64 nr_lb;
 

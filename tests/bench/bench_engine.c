@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Engine throughput and memory benchmark (`make bench`).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Task-group benchmarks (`make bench`):
  *
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "sched/internal.h"
 #include "bench_util.h"
 
 #define SEC NSEC_PER_SEC

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Time-travel benchmark (`make bench`): the figures issue 5 asks for.
  *
@@ -38,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/history.h"
+#include "sched/api/history.h"
 #include "bench_util.h"
 
 #define NR_TARGETS 200

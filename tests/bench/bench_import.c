@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Trace import benchmark (`make bench`): how fast `schedscope import` reads
  * ftrace text.
@@ -16,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/import_trace.h"
-#include "../../src/trace_ftrace.h"
+#include "src/import/import_trace.h"
+#include "src/trace/trace_ftrace.h"
 #include "bench_util.h"
 
 static const char load_text[] = BENCH_LOAD_16CPU("10s");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* What the benchmarks share (see bench_util.h). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +15,6 @@ double now_sec(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
-	return p;
 }
 
 void bench_parse(const char *name, const char *text, struct scenario_file *f)

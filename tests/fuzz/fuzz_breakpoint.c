@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as a breakpoint expression, against a fixed
  * set of task names and CPUs. Parsing must fail cleanly with a message, or
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/breakpoint.h"
+#include "src/format/breakpoint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

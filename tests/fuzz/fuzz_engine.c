@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the engine itself: the bytes choose a random *valid*
  * scenario (a topology of 1 to 16 CPUs with SMT, clusters, LLCs, NUMA or
@@ -19,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../sched/history.h"
-#include "../../src/rewind_check.h"
-#include "../../src/scenario_file.h"
+#include "sched/api/history.h"
+#include "src/analysis/rewind_check.h"
+#include "src/format/scenario_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as an rt-app JSON file. The import must fail
  * with "name:line:col: message", or succeed with a scenario that the
@@ -9,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/sched.h"
-#include "../../src/import_rtapp.h"
-#include "../../src/scenario_file.h"
+#include "sched/api/sched.h"
+#include "src/import/import_rtapp.h"
+#include "src/format/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as a trace to import. The first byte picks the
  * format and the options; whatever the importer accepts must be a scenario
@@ -8,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/import_trace.h"
-#include "../../src/scenario_file.h"
+#include "src/import/import_trace.h"
+#include "src/format/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: any bytes as a .scn scenario. Parsing must fail cleanly
  * or succeed; a parsed scenario then takes a few --set overrides and a
@@ -7,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/command.h"
-#include "../../src/scenario_file.h"
+#include "src/format/command.h"
+#include "src/format/scenario_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: any bytes as a .topo topology file. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../src/topology_file.h"
+#include "src/format/topology_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

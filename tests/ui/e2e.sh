@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # End-to-end test of the visualizer: run the real binary in a detached tmux
 # session, send keys, and check the screen, the exit status and that the
 # terminal was restored. Usage: tests/ui/e2e.sh [./schedscope]

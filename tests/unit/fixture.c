@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The hand-built scenario shared by the engine tests (see fixture.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A scenario built by hand for the engine tests (test_cfs, test_eevdf,
  * test_engine, test_pelt): ncpus CPUs of capacity 1024 on one node, tasks
@@ -11,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "../../sched/internal.h"
+#include "sched/internal.h"
 
 #define FX_MAX_CPUS 16
 #define FX_MAX_TASKS 24

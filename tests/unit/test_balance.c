@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Wakeup/fork placement (sched/select.c) and the periodic load balancer
  * (sched/balance.c), checked against the kernel's formulas recomputed here
@@ -8,8 +9,8 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "../../sched/balance.h"
-#include "../../src/scenario_file.h"
+#include "sched/balance.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Breakpoint expressions: parsing (exact messages) and which event of a hand-made stream hits. */
 #include <stdio.h>
 #include <string.h>
 
-#include "../../src/breakpoint.h"
+#include "src/format/breakpoint.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The cell buffer: clipping, wide characters, and the exact bytes of its
  * text, ANSI and HTML renderings. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ui/cellbuf.h"
+#include "ui/cellbuf.h"
 
 #include <stdarg.h>
 #include <stddef.h>

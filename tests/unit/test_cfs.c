@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Legacy CFS (kernel-sched-notes §3; variant SCHED_VARIANT_CFS, rules of 6.1
  * and 3.3): tunables and their CPU-count factor, sched_slice() and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * SCHED_DEADLINE (kernel-sched-notes §7.5): admission control against
  * sched_rt_runtime_us / sched_rt_period_us of the CPUs' capacity (with

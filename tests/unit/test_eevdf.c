@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * EEVDF (kernel-sched-notes §2, §7.1) on real engine states: the weighted
  * average V, eligibility, the pick, fresh deadlines, the base slice and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The engine as a whole (DESIGN.md "The engine"): determinism, checkpoint
  * round trips, the event stream's order and numbering, clocks, CPU time

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
 /* expect_check(): verdicts and their one-line messages. */
 #include <stdio.h>
 #include <string.h>
 
 /* Before cmocka.h, which has a macro of the same name (undefined below). */
-#include "../../src/expect.h"
-#include "../../src/stats.h"
+#include "src/analysis/expect_check.h"
+#include "src/analysis/stats.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Task groups and CFS bandwidth: calc_group_shares() against numbers worked
  * by hand, the split of a group's weight across CPUs, h_load, and the pool,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Time travel (sched/history.c) as property tests over generated
  * scenarios: a rewind replays exactly the original stream, checkpoints
@@ -11,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/history.h"
-#include "../../src/breakpoint.h"
-#include "../../src/scenario_file.h"
+#include "sched/api/history.h"
+#include "src/format/breakpoint.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

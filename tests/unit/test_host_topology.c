@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * src/host_topology.c: fake sysfs trees (an x86 two-socket SMT machine with
  * two nodes, the same with a CPU offline, an Arm big.LITTLE phone) read into
@@ -11,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/host_topology.h"
-#include "../../src/scenario_file.h"
-#include "../../src/topology_file.h"
+#include "src/format/host_topology.h"
+#include "src/format/scenario_file.h"
+#include "src/format/topology_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rt-app JSON import rules one by one: what rt-app and workgen accept, how
  * each construct is written, warnings and errors with their places. The
@@ -7,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/import_rtapp.h"
-#include "../../src/scenario_file.h"
+#include "src/import/import_rtapp.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

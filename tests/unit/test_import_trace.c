@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The trace importer: each format's line parser on lines of real traces
  * (Linux 6.18 on this project's test machine, recorded with ftrace,
@@ -8,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/import_trace.h"
-#include "../../src/scenario_file.h"
+#include "src/import/import_trace.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

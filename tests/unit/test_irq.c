@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Interrupt and steal time: what clock_task keeps out with and without the
  * accounting, that `run D` still gets D of work, and the CPU's avg_irq.

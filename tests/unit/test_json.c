@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The JSON writer: exact bytes for structure, escaping and numbers. */
 #include <locale.h>
 #include <math.h>
@@ -5,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/json.h"
+#include "src/base/json.h"
 
 #include <stdarg.h>
 #include <stddef.h>

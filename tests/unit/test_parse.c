@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The file parsers: scenarios, topologies, run-time commands, and their errors. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Before cmocka.h, which has a macro called expect_check. */
-#include "../../src/command.h"
-#include "../../src/lex.h"
-#include "../../src/scenario_file.h"
-#include "../../src/topology_file.h"
+#include "src/format/command.h"
+#include "src/format/lex.h"
+#include "src/format/scenario_file.h"
+#include "src/format/topology_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

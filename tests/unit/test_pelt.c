@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * PELT (kernel-sched-notes §4): decay_load(), LOAD_AVG_MAX, the geometric
  * closed forms of a running and a sleeping entity, driven both by calling

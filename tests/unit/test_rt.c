@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The RT class (kernel-sched-notes §7.3, §7.4): prio = 99 - rt_priority,
  * FIFO order, RR slices of sched_rr_timeslice, preemption of fair tasks,
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/balance.h"
+#include "sched/balance.h"
 #include "fixture.h"
 
 #include <stdarg.h>

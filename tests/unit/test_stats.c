@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Window statistics from hand-made event streams, checked against hand-computed values. */
 #include <string.h>
 
 /* Before cmocka.h: cmocka has a macro named expect_check. */
-#include "../../src/expect.h"
-#include "../../src/stats.h"
+#include "src/format/expect.h"
+#include "src/analysis/stats.h"
 
 #include <stdarg.h>
 #include <stddef.h>

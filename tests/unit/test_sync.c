@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rt-app's resources in task programs: mutex hand-off order, a condition
  * broadcast under its mutex, barrier release, shared-timer slack in the
@@ -9,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
-#include "../../src/scenario_file.h"
+#include "sched/internal.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Sched domains (kernel-sched-notes §8.1-8.3, kernel/sched/topology.c 6.12):
  * for every shipped topology the levels that survive, their spans, flags,
@@ -15,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/topology.h"
-#include "../../src/topology_file.h"
+#include "sched/api/topology.h"
+#include "src/format/topology_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
 /* The ftrace text writer: the exact bytes of the header and of each kind of line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../../sched/features.h"
-#include "../../sched/scenario.h"
-#include "../../src/trace_ftrace.h"
+#include "sched/api/features.h"
+#include "sched/api/scenario.h"
+#include "src/trace/trace_ftrace.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * The Chrome/Perfetto JSON writer: the document parses, the metadata names
  * the rows, slices have hand-computed ts/dur, a migration is a flow pair,
@@ -8,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/sched.h"
-#include "../../src/scenario_file.h"
-#include "../../src/trace_perfetto.h"
+#include "sched/api/sched.h"
+#include "src/format/scenario_file.h"
+#include "src/trace/trace_perfetto.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Load weights (kernel-sched-notes §1): the nice table, its inverse, the
  * fixed-point __calc_delta() against exact rational arithmetic, the
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sched/internal.h"
+#include "sched/internal.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Basic types and time units shared by the engine and its users. */
+#ifndef SCHED_TYPES_H
+#define SCHED_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t u64;
+typedef int64_t s64;
+typedef uint32_t u32;
+typedef int32_t s32;
+typedef uint16_t u16;
+typedef int16_t s16;
+typedef uint8_t u8;
+
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
+/* The largest simulated machine; cpumasks are fixed-size bitmaps. */
+#define SCHED_MAX_CPUS 1024
+#define CPUMASK_WORDS (SCHED_MAX_CPUS / 64)
+
+struct cpumask {
+	u64 bits[CPUMASK_WORDS];
+};
+
+static inline bool cpumask_test(const struct cpumask *m, int cpu)
+{
+	return (m->bits[cpu >> 6] >> (cpu & 63)) & 1;
+}
+
+static inline void cpumask_set(struct cpumask *m, int cpu)
+{
+	m->bits[cpu >> 6] |= 1ULL << (cpu & 63);
+}
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CLAMP(v, lo, hi) MIN(MAX((v), (lo)), (hi))
+
+#endif

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The end-of-run report: per task, per CPU and totals, over the chosen window. */
+#include <string.h>
+
+#include "src/format/group_parse.h"
+#include "src/base/json.h"
+#include "src/format/lex.h"
+#include "report.h"
+
+const char *policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_NORMAL:
+		return "normal";
+	case SCHED_BATCH:
+		return "batch";
+	case SCHED_IDLE:
+		return "idle";
+	case SCHED_FIFO:
+		return "fifo";
+	case SCHED_RR:
+		return "rr";
+	case SCHED_DEADLINE:
+		return "deadline";
+	default:
+		return "?";
+	}
+}
+
+static const char *kernel_name(char *buf, size_t n, int kv)
+{
+	snprintf(buf, n, "%d.%d", kv / 100, kv % 100);
+	return buf;
+}
+
+static u64 window_ns(const struct stats *st)
+{
+	u64 end = st->end < st->to ? st->end : st->to;
+
+	return end > st->from ? end - st->from : 0;
+}
+
+static double ms(u64 ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* SCHED_FIFO/RR priorities and SCHED_DEADLINE reservations, when the run has any. */
+static void report_text_rt_dl(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	bool header = false;
+	char a[32], b[32], c[32];
+
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct task_stats *t = &st->task[i];
+		struct sched_task_info ti;
+
+		sched_task_info(r->e, i, &ti);
+		if (ti.policy != SCHED_FIFO && ti.policy != SCHED_RR && ti.policy != SCHED_DEADLINE)
+			continue;
+		if (!header)
+			fprintf(out, "\n%-16s %-8s %11s %10s %10s %10s %12s %9s\n", "rt/dl task", "policy",
+				"rt_priority", "runtime", "deadline", "period", "dl_throttles", "dl_misses");
+		header = true;
+		if (ti.policy == SCHED_DEADLINE)
+			fprintf(out, "%-16s %-8s %11s %10s %10s %10s %12llu %9llu\n", ti.name,
+				policy_name(ti.policy), "-", format_duration(a, sizeof(a), ti.dl_runtime),
+				format_duration(b, sizeof(b), ti.dl_deadline),
+				format_duration(c, sizeof(c), ti.dl_period),
+				(unsigned long long)t->dl_throttles, (unsigned long long)t->dl_misses);
+		else
+			fprintf(out, "%-16s %-8s %11u %10s %10s %10s %12s %9s\n", ti.name,
+				policy_name(ti.policy), ti.rt_priority, "-", "-", "-", "-", "-");
+	}
+}
+
+static double avg_ms(double sum, u64 n)
+{
+	return n ? sum / (double)n / 1e6 : 0.0;
+}
+
+/* rt-app's per-period view, for the tasks that use a `timer`. */
+static void report_periods_text(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	bool header = false;
+
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct period_stats *p = &st->task[i].per;
+		struct sched_task_info ti;
+
+		if (!p->periods)
+			continue;
+		if (!header) {
+			fprintf(out, "\n%-16s %7s %6s %10s %10s %9s %9s %10s %10s %9s %9s\n", "periods (ms)",
+				"periods", "missed", "period_avg", "period_max", "run_avg", "run_max",
+				"slack_avg", "slack_min", "wu_avg", "wu_max");
+			header = true;
+		}
+		sched_task_info(r->e, i, &ti);
+		fprintf(out, "%-16s %7llu %6llu %10.3f %10.3f %9.3f %9.3f %10.3f %10.3f %9.3f %9.3f\n", ti.name,
+			(unsigned long long)p->periods, (unsigned long long)p->missed,
+			avg_ms((double)p->period_sum, p->periods), ms(p->period_max),
+			avg_ms((double)p->run_sum, p->periods), ms(p->run_max),
+			avg_ms((double)p->slack_sum, p->periods), (double)p->slack_min / 1e6,
+			avg_ms((double)p->wu_lat_sum, p->periods), ms(p->wu_lat_max));
+	}
+}
+
+static u64 sum_idle(const u64 *v)
+{
+	u64 s = 0;
+
+	for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+		s += v[i];
+	return s;
+}
+
+static u64 total_migrations(const struct stats *st)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
+		n += st->migrations[i];
+	return n;
+}
+
+static u64 total_herds(const struct stats *st)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		n += st->herds[i];
+	return n;
+}
+
+/* Placement and balancing counters: only on machines where they happen. */
+static void report_balance_text(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	u64 win = window_ns(st);
+	bool header = false;
+
+	if (st->nr_cpus < 2)
+		return;
+	fprintf(out, "\nmigrations %llu (%.2f/s):", (unsigned long long)total_migrations(st),
+		win ? (double)total_migrations(st) * 1e9 / (double)win : 0.0);
+	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
+		fprintf(out, " %s %llu", migrate_reason_names[i], (unsigned long long)st->migrations[i]);
+	fputc('\n', out);
+	fprintf(out, "herds %llu:", (unsigned long long)total_herds(st));
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		fprintf(out, " %s %llu", herd_cause_names[i], (unsigned long long)st->herds[i]);
+	fputc('\n', out);
+
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+
+		for (int d = 0; d < cs->nr_levels; d++) {
+			const struct lb_level_stats *l = &cs->lb[d];
+			const char *name = sched_domain_name(r->e, c, d);
+
+			if (!header) {
+				fprintf(out, "\n%-4s %-5s %9s %9s %7s %12s %7s %10s %8s %8s %9s %10s\n", "cpu",
+					"level", "lb_count", "balanced", "failed", "imbalance", "gained",
+					"hot_gained", "nobusyq", "nobusyg", "alb_count", "alb_pushed");
+				header = true;
+			}
+			fprintf(out, "%-4d %-5s %9llu %9llu %7llu %12llu %7llu %10llu %8llu %8llu %9llu %10llu\n", c,
+				name ? name : "?", (unsigned long long)sum_idle(l->lb_count),
+				(unsigned long long)sum_idle(l->lb_balanced),
+				(unsigned long long)sum_idle(l->lb_failed),
+				(unsigned long long)sum_idle(l->lb_imbalance),
+				(unsigned long long)sum_idle(l->lb_gained),
+				(unsigned long long)sum_idle(l->lb_hot_gained),
+				(unsigned long long)sum_idle(l->lb_nobusyq),
+				(unsigned long long)sum_idle(l->lb_nobusyg), (unsigned long long)l->alb_count,
+				(unsigned long long)l->alb_pushed);
+		}
+	}
+	fprintf(out, "\n%-4s %10s %10s %16s %16s\n", "cpu", "ttwu_count", "ttwu_local", "ttwu_wake_remote",
+		"ttwu_move_affine");
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+		fprintf(out, "%-4d %10llu %10llu %16llu %16llu\n", c, (unsigned long long)cs->ttwu_count,
+			(unsigned long long)cs->ttwu_local, (unsigned long long)cs->ttwu_wake_remote,
+			(unsigned long long)cs->ttwu_move_affine);
+	}
+}
+
+static void json_by_idle(struct json *j, const char *key, const u64 *v)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++)
+		json_kv_u64(j, cpu_idle_type_names[i], v[i]);
+	json_end_object(j);
+}
+
+static void json_cpu_balance(struct json *j, const struct report *r, int c)
+{
+	const struct cpu_stats *cs = &r->st->cpu[c];
+
+	json_kv_u64(j, "ttwu_count", cs->ttwu_count);
+	json_kv_u64(j, "ttwu_local", cs->ttwu_local);
+	json_kv_u64(j, "ttwu_wake_remote", cs->ttwu_wake_remote);
+	json_kv_u64(j, "ttwu_move_affine", cs->ttwu_move_affine);
+	json_key(j, "domains");
+	json_begin_array(j);
+	for (int d = 0; d < cs->nr_levels; d++) {
+		const struct lb_level_stats *l = &cs->lb[d];
+		const char *name = sched_domain_name(r->e, c, d);
+
+		json_begin_object(j);
+		json_kv_s64(j, "depth", d);
+		json_kv_str(j, "level", name ? name : "?");
+		json_by_idle(j, "lb_count", l->lb_count);
+		json_by_idle(j, "lb_balanced", l->lb_balanced);
+		json_by_idle(j, "lb_failed", l->lb_failed);
+		json_by_idle(j, "lb_imbalance", l->lb_imbalance);
+		json_by_idle(j, "lb_gained", l->lb_gained);
+		json_by_idle(j, "lb_hot_gained", l->lb_hot_gained);
+		json_by_idle(j, "lb_nobusyq", l->lb_nobusyq);
+		json_by_idle(j, "lb_nobusyg", l->lb_nobusyg);
+		json_kv_u64(j, "alb_count", l->alb_count);
+		json_kv_u64(j, "alb_failed", l->alb_failed);
+		json_kv_u64(j, "alb_pushed", l->alb_pushed);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* Depth-first from g: children in declaration order, each line indented by its depth. */
+static void group_tree_line(FILE *out, const struct report *r, int g, u64 win)
+{
+	const struct group_stats *gs = &r->st->group[g];
+	struct sched_group_info gi;
+	char name[SCHED_GROUP_PATH_LEN + 64], quota[48];
+	const char *leaf;
+
+	sched_group_info(r->e, g, &gi);
+	leaf = g ? strrchr(gi.path, '/') + 1 : "/";
+	snprintf(name, sizeof(name), "%*s%s", 2 * gi.depth, "", leaf);
+	if (!g)
+		snprintf(quota, sizeof(quota), "-");
+	else if (gi.quota == RUNTIME_INF)
+		snprintf(quota, sizeof(quota), "max %.0fms", ms(gi.period));
+	else
+		snprintf(quota, sizeof(quota), "%gms %.0fms", ms(gi.quota), ms(gi.period));
+	fprintf(out, "%-24s %7llu %5s %-16s %10.3f %7.2f%% %8llu %9llu %12.3f %7llu %10.3f\n", name,
+		(unsigned long long)gi.shares, gi.idle ? "idle" : "-", quota, ms(gs->usage_ns),
+		win ? 100.0 * (double)gs->usage_ns / (double)win : 0.0,
+		(unsigned long long)gs->nr_periods, (unsigned long long)gs->nr_throttled,
+		ms(gs->throttled_ns), (unsigned long long)gs->nr_bursts, ms(gs->burst_ns));
+	for (int c = g + 1; c < r->st->nr_groups; c++)
+		if (r->st->group[c].parent == g)
+			group_tree_line(out, r, c, win);
+}
+
+static void report_groups_text(FILE *out, const struct report *r, u64 win)
+{
+	fprintf(out, "\n%-24s %7s %5s %-16s %10s %8s %8s %9s %12s %7s %10s\n", "group", "shares", "idle",
+		"cpu.max", "usage_ms", "cpus", "periods", "throttled", "throttled_ms", "bursts",
+		"burst_ms");
+	group_tree_line(out, r, 0, win);
+
+	u64 calcs, visits;
+	sched_shares_cost(r->e, &calcs, &visits);
+	fprintf(out, "group weights cost: %llu calc_group_shares() calls, %llu cfs_rq visits by "
+		"tg_shares_up walks (whole run)\n", (unsigned long long)calcs, (unsigned long long)visits);
+}
+
+void report_text(FILE *out, const struct report *r)
+{
+	const struct sched_scenario *sc = &r->f->sc;
+	const struct stats *st = r->st;
+	u64 win = window_ns(st);
+	char kbuf[16];
+
+	fprintf(out, "scenario %s: %s, kernel %s, topology %s (%d CPUs), hz %u, seed %llu\n",
+		r->f->path, sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf",
+		kernel_name(kbuf, sizeof(kbuf), sc->kernel), sc->topo->name, sc->topo->nr_cpus, sc->hz,
+		(unsigned long long)sc->seed);
+	fprintf(out, "window %.3f s .. %.3f s (%.3f s simulated), %llu events\n\n",
+		(double)st->from / 1e9, (double)(st->from + win) / 1e9, (double)win / 1e9,
+		(unsigned long long)st->events);
+
+	fprintf(out, "%-16s %6s %-8s %4s %4s %4s %10s %7s %10s %7s %7s %9s %9s %9s %5s %6s\n", "task",
+		"pid", "policy", "prio", "nice", "cpu", "cpu_ms", "share", "wait_ms", "slices", "wakeups",
+		"lat_p50", "lat_p99", "lat_max", "migr", "preempt");
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct task_stats *t = &st->task[i];
+		struct sched_task_info ti;
+
+		sched_task_info(r->e, i, &ti);
+		fprintf(out, "%-16s %6d %-8s %4d %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms %7.3fms %5llu %6llu\n",
+			ti.name, ti.pid, policy_name(ti.policy), ti.prio, ti.nice, ti.cpu, ms(t->cpu_ns),
+			win ? 100.0 * (double)t->cpu_ns / (double)win : 0.0, ms(t->wait_ns),
+			(unsigned long long)t->slices, (unsigned long long)t->wakeups,
+			ms(lat_hist_value(&t->lat, 0)), ms(lat_hist_value(&t->lat, 1)),
+			ms(lat_hist_value(&t->lat, 2)), (unsigned long long)t->migrations,
+			(unsigned long long)t->preemptions);
+	}
+
+	report_text_rt_dl(out, r);
+
+	report_periods_text(out, r);
+	if (st->nr_groups > 1)
+		report_groups_text(out, r, win);
+
+	fprintf(out, "\n%-4s %10s %7s %10s %10s %10s %9s %9s\n", "cpu", "busy_ms", "busy", "switches",
+		"irq_ms", "steal_ms", "rt_thrott", "fair_srv");
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+		fprintf(out, "%-4d %10.3f %6.2f%% %10llu %10.3f %10.3f %9llu %9llu\n", c, ms(cs->busy_ns),
+			win ? 100.0 * (double)cs->busy_ns / (double)win : 0.0,
+			(unsigned long long)cs->switches, ms(cs->irq_ns), ms(cs->steal_ns),
+			(unsigned long long)cs->rt_throttles, (unsigned long long)cs->fair_server_throttles);
+	}
+	report_balance_text(out, r);
+	for (int i = 0; i < r->nr_checks; i++)
+		fprintf(out, "%s%s\n", i ? "" : "\n", r->check_msg[i]);
+}
+
+static void json_latency(struct json *j, const struct lat_hist *h)
+{
+	json_key(j, "wakeup_latency");
+	json_begin_object(j);
+	json_kv_u64(j, "p50_ns", lat_hist_value(h, 0));
+	json_kv_u64(j, "p99_ns", lat_hist_value(h, 1));
+	json_kv_u64(j, "max_ns", lat_hist_value(h, 2));
+	json_kv_u64(j, "samples", h->count);
+	json_end_object(j);
+}
+
+void report_json(FILE *out, const struct report *r)
+{
+	const struct sched_scenario *sc = &r->f->sc;
+	const struct stats *st = r->st;
+	struct json j;
+	char kbuf[16];
+
+	json_init(&j, out, JSON_PRETTY);
+	json_begin_object(&j);
+	json_kv_str(&j, "scenario", r->f->path);
+	json_kv_str(&j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
+	json_kv_str(&j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc->kernel));
+	json_kv_str(&j, "topology", sc->topo->name);
+	json_kv_u64(&j, "hz", sc->hz);
+	json_kv_u64(&j, "seed", sc->seed);
+	json_key(&j, "window");
+	json_begin_object(&j);
+	json_kv_u64(&j, "from_ns", st->from);
+	json_kv_u64(&j, "to_ns", st->from + window_ns(st));
+	json_end_object(&j);
+
+	json_key(&j, "tasks");
+	json_begin_array(&j);
+	for (int i = 0; i < st->nr_tasks; i++) {
+		const struct task_stats *t = &st->task[i];
+		struct sched_task_info ti;
+
+		sched_task_info(r->e, i, &ti);
+		json_begin_object(&j);
+		json_kv_str(&j, "name", ti.name);
+		json_kv_s64(&j, "pid", ti.pid);
+		json_kv_str(&j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
+		json_kv_str(&j, "policy", policy_name(ti.policy));
+		json_kv_s64(&j, "prio", ti.prio);
+		json_kv_u64(&j, "rt_priority", ti.rt_priority);
+		json_kv_s64(&j, "nice", ti.nice);
+		if (ti.policy == SCHED_DEADLINE) {
+			json_key(&j, "deadline");
+			json_begin_object(&j);
+			json_kv_u64(&j, "runtime_ns", ti.dl_runtime);
+			json_kv_u64(&j, "deadline_ns", ti.dl_deadline);
+			json_kv_u64(&j, "period_ns", ti.dl_period);
+			json_kv_u64(&j, "throttles", t->dl_throttles);
+			json_kv_u64(&j, "misses", t->dl_misses);
+			json_end_object(&j);
+		}
+		json_kv_s64(&j, "cpu", ti.cpu);
+		json_kv_u64(&j, "cpu_ns", t->cpu_ns);
+		json_kv_u64(&j, "wait_ns", t->wait_ns);
+		json_kv_u64(&j, "runtime_ns", t->runtime_ns);
+		json_kv_u64(&j, "slices", t->slices);
+		json_kv_u64(&j, "wakeups", t->wakeups);
+		json_latency(&j, &t->lat);
+		json_kv_u64(&j, "migrations", t->migrations);
+		json_kv_u64(&j, "preemptions", t->preemptions);
+		if (t->per.periods) {
+			const struct period_stats *p = &t->per;
+
+			json_key(&j, "periods");
+			json_begin_object(&j);
+			json_kv_u64(&j, "count", p->periods);
+			json_kv_u64(&j, "missed", p->missed);
+			json_kv_u64(&j, "period_sum_ns", p->period_sum);
+			json_kv_u64(&j, "period_max_ns", p->period_max);
+			json_kv_u64(&j, "run_sum_ns", p->run_sum);
+			json_kv_u64(&j, "run_max_ns", p->run_max);
+			json_kv_s64(&j, "slack_sum_ns", p->slack_sum);
+			json_kv_s64(&j, "slack_min_ns", p->slack_min);
+			json_kv_u64(&j, "wakeup_latency_sum_ns", p->wu_lat_sum);
+			json_kv_u64(&j, "wakeup_latency_max_ns", p->wu_lat_max);
+			json_end_object(&j);
+		}
+		json_key(&j, "kernel_stats");
+		json_begin_object(&j);
+		json_kv_u64(&j, "sum_exec_runtime", ti.sum_exec_runtime);
+		json_kv_u64(&j, "run_delay", ti.run_delay);
+		json_kv_u64(&j, "pcount", ti.pcount);
+		json_kv_u64(&j, "nr_wakeups", ti.nr_wakeups);
+		json_kv_u64(&j, "nr_migrations", ti.nr_migrations);
+		json_kv_u64(&j, "nvcsw", ti.nvcsw);
+		json_kv_u64(&j, "nivcsw", ti.nivcsw);
+		json_end_object(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+
+	json_key(&j, "cpus");
+	json_begin_array(&j);
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &st->cpu[c];
+
+		json_begin_object(&j);
+		json_kv_s64(&j, "cpu", c);
+		json_kv_u64(&j, "busy_ns", cs->busy_ns);
+		json_kv_u64(&j, "idle_ns", cs->idle_ns);
+		json_kv_u64(&j, "switches", cs->switches);
+		json_kv_u64(&j, "irq_ns", cs->irq_ns);
+		json_kv_u64(&j, "steal_ns", cs->steal_ns);
+		json_kv_u64(&j, "rt_throttles", cs->rt_throttles);
+		json_kv_u64(&j, "fair_server_throttles", cs->fair_server_throttles);
+		json_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
+		json_cpu_balance(&j, r, c);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+
+	u64 calcs, visits;
+	sched_shares_cost(r->e, &calcs, &visits);
+	json_key(&j, "shares_cost");
+	json_begin_object(&j);
+	json_kv_u64(&j, "calc_group_shares", calcs);
+	json_kv_u64(&j, "walk_visits", visits);
+	json_end_object(&j);
+
+	json_key(&j, "groups");
+	json_begin_array(&j);
+	for (int g = 0; g < st->nr_groups; g++) {
+		const struct group_stats *gs = &st->group[g];
+		struct sched_group_info gi;
+
+		sched_group_info(r->e, g, &gi);
+		json_begin_object(&j);
+		json_kv_str(&j, "path", gi.path);
+		json_kv_str(&j, "parent", gi.parent >= 0 ? sc->group[gi.parent].path : "");
+		json_kv_u64(&j, "shares", gi.shares);
+		json_kv_u64(&j, "weight", sched_weight_to_cgroup(gi.shares));
+		json_kv_bool(&j, "idle", gi.idle);
+		if (gi.quota == RUNTIME_INF)
+			json_kv_str(&j, "quota_ns", "max");
+		else
+			json_kv_u64(&j, "quota_ns", gi.quota);
+		json_kv_u64(&j, "period_ns", gi.period);
+		json_kv_u64(&j, "burst_ns", gi.burst);
+		json_kv_u64(&j, "cpu_ns", gs->usage_ns);
+		json_key(&j, "cpu.stat");
+		json_begin_object(&j);
+		json_kv_u64(&j, "usage_usec", gs->usage_ns / 1000);
+		json_kv_u64(&j, "nr_periods", gs->nr_periods);
+		json_kv_u64(&j, "nr_throttled", gs->nr_throttled);
+		json_kv_u64(&j, "throttled_usec", gs->throttled_ns / 1000);
+		json_kv_u64(&j, "nr_bursts", gs->nr_bursts);
+		json_kv_u64(&j, "burst_usec", gs->burst_ns / 1000);
+		json_end_object(&j);
+		json_kv_u64(&j, "throttle_events", gs->throttles);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+
+	if (r->nr_checks) {
+		json_key(&j, "expects");
+		json_begin_array(&j);
+		for (int i = 0; i < r->nr_checks; i++) {
+			json_begin_object(&j);
+			json_kv_bool(&j, "ok", r->check_ok[i]);
+			json_kv_str(&j, "message", r->check_msg[i]);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+	}
+
+	json_key(&j, "totals");
+	json_begin_object(&j);
+	json_kv_u64(&j, "sim_ns", window_ns(st));
+	json_kv_u64(&j, "events", st->events);
+	json_key(&j, "migrations");
+	json_begin_object(&j);
+	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
+		json_kv_u64(&j, migrate_reason_names[i], st->migrations[i]);
+	json_end_object(&j);
+	json_key(&j, "herds");
+	json_begin_object(&j);
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		json_kv_u64(&j, herd_cause_names[i], st->herds[i]);
+	json_end_object(&j);
+	json_kv_u64(&j, "wall_ns", r->wall_ns);
+	json_end_object(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --rewind-check: see rewind_check.h. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rewind_check.h"
+
+static u64 wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+}
+
+/* Its own generator: the targets must not disturb the engine's. */
+static u64 next_rand(u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void rewind_check(struct sched_history *h, u64 end, int n, u64 seed, struct rewind_check_result *r)
+{
+	struct sched_engine *e = history_engine(h);
+	size_t size = sched_state_size(e);
+	void *final = malloc(size), *again = malloc(size);
+	u64 *lat = calloc((size_t)n + 1, sizeof(*lat));
+	u64 x = seed * 2654435761u + 1, before = history_mismatches(h);
+
+	memset(r, 0, sizeof(*r));
+	sched_state_save(e, final);
+	for (int i = 0; i < n; i++) {
+		u64 t = end ? next_rand(&x) % end : 0;
+		u64 t0 = wall_ns();
+
+		history_goto_time(h, t);
+		lat[i] = wall_ns() - t0;
+		history_run_until(h, end);
+		sched_state_save(e, again);
+		if (memcmp(final, again, size))
+			r->state_diffs++;
+	}
+	r->targets = n;
+	r->mismatches = history_mismatches(h) - before;
+	if (n) {
+		qsort(lat, (size_t)n, sizeof(*lat), cmp_u64);
+		r->p50_ns = lat[(n - 1) / 2];
+		r->p99_ns = lat[(n * 99 + 99) / 100 - 1];
+		r->max_ns = lat[n - 1];
+	}
+	free(lat);
+	free(final);
+	free(again);
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --dump-state: what the kernel would show in /proc/sched_debug for each
+ * CPU: the cfs_rq's V (or min_vruntime) and every queued task's vruntime,
+ * lag, deadline, slice and weight (each against its own group's queue);
+ * then each task group: its weight and cpu.max state, and on every CPU its
+ * entity and its queue's runtime and throttling.
+ */
+#include <stdlib.h>
+
+#include "src/base/json.h"
+#include "report.h"
+#include "state_dump.h"
+
+static const char *state_name(int state)
+{
+	switch (state) {
+	case TASK_NEW:
+		return "new";
+	case TASK_RUNNING:
+		return "running";
+	case TASK_INTERRUPTIBLE:
+		return "sleeping";
+	default:
+		return "dead";
+	}
+}
+
+static const char *group_path(const struct sched_engine *e, int g)
+{
+	const struct sched_scenario *sc = sched_scenario_of(e);
+
+	return sc->nr_groups ? sc->group[g].path : "/";
+}
+
+void state_dump_text(FILE *out, const struct sched_engine *e)
+{
+	int nr = sched_nr_tasks(e);
+	int *q = malloc(((size_t)nr + 1) * sizeof(*q));
+	bool eevdf = sched_variant(e) == SCHED_VARIANT_EEVDF;
+
+	fprintf(out, "state at %.9f s\n", (double)sched_now(e) / 1e9);
+	for (int cpu = 0; cpu < sched_nr_cpus(e); cpu++) {
+		struct sched_cpu_info ci;
+		int n;
+
+		sched_cpu_info(e, cpu, &ci);
+		n = sched_cpu_queue(e, cpu, q, nr);
+		if (!n && ci.idle)
+			continue;
+		fprintf(out, "cpu%d: curr=%s nr_running=%d load=%llu %s=%lld load_avg=%llu util_avg=%llu\n",
+			cpu, ci.idle ? "idle" : sched_comm(e, ci.curr_pid, cpu), ci.nr_running,
+			(unsigned long long)(ci.load_weight >> 10), eevdf ? "V" : "min_vruntime",
+			(long long)(eevdf ? ci.avg_vruntime : ci.min_vruntime),
+			(unsigned long long)ci.avg.load_avg, (unsigned long long)ci.avg.util_avg);
+		fprintf(out, "  %-16s %6s %-12s %20s %12s %20s %10s %7s %s\n", "task", "pid", "group", "vruntime",
+			"lag", "deadline", "slice", "weight", "flags");
+		for (int i = 0; i < n; i++) {
+			struct sched_task_info ti;
+
+			sched_task_info(e, q[i], &ti);
+			/* signed, as /proc/sched_debug prints them: they start just below 0 */
+			fprintf(out, "  %-16s %6d %-12s %20lld %12lld %20lld %10llu %7llu %s%s%s\n", ti.name, ti.pid,
+				group_path(e, ti.group), (long long)ti.vruntime, (long long)ti.vlag, (long long)ti.deadline, (unsigned long long)ti.slice,
+				(unsigned long long)(ti.weight >> 10), ti.on_cpu ? "R " : "",
+				eevdf && ti.eligible ? "eligible " : "", ti.sched_delayed ? "delayed" : "");
+		}
+	}
+	free(q);
+	for (int g = 1; g < sched_nr_groups(e); g++) {
+		struct sched_group_info gi;
+
+		sched_group_info(e, g, &gi);
+		fprintf(out, "group %s: shares=%llu idle=%d", gi.path, (unsigned long long)gi.shares, gi.idle);
+		if (gi.quota == RUNTIME_INF)
+			fprintf(out, " quota=max");
+		else
+			fprintf(out, " quota=%llu period=%llu burst=%llu runtime=%llu", (unsigned long long)gi.quota,
+				(unsigned long long)gi.period, (unsigned long long)gi.burst,
+				(unsigned long long)gi.runtime);
+		fprintf(out, " load_avg=%ld nr_periods=%llu nr_throttled=%llu throttled_time=%llu\n", gi.load_avg,
+			(unsigned long long)gi.nr_periods, (unsigned long long)gi.nr_throttled,
+			(unsigned long long)gi.throttled_time);
+		for (int cpu = 0; cpu < sched_nr_cpus(e); cpu++) {
+			struct sched_group_cpu_info c;
+
+			sched_group_cpu_info(e, g, cpu, &c);
+			if (!c.on_rq && !c.h_nr_running && !c.throttled && !c.load_avg)
+				continue;
+			fprintf(out, "  cpu%d: weight=%llu %s h_nr_running=%d load_avg=%llu h_load=%llu "
+				"runtime_remaining=%lld%s\n", cpu, (unsigned long long)(c.weight >> 10),
+				c.curr ? "running" : c.on_rq ? "queued" : "dequeued", c.h_nr_running,
+				(unsigned long long)c.load_avg, (unsigned long long)c.h_load,
+				(long long)c.runtime_remaining, c.throttled ? " THROTTLED" : "");
+		}
+	}
+}
+
+void state_dump_json(FILE *out, const struct sched_engine *e)
+{
+	int nr = sched_nr_tasks(e);
+	int *q = malloc(((size_t)nr + 1) * sizeof(*q));
+	struct json j;
+
+	json_init(&j, out, JSON_PRETTY);
+	json_begin_object(&j);
+	json_kv_u64(&j, "time_ns", sched_now(e));
+	json_key(&j, "cpus");
+	json_begin_array(&j);
+	for (int cpu = 0; cpu < sched_nr_cpus(e); cpu++) {
+		struct sched_cpu_info ci;
+		int n = sched_cpu_queue(e, cpu, q, nr);
+
+		sched_cpu_info(e, cpu, &ci);
+		json_begin_object(&j);
+		json_kv_s64(&j, "cpu", cpu);
+		json_kv_s64(&j, "curr_pid", ci.curr_pid);
+		json_kv_s64(&j, "nr_running", ci.nr_running);
+		json_kv_u64(&j, "load_weight", ci.load_weight);
+		json_kv_u64(&j, "min_vruntime", ci.min_vruntime);
+		json_kv_u64(&j, "avg_vruntime", ci.avg_vruntime);
+		json_kv_u64(&j, "load_avg", ci.avg.load_avg);
+		json_kv_u64(&j, "runnable_avg", ci.avg.runnable_avg);
+		json_kv_u64(&j, "util_avg", ci.avg.util_avg);
+		json_key(&j, "entities");
+		json_begin_array(&j);
+		for (int i = 0; i < n; i++) {
+			struct sched_task_info ti;
+
+			sched_task_info(e, q[i], &ti);
+			json_begin_object(&j);
+			json_kv_str(&j, "name", ti.name);
+			json_kv_s64(&j, "pid", ti.pid);
+			json_kv_str(&j, "state", state_name(ti.state));
+			json_kv_str(&j, "policy", policy_name(ti.policy));
+			json_kv_str(&j, "group", group_path(e, ti.group));
+			json_kv_s64(&j, "nice", ti.nice);
+			json_kv_bool(&j, "running", ti.on_cpu);
+			json_kv_u64(&j, "weight", ti.weight);
+			json_kv_u64(&j, "vruntime", ti.vruntime);
+			json_kv_s64(&j, "lag", ti.vlag);
+			json_kv_bool(&j, "eligible", ti.eligible);
+			json_kv_u64(&j, "deadline", ti.deadline);
+			json_kv_u64(&j, "slice", ti.slice);
+			json_kv_bool(&j, "delayed", ti.sched_delayed);
+			json_kv_u64(&j, "load_avg", ti.avg.load_avg);
+			json_kv_u64(&j, "util_avg", ti.avg.util_avg);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "groups");
+	json_begin_array(&j);
+	for (int g = 0; g < sched_nr_groups(e); g++) {
+		struct sched_group_info gi;
+
+		sched_group_info(e, g, &gi);
+		json_begin_object(&j);
+		json_kv_str(&j, "path", gi.path);
+		json_kv_u64(&j, "shares", gi.shares);
+		json_kv_bool(&j, "idle", gi.idle);
+		if (g && gi.quota != RUNTIME_INF) {
+			json_kv_u64(&j, "quota_ns", gi.quota);
+			json_kv_u64(&j, "period_ns", gi.period);
+			json_kv_u64(&j, "burst_ns", gi.burst);
+			json_kv_u64(&j, "runtime_ns", gi.runtime);
+			json_kv_u64(&j, "next_refill_ns", gi.period_expires);
+		} else {
+			json_kv_str(&j, "quota_ns", "max");
+		}
+		json_kv_s64(&j, "load_avg", gi.load_avg);
+		json_kv_u64(&j, "nr_periods", gi.nr_periods);
+		json_kv_u64(&j, "nr_throttled", gi.nr_throttled);
+		json_kv_u64(&j, "throttled_time_ns", gi.throttled_time);
+		json_key(&j, "cpus");
+		json_begin_array(&j);
+		for (int cpu = 0; g && cpu < sched_nr_cpus(e); cpu++) {
+			struct sched_group_cpu_info c;
+
+			sched_group_cpu_info(e, g, cpu, &c);
+			json_begin_object(&j);
+			json_kv_s64(&j, "cpu", cpu);
+			json_kv_u64(&j, "weight", c.weight);
+			json_kv_bool(&j, "on_rq", c.on_rq);
+			json_kv_bool(&j, "running", c.curr);
+			json_kv_s64(&j, "h_nr_running", c.h_nr_running);
+			json_kv_u64(&j, "load_avg", c.load_avg);
+			json_kv_u64(&j, "h_load", c.h_load);
+			json_kv_s64(&j, "runtime_remaining_ns", c.runtime_remaining);
+			json_kv_bool(&j, "throttled", c.throttled);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	free(q);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading .scn scenario files into the engine's sched_scenario. */
+#ifndef SRC_SCENARIO_FILE_H
+#define SRC_SCENARIO_FILE_H
+
+#include "sched/api/scenario.h"
+#include "expect.h"
+
+/* A parsed scenario and everything it owns. */
+struct scenario_file {
+	char path[1024];
+	struct sched_scenario sc;
+	struct sched_topology topo;	/* sc.topo points here */
+	const char **task_names;	/* [sc.nr_tasks]: task i's name, for glob matching */
+	const char **group_names;	/* [sc.nr_groups]: the groups' paths */
+	int nr_expects;
+	struct expect *expect;
+	int nr_breaks;
+	struct scenario_break {
+		char *text;		/* the breakpoint expression (src/breakpoint.h) */
+		u32 line;
+	} *brk;			/* where the visualizer pauses */
+	void *owned;			/* allocations freed by scenario_free() */
+	/* `sched` / `kernel` were given (in the file or by --set): the other
+	 * one then follows the rule "cfs implies 6.1, < 6.6 implies cfs". */
+	bool sched_given, kernel_given;
+};
+
+/*
+ * Parse a scenario. `name` is used in messages (file:line:col) and to resolve
+ * relative topology paths; the text need not be NUL-terminated. On error
+ * returns -1 with "file:line:col: message" in err and leaves *out empty.
+ */
+int scenario_parse(const char *name, const char *text, size_t len,
+		   struct scenario_file *out, char *err, size_t errlen);
+/* Read and parse a file (errors as above; an unreadable file is "path: why"). */
+int scenario_load(const char *path, struct scenario_file *out, char *err, size_t errlen);
+void scenario_free(struct scenario_file *f);
+
+struct breakpoint_scope;
+/* The tasks, groups and CPUs a breakpoint on this scenario can name. */
+void scenario_breakpoint_scope(const struct scenario_file *f, struct breakpoint_scope *out);
+
+/* Apply a `--set KEY=VALUE` override (tunable, feature, hz, seed, duration,
+ * sched, kernel) after parsing; -1 with a message on a bad key or value. */
+int scenario_set(struct scenario_file *f, const char *assignment, char *err, size_t errlen);
+
+#endif
