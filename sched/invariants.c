@@ -27,6 +27,7 @@
 struct cfs_rq_sum {
 	unsigned int nr, h_nr, h_delayed, idle_h;
 	unsigned long load;
+	unsigned int tasks;	/* the root's: fair tasks queued on its CPU (rq->cfs_tasks) */
 };
 
 static struct sched_engine *chk;
@@ -355,8 +356,10 @@ static void check_task(struct task_struct *p)
 		CHECK(!p->dl.on_dl_rq, "task.dl.on_dl_rq", cpu, "%s: a %s task on the dl queue", name,
 		      p->sched_class->name);
 	check_task_avg(p, cpu);
-	if (p->se.on_rq)
+	if (p->se.on_rq) {
 		add_entity(&p->se, cpu);
+		sum_of(&cpu_rq(cpu)->cfs)->tasks++;
+	}
 }
 
 /* ---- one rq ---- */
@@ -420,7 +423,7 @@ static unsigned int check_dl_rq(struct rq *rq)
 
 static void check_cfs_tasks(struct rq *rq)
 {
-	unsigned int n = 0, queued = 0;
+	unsigned int n = 0, queued = sum_of(&rq->cfs)->tasks;
 	struct task_struct *prev = NULL;
 
 	for (struct task_struct *p = rq->cfs_tasks_head; p; prev = p, p = p->tasks_next) {
@@ -430,8 +433,6 @@ static void check_cfs_tasks(struct rq *rq)
 		n++;
 	}
 	CHECK(rq->cfs_tasks_tail == prev, "rq.cfs_tasks", rq->cpu, "the tail is not the last task");
-	for (int i = 0; i < ST->nr_tasks; i++)
-		queued += ST->task[i].se.on_rq && ST->task[i].cpu == rq->cpu;
 	CHECK(n == queued, "rq.cfs_tasks", rq->cpu, "%u listed, %u fair tasks queued", n, queued);
 }
 
