@@ -585,6 +585,18 @@ static inline bool is_idle_task(const struct task_struct *p) { return p->pid == 
 
 /* ---- invariants.c ---- */
 void sched_check_invariants(struct sched_engine *e);
+void sched_warn(const char *cond, const char *file, int line);
+/*
+ * The kernel's SCHED_WARN_ON(): the engine goes on as the kernel does, and
+ * with the invariant checks on it is a violation like theirs.
+ */
+#define SCHED_WARN_ON(x)                                          \
+	({                                                        \
+		bool __warned = !!(x);                            \
+		if (__warned)                                     \
+			sched_warn(#x, __FILE__, __LINE__);       \
+		__warned;                                         \
+	})
 
 /* ---- core.c ---- */
 void update_rq_clock(struct rq *rq);

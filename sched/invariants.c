@@ -510,6 +510,13 @@ void sched_check_invariants(struct sched_engine *e)
 	check_timers();
 }
 
+void sched_warn(const char *cond, const char *file, int line)
+{
+	chk = E;
+	if (chk->invariant_fn)
+		violated("SCHED_WARN_ON", -1, "%s at %s:%d", cond, file, line);
+}
+
 int sched_set_invariant_check(struct sched_engine *e, sched_invariant_fn fn, void *ctx)
 {
 	size_t nr_queues = (size_t)e->st->nr_groups * (size_t)e->st->nr_cpus;

@@ -11,7 +11,8 @@
  * The scenario is written as .scn text and read by the real parser, so the
  * parser is exercised on valid input too: parsing takes microseconds, the
  * run milliseconds. SCHEDSCOPE_FUZZ_PRINT=1 in the environment prints each
- * scenario, which turns a crashing input into a scenario file.
+ * scenario, which turns a crashing input into a scenario file; =only prints
+ * without running.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -327,6 +328,9 @@ static void gen_task_line(struct gen *g, int i)
 	if (!tl->forked && chance(g->b, 40))
 		out(g->t, " at=%lluus", (unsigned long long)(pick(g->b, 1000) * (g->duration / 1000) / 1000));
 	out(g->t, " program=\"");
+	/* a forked task line is started by the line before it */
+	if (i + 1 < g->nr_tasks && g->task[i + 1].forked && chance(g->b, 80))
+		out(g->t, "fork %s; ", g->task[i + 1].name);
 	if (chance(g->b, 25)) {
 		out(g->t, "loop { ");
 		gen_statements(g, i, 1, true);
@@ -570,17 +574,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sched_history *h;
 	struct rewind_check_result r;
 	char err[512];
+	const char *print;
 	u64 end;
 
 	if (!t.s)
 		abort();
 	gen_scenario(&g);
 	current_text = t.s;
-	if (getenv("SCHEDSCOPE_FUZZ_PRINT"))
+	print = getenv("SCHEDSCOPE_FUZZ_PRINT");
+	if (print)
 		fprintf(stderr, "%s", t.s);
+	if (print && !strcmp(print, "only")) {
+		free(t.s);
+		return 0;
+	}
 	if (scenario_parse("fuzz.scn", t.s, t.len, &f, err, sizeof(err)) < 0) {
 		/* the generator means to write valid scenarios: say so when asked */
-		if (getenv("SCHEDSCOPE_FUZZ_PRINT"))
+		if (print)
 			fprintf(stderr, "refused: %s\n", err);
 		free(t.s);
 		return 0;
