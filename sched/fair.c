@@ -656,8 +656,11 @@ static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_r
 
 	/* The next buddy changes latency, not fairness. */
 	if (sched_feat(PICK_BUDDY) && kernel_at_least(6, 12) && cfs_rq->next &&
-	    entity_eligible(cfs_rq, cfs_rq->next))
+	    entity_eligible(cfs_rq, cfs_rq->next)) {
+		/* ->next is never delayed */
+		SCHED_WARN_ON(cfs_rq->next->sched_delayed);
 		return cfs_rq->next;
+	}
 
 	se = pick_eevdf(cfs_rq);
 	if (se->sched_delayed) {
