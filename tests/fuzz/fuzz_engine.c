@@ -546,11 +546,22 @@ static void invariant_violated(void *ctx, const char *msg)
 	fprintf(stderr, "fuzz_engine: %s\n--- scenario ---\n%s--- end ---\n", msg, current_text);
 }
 
+static void remove_topo_dir(void)
+{
+	for (size_t i = 0; i < sizeof(topo_files) / sizeof(topo_files[0]); i++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/%s", topo_dir, topo_files[i].name);
+		unlink(path);
+	}
+	rmdir(topo_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	if (!mkdtemp(topo_dir))
+	if (!mkdtemp(topo_dir) || atexit(remove_topo_dir))
 		abort();
 	for (size_t i = 0; i < sizeof(topo_files) / sizeof(topo_files[0]); i++) {
 		char path[256];
