@@ -19,8 +19,11 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang python3 rt-app
+             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app xz-utils
 PKG_LIBS   = ncursesw termkey cmocka jansson
+# Node.js and npm, for the trace consumers below; Debian's unless node is already there
+# (a nodejs package of another origin ships its own npm).
+NODE_PKGS  = nodejs npm
 
 B          = build
 # The layers, lowest first: each folder is one library and may include only
@@ -53,7 +56,9 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 # keep test objects between runs
 .SECONDARY:
 
-.PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e
+.PHONY: npm-deps
+.PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
+	format-check clang-build
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -101,17 +106,34 @@ ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
 # ---- dependencies ----
 
 # tools the tests run, besides the libraries pkg-config knows
-DEP_TOOLS  = pkg-config cc clang tmux python3
+DEP_TOOLS  = pkg-config cc clang tmux python3 node npm xz
 
 check-deps:
 	@missing=; for t in $(DEP_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
 	for p in $(PKG_LIBS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
 	[ -f /usr/include/readline/readline.h ] || missing="$$missing readline"; \
-	if [ -n "$$missing" ]; then echo "missing:$$missing: running make deps"; $(MAKE) --no-print-directory deps; fi
+	if [ -n "$$missing" ]; then echo "schedscope needs$$missing to build and test:"; \
+		$(MAKE) --no-print-directory deps; fi
 
+# The one list of Debian packages: .ci/run and the README point here.
 deps:
-	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS)
+	@pkgs="$(DEB_PKGS)"; command -v npm >/dev/null || pkgs="$$pkgs $(NODE_PKGS)"; \
+	echo "installing Debian packages: $$pkgs"; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$pkgs
+	@$(MAKE) --no-print-directory npm-deps
+
+# The real consumers the trace exports are tested with (tests/perfetto/package.json, every
+# version pinned by its package-lock.json), installed from npm into the build tree.
+NPM_DIR      = $(B)/npm
+TRACE_ENGINE = $(NPM_DIR)/node_modules/@paulirish/trace_engine
+$(TRACE_ENGINE)/analyze-trace.mjs: tests/perfetto/package.json tests/perfetto/package-lock.json
+	@echo "  NPM     $(NPM_DIR): $$(sed -n 's/.*"\(@[^"]*\)": "\([^"]*\)".*/\1@\2/p' tests/perfetto/package.json)"
+	@mkdir -p $(NPM_DIR)
+	@cp tests/perfetto/package.json tests/perfetto/package-lock.json $(NPM_DIR)/
+	$(Q)cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+npm-deps: $(TRACE_ENGINE)/analyze-trace.mjs
 
 # ---- running ----
 
@@ -129,9 +151,11 @@ test: check-deps
 	@tests/run-scenarios.sh ./schedscope
 	@tests/run-import.sh ./schedscope
 	@tests/run-import-rtapp.sh ./schedscope
+	@tests/run-recordings.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
-	@tests/run-perfetto-check.sh ./schedscope
+	@$(MAKE) --no-print-directory npm-deps
+	@tests/run-perfetto-check.sh ./schedscope $(TRACE_ENGINE)
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
@@ -144,6 +168,22 @@ asan-test:
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
 	@tests/run-cross-build.sh ./schedscope $(B)/asan/schedscope
+
+# ---- the other compiler, and the formatting of changed lines (CI runs both) ----
+
+# Everything, warnings as errors, with clang too.
+clang-build:
+	@$(MAKE) --no-print-directory B=$(B)/clang CC=clang $(B)/clang/schedscope \
+		$(patsubst tests/unit/%.c,$(B)/clang/tests/unit/%,$(UNIT_SRC))
+
+# Lines added or changed since the formatting rules were adopted (or last
+# changed) must follow .clang-format; `git clang-format $(FORMAT_BASE)` fixes them.
+FORMAT_BASE ?= $(shell git log -1 --format=%H -- .clang-format 2>/dev/null)
+format-check:
+	@out=$$(git clang-format --quiet --diff --extensions c,h $(FORMAT_BASE) -- sched src ui tests 2>&1); \
+	if [ -n "$$out" ] && [ "$$out" != "no modified files to format" ]; then \
+		printf '%s\n' "$$out"; echo "format-check: lines above differ from .clang-format"; exit 1; \
+	else echo "format-check: changed lines follow .clang-format"; fi
 
 # ---- fuzzing (clang's libFuzzer) ----
 

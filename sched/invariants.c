@@ -479,9 +479,7 @@ static void check_timers(void)
 		      "slot %d: timer kind %d says slot %d", i, s->t->kind, s->t->heap_idx);
 		CHECK(s->expires >= ST->now, "timer.past", 0, "kind %d arg %d due at %llu", s->t->kind, s->t->arg,
 		      (unsigned long long)s->expires);
-		CHECK(!i || up->expires < s->expires ||
-		      (up->expires == s->expires && (up->first > s->first || (up->first == s->first && up->seq < s->seq))),
-		      "timer.heap", 0, "slot %d fires before its parent", i);
+		CHECK(!i || !timer_slot_before(s, up), "timer.heap", 0, "slot %d fires before its parent", i);
 	}
 }
 

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sched/api/sched.h"
+#include "src/base/mem.h"
 #include "cli.h"
 
 #define SCHEDSCOPE_VERSION "0.1"
@@ -12,13 +14,17 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: schedscope                      open the visualizer on the built-in demo\n"
-		"       schedscope ui [SCENARIO] [--commands FILE] [--colors 256|16|0] [--speed X] [--paused]\n"
+		"       schedscope ui [SCENARIO] [--commands FILE] [--colors 256|16|0] [--speed X] "
+		"[--paused]\n"
 		"       schedscope view SCENARIO --at T [--size WxH] [--view NAME[,SIDE]]\n"
 		"                       [--format text|ansi|html] [--select task=NAME|cpu=N]\n"
 		"       schedscope run SCENARIO [options]\n"
 		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
-		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format ftrace|trace-cmd|perf|rtapp]\n"
-		"                       [--keep-idle] [--keep-tracer] [--pin]\n"
+		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format "
+		"ftrace|trace-cmd|perf|rtapp]\n"
+		"                       [--keep-idle] [--keep-tracer] [--pin] [--cgroup-root N] [--workgen]\n"
+		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT] [--min-lines "
+		"N]\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
@@ -31,10 +37,12 @@ static void usage(FILE *out)
 		"  --trace-tasks GLOB[,GLOB]  chart these tasks' vruntime, lag, deadline (.json)\n"
 		"  --seed N            override the scenario's seed\n"
 		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
-		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the state\n"
+		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the "
+		"state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
 		"  --check-invariants  check the engine's invariants after every step (abort on a violation)\n"
+		"  --periods FILE      write rt-app's per-thread log columns, every thread (- for stdout)\n"
 		"\n"
 		"ui and view also take --seed and --set; view takes --colors and --commands.\n"
 		"\n"
@@ -44,6 +52,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	sched_set_oom_handler(oom_exit);
 	if (argc < 2) {
 		char *demo[] = { argv[0], DEMO_SCENARIO_NAME, NULL };
 		/* without a terminal, the demo's report */
@@ -69,5 +78,7 @@ int main(int argc, char **argv)
 		return cmd_topology(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare-log"))
+		return cmd_compare_log(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }

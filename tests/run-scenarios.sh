@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every shipped scenario is a test: run it with --check (its expect lines),
 # and so is every engine regression scenario in tests/scenario/regress/.
+# scenarios/linsched/ holds LinSched's basic_tests with its expected figures:
+# a minute each on up to 24 CPUs, checked here but kept out of the trace,
+# determinism and rewind runs (their traces run to hundreds of MB).
 # Every tests/scenario/bad/*.scn must be refused with exit 2 and the message
 # in the .err file beside it (file:line:col included).
 set -u
@@ -9,7 +12,7 @@ bin=$1
 results=${RESULTS:-build/test-results}
 mkdir -p "$(dirname "$results")"
 pass=0 fail=0
-for s in scenarios/*.scn tests/scenario/regress/*.scn; do
+for s in scenarios/*.scn scenarios/linsched/*.scn tests/scenario/regress/*.scn; do
 	[ -e "$s" ] || continue
 	# a hang (an engine bug some regression scenarios guard against) fails, not waits
 	if out=$(timeout 900 "$bin" run "$s" --check 2>&1); then

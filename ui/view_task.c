@@ -208,8 +208,9 @@ static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		y++;
 	}
 	if (y < bottom)
-		cb_print(cb, x, y++, w, STYLE_PLAIN, "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
-			 policy_name(ti.policy), ti.nice, ti.prio, ti.weight >> 10);
+		cb_print(cb, x, y++, w, STYLE_PLAIN,
+			 "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
+			 sched_policy_names[ti.policy], ti.nice, ti.prio, ti.weight >> 10);
 	if (y < bottom && (ti.policy == SCHED_FIFO || ti.policy == SCHED_RR))
 		cb_print(cb, x, y++, w, STYLE_PLAIN, "rt_priority %u (prio = 99 - rt_priority)", ti.rt_priority);
 	if (y < bottom && ti.policy == SCHED_DEADLINE)

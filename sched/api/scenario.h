@@ -61,6 +61,7 @@ enum prog_op {
 	PROG_BARRIER,		/* barrier B: arg = barrier */
 	PROG_TIMER,		/* timer REF PERIOD: arg = timer, dur.a = period */
 	PROG_FORK,		/* fork TASK: wake_first/wake_count list the instances */
+	PROG_LOG,		/* log: one loop of an rt-app phase ends (a line of its per-loop log) */
 };
 
 /*
@@ -127,7 +128,14 @@ enum sched_policy {
 	SCHED_BATCH = 3,
 	SCHED_IDLE = 5,
 	SCHED_DEADLINE = 6,
+	NR_SCHED_POLICIES
 };
+
+/* The policies' names as scenarios, reports and commands write them ("normal",
+ * "fifo", ...); NULL for the value no policy has (4). */
+extern const char *const sched_policy_names[NR_SCHED_POLICIES];
+/* The policy named by the len bytes at name, -1 if none. */
+int sched_policy_lookup(const char *name, size_t len);
 
 #define TASK_COMM_LEN 48
 

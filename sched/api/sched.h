@@ -25,6 +25,11 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc,
 					 char *err, size_t errlen);
 void sched_engine_destroy(struct sched_engine *e);
 
+/* The program's out-of-memory policy, for the engine's allocations after
+ * creation (the history's log and checkpoints), which have no caller to
+ * return an error to. Until one is set the engine aborts. Process-wide. */
+void sched_set_oom_handler(void (*fn)(const char *what, size_t size));
+
 /* Listeners are called in the order they were added; at most 8. */
 int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
@@ -84,7 +89,7 @@ int sched_nr_cpus(const struct sched_engine *e);
 int sched_nr_tasks(const struct sched_engine *e);
 /* Task index from pid, -1 for the idle task or an unknown pid. */
 int sched_task_by_pid(const struct sched_engine *e, int pid);
-/* "swapper/N" for pid 0, the task's name otherwise. */
+/* "swapper/N" for pid 0, the task's name otherwise; valid as long as the engine. */
 const char *sched_comm(const struct sched_engine *e, int pid, int cpu);
 
 enum sched_task_state {

@@ -15,6 +15,7 @@ void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 /* Prints "schedscope: out of memory (SIZE bytes for WHAT)" and exits 2. */
 void __attribute__((noreturn)) oom_exit(const char *what, size_t size);
+/* Also the engine's policy (sched_set_oom_handler()). */
 
 /*
  * Make room for index `need` in an array of `*cap` elements of `size` bytes:

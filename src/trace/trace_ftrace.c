@@ -6,7 +6,9 @@
  *
  *	"%16s-%-7d [%03d] %5s %5lu.%06lu: %s: <fields>"
  *
- * with the timestamp rounded to the microsecond as ns2usecs() rounds it.
+ * with the timestamp rounded to the microsecond as ns2usecs() rounds it (the
+ * trace file of Linux 6.18 prints 2837.743437774 s as 2837.743438: rounded,
+ * not truncated; perf script truncates).
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -39,35 +41,36 @@ struct trace_ftrace {
  * what the kernel shows for the context each tracepoint fires in.
  */
 static const char *const event_flags[NR_SCHED_EVENTS] = {
-	[EV_SCHED_SWITCH] = "d..2.",		/* __schedule(): rq lock, irqs off */
-	[EV_SCHED_WAKING] = "d..2.",		/* try_to_wake_up(): pi_lock held */
-	[EV_SCHED_WAKEUP] = "d..3.",		/* ttwu_do_activate(): + rq lock */
-	[EV_SCHED_WAKEUP_NEW] = "d..2.",	/* wake_up_new_task(): rq lock */
-	[EV_SCHED_MIGRATE_TASK] = "d..2.",	/* set_task_cpu() under rq locks */
+	[EV_SCHED_SWITCH] = "d..2.",	   /* __schedule(): rq lock, irqs off */
+	[EV_SCHED_WAKING] = "d..2.",	   /* try_to_wake_up(): pi_lock held */
+	[EV_SCHED_WAKEUP] = "d..3.",	   /* ttwu_do_activate(): + rq lock */
+	[EV_SCHED_WAKEUP_NEW] = "d..2.",   /* wake_up_new_task(): rq lock */
+	[EV_SCHED_MIGRATE_TASK] = "d..2.", /* set_task_cpu() under rq locks */
 	[EV_SCHED_PROCESS_FORK] = ".....",
 	[EV_SCHED_PROCESS_EXIT] = ".....",
-	[EV_SCHED_STAT_RUNTIME] = "d..2.",	/* update_curr() at switch-out */
+	[EV_SCHED_STAT_RUNTIME] = "d..2.", /* update_curr() at switch-out */
 	[EV_SCHED_SET_NICE] = "d..2.",
 	[EV_SCHED_YIELD] = "d..2.",
 	[EV_COMMAND] = ".....",
 	[EV_NOTE] = ".....",
-	[EV_CFS_THROTTLE] = "d..2.",		/* under the rq lock */
+	[EV_CFS_THROTTLE] = "d..2.", /* under the rq lock */
 	[EV_CFS_UNTHROTTLE] = "d..2.",
-	[EV_CFS_PERIOD] = "d.h1.",		/* the period hrtimer */
-	[EV_IRQ_ENTRY] = "d.h1.",		/* hardirq context */
+	[EV_CFS_PERIOD] = "d.h1.", /* the period hrtimer */
+	[EV_IRQ_ENTRY] = "d.h1.",  /* hardirq context */
 	[EV_IRQ_EXIT] = "d.h1.",
 	[EV_STEAL] = ".....",
-	[EV_SCHED_SELECT_RQ] = "d..2.",		/* select_task_rq(): pi_lock held */
-	[EV_SCHED_LB_GROUP] = "..s1.",		/* SCHED_SOFTIRQ */
-	[EV_SCHED_LB_TASK] = "d.s2.",		/* detach_tasks(): busiest's rq lock */
+	[EV_SCHED_SELECT_RQ] = "d..2.", /* select_task_rq(): pi_lock held */
+	[EV_SCHED_LB_GROUP] = "..s1.",	/* SCHED_SOFTIRQ */
+	[EV_SCHED_LB_TASK] = "d.s2.",	/* detach_tasks(): busiest's rq lock */
 	[EV_SCHED_LB] = "..s1.",
-	[EV_SCHED_HERD] = "d..2.",		/* with the sched_migrate_task that completes it */
+	[EV_SCHED_HERD] = "d..2.", /* with the sched_migrate_task that completes it */
 	[EV_PROG_TIMER] = ".....",
-	[EV_RT_THROTTLE] = "d..2.",		/* update_curr_rt() under the rq lock */
-	[EV_RT_UNTHROTTLE] = "d.h2.",		/* the period hrtimer, in hardirq */
-	[EV_DL_THROTTLE] = "d..2.",		/* update_curr_dl_se() under the rq lock */
-	[EV_DL_REPLENISH] = "d.h2.",		/* mostly from the dl_timer hrtimer */
-	[EV_DL_MISS] = "d..2.",			/* dequeue at the job's end */
+	[EV_PROG_LOG] = ".....",
+	[EV_RT_THROTTLE] = "d..2.",   /* update_curr_rt() under the rq lock */
+	[EV_RT_UNTHROTTLE] = "d.h2.", /* the period hrtimer, in hardirq */
+	[EV_DL_THROTTLE] = "d..2.",   /* update_curr_dl_se() under the rq lock */
+	[EV_DL_REPLENISH] = "d.h2.",  /* mostly from the dl_timer hrtimer */
+	[EV_DL_MISS] = "d..2.",	      /* dequeue at the job's end */
 };
 
 /*
@@ -409,6 +412,11 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 		fprintf(f, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 " missed=%d\n",
 			comm_of(w, ev->timer.pid, cpu, a), ev->timer.pid, ev->timer.expires,
 			ev->timer.slack, ev->timer.missed);
+		break;
+	case EV_PROG_LOG:
+		fprintf(f, "comm=%s pid=%d sum_exec=%" PRIu64 " run_wall=%" PRIu64 " run_asked=%" PRIu64 "\n",
+			comm_of(w, ev->log.pid, cpu, a), ev->log.pid, ev->log.sum_exec, ev->log.run_wall,
+			ev->log.run_asked);
 		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;

@@ -90,13 +90,21 @@ static struct json *ev_begin(struct trace_perfetto *w, const char *ph, const cha
 	json_init(&w->j, w->f, JSON_COMPACT);
 	json_begin_object(&w->j);
 	json_kv_str(&w->j, "ph", ph);
-	if (ph[0] != 'M')
-		json_kv_str(&w->j, "cat", CAT);
+	/* Chrome files its metadata events under "__metadata" */
+	json_kv_str(&w->j, "cat", ph[0] == 'M' ? "__metadata" : CAT);
 	json_kv_str(&w->j, "name", name);
 	json_kv_s64(&w->j, "pid", pid);
 	json_kv_s64(&w->j, "tid", tid);
 	put_time(w, "ts", ts);
 	return &w->j;
+}
+
+/* "args":{}, which Chrome writes on every event and consumers may expect */
+static void put_no_args(struct trace_perfetto *w)
+{
+	json_key(&w->j, "args");
+	json_begin_object(&w->j);
+	json_end_object(&w->j);
 }
 
 static void ev_end(struct trace_perfetto *w)
@@ -235,7 +243,8 @@ struct trace_perfetto *trace_perfetto_open(FILE *f, const struct trace_perfetto_
 	for (int c = 0; c < w->nr_cpus; c++)
 		w->cpu[c].nr_written = -1;
 
-	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
+	/* ts and dur in microseconds, as the format has them; no displayTimeUnit, as Chrome writes none */
+	fputs("{\"traceEvents\":[\n", f);
 	put_metadata(w, "process_name", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, "CPUs", 0);
 	put_metadata(w, "process_sort_index", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, NULL, 0);
 	for (int c = 0; c < w->nr_cpus; c++) {
@@ -459,6 +468,7 @@ static void on_switch(struct trace_perfetto *w, const struct sched_event *ev)
 			/* no "bp": binds to the next slice on this row, the one starting here */
 			ev_begin(w, "f", "migrate", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), t);
 			json_kv_u64(&w->j, "id", tn->flow_id);
+			put_no_args(w);
 			ev_end(w);
 		}
 		tn->flow_id = 0;
@@ -525,6 +535,7 @@ static void on_migrate(struct trace_perfetto *w, const struct sched_event *ev)
 		ts->flow_dest = dest;
 		ev_begin(w, "s", "migrate", TRACE_PERFETTO_CPUS_PID, cpu_tid(orig), t);
 		json_kv_u64(&w->j, "id", ts->flow_id);
+		put_no_args(w);
 		ev_end(w);
 	}
 	if (ts->queued && cpu_of(w, dest)) {
