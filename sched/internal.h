@@ -117,7 +117,7 @@ struct timer_slot {
 	 * The flags fill one word, so that a slot has no padding for a copy to
 	 * fill with stack bytes (checkpoints are compared byte for byte).
 	 */
-	u16 first;	/* fires before the others due at the same time */
+	u16 first; /* fires before the others due at the same time */
 	/* before 3.8, LinSched's order at one instant: CPU by CPU (-1, not a CPU's,
 	 * first), and on each the running task's `run` end last */
 	u16 last;
@@ -618,12 +618,12 @@ void sched_warn(const char *cond, const char *file, int line);
  * The kernel's SCHED_WARN_ON(): the engine goes on as the kernel does, and
  * with the invariant checks on it is a violation like theirs.
  */
-#define SCHED_WARN_ON(x)                                          \
-	({                                                        \
-		bool __warned = !!(x);                            \
-		if (__warned)                                     \
-			sched_warn(#x, __FILE__, __LINE__);       \
-		__warned;                                         \
+#define SCHED_WARN_ON(x)                                    \
+	({                                                  \
+		bool __warned = !!(x);                      \
+		if (__warned)                               \
+			sched_warn(#x, __FILE__, __LINE__); \
+		__warned;                                   \
 	})
 
 /* ---- core.c ---- */

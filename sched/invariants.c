@@ -27,7 +27,7 @@
 struct cfs_rq_sum {
 	unsigned int nr, h_nr, h_delayed, idle_h;
 	unsigned long load;
-	unsigned int tasks;	/* the root's: fair tasks queued on its CPU (rq->cfs_tasks) */
+	unsigned int tasks; /* the root's: fair tasks queued on its CPU (rq->cfs_tasks) */
 };
 
 static struct sched_engine *chk;
@@ -48,10 +48,10 @@ violated(const char *what, int cpu, const char *fmt, ...)
 	abort();
 }
 
-#define CHECK(cond, what, cpu, ...)                        \
-	do {                                               \
-		if (!(cond))                               \
-			violated(what, cpu, __VA_ARGS__);  \
+#define CHECK(cond, what, cpu, ...)                       \
+	do {                                              \
+		if (!(cond))                              \
+			violated(what, cpu, __VA_ARGS__); \
 	} while (0)
 
 static const char *group_path(const struct task_group *tg)
@@ -66,7 +66,8 @@ static const char *task_name(const struct task_struct *p)
 
 static struct cfs_rq_sum *sum_of(const struct cfs_rq *cfs_rq)
 {
-	return &chk->invariant_sums[(size_t)cfs_rq->tg->id * (size_t)ST->nr_cpus + (size_t)rq_of((struct cfs_rq *)cfs_rq)->cpu];
+	return &chk->invariant_sums[(size_t)cfs_rq->tg->id * (size_t)ST->nr_cpus +
+				    (size_t)rq_of((struct cfs_rq *)cfs_rq)->cpu];
 }
 
 /* ---- PELT: the bounds ___update_load_avg() and the removal clamps keep ---- */
@@ -76,11 +77,11 @@ static void check_sched_avg(const struct sched_avg *sa, int cpu, const char *who
 	CHECK(sa->period_contrib < 1024, "pelt.period_contrib", cpu, "%s: %u", who, sa->period_contrib);
 	/* sum >= avg * PELT_MIN_DIVIDER, where the kernel's u32 max_t() does not truncate */
 	CHECK((u64)sa->util_avg * PELT_MIN_DIVIDER > 0xffffffffULL ||
-	      sa->util_sum >= (u64)sa->util_avg * PELT_MIN_DIVIDER,
+		      sa->util_sum >= (u64)sa->util_avg * PELT_MIN_DIVIDER,
 	      "pelt.util_sum", cpu, "%s: util_sum %u below util_avg %lu x %d", who, sa->util_sum,
 	      sa->util_avg, PELT_MIN_DIVIDER);
 	CHECK((u64)sa->runnable_avg * PELT_MIN_DIVIDER > 0xffffffffULL ||
-	      sa->runnable_sum >= (u64)sa->runnable_avg * PELT_MIN_DIVIDER,
+		      sa->runnable_sum >= (u64)sa->runnable_avg * PELT_MIN_DIVIDER,
 	      "pelt.runnable_sum", cpu, "%s: runnable_sum %llu below runnable_avg %lu x %d", who,
 	      (unsigned long long)sa->runnable_sum, sa->runnable_avg, PELT_MIN_DIVIDER);
 }
@@ -99,13 +100,14 @@ static void check_task_avg(const struct task_struct *p, int cpu)
 {
 	const struct sched_avg *sa = &p->se.avg;
 
-	CHECK(sa->period_contrib < 1024, "pelt.period_contrib", cpu, "%s: %u", task_name(p), sa->period_contrib);
+	CHECK(sa->period_contrib < 1024, "pelt.period_contrib", cpu, "%s: %u", task_name(p),
+	      sa->period_contrib);
 	CHECK(sa->util_sum <= PELT_SLACK((u64)LOAD_AVG_MAX << SCHED_CAPACITY_SHIFT), "pelt.util_sum", cpu,
 	      "%s: %u > LOAD_AVG_MAX << 10", task_name(p), sa->util_sum);
 	CHECK(sa->util_avg <= PELT_SLACK(SCHED_CAPACITY_SCALE), "pelt.util_avg", cpu, "%s: %lu > 1024",
 	      task_name(p), sa->util_avg);
-	CHECK(sa->runnable_avg <= PELT_SLACK(SCHED_CAPACITY_SCALE), "pelt.runnable_avg", cpu, "%s: %lu > 1024",
-	      task_name(p), sa->runnable_avg);
+	CHECK(sa->runnable_avg <= PELT_SLACK(SCHED_CAPACITY_SCALE), "pelt.runnable_avg", cpu,
+	      "%s: %lu > 1024", task_name(p), sa->runnable_avg);
 }
 
 /* ---- what each queued entity adds to its cfs_rq ---- */
@@ -150,7 +152,9 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 		CHECK(se->tl_prev == prev, "timeline.links", cpu, "%s: tl_prev broken", path);
 		CHECK(se->on_rq && cfs_rq_of(se) == cfs_rq && se != cfs_rq->curr, "timeline.member", cpu,
 		      "%s: an entity in the timeline is %s", path,
-		      !se->on_rq ? "not queued" : se == cfs_rq->curr ? "curr" : "of another queue");
+		      !se->on_rq	   ? "not queued"
+		      : se == cfs_rq->curr ? "curr"
+					   : "of another queue");
 		if (prev) {
 			u64 a = sched_legacy_cfs() ? prev->vruntime : prev->deadline;
 			u64 b = sched_legacy_cfs() ? se->vruntime : se->deadline;
@@ -217,8 +221,8 @@ static void check_bandwidth(struct task_group *tg, struct cfs_rq *cfs_rq, int cp
 	CHECK(cfs_rq->throttled == cfs_rq->on_throttled_list, "cfs_b.throttled_list", cpu,
 	      "%s: throttled %d, on the group's list %d", path, cfs_rq->throttled, cfs_rq->on_throttled_list);
 	if (cfs_rq->throttled) {
-		CHECK(cfs_rq->runtime_enabled && cfs_rq->runtime_remaining <= 0, "cfs_rq.runtime_remaining", cpu,
-		      "%s: throttled with %lld ns left", path, (long long)cfs_rq->runtime_remaining);
+		CHECK(cfs_rq->runtime_enabled && cfs_rq->runtime_remaining <= 0, "cfs_rq.runtime_remaining",
+		      cpu, "%s: throttled with %lld ns left", path, (long long)cfs_rq->runtime_remaining);
 		/* before 6.18 a throttled queue's entity is off its parent's queue */
 		CHECK(task_based_throttle() || !tg->se[cpu]->on_rq, "cfs_rq.throttled", cpu,
 		      "%s: throttled but its entity is queued", path);
@@ -227,10 +231,13 @@ static void check_bandwidth(struct task_group *tg, struct cfs_rq *cfs_rq, int cp
 		CHECK(cfs_rq->runtime_remaining == 0, "cfs_rq.runtime_remaining", cpu,
 		      "%s: %lld ns without a quota", path, (long long)cfs_rq->runtime_remaining);
 	for (struct task_struct *p = cfs_rq->limbo; p; p = p->throttle_next, n++)
-		CHECK(p->throttled && !p->se.on_rq && cfs_rq_of(&p->se) == cfs_rq && throttled_hierarchy(cfs_rq),
+		CHECK(p->throttled && !p->se.on_rq && cfs_rq_of(&p->se) == cfs_rq &&
+			      throttled_hierarchy(cfs_rq),
 		      "cfs_rq.limbo", cpu, "%s: %s on the limbo list is %s", path, task_name(p),
-		      !p->throttled ? "not throttled" : p->se.on_rq ? "queued" :
-		      cfs_rq_of(&p->se) != cfs_rq ? "of another queue" : "in an unthrottled hierarchy");
+		      !p->throttled		    ? "not throttled"
+		      : p->se.on_rq		    ? "queued"
+		      : cfs_rq_of(&p->se) != cfs_rq ? "of another queue"
+						    : "in an unthrottled hierarchy");
 	CHECK(n == cfs_rq->nr_limbo, "cfs_rq.nr_limbo", cpu, "%s: %d, the list holds %d", path,
 	      cfs_rq->nr_limbo, n);
 }
@@ -249,14 +256,15 @@ static void check_cfs_rq(struct task_group *tg, int cpu)
 	      path, cfs_rq->load.weight, s->load);
 	CHECK(cfs_rq->h_nr_running == s->h_nr, "cfs_rq.h_nr_running", cpu, "%s: %u, the entities hold %u",
 	      path, cfs_rq->h_nr_running, s->h_nr);
-	CHECK(cfs_rq->h_nr_delayed == s->h_delayed, "cfs_rq.h_nr_delayed", cpu, "%s: %u, the entities hold %u",
-	      path, cfs_rq->h_nr_delayed, s->h_delayed);
+	CHECK(cfs_rq->h_nr_delayed == s->h_delayed, "cfs_rq.h_nr_delayed", cpu,
+	      "%s: %u, the entities hold %u", path, cfs_rq->h_nr_delayed, s->h_delayed);
 	CHECK(cfs_rq->idle_h_nr_running == s->idle_h, "cfs_rq.idle_h_nr_running", cpu,
 	      "%s: %u, the entities hold %u", path, cfs_rq->idle_h_nr_running, s->idle_h);
 	CHECK(cfs_rq->h_nr_delayed <= cfs_rq->h_nr_running, "cfs_rq.h_nr_delayed", cpu,
 	      "%s: %u delayed of %u", path, cfs_rq->h_nr_delayed, cfs_rq->h_nr_running);
 	if (cfs_rq->curr)
-		CHECK(cfs_rq_of(cfs_rq->curr) == cfs_rq, "cfs_rq.curr", cpu, "%s: curr of another queue", path);
+		CHECK(cfs_rq_of(cfs_rq->curr) == cfs_rq, "cfs_rq.curr", cpu, "%s: curr of another queue",
+		      path);
 	check_buddy(cfs_rq, cfs_rq->next, "cfs_rq.next", cpu, path);
 	check_buddy(cfs_rq, cfs_rq->last, "cfs_rq.last", cpu, path);
 	check_buddy(cfs_rq, cfs_rq->skip, "cfs_rq.skip", cpu, path);
@@ -273,8 +281,8 @@ static void check_cfs_rq(struct task_group *tg, int cpu)
 		struct sched_entity *pse = tg->parent->parent ? tg->parent->se[cpu] : NULL;
 
 		CHECK(se->my_q == cfs_rq && cfs_rq_of(se) == tg->parent->cfs_rq[cpu] && se->parent == pse &&
-		      se->depth == (pse ? pse->depth + 1 : 0), "se.hierarchy", cpu, "%s: the group entity's links",
-		      path);
+			      se->depth == (pse ? pse->depth + 1 : 0),
+		      "se.hierarchy", cpu, "%s: the group entity's links", path);
 		/* its load_sum may pass LOAD_AVG_MAX: update_tg_cfs_load() lifts it to util_sum >> 10 */
 		CHECK(se->avg.period_contrib < 1024, "pelt.period_contrib", cpu, "%s's entity: %u", path,
 		      se->avg.period_contrib);
@@ -298,11 +306,13 @@ static void check_task_group(struct task_group *tg)
 		CHECK(tg->load_avg == load, "tg.load_avg", 0, "%s: %ld, the queues added %ld", group_path(tg),
 		      tg->load_avg, load);
 	for (const struct cfs_rq *c = b->throttled_first; c; last = c, c = c->throttled_next, n--)
-		CHECK(c->tg == tg && c->on_throttled_list && n > 0, "cfs_b.throttled_list", rq_of((struct cfs_rq *)c)->cpu,
-		      "%s: the list holds %s", group_path(tg),
-		      c->tg != tg ? "another group's queue" : !c->on_throttled_list ? "an unlisted queue" : "a loop");
-	CHECK(!n && b->throttled_last == last, "cfs_b.throttled_list", 0, "%s: %d queues marked and not listed",
-	      group_path(tg), n);
+		CHECK(c->tg == tg && c->on_throttled_list && n > 0, "cfs_b.throttled_list",
+		      rq_of((struct cfs_rq *)c)->cpu, "%s: the list holds %s", group_path(tg),
+		      c->tg != tg	      ? "another group's queue"
+		      : !c->on_throttled_list ? "an unlisted queue"
+					      : "a loop");
+	CHECK(!n && b->throttled_last == last, "cfs_b.throttled_list", 0,
+	      "%s: %d queues marked and not listed", group_path(tg), n);
 }
 
 /* ---- tasks ---- */
@@ -311,8 +321,9 @@ static void check_task(struct task_struct *p)
 {
 	int cpu = p->cpu;
 	const char *name = task_name(p);
-	const struct sched_class *want = dl_prio(p->prio) ? &dl_sched_class :
-					 rt_prio(p->prio) ? &rt_sched_class : &fair_sched_class;
+	const struct sched_class *want = dl_prio(p->prio)   ? &dl_sched_class
+					 : rt_prio(p->prio) ? &rt_sched_class
+							    : &fair_sched_class;
 
 	CHECK(cpu >= 0 && cpu < ST->nr_cpus, "task.cpu", 0, "%s on CPU %d", name, cpu);
 	CHECK(p->on_cpu == (cpu_rq(cpu)->curr == p), "task.on_cpu", cpu, "%s: on_cpu %d, curr is %s", name,
@@ -336,9 +347,10 @@ static void check_task(struct task_struct *p)
 		      "%s: se.on_rq %d, on_rq %d, throttled %d", name, p->se.on_rq, p->on_rq, p->throttled);
 		if (p->on_rq)
 			CHECK(cfs_rq_of(&p->se) == p->sched_task_group->cfs_rq[cpu], "task.se.cfs_rq", cpu,
-			      "%s: queued outside its group %s on its CPU", name, group_path(p->sched_task_group));
-		CHECK(!p->se.sched_delayed || p->se.on_rq, "task.sched_delayed", cpu, "%s: delayed, not queued",
-		      name);
+			      "%s: queued outside its group %s on its CPU", name,
+			      group_path(p->sched_task_group));
+		CHECK(!p->se.sched_delayed || p->se.on_rq, "task.sched_delayed", cpu,
+		      "%s: delayed, not queued", name);
 	} else {
 		CHECK(!p->se.on_rq, "task.se.on_rq", cpu, "%s: a %s task with a queued fair entity", name,
 		      p->sched_class->name);
@@ -347,7 +359,8 @@ static void check_task(struct task_struct *p)
 		CHECK(p->rt.on_rq == !!p->on_rq, "task.rt.on_rq", cpu, "%s: rt.on_rq %d, on_rq %d", name,
 		      p->rt.on_rq, p->on_rq);
 	else
-		CHECK(!p->rt.on_rq, "task.rt.on_rq", cpu, "%s: a %s task on the rt queue", name, p->sched_class->name);
+		CHECK(!p->rt.on_rq, "task.rt.on_rq", cpu, "%s: a %s task on the rt queue", name,
+		      p->sched_class->name);
 	if (p->sched_class == &dl_sched_class)
 		CHECK(p->dl.on_dl_rq ? p->on_rq : !p->on_rq || p->dl.dl_throttled, "task.dl.on_dl_rq", cpu,
 		      "%s: on_dl_rq %d, on_rq %d, dl_throttled %d", name, p->dl.on_dl_rq, p->on_rq,
@@ -385,9 +398,10 @@ static unsigned int check_rt_rq(struct rq *rq)
 		do {
 			struct task_struct *p = rt_task_of(rt_se);
 
-			CHECK(rt_se->on_rq && p->prio == prio && p->cpu == rq->cpu && rt_se->run_next->run_prev == rt_se &&
-			      n < (unsigned int)ST->nr_tasks, "rt_rq.queue", rq->cpu, "prio %d holds %s (prio %d, CPU %d)",
-			      prio, task_name(p), p->prio, p->cpu);
+			CHECK(rt_se->on_rq && p->prio == prio && p->cpu == rq->cpu &&
+				      rt_se->run_next->run_prev == rt_se && n < (unsigned int)ST->nr_tasks,
+			      "rt_rq.queue", rq->cpu, "prio %d holds %s (prio %d, CPU %d)", prio,
+			      task_name(p), p->prio, p->cpu);
 			n++;
 			rt_se = rt_se->run_next;
 		} while (rt_se != head);
@@ -427,9 +441,12 @@ static void check_cfs_tasks(struct rq *rq)
 	struct task_struct *prev = NULL;
 
 	for (struct task_struct *p = rq->cfs_tasks_head; p; prev = p, p = p->tasks_next) {
-		CHECK(p->tasks_prev == prev && p->se.on_rq && p->cpu == rq->cpu && n < (unsigned int)ST->nr_tasks,
+		CHECK(p->tasks_prev == prev && p->se.on_rq && p->cpu == rq->cpu &&
+			      n < (unsigned int)ST->nr_tasks,
 		      "rq.cfs_tasks", rq->cpu, "%s: %s", task_name(p),
-		      p->tasks_prev != prev ? "links broken" : !p->se.on_rq ? "not queued" : "on another CPU");
+		      p->tasks_prev != prev ? "links broken"
+		      : !p->se.on_rq	    ? "not queued"
+					    : "on another CPU");
 		n++;
 	}
 	CHECK(rq->cfs_tasks_tail == prev, "rq.cfs_tasks", rq->cpu, "the tail is not the last task");
@@ -446,13 +463,13 @@ static void check_rq(struct rq *rq)
 	CHECK(rq->nr_running == rq->cfs.h_nr_running + rt + dl, "rq.nr_running", cpu,
 	      "%u; fair %u, rt %u, deadline %u", rq->nr_running, rq->cfs.h_nr_running, rt, dl);
 	CHECK(rq->clock <= SCHED_CLOCK_BOOT + ST->now && rq->clock_task <= rq->clock &&
-	      rq_clock_pelt(rq) <= rq->clock_task, "rq.clock", cpu, "clock %llu, clock_task %llu, clock_pelt %llu",
-	      (unsigned long long)rq->clock, (unsigned long long)rq->clock_task,
-	      (unsigned long long)rq_clock_pelt(rq));
+		      rq_clock_pelt(rq) <= rq->clock_task,
+	      "rq.clock", cpu, "clock %llu, clock_task %llu, clock_pelt %llu", (unsigned long long)rq->clock,
+	      (unsigned long long)rq->clock_task, (unsigned long long)rq_clock_pelt(rq));
 	CHECK(curr && curr->cpu == cpu && curr->on_cpu, "rq.curr", cpu, "curr %s is not running here",
 	      curr ? task_name(curr) : "NULL");
-	CHECK(rq->nohz_tick_stopped == cpumask_test(&ST->nohz.idle_cpus_mask, cpu), "nohz.idle_cpus_mask", cpu,
-	      "nohz_tick_stopped %d", rq->nohz_tick_stopped);
+	CHECK(rq->nohz_tick_stopped == cpumask_test(&ST->nohz.idle_cpus_mask, cpu), "nohz.idle_cpus_mask",
+	      cpu, "nohz_tick_stopped %d", rq->nohz_tick_stopped);
 	check_cfs_tasks(rq);
 	/* the running fair task's entity is curr at every level, and only it */
 	if (curr->sched_class == &fair_sched_class && curr->se.on_rq) {
@@ -462,7 +479,8 @@ static void check_rq(struct rq *rq)
 	}
 	for (int g = 0; g < ST->nr_groups; g++)
 		currs += ST->tg[g].cfs_rq[cpu]->curr != NULL;
-	CHECK(currs == levels, "cfs_rq.curr", cpu, "%u queues have a curr while %s runs", currs, task_name(curr));
+	CHECK(currs == levels, "cfs_rq.curr", cpu, "%u queues have a curr while %s runs", currs,
+	      task_name(curr));
 }
 
 /* ---- the timer heap ---- */
@@ -477,8 +495,8 @@ static void check_timers(void)
 
 		CHECK(s->t->heap_idx == i && s->t->expires == s->expires, "timer.slot", 0,
 		      "slot %d: timer kind %d says slot %d", i, s->t->kind, s->t->heap_idx);
-		CHECK(s->expires >= ST->now, "timer.past", 0, "kind %d arg %d due at %llu", s->t->kind, s->t->arg,
-		      (unsigned long long)s->expires);
+		CHECK(s->expires >= ST->now, "timer.past", 0, "kind %d arg %d due at %llu", s->t->kind,
+		      s->t->arg, (unsigned long long)s->expires);
 		CHECK(!i || !timer_slot_before(s, up), "timer.heap", 0, "slot %d fires before its parent", i);
 	}
 }
@@ -504,7 +522,8 @@ void sched_check_invariants(struct sched_engine *e)
 		idle += cpumask_test(&ST->nohz.idle_cpus_mask, cpu);
 	}
 	CHECK(ST->nohz.nr_cpus == idle, "nohz.nr_cpus", 0, "%d, the mask holds %d", ST->nohz.nr_cpus, idle);
-	CHECK(root_task_group()->cfs_rq[0]->throttle_count == 0, "cfs_rq.throttle_count", 0, "the root throttled");
+	CHECK(root_task_group()->cfs_rq[0]->throttle_count == 0, "cfs_rq.throttle_count", 0,
+	      "the root throttled");
 	check_timers();
 }
 

@@ -91,9 +91,9 @@ static void __attribute__((format(printf, 2, 3))) out(struct text *t, const char
 
 struct task_line {
 	char name[8];
-	int count;		/* 0: one task named `name`, else name.0 .. name.count-1 */
-	bool pinned;		/* has cpus= (may not become a deadline task) */
-	bool forked;		/* started by another task's `fork` (so no at=) */
+	int count;   /* 0: one task named `name`, else name.0 .. name.count-1 */
+	bool pinned; /* has cpus= (may not become a deadline task) */
+	bool forked; /* started by another task's `fork` (so no at=) */
 	bool deadline;
 };
 
@@ -103,11 +103,11 @@ struct gen {
 	int nr_cpus;
 	u64 duration;
 	int nr_groups;
-	char group[MAX_GROUPS + 1][64];	/* [0] = "/" */
-	bool group_idle[MAX_GROUPS + 1];	/* cpu.idle at some point: no cpu.weight writes */
+	char group[MAX_GROUPS + 1][64];	 /* [0] = "/" */
+	bool group_idle[MAX_GROUPS + 1]; /* cpu.idle at some point: no cpu.weight writes */
 	int nr_tasks;
 	struct task_line task[MAX_TASK_LINES];
-	int nr_dl;			/* deadline task instances so far, declared or set */
+	int nr_dl; /* deadline task instances so far, declared or set */
 };
 
 static char topo_dir[] = "/tmp/schedscope-fuzz-engine.XXXXXX";
@@ -117,11 +117,26 @@ static const struct shape {
 	int packages, cores, threads;
 	const char *extra;
 } shapes[] = {
-	{ 1, 1, 1, "" }, { 1, 2, 1, "" }, { 1, 1, 2, "" }, { 1, 2, 2, "" }, { 1, 3, 1, "" },
-	{ 1, 4, 1, "" }, { 1, 4, 2, "" }, { 2, 1, 1, "" }, { 2, 2, 1, "" }, { 2, 2, 2, "" },
-	{ 1, 8, 1, "llcs=2" }, { 1, 4, 1, "clusters=2" }, { 2, 4, 1, "nodes=2" }, { 4, 2, 1, "nodes=4" },
-	{ 1, 8, 2, "llcs=2 nodes=2" }, { 4, 4, 1, "" }, { 1, 16, 1, "llcs=4" },
-	{ 2, 4, 2, "numbering=smt-last" }, { 1, 6, 1, "llcs=3" }, { 1, 8, 1, "llcs=2 clusters=2" },
+	{ 1, 1, 1, "" },
+	{ 1, 2, 1, "" },
+	{ 1, 1, 2, "" },
+	{ 1, 2, 2, "" },
+	{ 1, 3, 1, "" },
+	{ 1, 4, 1, "" },
+	{ 1, 4, 2, "" },
+	{ 2, 1, 1, "" },
+	{ 2, 2, 1, "" },
+	{ 2, 2, 2, "" },
+	{ 1, 8, 1, "llcs=2" },
+	{ 1, 4, 1, "clusters=2" },
+	{ 2, 4, 1, "nodes=2" },
+	{ 4, 2, 1, "nodes=4" },
+	{ 1, 8, 2, "llcs=2 nodes=2" },
+	{ 4, 4, 1, "" },
+	{ 1, 16, 1, "llcs=4" },
+	{ 2, 4, 2, "numbering=smt-last" },
+	{ 1, 6, 1, "llcs=3" },
+	{ 1, 8, 1, "llcs=2 clusters=2" },
 };
 
 static const struct topo_file {
@@ -129,8 +144,10 @@ static const struct topo_file {
 	int nr_cpus;
 } topo_files[] = {
 	{ "asym.topo", "packages 1\ncores 6\nclusters 2\ncapacity 0-2 446\ncapacity 3-5 1024\n", 6 },
-	{ "numa3.topo", "packages 3\ncores 2\nthreads 2\ndistance 10 16 32\ndistance 16 10 16\n"
-			"distance 32 16 10\n", 12 },
+	{ "numa3.topo",
+	  "packages 3\ncores 2\nthreads 2\ndistance 10 16 32\ndistance 16 10 16\n"
+	  "distance 32 16 10\n",
+	  12 },
 	{ "little.topo", "packages 1\ncores 2\nthreads 2\ncapacity 0-1 512\ncapacity 2-3 1024\n", 4 },
 };
 
@@ -153,7 +170,7 @@ static void gen_topology(struct gen *g)
 
 static void gen_kernel(struct gen *g)
 {
-	static const int minors[] = { 19, 20, 19, 19 };	/* 3.x, 4.x, 5.x, 6.x */
+	static const int minors[] = { 19, 20, 19, 19 }; /* 3.x, 4.x, 5.x, 6.x */
 	int major = 3 + (int)pick(g->b, 4), minor;
 
 	/* mostly the EEVDF releases, where most of the engine's rules differ */
@@ -275,7 +292,8 @@ static void gen_cpus(struct gen *g)
 	bool first = true;
 
 	while (!mask)
-		mask = (u32)(take8(g->b) | take8(g->b) << 8 | 1u << pick(g->b, 16)) & ((1u << g->nr_cpus) - 1);
+		mask = (u32)(take8(g->b) | take8(g->b) << 8 | 1u << pick(g->b, 16)) &
+		       ((1u << g->nr_cpus) - 1);
 	out(g->t, " cpus=");
 	for (int c = 0; c < g->nr_cpus; c++) {
 		if (!(mask >> c & 1))
@@ -482,7 +500,8 @@ static void gen_action(struct gen *g)
 		}
 		break;
 	default:
-		out(g->t, "move task %s* to %s\n", tl->name, g->group[pick(g->b, (unsigned)g->nr_groups + 1)]);
+		out(g->t, "move task %s* to %s\n", tl->name,
+		    g->group[pick(g->b, (unsigned)g->nr_groups + 1)]);
 	}
 }
 
@@ -624,8 +643,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sched_set_invariant_check(e, NULL, NULL);
 	rewind_check(h, end, 1, f.sc.seed, &r);
 	if (r.mismatches || r.state_diffs) {
-		fprintf(stderr, "fuzz_engine: rewind-check: %llu mismatching events, %d final states differ\n"
-			"--- scenario ---\n%s--- end ---\n", (unsigned long long)r.mismatches, r.state_diffs, t.s);
+		fprintf(stderr,
+			"fuzz_engine: rewind-check: %llu mismatching events, %d final states differ\n"
+			"--- scenario ---\n%s--- end ---\n",
+			(unsigned long long)r.mismatches, r.state_diffs, t.s);
 		abort();
 	}
 	history_destroy(h);

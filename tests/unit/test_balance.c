@@ -607,7 +607,7 @@ static const char delayed_scn[] =
 
 struct delayed_seen {
 	int moved_delayed;	/* delayed tasks moved by a task/util/misfit migration */
-	int moved_delayed_load;	/* ... by a load migration */
+	int moved_delayed_load; /* ... by a load migration */
 	int skipped;		/* LBT_DELAYED records */
 	int skipped_not_delayed;
 };
@@ -630,7 +630,8 @@ static struct delayed_seen run_delayed(const char *kernel)
 	struct sched_engine *e;
 	char err[512];
 
-	assert_int_equal(scenario_parse("delayed.scn", delayed_scn, strlen(delayed_scn), &sf, err, sizeof(err)), 0);
+	assert_int_equal(
+		scenario_parse("delayed.scn", delayed_scn, strlen(delayed_scn), &sf, err, sizeof(err)), 0);
 	assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
 	e = sched_engine_create(&sf.sc, err, sizeof(err));
 	assert_non_null(e);
@@ -652,7 +653,8 @@ static struct delayed_seen run_delayed(const char *kernel)
 			seen.skipped_not_delayed += !delayed_at[t->seq];
 			assert_int_not_equal(type, migrate_load);
 		}
-		if (delayed_at[t->seq] && (t->lb_task.result == LBT_MOVED || t->lb_task.result == LBT_MOVED_HOT)) {
+		if (delayed_at[t->seq] &&
+		    (t->lb_task.result == LBT_MOVED || t->lb_task.result == LBT_MOVED_HOT)) {
 			if (type == migrate_load)
 				seen.moved_delayed_load++;
 			else
