@@ -1343,7 +1343,6 @@ static int collapse(struct importer *im, json_t *v)
 	}
 	if (!json_is_object(v))
 		return 0;
-	/* (src/base/json.h has its own json_string(): the members go by their index here) */
 	key = malloc((json_object_size(v) + 1) * sizeof(*key));
 	last = json_object();
 	out = json_object();
