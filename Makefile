@@ -85,8 +85,9 @@ $(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $$($(
 endef
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# the sanitizer build also checks the engine's invariants on every run (sched/invariants.c)
 $(eval $(call BUILD_TREE,$(B),,$(CC)))
-$(eval $(call BUILD_TREE,$(B)/asan,$(SAN),$(CC)))
+$(eval $(call BUILD_TREE,$(B)/asan,$(SAN) -DSCHEDSCOPE_CHECK_INVARIANTS,$(CC)))
 
 schedscope: $(B)/schedscope
 	@cp $< $@
@@ -209,12 +210,12 @@ FUZZ_BINS  = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 FUZZ_TIME ?= 20
 
 # the libraries built by clang with the fuzzer's instrumentation; each target links them all
-FUZZ_SAN   = -fsanitize=fuzzer-no-link,address,undefined -O1
+FUZZ_SAN   = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -O1
 $(eval $(call BUILD_TREE,$(B)/fuzz,$(FUZZ_SAN),clang))
 $(B)/fuzz/%: tests/fuzz/%.c $($(B)/fuzz/LIBS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined $< $($(B)/fuzz/LIBS) -o $@ $(UI_LIBS) $(LDLIBS)
+	$(Q)clang $(CSTD) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $< $($(B)/fuzz/LIBS) -o $@ $(UI_LIBS) $(LDLIBS)
 
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BINS)

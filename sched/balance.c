@@ -661,12 +661,17 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot
 	int cpu;
 
 	*hot = false;
+	/* 6.14+: moving a task that only waits out DELAY_DEQUEUE balances no runnable count */
+	if (p->se.sched_delayed && env->migration_type != migrate_load && kernel_at_least(6, 14))
+		return LBT_DELAYED;
 	if (throttled_lb_pair(p->sched_task_group, env->src_cpu, env->dst_cpu))
 		return LBT_THROTTLED;
 	if (!task_allowed_on_cpu(p, env->dst_cpu)) {
 		env->flags |= LBF_SOME_PINNED;
-		/* remember another CPU of our group that p may run on (not when newly idle,
-		 * found already, or an active balance, which has no group) */
+		/*
+		 * remember another CPU of our group that p may run on; an active
+		 * balance has no group (dst_grpmask is NULL) and a single target
+		 */
 		if (env->idle == CPU_NEWLY_IDLE || (env->flags & (LBF_DST_PINNED | LBF_ACTIVE_LB)))
 			return LBT_PINNED;
 		for_each_cpu(cpu, env->dst_grpmask) {
@@ -1217,7 +1222,8 @@ void active_load_balance_cpu_stop(struct rq *busiest_rq)
 	/* the push continues the record of the balance attempt that asked for it */
 	env.decision = busiest_rq->active_decision;
 	env.found_imbalance = 1;
-	env.migration_type = migrate_task;
+	/* the kernel's lb_env initializer leaves it 0: migrate_load, so delayed tasks may go */
+	env.migration_type = migrate_load;
 	update_rq_clock(busiest_rq);
 	for (p = busiest_rq->cfs_tasks_tail; p; p = p->tasks_prev) {
 		bool hot;

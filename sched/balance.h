@@ -131,9 +131,13 @@ static inline unsigned long capacity_of(int cpu)
 	unsigned long max = rq->cpu_capacity_orig, irq = rq->avg_irq.util_avg;
 	unsigned long used = rq->avg_rt.util_avg + rq->avg_dl.util_avg;
 
+	unsigned long capacity;
+
 	if (irq >= max || used >= max)
 		return 1;
-	return (max - used) * (max - irq) / max;
+	capacity = (max - used) * (max - irq) / max;
+	/* update_cpu_capacity(): never 0, it divides */
+	return capacity ? capacity : 1;
 }
 static inline unsigned long cpu_load(struct rq *rq) { return rq->cfs.avg.load_avg; }
 static inline unsigned long cpu_runnable(struct rq *rq) { return rq->cfs.avg.runnable_avg; }

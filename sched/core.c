@@ -595,12 +595,15 @@ static void __setscheduler_params(struct task_struct *p, const struct sched_attr
 	u64 slice = custom_slice_supported() ? attr->slice : 0;
 
 	p->policy = attr->policy;
-	p->static_prio = NICE_TO_PRIO(attr->nice);
 	p->rt_priority = rt_policy(attr->policy) ? attr->rt_priority : 0;
-	if (dl_policy(attr->policy))
+	/* nice and slice belong to the fair policies; RT and deadline leave them be */
+	if (dl_policy(attr->policy)) {
 		__setparam_dl(p, attr->dl_runtime, attr->dl_deadline, attr->dl_period);
-	p->se.custom_slice = slice != 0;
-	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
+	} else if (!rt_policy(attr->policy)) {
+		p->static_prio = NICE_TO_PRIO(attr->nice);
+		p->se.custom_slice = slice != 0;
+		p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
+	}
 	if (update_load)
 		set_load_weight(p, true);
 }
@@ -697,6 +700,15 @@ void set_user_nice(struct task_struct *p, int nice)
 {
 	struct sched_attr attr;
 
+	/* an RT or deadline task keeps its weight: the nice counts once it is fair again */
+	if ((rt_policy(p->policy) || dl_policy(p->policy)) && p->state != TASK_NEW) {
+		int old_nice = PRIO_TO_NICE(p->static_prio);
+
+		p->static_prio = NICE_TO_PRIO(nice);
+		if (p->state != TASK_DEAD)
+			emit_set_nice(p, old_nice);
+		return;
+	}
 	sched_getattr(p, &attr);
 	attr.nice = nice;
 	change_attr(p, &attr, DEQUEUE_SAVE);

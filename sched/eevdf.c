@@ -91,6 +91,7 @@ static s64 entity_lag(u64 avruntime, struct sched_entity *se)
 
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
+	SCHED_WARN_ON(!se->on_rq);
 	se->vlag = entity_lag(avg_vruntime(cfs_rq), se);
 }
 
@@ -426,6 +427,9 @@ void requeue_delayed_entity(struct sched_entity *se)
 {
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
+	/* a delayed entity is one still queued, competing until it is eligible */
+	SCHED_WARN_ON(!se->sched_delayed);
+	SCHED_WARN_ON(!se->on_rq);
 	if (sched_feat(DELAY_ZERO)) {
 		update_entity_lag(cfs_rq, se);
 		if (se->vlag > 0) {

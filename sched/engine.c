@@ -309,6 +309,7 @@ void sched_engine_destroy(struct sched_engine *e)
 	if (cur_engine == e)
 		cur_engine = NULL;
 	sched_domains_free(e->sds);
+	free(e->invariant_sums);
 	free(e->idle_comm);
 	free(e->arena);
 	free(e);
@@ -663,6 +664,8 @@ bool sched_step(struct sched_engine *e)
 		after_timer_legacy(cpu, t->kind);
 	else
 		run_pending_reschedules();
+	if (e->invariant_fn)
+		sched_check_invariants(e);
 	return !e->st->finished;
 }
 
@@ -681,6 +684,8 @@ int sched_apply_command(struct sched_engine *e, const struct sched_command *c, c
 		return -1;
 	apply_command(c, ~0U);
 	run_pending_reschedules();
+	if (e->invariant_fn)
+		sched_check_invariants(e);
 	return 0;
 }
 

@@ -118,6 +118,7 @@ const char *const fbg_reason_names[NR_FBG_REASONS] = {
 	[FBG_NOT_DESIGNATED] = "not_designated",
 };
 
+/* clang-format off */
 const char *const lb_task_result_names[NR_LB_TASK_RESULTS] = {
 	[LBT_MOVED] = "moved",
 	[LBT_MOVED_HOT] = "moved_hot",
@@ -127,7 +128,9 @@ const char *const lb_task_result_names[NR_LB_TASK_RESULTS] = {
 	[LBT_TOO_BIG] = "too_big",
 	[LBT_FITS] = "fits",
 	[LBT_THROTTLED] = "throttled",
+	[LBT_DELAYED] = "delayed",
 };
+/* clang-format on */
 
 const char *const sched_command_names[NR_SCHED_COMMANDS] = {
 	[CMD_SET_TUNABLE] = "set_tunable",

@@ -217,6 +217,8 @@ void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 void set_next_buddy(struct sched_entity *se)
 {
 	for_each_sched_entity(se) {
+		if (SCHED_WARN_ON(!se->on_rq))
+			return;
 		if (se_is_idle(se))
 			return;
 		cfs_rq_of(se)->next = se;
@@ -226,6 +228,8 @@ void set_next_buddy(struct sched_entity *se)
 void set_last_buddy(struct sched_entity *se)
 {
 	for_each_sched_entity(se) {
+		if (SCHED_WARN_ON(!se->on_rq))
+			return;
 		if (se_is_idle(se))
 			return;
 		cfs_rq_of(se)->last = se;
@@ -652,8 +656,11 @@ static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_r
 
 	/* The next buddy changes latency, not fairness. */
 	if (sched_feat(PICK_BUDDY) && kernel_at_least(6, 12) && cfs_rq->next &&
-	    entity_eligible(cfs_rq, cfs_rq->next))
+	    entity_eligible(cfs_rq, cfs_rq->next)) {
+		/* ->next is never delayed */
+		SCHED_WARN_ON(cfs_rq->next->sched_delayed);
 		return cfs_rq->next;
+	}
 
 	se = pick_eevdf(cfs_rq);
 	if (se->sched_delayed) {
@@ -815,7 +822,8 @@ static bool yield_to_task_fair(struct rq *rq, struct task_struct *p)
 {
 	struct sched_entity *se = &p->se;
 
-	if (!se->on_rq || se->sched_delayed)
+	/* throttled hierarchies are not runnable (a buddy there would be picked forever) */
+	if (!se->on_rq || se->sched_delayed || throttled_hierarchy(cfs_rq_of(se)))
 		return false;
 	set_next_buddy(se);
 	yield_task_fair(rq);

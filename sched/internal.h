@@ -113,11 +113,15 @@ struct timer_slot {
 	u64 expires;
 	u64 seq;	/* arming order: ties at equal time fire in this order */
 	struct sched_timer *t;
-	bool first;	/* fires before the others due at the same time */
+	/*
+	 * The flags fill one word, so that a slot has no padding for a copy to
+	 * fill with stack bytes (checkpoints are compared byte for byte).
+	 */
+	u16 first; /* fires before the others due at the same time */
 	/* before 3.8, LinSched's order at one instant: CPU by CPU (-1, not a CPU's,
 	 * first), and on each the running task's `run` end last */
-	s16 cpu;
-	bool last;
+	u16 last;
+	s32 cpu;
 };
 
 struct timer_queue {
@@ -130,6 +134,7 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_cancel(struct timer_queue *q, struct sched_timer *t);
 static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
 struct sched_timer *timer_pop(struct timer_queue *q);
+bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b);
 static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
 	return q->nr ? q->heap[0].t : NULL;
@@ -514,6 +519,8 @@ struct sched_state {
 
 struct sched_domains;
 
+struct cfs_rq_sum;
+
 struct sched_engine {
 	const struct sched_scenario *sc;
 	struct sched_domains *sds;	/* built from sc->topo at creation, immutable */
@@ -528,6 +535,10 @@ struct sched_engine {
 		void *ctx;
 	} listener[SCHED_MAX_LISTENERS];
 	int nr_listeners;
+	/* invariants.c: on when a handler is set; scratch sums per cfs_rq */
+	sched_invariant_fn invariant_fn;
+	void *invariant_ctx;
+	struct cfs_rq_sum *invariant_sums;
 };
 
 /*
@@ -599,6 +610,21 @@ static inline bool dl_task(const struct task_struct *p) { return dl_prio(p->prio
 static inline bool task_on_rq_queued(const struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline bool task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
 static inline bool is_idle_task(const struct task_struct *p) { return p->pid == 0; }
+
+/* ---- invariants.c ---- */
+void sched_check_invariants(struct sched_engine *e);
+void sched_warn(const char *cond, const char *file, int line);
+/*
+ * The kernel's SCHED_WARN_ON(): the engine goes on as the kernel does, and
+ * with the invariant checks on it is a violation like theirs.
+ */
+#define SCHED_WARN_ON(x)                                    \
+	({                                                  \
+		bool __warned = !!(x);                      \
+		if (__warned)                               \
+			sched_warn(#x, __FILE__, __LINE__); \
+		__warned;                                   \
+	})
 
 /* ---- core.c ---- */
 void update_rq_clock(struct rq *rq);

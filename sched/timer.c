@@ -7,6 +7,10 @@
  */
 #include "internal.h"
 
+/* Checkpoints compare as bytes: a slot copied from the stack must carry no padding. */
+_Static_assert(sizeof(struct timer_slot) == 3 * sizeof(u64) + sizeof(struct sched_timer *),
+	       "struct timer_slot has padding");
+
 static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 {
 	if (a->expires != b->expires)
@@ -18,6 +22,12 @@ static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 	if (a->last != b->last)
 		return b->last;
 	return a->seq < b->seq;
+}
+
+/* The heap's order, for the invariant checks. */
+bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b)
+{
+	return key_before(a, b);
 }
 
 /* The CPU whose hrtimer base holds t (a sleeper's: where it went to sleep); -1 for none. */
@@ -109,11 +119,11 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 	 * Before 3.8 it goes after its CPU's other timers, as in LinSched, where
 	 * the task's program runs once the interrupt is over (sched_step()).
 	 */
-	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK, -1, false };
+	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK, false, -1 };
 
 	if (legacy_balance()) {
 		s.first = false;
-		s.cpu = (s16)timer_cpu(t);
+		s.cpu = timer_cpu(t);
 		s.last = t->kind == T_WORK;
 	}
 

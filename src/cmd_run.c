@@ -45,7 +45,24 @@ struct run_opts {
 	const char *dump_state;	/* text|json: print the state where the run stopped */
 	const char *brk;	/* --break EXPR */
 	int rewind_check;	/* targets for --rewind-check */
+	bool check_invariants;	/* --check-invariants */
 };
+
+/*
+ * The sanitizer build checks the engine's invariants on every run, so that
+ * every scenario `make test` runs there is checked too.
+ */
+#ifdef SCHEDSCOPE_CHECK_INVARIANTS
+#define CHECK_INVARIANTS_DEFAULT true
+#else
+#define CHECK_INVARIANTS_DEFAULT false
+#endif
+
+/* --check-invariants: the engine aborts after this message. */
+static void invariant_violated(void *ctx, const char *msg)
+{
+	fprintf(stderr, "schedscope: %s: %s\n", (const char *)ctx, msg);
+}
 
 /*
  * --periods: rt-app's per-thread log, every thread in one file: the task's
@@ -93,6 +110,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "dump-state", required_argument, NULL, 'd' },
 		{ "break", required_argument, NULL, 'b' },
 		{ "rewind-check", required_argument, NULL, 'R' },
+		{ "check-invariants", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };
@@ -119,6 +137,9 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			break;
 		case 'c':
 			o->check = true;
+			break;
+		case 'I':
+			o->check_invariants = true;
 			break;
 		case 'b':
 			o->brk = optarg;
@@ -208,7 +229,7 @@ static int run_to_break(struct sched_history *h, const struct scenario_file *f, 
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
+	struct run_opts o = { .check_invariants = CHECK_INVARIANTS_DEFAULT };
 	struct scenario_file f;
 	struct run_stats rs = { 0 };
 	struct trace_ftrace *tw = NULL;
@@ -237,6 +258,12 @@ int cmd_run(int argc, char **argv)
 	struct sched_engine *e = sched_engine_create(&f.sc, err, sizeof(err));
 	if (!e) {
 		fprintf(stderr, "schedscope: %s: %s\n", path, err);
+		scenario_free(&f);
+		return 2;
+	}
+	if (o.check_invariants && sched_set_invariant_check(e, invariant_violated, (void *)path)) {
+		fprintf(stderr, "schedscope: %s: out of memory for --check-invariants\n", path);
+		sched_engine_destroy(e);
 		scenario_free(&f);
 		return 2;
 	}

@@ -48,6 +48,7 @@ static void usage(FILE *out)
 		"state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
+		"  --check-invariants  check the engine's invariants at every step; abort if one fails\n"
 		"  --periods FILE      write rt-app's per-thread log columns, every thread (- for stdout)\n"
 		"\n"
 		"ui and view also take --seed, --set and --param; view takes --colors and --commands.\n"

@@ -66,6 +66,16 @@ u64 sched_nr_steps(const struct sched_engine *e);
 int sched_apply_command(struct sched_engine *e, const struct sched_command *c,
 			char *err, size_t errlen);
 
+/*
+ * Invariant checks (invariants.c): with a handler, the whole state is
+ * checked after every step and command, as the kernel's SCHED_WARN_ON
+ * checks would; a violation is passed to fn as "invariant NAME violated on
+ * CPU N at T ns: ..." and then aborts. NULL turns them off (the default).
+ * -1 when out of memory.
+ */
+typedef void (*sched_invariant_fn)(void *ctx, const char *msg);
+int sched_set_invariant_check(struct sched_engine *e, sched_invariant_fn fn, void *ctx);
+
 /* ---- checkpoints: the whole mutable state is one arena ---- */
 
 size_t sched_state_size(const struct sched_engine *e);

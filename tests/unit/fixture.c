@@ -112,6 +112,15 @@ const struct sched_program *fx_program(struct fx *f, int slot, const struct prog
 	return &f->prog[slot];
 }
 
+#ifdef SCHEDSCOPE_CHECK_INVARIANTS
+/* The sanitizer build checks the engine's invariants in every test. */
+static void fx_invariant_violated(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fail_msg("%s", msg);
+}
+#endif
+
 struct sched_engine *fx_engine(struct fx *f)
 {
 	char err[256];
@@ -119,6 +128,9 @@ struct sched_engine *fx_engine(struct fx *f)
 
 	if (!e)
 		fail_msg("sched_engine_create: %s", err);
+#ifdef SCHEDSCOPE_CHECK_INVARIANTS
+	sched_set_invariant_check(e, fx_invariant_violated, NULL);
+#endif
 	return e;
 }
 

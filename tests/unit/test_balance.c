@@ -10,6 +10,7 @@
 
 #include "fixture.h"
 #include "sched/balance.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -593,6 +594,99 @@ static void test_misfit_active_push(void **state)
 	assert_true(T(f->e, 0)->cpu >= 4);
 }
 
+/* ---- DELAY_DEQUEUE: a delayed task moves only with a load migration (6.14+) ---- */
+
+/* herd-newidle.scn's workload: newidle pulls while the workers sleep out their lag */
+static const char delayed_scn[] =
+	"topology packages=1 cores=8 threads=1\n"
+	"hz 250\n"
+	"duration 1s\n"
+	"task p count=7 cpus=1-7 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task disp cpus=0 program=\"sleep 2ms; loop { run 100us; wake w.*; sleep 9900us }\"\n"
+	"task w count=7 at=6ms program=\"loop { wait; run 1ms }\"\n";
+
+struct delayed_seen {
+	int moved_delayed;	/* delayed tasks moved by a task/util/misfit migration */
+	int moved_delayed_load; /* ... by a load migration */
+	int skipped;		/* LBT_DELAYED records */
+	int skipped_not_delayed;
+};
+
+/* Whether each lb_task record's task was delayed when looked at, by event seq. */
+static u8 *delayed_at;
+
+static void note_delayed(void *ctx, const struct sched_event *ev)
+{
+	(void)ctx;
+	log_event(&elog, ev);
+	if (ev->type == EV_SCHED_LB_TASK)
+		delayed_at[ev->seq] = ST->task[ev->lb_task.pid - 1].se.sched_delayed;
+}
+
+static struct delayed_seen run_delayed(const char *kernel)
+{
+	struct scenario_file sf;
+	struct delayed_seen seen = { 0 };
+	struct sched_engine *e;
+	char err[512];
+
+	assert_int_equal(
+		scenario_parse("delayed.scn", delayed_scn, strlen(delayed_scn), &sf, err, sizeof(err)), 0);
+	assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	delayed_at = calloc(1 << 22, 1);
+	sched_add_listener(e, note_delayed, NULL);
+	sched_run_until(e, 1 * SEC);
+	assert_true(elog.nr < (1u << 22));
+	for (size_t i = 0; i < elog.nr; i++) {
+		const struct sched_event *t = &elog.ev[i];
+		int type = -1;
+
+		if (t->type != EV_SCHED_LB_TASK)
+			continue;
+		for (size_t k = i; k < elog.nr && type < 0; k++)
+			if (elog.ev[k].type == EV_SCHED_LB && elog.ev[k].lb.decision == t->lb_task.decision)
+				type = elog.ev[k].lb.migration_type;
+		if (t->lb_task.result == LBT_DELAYED) {
+			seen.skipped++;
+			seen.skipped_not_delayed += !delayed_at[t->seq];
+			assert_int_not_equal(type, migrate_load);
+		}
+		if (delayed_at[t->seq] &&
+		    (t->lb_task.result == LBT_MOVED || t->lb_task.result == LBT_MOVED_HOT)) {
+			if (type == migrate_load)
+				seen.moved_delayed_load++;
+			else
+				seen.moved_delayed++;
+		}
+	}
+	free(delayed_at);
+	sched_engine_destroy(e);
+	scenario_free(&sf);
+	free(elog.ev);
+	memset(&elog, 0, sizeof(elog));
+	return seen;
+}
+
+static void test_delayed_not_migrated(void **state)
+{
+	struct delayed_seen old, now;
+
+	(void)state;
+	/* 6.12: the balancer still pulls tasks that only wait out their lag */
+	old = run_delayed("kernel=6.12");
+	assert_true(old.moved_delayed > 0);
+	assert_int_equal(old.skipped, 0);
+	/* 6.14+ (61b82dfb6b7e): skipped, and the record says why */
+	now = run_delayed("kernel=6.14");
+	assert_int_equal(now.moved_delayed, 0);
+	assert_true(now.skipped > 0);
+	assert_int_equal(now.skipped_not_delayed, 0);
+	print_message("6.12: %d delayed moved; 6.14: %d skipped, %d moved by load\n", old.moved_delayed,
+		      now.skipped, now.moved_delayed_load);
+}
+
 /* ---- herds: the threshold within the window, and the cause ---- */
 
 static void migrate_at(u64 t, int src, int dst, int reason)
@@ -675,6 +769,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_newidle_random, teardown),
 		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
 		cmocka_unit_test_teardown(test_herd_detection, teardown),
+		cmocka_unit_test_teardown(test_delayed_not_migrated, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -230,6 +230,41 @@ static void test_setscheduler_between_classes(void **state)
 	assert_true(cpu_time(e, 1) > t1 + 200 * MS + 400 * MS);
 }
 
+/*
+ * set_user_nice() on an RT task only records the nice (kernel/sched/
+ * syscalls.c): its weight, and so its PELT load, stay until it is fair
+ * again. The engine used to reweight it without rescaling load_avg, which
+ * left load_avg above the new weight (found by the engine fuzzer).
+ */
+static void test_nice_of_rt_task_waits(void **state)
+{
+	struct fx *f = fx_new(1, KV(6, 12), SCHED_VARIANT_EEVDF);
+	struct sched_command to_rt = { .kind = CMD_SET_POLICY, .task = 0, .key = SCHED_FIFO, .value = 30 };
+	struct sched_command nice0 = { .kind = CMD_SET_NICE, .task = 0, .value = 0 };
+	struct sched_command to_fair = { .kind = CMD_SET_POLICY, .task = 0, .key = SCHED_NORMAL };
+	struct sched_task_info ti;
+	char err[256];
+
+	(void)state;
+	fx_task(f, -3, SCHED_NORMAL, 0, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+	sched_run_until(e, 100 * MS);
+	assert_int_equal(sched_apply_command(e, &to_rt, err, sizeof(err)), 0);
+	assert_int_equal(T(e, 0)->se.load.weight, scale_load(1991));
+	assert_int_equal(sched_apply_command(e, &nice0, err, sizeof(err)), 0);
+	/* nice 0 recorded, weight still nice -3's */
+	assert_int_equal(T(e, 0)->static_prio, 120);
+	assert_int_equal(T(e, 0)->se.load.weight, scale_load(1991));
+	sched_task_info(e, 0, &ti);
+	assert_int_equal(ti.prio, 69);
+	sched_run_until(e, 200 * MS);
+	/* fair again: the recorded nice applies */
+	assert_int_equal(sched_apply_command(e, &to_fair, err, sizeof(err)), 0);
+	assert_int_equal(T(e, 0)->se.load.weight, scale_load(1024));
+	sched_task_info(e, 0, &ti);
+	assert_int_equal(ti.prio, 120);
+}
+
 static void test_lowered_prio_hands_over(void **state)
 {
 	struct fx *f = fx_new(1, KV(6, 12), SCHED_VARIANT_EEVDF);
@@ -508,6 +543,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fair_server_6_12, fx_cleanup),
 		cmocka_unit_test_teardown(test_fair_server_idle_when_fair_runs, fx_cleanup),
 		cmocka_unit_test_teardown(test_avg_rt_cuts_fair_capacity, fx_cleanup),
+		cmocka_unit_test_teardown(test_nice_of_rt_task_waits, fx_cleanup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
