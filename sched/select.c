@@ -9,6 +9,7 @@
  * overutilized and find_energy_efficient_cpu() is never consulted.
  */
 #include "balance.h"
+#include "ext.h"
 
 struct select_record {
 	int target;
@@ -726,7 +727,10 @@ int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this
 	int cpu;
 
 	/* the class's select_task_rq(); a deadline task is placed as the fair task it forked as */
-	if (p->nr_cpus_allowed > 1 && p->sched_class == &rt_sched_class) {
+	if (p->sched_class == &ext_sched_class) {
+		cpu = select_task_rq_scx(p, prev_cpu, wake_flags, this_cpu);
+		r.path = p->nr_cpus_allowed > 1 ? SEL_EXT : SEL_PINNED;
+	} else if (p->nr_cpus_allowed > 1 && p->sched_class == &rt_sched_class) {
 		cpu = select_task_rq_rt(p, prev_cpu);
 		r.path = SEL_RT;
 	} else if (p->nr_cpus_allowed > 1 && dl_task(p) && (wake_flags & WF_TTWU)) {

@@ -31,5 +31,6 @@ int cmd_view(int, char **);
 int cmd_ui(int, char **);
 int cmd_topology(int, char **);
 int cmd_import(int, char **);
+int cmd_ext(int, char **);
 
 #endif

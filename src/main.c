@@ -19,6 +19,7 @@ static void usage(FILE *out)
 		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
 		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format ftrace|trace-cmd|perf|rtapp]\n"
 		"                       [--keep-idle] [--keep-tracer] [--pin]\n"
+		"       schedscope ext build SOURCE.c [-o OUT.so] [CFLAGS...] | ext check FILE.so | ext cflags\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
@@ -31,6 +32,7 @@ static void usage(FILE *out)
 		"  --trace-tasks GLOB[,GLOB]  chart these tasks' vruntime, lag, deadline (.json)\n"
 		"  --seed N            override the scenario's seed\n"
 		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
+		"                      (sched=ext:POLICY.so runs an ext policy, schedscope-ext(7))\n"
 		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
@@ -68,5 +70,7 @@ int main(int argc, char **argv)
 		return cmd_topology(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "ext"))
+		return cmd_ext(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }

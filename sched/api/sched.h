@@ -25,6 +25,10 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc,
 					 char *err, size_t errlen);
 void sched_engine_destroy(struct sched_engine *e);
 
+/* A text an event refers to by id (EV_EXT_*'s text): "" for an unknown id.
+ * Valid while the engine lives. */
+const char *sched_text(const struct sched_engine *e, u32 id);
+
 /* Listeners are called in the order they were added; at most 8. */
 int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);

@@ -22,6 +22,8 @@ const char *policy_name(int policy)
 		return "rr";
 	case SCHED_DEADLINE:
 		return "deadline";
+	case SCHED_EXT:
+		return "ext";
 	default:
 		return "?";
 	}

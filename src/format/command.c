@@ -94,9 +94,11 @@ int command_policy(struct lexer *lx, const struct lex_span *word, int *policy)
 		*policy = SCHED_RR;
 	else if (span_is(word, "deadline"))
 		*policy = SCHED_DEADLINE;
+	else if (span_is(word, "ext"))
+		*policy = SCHED_EXT;
 	else
-		return lex_error(lx, word, "unknown policy '%s' (expected normal, batch, idle, fifo, rr or "
-				 "deadline)", SNIP(word));
+		return lex_error(lx, word, "unknown policy '%s' (expected normal, batch, idle, fifo, rr, "
+				 "deadline or ext)", SNIP(word));
 	return 0;
 }
 
