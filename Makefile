@@ -39,6 +39,7 @@ BENCH_SRC  = $(filter-out $(BENCH_UTIL),$(wildcard tests/bench/*.c))
 EXT_EXPORTS = -Wl,--dynamic-list=sched/ext.dynlist
 EXT_SRC    = $(wildcard ext/*.c)
 EXT_SOS    = $(patsubst ext/%.c,$(B)/ext/%.so,$(EXT_SRC))
+TEST_EXT_SOS = $(patsubst tests/ext/%.c,$(B)/tests/ext/%.so,$(wildcard tests/ext/*.c))
 EXT_HEADERS = $(B)/include/schedscope/ext.h $(B)/include/schedscope/types.h
 
 UI_CFLAGS  = $(shell pkg-config --cflags ncursesw termkey 2>/dev/null)
@@ -106,7 +107,13 @@ $(B)/ext/%.so: ext/%.c $(EXT_HEADERS) $(B)/schedscope
 	@echo "  EXT     $@"
 	$(Q)$(B)/schedscope ext build $< -o $@ -Werror $(if $(V),,2>$@.log || { cat $@.log; rm -f $@; exit 1; })
 
-ext-examples: $(EXT_SOS)
+ext-examples: $(EXT_SOS) $(TEST_EXT_SOS)
+
+# policies for the tests: compiled as above but not checked, since some must be refused at load
+$(B)/tests/ext/%.so: tests/ext/%.c $(wildcard tests/ext/*.c) $(EXT_HEADERS) $(B)/schedscope
+	@mkdir -p $(dir $@)
+	@echo "  EXT     $@"
+	$(Q)$(CC) $$($(B)/schedscope ext cflags) -Werror -o $@ $<
 
 # The data folder is compiled in: rebuild what uses it when PREFIX changes.
 $(B)/datadir.stamp: FORCE

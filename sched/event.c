@@ -73,6 +73,19 @@ const char *const ext_dispatch_how_names[NR_EXT_DSP_HOWS] = {
 	[EXT_DSP_INSERT] = "insert", [EXT_DSP_INSERT_VTIME] = "insert_vtime", [EXT_DSP_MOVE] = "move",
 };
 
+const char *const ext_exit_kind_names[NR_EXT_EXIT_KINDS] = {
+	"unreg", "unreg_bpf", "unreg_kern", "sysrq", "error", "error_bpf", "error_stall",
+};
+
+int ext_exit_kind_index(unsigned kind)
+{
+	if (kind >= SCX_EXIT_UNREG && kind <= SCX_EXIT_SYSRQ)
+		return (int)(kind - SCX_EXIT_UNREG);
+	if (kind >= SCX_EXIT_ERROR && kind <= SCX_EXIT_ERROR_STALL)
+		return 4 + (int)(kind - SCX_EXIT_ERROR);
+	return -1;
+}
+
 /* kernel/sched/ext.c's scx_exit_reason() */
 const char *ext_exit_reason(unsigned kind)
 {

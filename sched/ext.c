@@ -82,6 +82,7 @@ static void scx_claim_exit(u32 kind, s64 code, u8 op, const struct task_struct *
 	s->exit_code = code;
 	s->exit_op = op;
 	s->exit_pid = p ? p->pid : 0;
+	s->exit_cpu = s->this_cpu;
 	vsnprintf(s->exit_msg, sizeof(s->exit_msg), fmt, ap);
 }
 
@@ -790,6 +791,7 @@ static void scx_watchdog_workfn(void)
 			if ((s64)(jiffies() - (se->runnable_at + s->watchdog_timeout)) > 0) {
 				u64 ms = waited * TICK_NSEC / NSEC_PER_MSEC;
 
+				s->this_cpu = se->task->cpu;
 				scx_exit_op(SCX_EXIT_ERROR_STALL, 0, EXT_OP_CORE, se->task,
 					    "%s[%d] failed to run for %u.%03us", se->task->spec->name,
 					    se->task->pid, (unsigned)(ms / 1000), (unsigned)(ms % 1000));
@@ -1039,7 +1041,7 @@ static void emit_exit(void)
 	struct scx_sched *s = scx();
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_EXT_EXIT, s->this_cpu);
+	sched_event_init(&ev, EV_EXT_EXIT, s->exit_cpu);
 	ev.ext_exit.pid = s->exit_pid;
 	ev.ext_exit.text = sched_text_intern(E, s->exit_msg);
 	ev.ext_exit.kind = (u16)s->exit_kind;
@@ -1058,6 +1060,7 @@ static void scx_ops_disable_workfn(void)
 	struct scx_sched *s = scx();
 	struct scx_exit_info ei;
 
+	s->this_cpu = s->exit_cpu;
 	emit_exit();
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
 		s->rq[cpu].flags |= SCX_RQ_BYPASSING;
@@ -1085,6 +1088,7 @@ static void scx_ops_disable_workfn(void)
 		.reason = ext_exit_reason(s->exit_kind),
 		.msg = s->exit_msg,
 	};
+	s->this_cpu = s->exit_cpu;
 	if (s->ops->exit)
 		SCX_CALL_OP(SCX_KF_UNLOCKED, EXT_OP_EXIT, NULL, s->ops->exit(&ei));
 	for (int i = 0; i < s->nr_user; i++)

@@ -142,6 +142,7 @@ struct scx_sched {
 	s64 exit_code;
 	u8 exit_op;
 	s32 exit_pid;
+	s32 exit_cpu;
 	char exit_msg[SCX_EXIT_MSG_LEN];
 	u64 watchdog_timeout;		/* jiffies */
 	struct sched_timer watchdog_timer;

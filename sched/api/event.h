@@ -387,6 +387,11 @@ extern const char *const ext_op_names[NR_EXT_OPS];
 extern const char *const ext_dispatch_how_names[NR_EXT_DSP_HOWS];
 /* scx_exit_reason(): the kernel's words for an exit kind. */
 const char *ext_exit_reason(unsigned kind);
+/* The exit kinds by the kernel's enum names, lowercased and without SCX_EXIT_ ("error_stall"). */
+#define NR_EXT_EXIT_KINDS 7
+extern const char *const ext_exit_kind_names[NR_EXT_EXIT_KINDS];
+/* Index of a kind in ext_exit_kind_names, -1 for another value. */
+int ext_exit_kind_index(unsigned kind);
 /* A dispatch queue ID as traces and views show it: "global", "local", "local_on:3", "0x2a". */
 const char *ext_dsq_format(char *buf, size_t len, u64 dsq_id);
 

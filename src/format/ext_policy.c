@@ -49,7 +49,8 @@ int ext_policy_resolve(const char *name, const char *scenario_path, char *path, 
 		return 0;
 	}
 	const char *const where[][2] = {
-		{ dir, "" }, { dir, "/../build/ext" }, { env, "/ext" }, { SCHEDSCOPE_DATADIR, "/ext" },
+		{ dir, "" }, { dir, "/build/ext" }, { dir, "/../build/ext" }, { env, "/ext" },
+		{ SCHEDSCOPE_DATADIR, "/ext" },
 	};
 	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
 		int k;
@@ -60,8 +61,8 @@ int ext_policy_resolve(const char *name, const char *scenario_path, char *path, 
 		if (k > 0 && (size_t)k < pathlen && access(path, F_OK) == 0)
 			return 0;
 	}
-	snprintf(err, errlen, "no policy '%.64s' (looked for %.64s.so next to the scenario, in ../build/ext "
-		 "and in %s/ext)", name, name, SCHEDSCOPE_DATADIR);
+	snprintf(err, errlen, "no policy '%.64s' (looked for %.64s.so next to the scenario, in build/ext and "
+		 "../build/ext from there, and in %s/ext)", name, name, SCHEDSCOPE_DATADIR);
 	return -1;
 }
 

@@ -23,8 +23,9 @@ struct ext_policy {
 /*
  * Where `sched ext:NAME` points: a path with a '/' or ending in ".so" is
  * taken relative to the scenario's directory; a bare name is NAME.so in
- * that directory, in ../build/ext (a source tree), in $SCHEDSCOPE_DATADIR/ext
- * and in the installed data directory's ext/. -1 with a message if none exists.
+ * that directory, in build/ext or ../build/ext from there (a source tree),
+ * in $SCHEDSCOPE_DATADIR/ext and in the installed data directory's ext/.
+ * -1 with a message if none exists.
  */
 int ext_policy_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen,
 		       char *err, size_t errlen);
