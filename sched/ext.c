@@ -733,7 +733,10 @@ int select_task_rq_scx(struct task_struct *p, int prev_cpu, int wake_flags, int 
 		cpu = SCX_CALL_OP_RET(SCX_KF_ENQUEUE | SCX_KF_SELECT_CPU, EXT_OP_SELECT_CPU, se, NULL,
 				      s->ops->select_cpu(&se->view, prev_cpu, flags));
 		s->ddsp_task = NULL;
-		return ops_cpu_valid(cpu, "from ops.select_cpu()") ? cpu : prev_cpu;
+		if (cpu >= 0 && cpu < ST->nr_cpus)
+			return cpu;
+		scx_ops_error_op(EXT_OP_SELECT_CPU, p, "invalid CPU %d from ops.select_cpu()", cpu);
+		return prev_cpu;
 	}
 	cpu = scx_select_cpu_dfl(p, prev_cpu, flags, &found);
 	if (found) {

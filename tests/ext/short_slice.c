@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test policy: a global FIFO with 3 ms slices (ends at the tick after they
- * run out), SCX_OPS_ENQ_LAST, and a record of the callbacks a task sees.
+ * Test policy: a global FIFO with 3 ms slices (each ends at the tick after
+ * it runs out), SCX_OPS_ENQ_LAST, and a record of the callbacks a task sees.
  */
 #include <schedscope/ext.h>
 
@@ -15,10 +15,11 @@ static struct counts *cnt(struct scx_task *p)
 	return scx_task_data(p);
 }
 
+/* The last task of its CPU stays there: put anywhere else, the CPU would go idle without it. */
 void BPF_STRUCT_OPS(ss_enqueue, struct scx_task *p, u64 enq_flags)
 {
 	cnt(p)->last_enq_flags = enq_flags;
-	scx_bpf_dispatch(p, SCX_DSQ_GLOBAL, 3000000, enq_flags);
+	scx_bpf_dispatch(p, enq_flags & SCX_ENQ_LAST ? SCX_DSQ_LOCAL : SCX_DSQ_GLOBAL, 3000000, enq_flags);
 }
 
 void BPF_STRUCT_OPS(ss_runnable, struct scx_task *p, u64 enq_flags) { cnt(p)->runnable++; }
