@@ -210,6 +210,7 @@ void scx_note_balance_pending(struct rq *rq);
 void scx_run_deferred(void);
 void scx_watchdog_timer_fn(void);
 void scx_timer_fn(int slot);
+void scx_task_info(const struct task_struct *p, struct sched_task_info *out);
 /* inside the class */
 /* scx_ops_exit_kind(): the first exit claimed wins; op is the operation to blame, p the task named. */
 void scx_exit_op(u32 kind, s64 exit_code, u8 op, const struct task_struct *p, const char *fmt, ...)

@@ -95,6 +95,12 @@ static bool ev_match(const struct ui *ui, const struct filter *f, const struct s
 		return pid_match(ui, f, ev->timer.pid);
 	case EV_COMMAND:
 		return ev->command.task >= 0 && pid_match(ui, f, ev->command.task + 1);
+	case EV_EXT_DISPATCH:
+		return pid_match(ui, f, ev->ext_dsp.pid);
+	case EV_EXT_PRINTK:
+		return pid_match(ui, f, ev->ext_print.pid);
+	case EV_EXT_EXIT:
+		return pid_match(ui, f, ev->ext_exit.pid);
 	default:
 		return false;
 	}
