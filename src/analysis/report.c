@@ -273,6 +273,53 @@ static void report_groups_text(FILE *out, const struct report *r, u64 win)
 		"tg_shares_up walks (whole run)\n", (unsigned long long)calcs, (unsigned long long)visits);
 }
 
+/* The ext policy: how it ended if it did, and which operations dispatched how much. */
+static void report_ext_text(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	struct sched_ext_info xi;
+
+	sched_ext_info(r->e, &xi);
+	if (!xi.loaded)
+		return;
+	if (xi.exit_kind)
+		fprintf(out, "\next policy \"%s\": disabled (%s): %s\n", xi.name, ext_exit_reason(xi.exit_kind),
+			xi.exit_msg);
+	else
+		fprintf(out, "\next policy \"%s\"%s: %s\n", xi.name, xi.partial ? " (SCHED_EXT tasks only)" : "",
+			xi.enabled ? "enabled" : "not enabled");
+	fprintf(out, "dispatches by operation:");
+	for (int op = 0; op < NR_EXT_OPS; op++)
+		if (st->ext_dispatches[op])
+			fprintf(out, " %s %llu", ext_op_names[op], (unsigned long long)st->ext_dispatches[op]);
+	fputc('\n', out);
+}
+
+static void report_ext_json(struct json *j, const struct report *r)
+{
+	struct sched_ext_info xi;
+
+	sched_ext_info(r->e, &xi);
+	if (!xi.loaded)
+		return;
+	json_key(j, "ext");
+	json_begin_object(j);
+	json_kv_str(j, "name", xi.name);
+	json_kv_bool(j, "partial", xi.partial);
+	json_kv_bool(j, "enabled", xi.enabled);
+	if (xi.exit_kind) {
+		json_kv_u64(j, "exit_kind", xi.exit_kind);
+		json_kv_str(j, "exit_reason", ext_exit_reason(xi.exit_kind));
+		json_kv_str(j, "exit_msg", xi.exit_msg);
+	}
+	json_key(j, "dispatches");
+	json_begin_object(j);
+	for (int op = 0; op < NR_EXT_OPS; op++)
+		json_kv_u64(j, ext_op_names[op], r->st->ext_dispatches[op]);
+	json_end_object(j);
+	json_end_object(j);
+}
+
 void report_text(FILE *out, const struct report *r)
 {
 	const struct sched_scenario *sc = &r->f->sc;
@@ -321,6 +368,7 @@ void report_text(FILE *out, const struct report *r)
 			(unsigned long long)cs->rt_throttles, (unsigned long long)cs->fair_server_throttles);
 	}
 	report_balance_text(out, r);
+	report_ext_text(out, r);
 	for (int i = 0; i < r->nr_checks; i++)
 		fprintf(out, "%s%s\n", i ? "" : "\n", r->check_msg[i]);
 }
@@ -496,6 +544,7 @@ void report_json(FILE *out, const struct report *r)
 		json_end_array(&j);
 	}
 
+	report_ext_json(&j, r);
 	json_key(&j, "totals");
 	json_begin_object(&j);
 	json_kv_u64(&j, "sim_ns", window_ns(st));
