@@ -20,7 +20,7 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang python3 rt-app
+             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app
 PKG_LIBS   = ncursesw termkey cmocka jansson
 
 B          = build
@@ -62,7 +62,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 .SECONDARY:
 
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
-	ext-examples
+	ext-examples format-check clang-build
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -136,9 +136,12 @@ check-deps:
 	@missing=; for t in $(DEP_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
 	for p in $(PKG_LIBS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
 	[ -f /usr/include/readline/readline.h ] || missing="$$missing readline"; \
-	if [ -n "$$missing" ]; then echo "missing:$$missing: running make deps"; $(MAKE) --no-print-directory deps; fi
+	if [ -n "$$missing" ]; then echo "schedscope needs$$missing to build and test:"; \
+		$(MAKE) --no-print-directory deps; fi
 
+# The one list of Debian packages: .ci/run and the README point here.
 deps:
+	@echo "installing Debian packages: $(DEB_PKGS)"
 	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS)
 
@@ -173,6 +176,22 @@ asan-test:
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
 	@tests/run-cross-build.sh ./schedscope $(B)/asan/schedscope
+
+# ---- the other compiler, and the formatting of changed lines (CI runs both) ----
+
+# Everything, warnings as errors, with clang too.
+clang-build:
+	@$(MAKE) --no-print-directory B=$(B)/clang CC=clang $(B)/clang/schedscope \
+		$(patsubst tests/unit/%.c,$(B)/clang/tests/unit/%,$(UNIT_SRC))
+
+# Lines added or changed since the formatting rules were adopted (or last
+# changed) must follow .clang-format; `git clang-format $(FORMAT_BASE)` fixes them.
+FORMAT_BASE ?= $(shell git log -1 --format=%H -- .clang-format 2>/dev/null)
+format-check:
+	@out=$$(git clang-format --quiet --diff --extensions c,h $(FORMAT_BASE) -- sched src ui tests 2>&1); \
+	if [ -n "$$out" ] && [ "$$out" != "no modified files to format" ]; then \
+		printf '%s\n' "$$out"; echo "format-check: lines above differ from .clang-format"; exit 1; \
+	else echo "format-check: changed lines follow .clang-format"; fi
 
 # ---- fuzzing (clang's libFuzzer) ----
 

@@ -14,6 +14,26 @@
 
 struct sched_engine *cur_engine;
 
+/* The program's policy, set once at start (a process-wide setting, not engine state). */
+static void (*oom_handler)(const char *what, size_t size);
+
+void sched_set_oom_handler(void (*fn)(const char *what, size_t size))
+{
+	oom_handler = fn;
+}
+
+void *sched_realloc(void *p, size_t size, const char *what)
+{
+	void *q = realloc(p, size);
+
+	if (!q) {
+		if (oom_handler)
+			oom_handler(what, size);
+		abort(); /* no policy set: nothing sensible to continue with */
+	}
+	return q;
+}
+
 /* ---- the arena: all mutable state, so a checkpoint is one memcpy ---- */
 
 static void *arena_alloc(struct sched_engine *e, size_t size)

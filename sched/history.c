@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "api/history.h"
 
 struct checkpoint {
@@ -46,15 +47,6 @@ struct sched_history {
 	s64 stop_seq;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-
-	if (!q)
-		abort();	/* out of memory: nothing sensible to continue with */
-	return q;
-}
-
 /* Every event passes here: logged when new, compared when re-executed. */
 static void history_on_event(void *ctx, const struct sched_event *ev)
 {
@@ -66,7 +58,7 @@ static void history_on_event(void *ctx, const struct sched_event *ev)
 	} else {
 		if (h->nr_log == h->cap_log) {
 			h->cap_log = h->cap_log ? h->cap_log * 2 : 4096;
-			h->log = xrealloc(h->log, h->cap_log * sizeof(*h->log));
+			h->log = sched_realloc(h->log, h->cap_log * sizeof(*h->log), "the event log");
 		}
 		h->log[h->nr_log++] = *ev;
 		for (int i = 0; i < h->nr_listeners; i++)
@@ -90,7 +82,7 @@ static void take_checkpoint(struct sched_history *h, const char *name)
 		.nr_events = sched_nr_events(h->e),
 		.nr_steps = sched_nr_steps(h->e),
 		.nr_cmd = h->cmd_next,
-		.data = xrealloc(NULL, h->state_size),
+		.data = sched_realloc(NULL, h->state_size, "a checkpoint"),
 		.name = name ? strdup(name) : NULL,
 	};
 	int i = h->nr_cp;
@@ -98,7 +90,7 @@ static void take_checkpoint(struct sched_history *h, const char *name)
 	sched_state_save(h->e, c.data);
 	if (h->nr_cp == h->cap_cp) {
 		h->cap_cp = h->cap_cp ? h->cap_cp * 2 : 64;
-		h->cp = xrealloc(h->cp, (size_t)h->cap_cp * sizeof(*h->cp));
+		h->cp = sched_realloc(h->cp, (size_t)h->cap_cp * sizeof(*h->cp), "the checkpoints");
 	}
 	/* kept in step order; a named one may land between automatic ones */
 	while (i > 0 && h->cp[i - 1].nr_steps > c.nr_steps)
@@ -304,7 +296,7 @@ int history_apply_command(struct sched_history *h, const struct sched_command *c
 		return -1;
 	if (h->nr_cmd == h->cap_cmd) {
 		h->cap_cmd = h->cap_cmd ? h->cap_cmd * 2 : 16;
-		h->cmd = xrealloc(h->cmd, (size_t)h->cap_cmd * sizeof(*h->cmd));
+		h->cmd = sched_realloc(h->cmd, (size_t)h->cap_cmd * sizeof(*h->cmd), "the commands");
 	}
 	h->cmd[h->nr_cmd].nr_steps = sched_nr_steps(h->e);
 	h->cmd[h->nr_cmd].time = sched_now(h->e);

@@ -534,7 +534,7 @@ struct sched_engine {
 	} texts;
 };
 
-/* The id of a text (sched_text() gives it back); 0 when out of memory. */
+/* The id of a text (sched_text() gives it back). */
 u32 sched_text_intern(struct sched_engine *e, const char *s);
 void sched_texts_free(struct sched_texts *t);
 
@@ -545,6 +545,9 @@ void sched_texts_free(struct sched_texts *t);
  * engines, never concurrently).
  */
 extern struct sched_engine *cur_engine;
+
+/* realloc(), or the program's out-of-memory policy (sched_set_oom_handler()). */
+void *sched_realloc(void *p, size_t size, const char *what);
 #define E (cur_engine)
 #define ST (cur_engine->st)
 

@@ -14,13 +14,12 @@ static u32 text_hash(const char *s)
 	return h;
 }
 
-static bool texts_grow(struct sched_texts *t)
+static void texts_grow(struct sched_texts *t)
 {
 	u32 nr_slots = t->nr_slots ? t->nr_slots * 2 : 64;
-	u32 *slot = calloc(nr_slots, sizeof(*slot));
+	u32 *slot = sched_realloc(NULL, nr_slots * sizeof(*slot), "event texts");
 
-	if (!slot)
-		return false;
+	memset(slot, 0, nr_slots * sizeof(*slot));
 	for (u32 id = 1; id < t->nr; id++) {
 		u32 i = text_hash(t->text[id]) & (nr_slots - 1);
 
@@ -31,37 +30,29 @@ static bool texts_grow(struct sched_texts *t)
 	free(t->slot);
 	t->slot = slot;
 	t->nr_slots = nr_slots;
-	return true;
 }
 
 u32 sched_text_intern(struct sched_engine *e, const char *s)
 {
 	struct sched_texts *t = &e->texts;
+	size_t len = strlen(s) + 1;
 	u32 i;
 
 	if (!t->nr) {
-		t->text = calloc(16, sizeof(*t->text));
-		if (!t->text)
-			return 0;
 		t->cap = 16;
+		t->text = sched_realloc(NULL, t->cap * sizeof(*t->text), "event texts");
 		t->text[t->nr++] = NULL;	/* id 0: none */
 	}
-	if ((t->nr + 1) * 2 > t->nr_slots && !texts_grow(t))
-		return 0;
+	if ((t->nr + 1) * 2 > t->nr_slots)
+		texts_grow(t);
 	for (i = text_hash(s) & (t->nr_slots - 1); t->slot[i]; i = (i + 1) & (t->nr_slots - 1))
 		if (!strcmp(t->text[t->slot[i]], s))
 			return t->slot[i];
 	if (t->nr == t->cap) {
-		char **text = realloc(t->text, (size_t)t->cap * 2 * sizeof(*text));
-
-		if (!text)
-			return 0;
-		t->text = text;
 		t->cap *= 2;
+		t->text = sched_realloc(t->text, t->cap * sizeof(*t->text), "event texts");
 	}
-	t->text[t->nr] = strdup(s);
-	if (!t->text[t->nr])
-		return 0;
+	t->text[t->nr] = memcpy(sched_realloc(NULL, len, "event texts"), s, len);
 	t->slot[i] = t->nr;
 	return t->nr++;
 }

@@ -15,6 +15,7 @@
 
 #include "sched/api/ext.h"
 #include "cli.h"
+#include "src/base/mem.h"
 #include "src/format/ext_policy.h"
 
 #ifndef SCHEDSCOPE_INCLUDEDIR
@@ -118,11 +119,9 @@ static int ext_build(int argc, char **argv)
 {
 	const char *src = NULL, *out = NULL, *cc = getenv("CC");
 	char inc[PATH_MAX + 2], outbuf[PATH_MAX];
-	char **cmd = calloc((size_t)argc + 32, sizeof(*cmd));
+	char **cmd = xcalloc((size_t)argc + 32, sizeof(*cmd));
 	int n = 0, rc;
 
-	if (!cmd)
-		return 2;
 	/* SOURCE.c is the first argument not an option; -o OUT; the rest goes to the compiler */
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)

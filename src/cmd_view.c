@@ -116,7 +116,7 @@ int cmd_view(int argc, char **argv)
 	}
 	ui.colors = !strcmp(format, "text") ? 0 : colors;
 	ui.paused = true;
-	history_run_until(ui.h, at);
+	history_run_until(ui.run.h, at);
 	if (view) {
 		snprintf(cmd, sizeof(cmd), "view %s", view);
 		if (ui_command(&ui, cmd))
@@ -130,7 +130,7 @@ int cmd_view(int argc, char **argv)
 	}
 	if (commands && ui_command_file(&ui, commands))
 		goto fail;
-	ui.message = "";
+	ui.message[0] = 0;
 
 	struct cellbuf cb;
 	if (cb_init(&cb, w, h)) {

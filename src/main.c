@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sched/api/sched.h"
+#include "src/base/mem.h"
 #include "cli.h"
 
 #define SCHEDSCOPE_VERSION "0.1"
@@ -45,6 +47,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	sched_set_oom_handler(oom_exit);
 	if (argc < 2) {
 		char *demo[] = { argv[0], DEMO_SCENARIO_NAME, NULL };
 		/* without a terminal, the demo's report */

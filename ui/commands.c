@@ -25,26 +25,24 @@ struct args {
 
 struct cmd {
 	struct ui_command_info info;
-	int (*fn)(struct ui *ui, struct args *a);
+	int (*fn)(struct ui *ui, struct pane *pn, struct args *a);
 };
 
-static char msg_buf[512];
-static bool msg_error;
-static char prompt_buf[256];
-static bool prompt_pending, redraw_pending;
-static const struct view *help_return;	/* the view `help` came from */
+static void breaks_free(struct ui_breaks *b);
 
-static void breaks_free(void);
+static void set_message(struct ui *ui, bool error, const char *fmt, va_list ap)
+{
+	vsnprintf(ui->message, sizeof(ui->message), fmt, ap);
+	ui->message_is_error = error;
+}
 
 void ui_message(struct ui *ui, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg_buf, sizeof(msg_buf), fmt, ap);
+	set_message(ui, false, fmt, ap);
 	va_end(ap);
-	msg_error = false;
-	ui->message = msg_buf;
 }
 
 void ui_error(struct ui *ui, const char *fmt, ...)
@@ -52,40 +50,29 @@ void ui_error(struct ui *ui, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg_buf, sizeof(msg_buf), fmt, ap);
+	set_message(ui, true, fmt, ap);
 	va_end(ap);
-	msg_error = true;
-	ui->message = msg_buf;
 }
 
-bool ui_message_is_error(void)
+const char *ui_take_prompt(struct ui *ui)
 {
-	return msg_error;
-}
-
-const char *ui_take_prompt(void)
-{
-	if (!prompt_pending)
+	if (!ui->prompt_pending)
 		return NULL;
-	prompt_pending = false;
-	return prompt_buf;
+	ui->prompt_pending = false;
+	return ui->prompt;
 }
 
-bool ui_take_redraw(void)
+bool ui_take_redraw(struct ui *ui)
 {
-	bool r = redraw_pending;
+	bool r = ui->redraw_pending;
 
-	redraw_pending = false;
+	ui->redraw_pending = false;
 	return r;
 }
 
-void ui_commands_reset(void)
+void ui_commands_fini(struct ui *ui)
 {
-	prompt_pending = redraw_pending = false;
-	help_return = NULL;
-	breaks_free();
-	msg_buf[0] = 0;
-	msg_error = false;
+	breaks_free(&ui->breaks);
 }
 
 const char *ui_time_text(u64 ns, char *buf, size_t len)
@@ -163,16 +150,16 @@ static bool parse_speed(const char *s, double *out)
 
 /* ---- helpers ---- */
 
-static int task_by_name(const struct ui *ui, const char *name)
+static int task_by_name(const struct pane *pn, const char *name)
 {
-	int found = -1, nr = ui->f->sc.nr_tasks;
+	int found = -1, nr = pn->run->f->sc.nr_tasks;
 
 	for (int i = 0; i < nr; i++)
-		if (!strcmp(ui->f->sc.task[i].name, name))
+		if (!strcmp(pn->run->f->sc.task[i].name, name))
 			return i;
 	/* a unique prefix */
 	for (int i = 0; i < nr; i++) {
-		if (!strncmp(ui->f->sc.task[i].name, name, strlen(name))) {
+		if (!strncmp(pn->run->f->sc.task[i].name, name, strlen(name))) {
 			if (found >= 0)
 				return -2;
 			found = i;
@@ -209,26 +196,26 @@ static bool any_event(void *ctx, const struct sched_event *ev)
 	return true;
 }
 
-static void at_message(struct ui *ui, const char *what)
+static void at_message(struct ui *ui, struct pane *pn, const char *what)
 {
 	char t[32];
 
-	ui_message(ui, "%s: at %s, event %llu", what, ui_time_text(sched_now(ui->e), t, sizeof(t)),
-		   (unsigned long long)sched_nr_events(ui->e));
+	ui_message(ui, "%s: at %s, event %llu", what, ui_time_text(sched_now(pn->run->e), t, sizeof(t)),
+		   (unsigned long long)sched_nr_events(pn->run->e));
 }
 
 /* ---- the commands ---- */
 
-static int c_pause(struct ui *ui, struct args *a)
+static int c_pause(struct ui *ui, struct pane *pn, struct args *a)
 {
 	ui->paused = true;
 	ui_message(ui, "paused");
 	return 0;
 }
 
-static int c_resume(struct ui *ui, struct args *a)
+static int c_resume(struct ui *ui, struct pane *pn, struct args *a)
 {
-	if (sched_finished(ui->e)) {
+	if (sched_finished(pn->run->e)) {
 		ui_error(ui, "resume: the run is over; , rewinds, g goes to a time");
 		return -1;
 	}
@@ -237,12 +224,12 @@ static int c_resume(struct ui *ui, struct args *a)
 	return 0;
 }
 
-static int c_toggle(struct ui *ui, struct args *a)
+static int c_toggle(struct ui *ui, struct pane *pn, struct args *a)
 {
-	return ui->paused ? c_resume(ui, a) : c_pause(ui, a);
+	return ui->paused ? c_resume(ui, pn, a) : c_pause(ui, pn, a);
 }
 
-static int c_step(struct ui *ui, struct args *a)
+static int c_step(struct ui *ui, struct pane *pn, struct args *a)
 {
 	long n;
 
@@ -250,22 +237,22 @@ static int c_step(struct ui *ui, struct args *a)
 		return -1;
 	ui->paused = true;
 	for (long i = 0; i < n; i++) {
-		if (history_run_until_event(ui->h, UINT64_MAX, any_event, NULL) < 0) {
-			at_message(ui, "end of the run");
+		if (history_run_until_event(pn->run->h, UINT64_MAX, any_event, NULL) < 0) {
+			at_message(ui, pn, "end of the run");
 			return 0;
 		}
 	}
-	at_message(ui, "step");
+	at_message(ui, pn, "step");
 	return 0;
 }
 
-static int c_back(struct ui *ui, struct args *a)
+static int c_back(struct ui *ui, struct pane *pn, struct args *a)
 {
 	long n;
 
 	if (!parse_count(ui, a, 1, &n))
 		return -1;
-	u64 ne = sched_nr_events(ui->e);
+	u64 ne = sched_nr_events(pn->run->e);
 	if (ne == 0) {
 		ui_error(ui, "back: already at the start");
 		return -1;
@@ -273,9 +260,9 @@ static int c_back(struct ui *ui, struct args *a)
 	/* go back n event-emitting steps: to the last event of the step before */
 	u64 s = ne - 1;
 	for (long i = 0; i < n; i++) {
-		u64 g = ui_event_step(s), last = s;
+		u64 g = ui_event_step(pn->run, s), last = s;
 
-		while (s > 0 && ui_event_step(s - 1) == g)
+		while (s > 0 && ui_event_step(pn->run, s - 1) == g)
 			s--;
 		if (s == 0) {
 			if (i == 0) {
@@ -288,17 +275,12 @@ static int c_back(struct ui *ui, struct args *a)
 		s--;
 	}
 	ui->paused = true;
-	history_goto_event(ui->h, s);
-	at_message(ui, "back");
+	history_goto_event(pn->run->h, s);
+	at_message(ui, pn, "back");
 	return 0;
 }
 
 /* ---- breakpoints and step-next: the breakpoint language (src/breakpoint.h) ---- */
-
-#define MAX_BREAKS 32
-
-static struct breakpoint *bps[MAX_BREAKS];
-static int nr_bps, last_hit = -1;
 
 static const char *const kind_names[] = {
 	"switch", "wakeup", "migrate", "fork", "exit", "preempt", "wakeup_latency", "nice",
@@ -310,153 +292,155 @@ const char *const *ui_event_kind_names(void)
 	return kind_names;
 }
 
-static struct breakpoint *parse_break(struct ui *ui, const char *what, const char *text)
+static struct breakpoint *parse_break(struct ui *ui, struct pane *pn, const char *what, const char *text)
 {
 	char err[256];
 	struct breakpoint_scope scope;
 
-	scenario_breakpoint_scope(ui->f, &scope);
+	scenario_breakpoint_scope(pn->run->f, &scope);
 	struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
 	if (!bp)
 		ui_error(ui, "%s: %s", what, err);
 	return bp;
 }
 
-int ui_breaks_test(const struct sched_event *ev)
+int ui_breaks_test(struct ui *ui, const struct sched_event *ev)
 {
+	struct ui_breaks *b = &ui->breaks;
 	int hit = -1;
 
 	/* every breakpoint sees every event: they keep state (wakeup times) */
-	for (int i = 0; i < nr_bps; i++)
-		if (breakpoint_test(bps[i], ev) && hit < 0)
+	for (int i = 0; i < b->nr; i++)
+		if (breakpoint_test(b->bp[i], ev) && hit < 0)
 			hit = i;
 	if (hit >= 0)
-		last_hit = hit;
+		b->last_hit = hit;
 	return hit;
 }
 
-int ui_nr_breaks(void)
+void ui_breaks_reset(struct ui *ui)
 {
-	return nr_bps;
+	for (int i = 0; i < ui->breaks.nr; i++)
+		breakpoint_reset(ui->breaks.bp[i]);
 }
 
-void ui_breaks_reset(void)
+void ui_breaks_hit(struct ui *ui, const struct ui_run *run, const struct sched_event *ev)
 {
-	for (int i = 0; i < nr_bps; i++)
-		breakpoint_reset(bps[i]);
-}
-
-void ui_breaks_hit(struct ui *ui, const struct sched_event *ev)
-{
+	const struct ui_breaks *b = &ui->breaks;
 	char d[300], t[32];
-	if (last_hit >= 0 && last_hit < nr_bps)
-		breakpoint_describe(bps[last_hit], ev, ui->f->task_names, d, sizeof(d));
+
+	if (b->last_hit >= 0 && b->last_hit < b->nr)
+		breakpoint_describe(b->bp[b->last_hit], ev, run->f->task_names, d, sizeof(d));
 	else
 		snprintf(d, sizeof(d), "%s", sched_event_names[ev->type]);
-	ui_message(ui, "break %d at %s: %s", last_hit + 1, ui_time_text(ev->time, t, sizeof(t)), d);
+	ui_message(ui, "break %d at %s: %s", b->last_hit + 1, ui_time_text(ev->time, t, sizeof(t)), d);
 }
 
-static void breaks_free(void)
+static void breaks_free(struct ui_breaks *b)
 {
-	for (int i = 0; i < nr_bps; i++)
-		breakpoint_free(bps[i]);
-	nr_bps = 0;
-	last_hit = -1;
+	for (int i = 0; i < b->nr; i++)
+		breakpoint_free(b->bp[i]);
+	b->nr = 0;
+	b->last_hit = -1;
 }
 
-static int c_break(struct ui *ui, struct args *a)
+static int c_break(struct ui *ui, struct pane *pn, struct args *a)
 {
 	if (a->n < 2) {
 		ui_error(ui, "break: expected a condition (switch cpu=0, wakeup_latency > 4ms, at 2s, ...)");
 		return -1;
 	}
-	if (nr_bps == MAX_BREAKS) {
-		ui_error(ui, "break: at most %d breakpoints", MAX_BREAKS);
+	struct ui_breaks *b = &ui->breaks;
+
+	if (b->nr == UI_MAX_BREAKS) {
+		ui_error(ui, "break: at most %d breakpoints", UI_MAX_BREAKS);
 		return -1;
 	}
-	struct breakpoint *bp = parse_break(ui, "break", a->rest[1]);
+	struct breakpoint *bp = parse_break(ui, pn, "break", a->rest[1]);
 	if (!bp)
 		return -1;
-	bps[nr_bps++] = bp;
-	ui_message(ui, "breakpoint %d: %s", nr_bps, breakpoint_text(bp));
+	b->bp[b->nr++] = bp;
+	ui_message(ui, "breakpoint %d: %s", b->nr, breakpoint_text(bp));
 	return 0;
 }
 
-static int c_delete(struct ui *ui, struct args *a)
+static int c_delete(struct ui *ui, struct pane *pn, struct args *a)
 {
+	struct ui_breaks *b = &ui->breaks;
 	long n;
 
 	if (a->n == 2 && !strcmp(a->w[1], "all")) {
-		breaks_free();
+		breaks_free(b);
 		ui_message(ui, "no breakpoints");
 		return 0;
 	}
-	if (a->n != 2 || !parse_int(a->w[1], 1, nr_bps, &n)) {
-		if (!nr_bps)
+	if (a->n != 2 || !parse_int(a->w[1], 1, b->nr, &n)) {
+		if (!b->nr)
 			ui_error(ui, "delete: there are no breakpoints");
 		else
-			ui_error(ui, "delete: expected a breakpoint number 1..%d or all", nr_bps);
+			ui_error(ui, "delete: expected a breakpoint number 1..%d or all", b->nr);
 		return -1;
 	}
-	breakpoint_free(bps[n - 1]);
-	memmove(&bps[n - 1], &bps[n], (size_t)(nr_bps - n) * sizeof(bps[0]));
-	nr_bps--;
-	last_hit = -1;
+	breakpoint_free(b->bp[n - 1]);
+	memmove(&b->bp[n - 1], &b->bp[n], (size_t)(b->nr - n) * sizeof(b->bp[0]));
+	b->nr--;
+	b->last_hit = -1;
 	ui_message(ui, "breakpoint %ld deleted", n);
 	return 0;
 }
 
-static int c_breaks(struct ui *ui, struct args *a)
+static int c_breaks(struct ui *ui, struct pane *pn, struct args *a)
 {
+	const struct ui_breaks *b = &ui->breaks;
 	char buf[480];
 	size_t len = 0;
 
-	if (!nr_bps) {
+	if (!b->nr) {
 		ui_message(ui, "no breakpoints (add one with :break)");
 		return 0;
 	}
 	buf[0] = 0;
-	for (int i = 0; i < nr_bps && len < sizeof(buf) - 1; i++)
+	for (int i = 0; i < b->nr && len < sizeof(buf) - 1; i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d: %s", i ? "   " : "", i + 1,
-					breakpoint_text(bps[i]));
+					breakpoint_text(b->bp[i]));
 	ui_message(ui, "%s", buf);
 	return 0;
 }
 
-static int c_step_next(struct ui *ui, struct args *a)
+static int c_step_next(struct ui *ui, struct pane *pn, struct args *a)
 {
 	if (a->n < 2) {
 		ui_error(ui, "step-next: which event? (switch, wakeup, migrate, fork, exit, note, ...)");
 		return -1;
 	}
-	struct breakpoint *bp = parse_break(ui, "step-next", a->rest[1]);
+	struct breakpoint *bp = parse_break(ui, pn, "step-next", a->rest[1]);
 	if (!bp)
 		return -1;
-	u64 t0 = sched_now(ui->e), ne0 = sched_nr_events(ui->e);
-	s64 seq = history_run_until_event(ui->h, UINT64_MAX, breakpoint_test, bp);
+	u64 t0 = sched_now(pn->run->e), ne0 = sched_nr_events(pn->run->e);
+	s64 seq = history_run_until_event(pn->run->h, UINT64_MAX, breakpoint_test, bp);
 	if (seq < 0) {
 		/* not found: back to where we were */
 		if (ne0)
-			history_goto_event(ui->h, ne0 - 1);
-		if (sched_now(ui->e) < t0)
-			history_run_until(ui->h, t0);
+			history_goto_event(pn->run->h, ne0 - 1);
+		if (sched_now(pn->run->e) < t0)
+			history_run_until(pn->run->h, t0);
 		ui_error(ui, "step-next: no '%s' before the end", breakpoint_text(bp));
 		breakpoint_free(bp);
 		return -1;
 	}
 	char d[300], t[32];
-	const struct sched_event *ev = history_event(ui->h, (u64)seq);
-	breakpoint_describe(bp, ev, ui->f->task_names, d, sizeof(d));
+	const struct sched_event *ev = history_event(pn->run->h, (u64)seq);
+	breakpoint_describe(bp, ev, pn->run->f->task_names, d, sizeof(d));
 	breakpoint_free(bp);
 	ui->paused = true;
-	ui->sel_event = (u64)seq;
+	pn->sel_event = (u64)seq;
 	if (ev->cpu >= 0)
-		ui->sel_cpu = ev->cpu;
+		pn->sel_cpu = ev->cpu;
 	ui_message(ui, "%s: %s", ui_time_text(ev->time, t, sizeof(t)), d);
 	return 0;
 }
 
-static int c_goto(struct ui *ui, struct args *a)
+static int c_goto(struct ui *ui, struct pane *pn, struct args *a)
 {
 	u64 t;
 	s64 cp;
@@ -471,33 +455,33 @@ static int c_goto(struct ui *ui, struct args *a)
 	if (*s == '+' || *s == '-')
 		sign = *s++ == '+' ? 1 : -1;
 	if (parse_duration(s, strlen(s), &t) == PARSE_OK) {
-		u64 now = sched_now(ui->e);
+		u64 now = sched_now(pn->run->e);
 		if (sign > 0)
 			t = now + t;
 		else if (sign < 0)
 			t = t > now ? 0 : now - t;
-	} else if (!sign && (cp = history_find_checkpoint(ui->h, s)) >= 0) {
+	} else if (!sign && (cp = history_find_checkpoint(pn->run->h, s)) >= 0) {
 		t = (u64)cp;
 	} else {
 		ui_error(ui, "goto: '%s' is neither a time (2.5s) nor a checkpoint", a->w[1]);
 		return -1;
 	}
-	if (t > ui->f->sc.duration) {
+	if (t > pn->run->f->sc.duration) {
 		char b1[32], b2[32];
 		ui_error(ui, "goto: %s is past the end of the run (%s)", ui_time_text(t, b1, sizeof(b1)),
-			 ui_time_text(ui->f->sc.duration, b2, sizeof(b2)));
+			 ui_time_text(pn->run->f->sc.duration, b2, sizeof(b2)));
 		return -1;
 	}
 	ui->paused = true;
-	history_goto_time(ui->h, t);
-	at_message(ui, "goto");
+	history_goto_time(pn->run->h, t);
+	at_message(ui, pn, "goto");
 	return 0;
 }
 
 /* trace FILE [A..B]: the run so far (or the window) from the event log, as ftrace text or Perfetto JSON. */
-static int c_trace(struct ui *ui, struct args *a)
+static int c_trace(struct ui *ui, struct pane *pn, struct args *a)
 {
-	u64 from = 0, to = sched_now(ui->e) + 1, written;
+	u64 from = 0, to = sched_now(pn->run->e) + 1, written;
 	char err[256], t[32];
 
 	if (a->n < 2 || a->n > 3) {
@@ -513,16 +497,16 @@ static int c_trace(struct ui *ui, struct args *a)
 			return -1;
 		}
 	}
-	if (trace_write_log(a->w[1], ui->e, ui->h, from, to, &written, err, sizeof(err))) {
+	if (trace_write_log(a->w[1], pn->run->e, pn->run->h, from, to, &written, err, sizeof(err))) {
 		ui_error(ui, "trace: %s", err);
 		return -1;
 	}
 	ui_message(ui, "trace: %llu records to %s (up to %s)", (unsigned long long)written, a->w[1],
-		   ui_time_text(MIN(to, sched_now(ui->e)), t, sizeof(t)));
+		   ui_time_text(MIN(to, sched_now(pn->run->e)), t, sizeof(t)));
 	return 0;
 }
 
-static int c_checkpoint(struct ui *ui, struct args *a)
+static int c_checkpoint(struct ui *ui, struct pane *pn, struct args *a)
 {
 	char name[64];
 
@@ -536,28 +520,28 @@ static int c_checkpoint(struct ui *ui, struct args *a)
 			ui_error(ui, "checkpoint: a name starts with a letter ('%s')", name);
 			return -1;
 		}
-		if (history_find_checkpoint(ui->h, name) >= 0) {
+		if (history_find_checkpoint(pn->run->h, name) >= 0) {
 			ui_error(ui, "checkpoint: '%s' exists already", name);
 			return -1;
 		}
 	} else {
 		for (int i = 1;; i++) {
 			snprintf(name, sizeof(name), "cp%d", i);
-			if (history_find_checkpoint(ui->h, name) < 0)
+			if (history_find_checkpoint(pn->run->h, name) < 0)
 				break;
 		}
 	}
-	if (history_checkpoint(ui->h, name)) {
+	if (history_checkpoint(pn->run->h, name)) {
 		ui_error(ui, "checkpoint: out of checkpoint memory");
 		return -1;
 	}
 	char t[32];
 	ui_message(ui, "checkpoint %s at %s (goto %s returns here)", name,
-		   ui_time_text(sched_now(ui->e), t, sizeof(t)), name);
+		   ui_time_text(sched_now(pn->run->e), t, sizeof(t)), name);
 	return 0;
 }
 
-static int c_speed(struct ui *ui, struct args *a)
+static int c_speed(struct ui *ui, struct pane *pn, struct args *a)
 {
 	double s;
 	char b[32];
@@ -580,11 +564,6 @@ static int c_speed(struct ui *ui, struct args *a)
 	return 0;
 }
 
-static const struct view *find_view(struct ui *ui, const char *name)
-{
-	return ui_view_by_name(name);
-}
-
 static int view_index(const struct view *v)
 {
 	for (int i = 0; i < ui_nr_views; i++)
@@ -603,13 +582,13 @@ static const struct view *cycle_view(const struct view *v, int dir)
 	return ui_views[(i + dir + ui_nr_views) % ui_nr_views];
 }
 
-static int set_side(struct ui *ui, const char *name, const struct view *main)
+static int set_side(struct ui *ui, struct pane *pn, const char *name, const struct view *main)
 {
 	if (!strcmp(name, "none") || !strcmp(name, "off")) {
-		ui->side_view = NULL;
+		pn->side_view = NULL;
 		return 0;
 	}
-	const struct view *v = strcmp(name, "next") ? find_view(ui, name) : cycle_view(ui->side_view, 1);
+	const struct view *v = strcmp(name, "next") ? ui_view_by_name(name) : cycle_view(pn->side_view, 1);
 	if (!v) {
 		ui_error(ui, "side: no view '%s'", name);
 		return -1;
@@ -619,11 +598,11 @@ static int set_side(struct ui *ui, const char *name, const struct view *main)
 		if (v == main)
 			v = NULL;
 	}
-	ui->side_view = v;
+	pn->side_view = v;
 	return 0;
 }
 
-static int c_view(struct ui *ui, struct args *a)
+static int c_view(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const struct view *v;
 
@@ -637,9 +616,9 @@ static int c_view(struct ui *ui, struct args *a)
 	if (comma)
 		*comma++ = 0;
 	if (!strcmp(name, "next") || !strcmp(name, "prev"))
-		v = cycle_view(ui->main_view, name[0] == 'n' ? 1 : -1);
+		v = cycle_view(pn->main_view, name[0] == 'n' ? 1 : -1);
 	else
-		v = find_view(ui, name);
+		v = ui_view_by_name(name);
 	if (!v) {
 		ui_error(ui, "view: no view '%s'", name);
 		return -1;
@@ -652,38 +631,38 @@ static int c_view(struct ui *ui, struct args *a)
 		return -1;
 	}
 	if (side && strcmp(side, "none") && strcmp(side, "off") && strcmp(side, "next") &&
-	    !find_view(ui, side)) {
+	    !ui_view_by_name(side)) {
 		ui_error(ui, "view: no view '%s'", side);
 		return -1;
 	}
-	if (v != ui->main_view && ui->main_view && strcmp(ui->main_view->name, "help"))
-		help_return = NULL;
-	ui->main_view = v;
+	if (v != pn->main_view && pn->main_view && strcmp(pn->main_view->name, "help"))
+		pn->help_return = NULL;
+	pn->main_view = v;
 	if (side)
-		set_side(ui, side, v);
-	else if (ui->side_view == v)
-		ui->side_view = NULL;
-	ui_message(ui, "view %s%s%s", v->name, ui->side_view ? " | " : "",
-		   ui->side_view ? ui->side_view->name : "");
+		set_side(ui, pn, side, v);
+	else if (pn->side_view == v)
+		pn->side_view = NULL;
+	ui_message(ui, "view %s%s%s", v->name, pn->side_view ? " | " : "",
+		   pn->side_view ? pn->side_view->name : "");
 	return 0;
 }
 
-static int c_side(struct ui *ui, struct args *a)
+static int c_side(struct ui *ui, struct pane *pn, struct args *a)
 {
 	if (a->n != 2) {
 		ui_error(ui, "side: expected a view name, next or none");
 		return -1;
 	}
-	if (set_side(ui, a->w[1], ui->main_view))
+	if (set_side(ui, pn, a->w[1], pn->main_view))
 		return -1;
-	ui_message(ui, "side view %s", ui->side_view ? ui->side_view->name : "off");
+	ui_message(ui, "side view %s", pn->side_view ? pn->side_view->name : "off");
 	return 0;
 }
 
 /* The group whose queue the runqueue view shows: a path, next/prev in the table, or up. */
-static int select_group(struct ui *ui, const char *x)
+static int select_group(struct ui *ui, struct pane *pn, const char *x)
 {
-	int nr = sched_nr_groups(ui->e), g = ui->sel_group;
+	int nr = sched_nr_groups(pn->run->e), g = pn->sel_group;
 	struct sched_group_info gi;
 
 	if (!strcmp(x, "next"))
@@ -691,11 +670,11 @@ static int select_group(struct ui *ui, const char *x)
 	else if (!strcmp(x, "prev"))
 		g = g <= 0 ? nr - 1 : g - 1;
 	else if (!strcmp(x, "up")) {
-		sched_group_info(ui->e, g, &gi);
+		sched_group_info(pn->run->e, g, &gi);
 		g = gi.parent >= 0 ? gi.parent : 0;
 	} else {
 		for (g = 0; g < nr; g++) {
-			sched_group_info(ui->e, g, &gi);
+			sched_group_info(pn->run->e, g, &gi);
 			if (!strcmp(gi.path, x))
 				break;
 		}
@@ -704,20 +683,20 @@ static int select_group(struct ui *ui, const char *x)
 			return -1;
 		}
 	}
-	ui->sel_group = g;
-	sched_group_info(ui->e, g, &gi);
+	pn->sel_group = g;
+	sched_group_info(pn->run->e, g, &gi);
 	ui_message(ui, "group %s", gi.path);
 	return 0;
 }
 
-static int c_select(struct ui *ui, struct args *a)
+static int c_select(struct ui *ui, struct pane *pn, struct args *a)
 {
 	long v;
 
 	if (a->n == 2 && !strcmp(a->w[1], "none")) {
-		ui->sel_cpu = ui->sel_task = -1;
-		ui->sel_group = 0;
-		ui->sel_event = ~0ull;
+		pn->sel_cpu = pn->sel_task = -1;
+		pn->sel_group = 0;
+		pn->sel_event = ~0ull;
 		ui_message(ui, "selection cleared");
 		return 0;
 	}
@@ -728,103 +707,103 @@ static int c_select(struct ui *ui, struct args *a)
 	}
 	const char *what = a->w[1], *x = a->w[2];
 	if (!strcmp(what, "cpu")) {
-		int nr = sched_nr_cpus(ui->e);
+		int nr = sched_nr_cpus(pn->run->e);
 		if (!strcmp(x, "next"))
-			ui->sel_cpu = (ui->sel_cpu + 1) % nr;
+			pn->sel_cpu = (pn->sel_cpu + 1) % nr;
 		else if (!strcmp(x, "prev"))
-			ui->sel_cpu = ui->sel_cpu <= 0 ? nr - 1 : ui->sel_cpu - 1;
+			pn->sel_cpu = pn->sel_cpu <= 0 ? nr - 1 : pn->sel_cpu - 1;
 		else if (parse_int(x, 0, nr - 1, &v))
-			ui->sel_cpu = (int)v;
+			pn->sel_cpu = (int)v;
 		else {
 			ui_error(ui, "select: no CPU '%s' (0..%d)", x, nr - 1);
 			return -1;
 		}
-		ui_message(ui, "cpu %d", ui->sel_cpu);
+		ui_message(ui, "cpu %d", pn->sel_cpu);
 		return 0;
 	}
 	if (!strcmp(what, "task")) {
-		int nr = ui->f->sc.nr_tasks, t;
+		int nr = pn->run->f->sc.nr_tasks, t;
 		if (!nr) {
 			ui_error(ui, "select: the scenario has no tasks");
 			return -1;
 		}
 		if (!strcmp(x, "next"))
-			t = (ui->sel_task + 1) % nr;
+			t = (pn->sel_task + 1) % nr;
 		else if (!strcmp(x, "prev"))
-			t = ui->sel_task <= 0 ? nr - 1 : ui->sel_task - 1;
-		else if ((t = task_by_name(ui, x)) < 0) {
+			t = pn->sel_task <= 0 ? nr - 1 : pn->sel_task - 1;
+		else if ((t = task_by_name(pn, x)) < 0) {
 			ui_error(ui, t == -2 ? "select: '%s' names more than one task" : "select: no task '%s'", x);
 			return -1;
 		}
-		ui->sel_task = t;
-		ui_message(ui, "task %s", ui->f->sc.task[t].name);
+		pn->sel_task = t;
+		ui_message(ui, "task %s", pn->run->f->sc.task[t].name);
 		return 0;
 	}
 	if (!strcmp(what, "group"))
-		return select_group(ui, x);
+		return select_group(ui, pn, x);
 	ui_error(ui, "select: expected cpu, task, group or none, not '%s'", what);
 	return -1;
 }
 
-static int c_set(struct ui *ui, struct args *a)
+static int c_set(struct ui *ui, struct pane *pn, struct args *a)
 {
 	struct sched_command cmds[256];
 	char err[256];
 	int n = 0;
 
-	if (command_parse(ui->f, a->line, cmds, (int)ARRAY_SIZE(cmds), &n, err, sizeof(err))) {
+	if (command_parse(pn->run->f, a->line, cmds, (int)ARRAY_SIZE(cmds), &n, err, sizeof(err))) {
 		ui_error(ui, "%s", err);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (history_apply_command(ui->h, &cmds[i], err, sizeof(err))) {
+		if (history_apply_command(pn->run->h, &cmds[i], err, sizeof(err))) {
 			ui_error(ui, "set: %s", err);
 			return -1;
 		}
 	}
 	char t[32];
-	ui_message(ui, "%s (at %s)", a->line, ui_time_text(sched_now(ui->e), t, sizeof(t)));
+	ui_message(ui, "%s (at %s)", a->line, ui_time_text(sched_now(pn->run->e), t, sizeof(t)));
 	return 0;
 }
 
-static int c_filter(struct ui *ui, struct args *a)
+static int c_filter(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const char *text = a->n > 1 ? a->rest[1] : "";
 
-	if (strlen(text) >= sizeof(ui->ev_filter)) {
-		ui_error(ui, "filter: longer than %zu characters", sizeof(ui->ev_filter) - 1);
+	if (strlen(text) >= sizeof(pn->ev_filter)) {
+		ui_error(ui, "filter: longer than %zu characters", sizeof(pn->ev_filter) - 1);
 		return -1;
 	}
-	snprintf(ui->ev_filter, sizeof(ui->ev_filter), "%s", text);
+	snprintf(pn->ev_filter, sizeof(pn->ev_filter), "%s", text);
 	ui_message(ui, *text ? "filter: %s" : "filter off%s", text);
 	return 0;
 }
 
-static int c_help(struct ui *ui, struct args *a)
+static int c_help(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const struct view *help = ui_view_by_name("help");
 
 	if (!help)
 		return 0;
-	if (ui->main_view == help) {
-		ui->main_view = help_return ? help_return : ui_nr_views ? ui_views[0] : NULL;
-		help_return = NULL;
+	if (pn->main_view == help) {
+		pn->main_view = pn->help_return ? pn->help_return : ui_nr_views ? ui_views[0] : NULL;
+		pn->help_return = NULL;
 		ui_message(ui, " ");
 		return 0;
 	}
-	help_return = ui->main_view;
-	ui->main_view = help;
+	pn->help_return = pn->main_view;
+	pn->main_view = help;
 	ui_message(ui, "help: q or Escape closes it");
 	return 0;
 }
 
-static int c_quit(struct ui *ui, struct args *a)
+static int c_quit(struct ui *ui, struct pane *pn, struct args *a)
 {
 	ui->quit = true;
 	return 0;
 }
 
-static int c_bind(struct ui *ui, struct args *a)
+static int c_bind(struct ui *ui, struct pane *pn, struct args *a)
 {
 	char err[200];
 
@@ -832,7 +811,7 @@ static int c_bind(struct ui *ui, struct args *a)
 		ui_error(ui, "bind: expected KEY COMMAND");
 		return -1;
 	}
-	if (keymap_bind(a->w[1], a->rest[2], err, sizeof(err))) {
+	if (keymap_bind(&ui->keymap, a->w[1], a->rest[2], err, sizeof(err))) {
 		ui_error(ui, "%s", err);
 		return -1;
 	}
@@ -840,7 +819,7 @@ static int c_bind(struct ui *ui, struct args *a)
 	return 0;
 }
 
-static int c_unbind(struct ui *ui, struct args *a)
+static int c_unbind(struct ui *ui, struct pane *pn, struct args *a)
 {
 	char err[200];
 
@@ -848,7 +827,7 @@ static int c_unbind(struct ui *ui, struct args *a)
 		ui_error(ui, "unbind: expected KEY");
 		return -1;
 	}
-	if (keymap_bind(a->w[1], "", err, sizeof(err))) {
+	if (keymap_bind(&ui->keymap, a->w[1], "", err, sizeof(err))) {
 		ui_error(ui, "%s", err);
 		return -1;
 	}
@@ -856,19 +835,19 @@ static int c_unbind(struct ui *ui, struct args *a)
 	return 0;
 }
 
-static int c_prompt(struct ui *ui, struct args *a)
+static int c_prompt(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const char *p = strchr(a->line, ' ');
 
 	/* keep the text after "prompt " as typed, trailing space included */
-	snprintf(prompt_buf, sizeof(prompt_buf), "%s", p ? p + 1 : "");
-	prompt_pending = true;
+	snprintf(ui->prompt, sizeof(ui->prompt), "%s", p ? p + 1 : "");
+	ui->prompt_pending = true;
 	return 0;
 }
 
-static int c_redraw(struct ui *ui, struct args *a)
+static int c_redraw(struct ui *ui, struct pane *pn, struct args *a)
 {
-	redraw_pending = true;
+	ui->redraw_pending = true;
 	return 0;
 }
 
@@ -948,11 +927,12 @@ int ui_command(struct ui *ui, const char *line)
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
 		if (strcmp(a.w[0], cmds[i].info.name))
 			continue;
-		u64 steps = sched_nr_steps(ui->e);
-		int rc = cmds[i].fn(ui, &a);
+		struct pane *pn = ui_focus(ui);
+		u64 steps = sched_nr_steps(pn->run->e);
+		int rc = cmds[i].fn(ui, pn, &a);
 		/* breakpoints follow the stream: a jump starts them afresh */
-		if (sched_nr_steps(ui->e) != steps)
-			ui_breaks_reset();
+		if (sched_nr_steps(pn->run->e) != steps)
+			ui_breaks_reset(ui);
 		return rc;
 	}
 	ui_error(ui, "unknown command '%s' (? lists them)", a.w[0]);
@@ -994,7 +974,7 @@ int ui_command_file(struct ui *ui, const char *path)
 		}
 		if (ui_command(ui, p)) {
 			char m[512];
-			snprintf(m, sizeof(m), "%s", ui->message ? ui->message : "error");
+			snprintf(m, sizeof(m), "%s", ui->message);
 			ui_error(ui, "%s:%d: %s", path, lineno, m);
 			rc = -1;
 			break;

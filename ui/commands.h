@@ -30,12 +30,11 @@ const struct ui_command_info *ui_command_get(int i);
 /* The status line's message. */
 void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool ui_message_is_error(void);
 
 /* `prompt TEXT` asks the loop to open the console with TEXT typed; NULL if not. */
-const char *ui_take_prompt(void);
+const char *ui_take_prompt(struct ui *ui);
 /* `redraw` asks for the whole screen to be sent again. */
-bool ui_take_redraw(void);
+bool ui_take_redraw(struct ui *ui);
 
 /* The speed steps `speed up`/`speed down` move through; 0 = max. */
 double ui_speed_step(double speed, int dir);
@@ -44,15 +43,14 @@ const char *ui_speed_text(double speed, char *buf, size_t len);
 const char *ui_time_text(u64 ns, char *buf, size_t len);
 
 /* Breakpoints (`break EXPR`): does any hold for ev? index of the first, or -1. */
-int ui_breaks_test(const struct sched_event *ev);
-int ui_nr_breaks(void);
+int ui_breaks_test(struct ui *ui, const struct sched_event *ev);
 /* After a jump: breakpoints forget what they saw. */
-void ui_breaks_reset(void);
-/* The status message for the breakpoint ui_breaks_test() last hit, at ev. */
-void ui_breaks_hit(struct ui *ui, const struct sched_event *ev);
+void ui_breaks_reset(struct ui *ui);
+/* The status message for the breakpoint ui_breaks_test() last hit, at ev of run. */
+void ui_breaks_hit(struct ui *ui, const struct ui_run *run, const struct sched_event *ev);
 
-/* Forget breakpoints, the pending prompt and the help view's return point. */
-void ui_commands_reset(void);
+/* Free what the commands keep (breakpoints). */
+void ui_commands_fini(struct ui *ui);
 
 /* Names for completion: NULL-terminated lists. */
 const char *const *ui_event_kind_names(void);

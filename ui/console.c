@@ -10,23 +10,26 @@
 #include "commands.h"
 #include "console.h"
 
-static struct ui *cui;
-static bool active;
-static unsigned char queue[256];
-static size_t q_head, q_tail;
-static char matches_text[512];
+/*
+ * readline is one per process and its callbacks take no context: the
+ * console it serves is reached through this pointer, set while one is open
+ * (terminal state, like the screen's). Its state lives in struct console.
+ */
+static struct console *rl_con;
 static FILE *devnull;
 
 static int con_getc(FILE *f)
 {
-	if (q_head == q_tail)
+	struct console *c = rl_con;
+
+	if (c->q_head == c->q_tail)
 		return EOF;
-	return queue[q_head++ % sizeof(queue)];
+	return c->queue[c->q_head++ % sizeof(c->queue)];
 }
 
 static int con_available(void)
 {
-	return q_head != q_tail;
+	return rl_con->q_head != rl_con->q_tail;
 }
 
 static void con_redisplay(void)
@@ -44,25 +47,23 @@ static void con_deprep(void)
 
 static void on_line(char *line)
 {
+	struct console *c = rl_con;
+
 	rl_callback_handler_remove();
-	active = false;
-	matches_text[0] = 0;
+	c->active = false;
+	c->matches[0] = 0;
 	if (!line)
 		return;		/* C-d on an empty line */
 	if (*line) {
 		HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
 		if (!last || strcmp(last->line, line))
 			add_history(line);
-		ui_command(cui, line);
+		ui_command(c->ui, line);
 	}
 	free(line);
 }
 
-/* ---- completion ---- */
-
-static const char *const *gen_list;
-static const char *(*gen_fn)(int i);
-static int gen_n;
+/* ---- completion: readline asks a generator for one candidate at a time ---- */
 
 static const char *cmd_name(int i)
 {
@@ -71,12 +72,16 @@ static const char *cmd_name(int i)
 
 static const char *task_name(int i)
 {
-	return i < cui->f->sc.nr_tasks ? cui->f->sc.task[i].name : NULL;
+	const struct ui_run *run = ui_focus(rl_con->ui)->run;
+
+	return i < run->f->sc.nr_tasks ? run->f->sc.task[i].name : NULL;
 }
 
 static const char *group_path(int i)
 {
-	return i < cui->f->sc.nr_groups ? cui->f->sc.group[i].path : NULL;
+	const struct ui_run *run = ui_focus(rl_con->ui)->run;
+
+	return i < run->f->sc.nr_groups ? run->f->sc.group[i].path : NULL;
 }
 
 static const char *view_name(int i)
@@ -95,12 +100,13 @@ static const char *event_name(int i)
 
 static const char *cp_name(int i)
 {
-	int n = history_nr_checkpoints(cui->h), k = 0;
+	const struct sched_history *h = ui_focus(rl_con->ui)->run->h;
+	int n = history_nr_checkpoints(h), k = 0;
 
 	for (int j = 0; j < n; j++) {
 		struct history_checkpoint_info ci;
 
-		history_checkpoint_info(cui->h, j, &ci);
+		history_checkpoint_info(h, j, &ci);
 		if (ci.name && k++ == i)
 			return ci.name;
 	}
@@ -109,21 +115,21 @@ static const char *cp_name(int i)
 
 static char *generator(const char *text, int state)
 {
-	static int idx;
+	struct console *c = rl_con;
 	size_t len = strlen(text);
 
 	if (!state)
-		idx = 0;
+		c->gen_idx = 0;
 	for (;;) {
 		const char *s;
 
-		if (gen_list)
-			s = idx < gen_n ? gen_list[idx] : NULL;
+		if (c->gen_list)
+			s = c->gen_idx < c->gen_n ? c->gen_list[c->gen_idx] : NULL;
 		else
-			s = gen_fn(idx);
+			s = c->gen_fn(c->gen_idx);
 		if (!s)
 			return NULL;
-		idx++;
+		c->gen_idx++;
 		if (!strncmp(s, text, len))
 			return strdup(s);
 	}
@@ -133,6 +139,8 @@ static char **complete(const char *text, int start, int end)
 {
 	char first[32] = "", second[32] = "";
 	int nw = 0;
+
+	struct console *c = rl_con;
 
 	rl_attempted_completion_over = 1;
 	/* the words before the one being completed */
@@ -153,34 +161,34 @@ static char **complete(const char *text, int start, int end)
 	static const char *const set_what[] = { "nice", "slice", "policy", "group", "tunable", "feature" };
 	static const char *const speeds[] = { "up", "down", "max", "1", "0.1", "0.01", "1/1000", "1/10000" };
 
-	gen_list = NULL;
-	gen_fn = NULL;
+	c->gen_list = NULL;
+	c->gen_fn = NULL;
 	if (nw == 0) {
-		gen_fn = cmd_name;
+		c->gen_fn = cmd_name;
 	} else if (!strcmp(first, "view") || !strcmp(first, "side")) {
-		gen_fn = view_name;
+		c->gen_fn = view_name;
 	} else if (!strcmp(first, "select") && nw == 1) {
-		gen_list = select_what, gen_n = (int)ARRAY_SIZE(select_what);
+		c->gen_list = select_what, c->gen_n = (int)ARRAY_SIZE(select_what);
 	} else if (!strcmp(first, "select") && !strcmp(second, "task")) {
-		gen_fn = task_name;
+		c->gen_fn = task_name;
 	} else if ((!strcmp(first, "select") || !strcmp(first, "set")) && !strcmp(second, "group")) {
-		gen_fn = group_path;
+		c->gen_fn = group_path;
 	} else if (!strcmp(first, "move")) {
 		/* move task PATTERN to PATH: a path follows "to" */
-		gen_fn = nw >= 4 ? group_path : task_name;
+		c->gen_fn = nw >= 4 ? group_path : task_name;
 	} else if (!strcmp(first, "set") && nw == 1) {
-		gen_list = set_what, gen_n = (int)ARRAY_SIZE(set_what);
+		c->gen_list = set_what, c->gen_n = (int)ARRAY_SIZE(set_what);
 	} else if (!strcmp(first, "set") || !strcmp(first, "filter")) {
-		gen_fn = task_name;
+		c->gen_fn = task_name;
 	} else if ((!strcmp(first, "step-next") || !strcmp(first, "break")) && nw >= 1 &&
 		   !strchr(text, '=')) {
-		gen_fn = event_name;
+		c->gen_fn = event_name;
 	} else if (!strcmp(first, "goto")) {
-		gen_fn = cp_name;
+		c->gen_fn = cp_name;
 	} else if (!strcmp(first, "speed")) {
-		gen_list = speeds, gen_n = (int)ARRAY_SIZE(speeds);
+		c->gen_list = speeds, c->gen_n = (int)ARRAY_SIZE(speeds);
 	} else if (!strcmp(first, "help")) {
-		gen_fn = cmd_name;
+		c->gen_fn = cmd_name;
 	} else {
 		return NULL;
 	}
@@ -189,21 +197,18 @@ static char **complete(const char *text, int start, int end)
 
 static void show_matches(char **m, int n, int max_len)
 {
-	size_t len = 0;
+	char *out = rl_con->matches;
+	size_t len = 0, cap = sizeof(rl_con->matches);
 
-	matches_text[0] = 0;
-	for (int i = 1; i <= n && len + 2 < sizeof(matches_text); i++)
-		len += (size_t)snprintf(matches_text + len, sizeof(matches_text) - len, "%s  ", m[i]);
+	out[0] = 0;
+	for (int i = 1; i <= n && len + 2 < cap; i++)
+		len += (size_t)snprintf(out + len, cap - len, "%s  ", m[i]);
 }
 
-const char *console_matches(void)
+void console_init(struct console *c, struct ui *ui)
 {
-	return matches_text;
-}
-
-void console_init(struct ui *ui)
-{
-	cui = ui;
+	memset(c, 0, sizeof(*c));
+	c->ui = ui;
 	if (devnull)
 		return;
 	devnull = fopen("/dev/null", "w");
@@ -228,46 +233,43 @@ void console_init(struct ui *ui)
 	stifle_history(500);
 }
 
-void console_fini(void)
+void console_fini(struct console *c)
 {
-	if (active)
+	if (c->active)
 		rl_callback_handler_remove();
-	active = false;
+	c->active = false;
+	rl_con = NULL;
 }
 
-bool console_active(void)
+void console_open(struct console *c, const char *text)
 {
-	return active;
-}
-
-void console_open(const char *text)
-{
-	q_head = q_tail = 0;
-	matches_text[0] = 0;
+	c->q_head = c->q_tail = 0;
+	c->matches[0] = 0;
+	rl_con = c;
 	rl_callback_handler_install(":", on_line);
-	active = true;
+	c->active = true;
 	if (text && *text) {
 		rl_insert_text(text);
 		rl_point = rl_end;
 	}
 }
 
-static void push(const char *s, size_t n)
+static void push(struct console *c, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n && q_tail - q_head < sizeof(queue); i++)
-		queue[q_tail++ % sizeof(queue)] = (unsigned char)s[i];
+	for (size_t i = 0; i < n && c->q_tail - c->q_head < sizeof(c->queue); i++)
+		c->queue[c->q_tail++ % sizeof(c->queue)] = (unsigned char)s[i];
 }
 
-static void cancel(void)
+static void cancel(struct console *c)
 {
 	rl_replace_line("", 0);
 	rl_point = rl_end = 0;
 	rl_callback_handler_remove();
-	active = false;
-	matches_text[0] = 0;
+	c->active = false;
+	c->matches[0] = 0;
 }
 
-void console_key(const struct input_key *k)
+void console_key(struct console *c, const struct input_key *k)
 {
 	static const struct {
 		const char *name;
@@ -278,38 +280,38 @@ void console_key(const struct input_key *k)
 		{ "Home", "\x01" }, { "End", "\x05" },
 	};
 
-	if (!active || k->mouse)
+	if (!c->active || k->mouse)
 		return;
 	if (!strcmp(k->name, "Escape") || !strcmp(k->name, "C-c") || !strcmp(k->name, "C-g")) {
-		cancel();
+		cancel(c);
 		return;
 	}
 	if (!strcmp(k->name, "Delete")) {
 		if (rl_point < rl_end)
-			push("\x04", 1);
+			push(c, "\x04", 1);
 	} else if (!strcmp(k->name, "Backspace") && rl_end == 0) {
-		cancel();	/* backspace over the ':' closes, as in vim */
+		cancel(c);	/* backspace over the ':' closes, as in vim */
 		return;
 	} else if (k->utf8[0] && !k->ctrl && !k->alt) {
-		push(k->utf8, strlen(k->utf8));
+		push(c, k->utf8, strlen(k->utf8));
 	} else if (k->ctrl && !k->alt && k->code > 0 && k->code < 32) {
-		char c = (char)k->code;
-		if (c == 4 && rl_end == 0)
+		char ch = (char)k->code;
+		if (ch == 4 && rl_end == 0)
 			return;
-		push(&c, 1);
+		push(c, &ch, 1);
 	} else if (k->alt && k->utf8[0]) {
-		push("\033", 1);
-		push(k->utf8, strlen(k->utf8));
+		push(c, "\033", 1);
+		push(c, k->utf8, strlen(k->utf8));
 	} else {
 		for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 			if (!strcmp(k->name, map[i].name))
-				push(map[i].bytes, strlen(map[i].bytes));
+				push(c, map[i].bytes, strlen(map[i].bytes));
 	}
 	if (strcmp(k->name, "Tab"))
-		matches_text[0] = 0;
-	while (active && q_head != q_tail)
+		c->matches[0] = 0;
+	while (c->active && c->q_head != c->q_tail)
 		rl_callback_read_char();
-	q_head = q_tail = 0;
+	c->q_head = c->q_tail = 0;
 }
 
 /* Columns of the UTF-8 text s[0..n). */
@@ -323,9 +325,9 @@ static int columns(const char *s, int n)
 	return c;
 }
 
-int console_draw(struct cellbuf *cb, int y)
+int console_draw(const struct console *c, struct cellbuf *cb, int y)
 {
-	if (!active)
+	if (!c->active)
 		return -1;
 	const char *line = rl_line_buffer ? rl_line_buffer : "";
 	int w = cb->w, len = rl_end, point = rl_point;

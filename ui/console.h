@@ -11,16 +11,14 @@
 #include "input.h"
 #include "ui.h"
 
-void console_init(struct ui *ui);
-void console_fini(void);
-bool console_active(void);
+/* The console of ui (struct ui holds its state); readline set up once. */
+void console_init(struct console *c, struct ui *ui);
+void console_fini(struct console *c);
 /* Open the console with `text` already typed. */
-void console_open(const char *text);
+void console_open(struct console *c, const char *text);
 /* Feed a key; Enter runs the line through ui_command(). */
-void console_key(const struct input_key *k);
+void console_key(struct console *c, const struct input_key *k);
 /* Draw ":" and the line on row y; returns the cursor column. */
-int console_draw(struct cellbuf *cb, int y);
-/* Completion candidates shown by the last Tab, "" if none. */
-const char *console_matches(void);
+int console_draw(const struct console *c, struct cellbuf *cb, int y);
 
 #endif

@@ -41,14 +41,14 @@ u64 decision_of(const struct sched_event *ev)
 	}
 }
 
-static int draw_select(struct ui *ui, struct cellbuf *cb, struct rect a, const struct sched_event *ev)
+static int draw_select(struct pane *pn, struct cellbuf *cb, struct rect a, const struct sched_event *ev)
 {
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	int y = a.y, bottom = a.y + a.h;
 
 	cb_print(cb, a.x, y++, a.w, bold, "why: %s of %s placed on CPU %d (select_task_rq_fair)",
 		 ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup",
-		 sched_comm(ui->e, ev->select.pid, ev->cpu), ev->select.new_cpu);
+		 sched_comm(pn->run->e, ev->select.pid, ev->cpu), ev->select.new_cpu);
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, STYLE_PLAIN,
 			 "prev_cpu %d, waker's CPU %d; wake_affine(): %s -> target CPU %d", ev->select.prev_cpu,
@@ -66,16 +66,16 @@ static int draw_select(struct ui *ui, struct cellbuf *cb, struct rect a, const s
 }
 
 /* One load_balance() attempt: its summary, the groups it compared, the tasks it tried. */
-static int draw_balance(struct ui *ui, struct cellbuf *cb, struct rect a, u64 first)
+static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 first)
 {
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	u64 limit = MIN(history_nr_logged(ui->h), sched_nr_events(ui->e));
+	u64 limit = MIN(history_nr_logged(pn->run->h), sched_nr_events(pn->run->e));
 	const struct sched_event *sum = NULL;
 	int y = a.y, bottom = a.y + a.h;
 
 	for (u64 s = first; s < limit && s < first + RECORD_SCAN; s++) {
-		const struct sched_event *ev = history_event(ui->h, s);
+		const struct sched_event *ev = history_event(pn->run->h, s);
 
 		if (ev->type == EV_SCHED_LB && ev->lb.decision == first) {
 			sum = ev;
@@ -103,7 +103,7 @@ static int draw_balance(struct ui *ui, struct cellbuf *cb, struct rect a, u64 fi
 		cb_print(cb, a.x + 2, y++, a.w - 2, bold, "%-10s %-13s %9s %9s %7s %8s %6s %6s", "group", "type",
 			 "avg_load", "load", "util", "capacity", "nr", "idle");
 	for (u64 s = first; s < sum->seq && y < bottom; s++) {
-		const struct sched_event *ev = history_event(ui->h, s);
+		const struct sched_event *ev = history_event(pn->run->h, s);
 
 		if (ev->type != EV_SCHED_LB_GROUP || ev->lb_group.decision != first)
 			continue;
@@ -114,13 +114,13 @@ static int draw_balance(struct ui *ui, struct cellbuf *cb, struct rect a, u64 fi
 			 ev->lb_group.group_capacity, ev->lb_group.sum_h_nr_running, ev->lb_group.idle_cpus);
 	}
 	for (u64 s = first; s < sum->seq && y < bottom; s++) {
-		const struct sched_event *ev = history_event(ui->h, s);
+		const struct sched_event *ev = history_event(pn->run->h, s);
 
 		if (ev->type != EV_SCHED_LB_TASK || ev->lb_task.decision != first)
 			continue;
 		cb_print(cb, a.x + 2, y++, a.w - 2, ev->lb_task.result <= LBT_MOVED_HOT ? bold : STYLE_PLAIN,
 			 "tried %-14s load %6u -> %-10s imbalance left %" PRId64,
-			 sched_comm(ui->e, ev->lb_task.pid, ev->cpu), ev->lb_task.load,
+			 sched_comm(pn->run->e, ev->lb_task.pid, ev->cpu), ev->lb_task.load,
 			 nm(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result), ev->lb_task.imbalance);
 	}
 	if (y < bottom)
@@ -128,15 +128,15 @@ static int draw_balance(struct ui *ui, struct cellbuf *cb, struct rect a, u64 fi
 	return y - a.y;
 }
 
-int decision_draw(struct ui *ui, struct cellbuf *cb, struct rect a, const struct sched_event *ev)
+int decision_draw(struct pane *pn, struct cellbuf *cb, struct rect a, const struct sched_event *ev)
 {
 	u64 first = decision_of(ev);
 	const struct sched_event *head;
 
-	if (a.h <= 0 || first == ~0ULL || first >= history_nr_logged(ui->h))
+	if (a.h <= 0 || first == ~0ULL || first >= history_nr_logged(pn->run->h))
 		return 0;
-	head = history_event(ui->h, first);
+	head = history_event(pn->run->h, first);
 	if (head->type == EV_SCHED_SELECT_RQ)
-		return draw_select(ui, cb, a, head);
-	return draw_balance(ui, cb, a, first);
+		return draw_select(pn, cb, a, head);
+	return draw_balance(pn, cb, a, first);
 }

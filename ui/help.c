@@ -9,16 +9,14 @@
 #include "input.h"
 #include "loop.h"
 
-static int help_top;
-
 /* Help lines: keys first, then commands. Returns the number of lines;
  * draws those in [top, top + h) at y. */
-static int help_lines(struct cellbuf *cb, struct rect r, int top)
+static int help_lines(const struct keymap *km, struct cellbuf *cb, struct rect r, int top)
 {
 	struct style head = { C_CYAN, COLOR_DEFAULT, A_BOLD_ };
 	struct style key = { C_YELLOW, COLOR_DEFAULT, A_BOLD_ };
 	struct style dim = { COLOR_DEFAULT, COLOR_DEFAULT, A_DIM_ };
-	int line = 0, nk = keymap_count();
+	int line = 0, nk = km->nr;
 #define ROW(...) do { int y_ = r.y + line - top; if (cb && line >= top && y_ < r.y + r.h) { __VA_ARGS__; } line++; } while (0)
 
 	ROW(cb_print(cb, r.x, y_, r.w, head, "Keys"));
@@ -29,7 +27,7 @@ static int help_lines(struct cellbuf *cb, struct rect r, int top)
 	for (int i = 0; i < nk; i += cols) {
 		ROW(for (int c = 0; c < cols && i + c < nk; c++) {
 			const char *k, *cmd;
-			keymap_get(i + c, &k, &cmd);
+			keymap_get(km, i + c, &k, &cmd);
 			cb_print(cb, r.x + c * colw + 2, y_, 12, key, "%s", k);
 			cb_print(cb, r.x + c * colw + 14, y_, colw - 15, STYLE_PLAIN, "%s", cmd);
 		});
@@ -60,47 +58,47 @@ static int help_lines(struct cellbuf *cb, struct rect r, int top)
 	return line;
 }
 
-static void help_draw(struct ui *ui, struct cellbuf *cb, struct rect area)
+static void help_draw(struct pane *pn, struct cellbuf *cb, struct rect area)
 {
 	struct style frame = { C_CYAN, COLOR_DEFAULT, 0 };
 
 	cb_box(cb, area, frame, "schedscope help");
 	struct rect in = { area.x + 2, area.y + 1, area.w - 4, area.h - 2 };
-	int total = help_lines(NULL, in, 0);
-	if (help_top > total - in.h)
-		help_top = total - in.h;
-	if (help_top < 0)
-		help_top = 0;
-	help_lines(cb, in, help_top);
+	int total = help_lines(&pn->ui->keymap, NULL, in, 0);
+	if (pn->help_top > total - in.h)
+		pn->help_top = total - in.h;
+	if (pn->help_top < 0)
+		pn->help_top = 0;
+	help_lines(&pn->ui->keymap, cb, in, pn->help_top);
 	if (total > in.h)
 		cb_print(cb, area.x + area.w - 22, area.y + area.h - 1, 20, frame,
-			 " %d-%d of %d ", help_top + 1, MIN(total, help_top + in.h), total);
+			 " %d-%d of %d ", pn->help_top + 1, MIN(total, pn->help_top + in.h), total);
 }
 
-static bool help_key(struct ui *ui, int key)
+static bool help_key(struct pane *pn, int key)
 {
 	switch (key) {
 	case KEY_UP:
 	case 'k':
-		help_top--;
+		pn->help_top--;
 		return true;
 	case KEY_DOWN:
 	case 'j':
-		help_top++;
+		pn->help_top++;
 		return true;
 	case KEY_PPAGE:
-		help_top -= 10;
+		pn->help_top -= 10;
 		return true;
 	case KEY_NPAGE:
 	case ' ':
-		help_top += 10;
+		pn->help_top += 10;
 		return true;
 	case KEY_HOME:
-		help_top = 0;
+		pn->help_top = 0;
 		return true;
 	case 'q':
 	case 27:
-		ui_command(ui, "help");	/* closes it */
+		ui_command(pn->ui, "help");	/* closes it */
 		return true;
 	}
 	return false;

@@ -10,11 +10,11 @@
 #include <strings.h>
 #include <termkey.h>
 
+#include "src/base/mem.h"
 #include "input.h"
 #include "screen.h"
 #include "ui.h"
 
-int input_mouse_x = -1, input_mouse_y = -1, input_mouse_button;
 
 static TermKey *tk;
 
@@ -122,9 +122,6 @@ static bool convert(const TermKeyKey *tkk, struct input_key *k)
 		k->y = line - 1;
 		k->code = KEY_MOUSE;
 		snprintf(k->name, sizeof(k->name), "Mouse%d", button);
-		input_mouse_x = k->x;
-		input_mouse_y = k->y;
-		input_mouse_button = button;
 		return true;
 	}
 	default:
@@ -177,13 +174,10 @@ int input_wait(struct input_key *k, int timeout_ms)
 
 /* ---- keymap ---- */
 
-struct binding {
+struct key_binding {
 	char key[32];
 	char *cmd;
 };
-
-static struct binding *map;
-static int nr_map, cap_map;
 
 static const char *const special[] = {
 	"Space", "Tab", "Enter", "Escape", "Backspace", "Delete", "Up", "Down", "Left", "Right",
@@ -264,46 +258,49 @@ bool keymap_canon(const char *in, char *out, size_t len)
 	return false;
 }
 
-static struct binding *find(const char *key)
+static struct key_binding *find(struct keymap *km, const char *key)
 {
-	for (int i = 0; i < nr_map; i++)
-		if (!strcmp(map[i].key, key))
-			return &map[i];
+	for (int i = 0; i < km->nr; i++)
+		if (!strcmp(km->map[i].key, key))
+			return &km->map[i];
 	return NULL;
 }
 
-static void set(const char *key, const char *cmd)
+static void set(struct keymap *km, const char *key, const char *cmd)
 {
-	struct binding *b = find(key);
+	struct key_binding *b = find(km, key);
 
 	if (b) {
 		free(b->cmd);
 	} else {
-		if (nr_map == cap_map) {
-			cap_map = cap_map ? cap_map * 2 : 64;
-			map = realloc(map, (size_t)cap_map * sizeof(*map));
-			if (!map)
-				abort();
-		}
-		b = &map[nr_map++];
+		XGROW(km->map, km->cap, km->nr);
+		b = &km->map[km->nr++];
 		snprintf(b->key, sizeof(b->key), "%s", key);
 	}
-	b->cmd = strdup(cmd);
+	b->cmd = xstrdup(cmd);
 }
 
-static void unset(const char *key)
+static void unset(struct keymap *km, const char *key)
 {
-	struct binding *b = find(key);
+	struct key_binding *b = find(km, key);
 
 	if (!b)
 		return;
 	free(b->cmd);
-	int i = (int)(b - map);
-	memmove(&map[i], &map[i + 1], (size_t)(nr_map - i - 1) * sizeof(*map));
-	nr_map--;
+	int i = (int)(b - km->map);
+	memmove(&km->map[i], &km->map[i + 1], (size_t)(km->nr - i - 1) * sizeof(*km->map));
+	km->nr--;
 }
 
-void keymap_reset(void)
+void keymap_free(struct keymap *km)
+{
+	for (int i = 0; i < km->nr; i++)
+		free(km->map[i].cmd);
+	free(km->map);
+	memset(km, 0, sizeof(*km));
+}
+
+void keymap_reset(struct keymap *km)
 {
 	static const char *const defaults[][2] = {
 		{ "Space", "toggle-pause" },
@@ -340,55 +337,41 @@ void keymap_reset(void)
 		{ "C-l", "redraw" },
 	};
 
-	for (int i = 0; i < nr_map; i++)
-		free(map[i].cmd);
-	nr_map = 0;
+	keymap_free(km);
 	for (size_t i = 0; i < ARRAY_SIZE(defaults); i++)
-		set(defaults[i][0], defaults[i][1]);
+		set(km, defaults[i][0], defaults[i][1]);
 	for (int i = 0; i < ui_nr_views && i < 9; i++) {
 		char key[2] = { (char)('1' + i), 0 }, cmd[64];
 
 		snprintf(cmd, sizeof(cmd), "view %s", ui_views[i]->name);
-		set(key, cmd);
+		set(km, key, cmd);
 	}
 }
 
-const char *keymap_lookup(const char *key)
+const char *keymap_lookup(struct keymap *km, const char *key)
 {
-	struct binding *b;
+	struct key_binding *b = find(km, key);
 
-	if (!map)
-		keymap_reset();
-	b = find(key);
 	return b ? b->cmd : NULL;
 }
 
-int keymap_bind(const char *key, const char *command, char *err, size_t errlen)
+int keymap_bind(struct keymap *km, const char *key, const char *command, char *err, size_t errlen)
 {
 	char canon[32];
 
-	if (!map)
-		keymap_reset();
 	if (!keymap_canon(key, canon, sizeof(canon))) {
 		snprintf(err, errlen, "bind: unknown key '%s' (e.g. x, C-x, F5, Space, PageUp)", key);
 		return -1;
 	}
 	if (!*command)
-		unset(canon);
+		unset(km, canon);
 	else
-		set(canon, command);
+		set(km, canon, command);
 	return 0;
 }
 
-int keymap_count(void)
+void keymap_get(const struct keymap *km, int i, const char **key, const char **command)
 {
-	if (!map)
-		keymap_reset();
-	return nr_map;
-}
-
-void keymap_get(int i, const char **key, const char **command)
-{
-	*key = map[i].key;
-	*command = map[i].cmd;
+	*key = km->map[i].key;
+	*command = km->map[i].cmd;
 }

@@ -24,9 +24,6 @@ struct input_key {
 	int x, y;
 };
 
-/* The last mouse press, for views (input_key.code is KEY_MOUSE). */
-extern int input_mouse_x, input_mouse_y, input_mouse_button;
-
 int input_init(void);
 void input_fini(void);
 /*
@@ -37,14 +34,17 @@ int input_wait(struct input_key *k, int timeout_ms);
 
 /* ---- the keymap ---- */
 
+struct keymap;
+
 /* The default bindings; view keys 1..9 follow the view table. */
-void keymap_reset(void);
+void keymap_reset(struct keymap *km);
+void keymap_free(struct keymap *km);
 /* The command of a key, NULL when unbound. */
-const char *keymap_lookup(const char *key);
+const char *keymap_lookup(struct keymap *km, const char *key);
 /* Bind (an empty command unbinds); -1 with a message on a bad key name. */
-int keymap_bind(const char *key, const char *command, char *err, size_t errlen);
-int keymap_count(void);
-void keymap_get(int i, const char **key, const char **command);
+int keymap_bind(struct keymap *km, const char *key, const char *command, char *err, size_t errlen);
+/* Binding i of km->nr. */
+void keymap_get(const struct keymap *km, int i, const char **key, const char **command);
 /* A key name made canonical ("space" -> "Space", "^C" -> "C-c"); false if unknown. */
 bool keymap_canon(const char *in, char *out, size_t len);
 

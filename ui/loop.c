@@ -32,30 +32,28 @@ static const struct style st_bar = { C_BLACK, C_CYAN, 0 };
 static const struct style st_bar_key = { C_BLACK, C_CYAN, A_BOLD_ };
 static const struct style st_bar_sel = { C_BRIGHT_WHITE, C_BLUE, A_BOLD_ };
 
-/* where the header's view tabs are, for mouse clicks */
-static int tab_x0[16], tab_x1[16];
-
 static void draw_header(struct ui *ui, struct cellbuf *cb)
 {
 	struct style bar = st_bar, key = st_bar_key, sel = st_bar_sel;
-	const char *name = strrchr(ui->f->path, '/');
+	const struct pane *pn = ui_focus(ui);
+	const char *path = pn->run->f->path, *name = strrchr(path, '/');
 
 	if (!ui->colors) {
 		bar = key = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ };
 		key.attr |= A_BOLD_;
 		sel = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_ | A_UNDERLINE_ };
 	}
-	name = name ? name + 1 : ui->f->path[0] ? ui->f->path : "demo";
+	name = name ? name + 1 : path[0] ? path : "demo";
 	cb_fill(cb, (struct rect){ 0, 0, cb->w, 1 }, ' ', bar);
 	int x = cb_print(cb, 0, 0, cb->w, key, " schedscope ");
 	x += cb_print(cb, x, 0, cb->w - x, bar, "%s  ", name);
 	for (int i = 0; i < ui_nr_views && x < cb->w; i++) {
-		bool on = ui->main_view == ui_views[i] || ui->side_view == ui_views[i];
+		bool on = pn->main_view == ui_views[i] || pn->side_view == ui_views[i];
 		int x0 = x;
 		x += cb_print(cb, x, 0, cb->w - x, on ? sel : bar, " %d %s ", i + 1, ui_views[i]->name);
-		if (i < (int)ARRAY_SIZE(tab_x0)) {
-			tab_x0[i] = x0;
-			tab_x1[i] = x;
+		if (i < (int)ARRAY_SIZE(ui->tab_x0)) {
+			ui->tab_x0[i] = x0;
+			ui->tab_x1[i] = x;
 		}
 	}
 	const char *right = " ? help  : command  q quit ";
@@ -64,58 +62,32 @@ static void draw_header(struct ui *ui, struct cellbuf *cb)
 		cb_print(cb, cb->w - rw, 0, rw, bar, "%s", right);
 }
 
-/* Until the views land: the CPUs and what runs on them. */
-static void draw_fallback(struct ui *ui, struct cellbuf *cb, struct rect r)
+static void draw_views(struct pane *pn, struct cellbuf *cb, struct rect r)
 {
-	struct style dim = { COLOR_DEFAULT, COLOR_DEFAULT, A_DIM_ };
-	int n = sched_nr_cpus(ui->e);
-
-	cb_print(cb, r.x + 1, r.y, r.w - 2, dim, "CPUs (no views are built in yet)");
-	for (int c = 0; c < n && c + 1 < r.h; c++) {
-		struct sched_cpu_info ci;
-
-		sched_cpu_info(ui->e, c, &ci);
-		struct style st = ui_task_style(ui, ci.curr_pid);
-		if (c == ui->sel_cpu)
-			st.attr |= A_REVERSE_;
-		int x = cb_print(cb, r.x + 1, r.y + 1 + c, r.w - 2, c == ui->sel_cpu ? st : STYLE_PLAIN,
-				 "cpu %-3d ", c);
-		x += cb_print(cb, r.x + 1 + x, r.y + 1 + c, r.w - 2 - x, st, "%-16s",
-			      sched_comm(ui->e, ci.curr_pid, c));
-		cb_print(cb, r.x + 1 + x, r.y + 1 + c, r.w - 2 - x, dim, " nr_running %d", ci.nr_running);
-	}
-}
-
-static void draw_views(struct ui *ui, struct cellbuf *cb, struct rect r)
-{
-	if (!ui->main_view) {
-		draw_fallback(ui, cb, r);
-		return;
-	}
-	if (ui->side_view && ui->side_view != ui->main_view && r.w >= 60) {
+	if (pn->side_view && pn->side_view != pn->main_view && r.w >= 60) {
 		int mw = r.w * 3 / 5;
-		ui->main_view->draw(ui, cb, (struct rect){ r.x, r.y, mw, r.h });
-		ui->side_view->draw(ui, cb, (struct rect){ r.x + mw, r.y, r.w - mw, r.h });
+		pn->main_view->draw(pn, cb, (struct rect){ r.x, r.y, mw, r.h });
+		pn->side_view->draw(pn, cb, (struct rect){ r.x + mw, r.y, r.w - mw, r.h });
 	} else {
-		ui->main_view->draw(ui, cb, r);
+		pn->main_view->draw(pn, cb, r);
 	}
 }
 
 static void draw_caption(struct ui *ui, struct cellbuf *cb, int y)
 {
 	u64 t;
-	const char *cap = ui_caption(ui, &t);
-	const char *msg = ui->message && *ui->message ? ui->message : NULL;
+	const char *cap = ui_caption(ui_focus(ui)->run, &t);
+	const char *msg = *ui->message ? ui->message : NULL;
 	int mw = 0;
 
 	cb_fill(cb, (struct rect){ 0, y, cb->w, 1 }, ' ', STYLE_PLAIN);
-	if (console_active() && *console_matches()) {
+	if (ui->console.active && *ui->console.matches) {
 		cb_print(cb, 1, y, cb->w - 2, (struct style){ C_CYAN, COLOR_DEFAULT, 0 }, "%s",
-			 console_matches());
+			 ui->console.matches);
 		return;
 	}
 	if (msg) {
-		bool err = ui_message_is_error();
+		bool err = ui->message_is_error;
 		struct style st = err ? (struct style){ C_BRIGHT_RED, COLOR_DEFAULT, A_BOLD_ }
 				      : (struct style){ C_GREEN, COLOR_DEFAULT, 0 };
 		char tmp[600];
@@ -140,13 +112,15 @@ static void draw_caption(struct ui *ui, struct cellbuf *cb, int y)
 static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 {
 	struct style bar = st_bar, key = st_bar_key;
+	const struct pane *pn = ui_focus(ui);
+	const struct ui_run *run = pn->run;
 	char t[32], sp[32];
 	const char *state;
 	struct style sst;
 
 	if (!ui->colors)
 		bar = key = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ };
-	if (sched_finished(ui->e) || sched_now(ui->e) >= ui->f->sc.duration) {
+	if (sched_finished(run->e) || sched_now(run->e) >= run->f->sc.duration) {
 		state = " \u25a0 END    ";
 		sst = (struct style){ C_BRIGHT_WHITE, C_MAGENTA, A_BOLD_ };
 	} else if (ui->paused) {
@@ -160,21 +134,21 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 		sst = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_ };
 	cb_fill(cb, (struct rect){ 0, y, cb->w, 1 }, ' ', bar);
 	int x = cb_print(cb, 0, y, cb->w, sst, "%s", state);
-	x += cb_print(cb, x, y, cb->w - x, key, " %s", ui_time_text(sched_now(ui->e), t, sizeof(t)));
-	x += cb_print(cb, x, y, cb->w - x, bar, " / %s", ui_time_text(ui->f->sc.duration, t, sizeof(t)));
+	x += cb_print(cb, x, y, cb->w - x, key, " %s", ui_time_text(sched_now(run->e), t, sizeof(t)));
+	x += cb_print(cb, x, y, cb->w - x, bar, " / %s", ui_time_text(run->f->sc.duration, t, sizeof(t)));
 	x += cb_print(cb, x, y, cb->w - x, bar, "  speed %s", ui_speed_text(ui->speed, sp, sizeof(sp)));
 	x += cb_print(cb, x, y, cb->w - x, bar, "  events %llu",
-		      (unsigned long long)sched_nr_events(ui->e));
-	x += cb_print(cb, x, y, cb->w - x, bar, "  cp %d", history_nr_checkpoints(ui->h));
-	if (ui_nr_breaks())
-		x += cb_print(cb, x, y, cb->w - x, bar, "  breaks %d", ui_nr_breaks());
-	if (ui->main_view)
-		x += cb_print(cb, x, y, cb->w - x, bar, "  [%s%s%s]", ui->main_view->name,
-			      ui->side_view ? "|" : "", ui->side_view ? ui->side_view->name : "");
-	if (ui->sel_cpu >= 0)
-		x += cb_print(cb, x, y, cb->w - x, bar, "  cpu %d", ui->sel_cpu);
-	if (ui->sel_task >= 0)
-		x += cb_print(cb, x, y, cb->w - x, bar, "  task %s", ui->f->sc.task[ui->sel_task].name);
+		      (unsigned long long)sched_nr_events(run->e));
+	x += cb_print(cb, x, y, cb->w - x, bar, "  cp %d", history_nr_checkpoints(run->h));
+	if (ui->breaks.nr)
+		x += cb_print(cb, x, y, cb->w - x, bar, "  breaks %d", ui->breaks.nr);
+	if (pn->main_view)
+		x += cb_print(cb, x, y, cb->w - x, bar, "  [%s%s%s]", pn->main_view->name,
+			      pn->side_view ? "|" : "", pn->side_view ? pn->side_view->name : "");
+	if (pn->sel_cpu >= 0)
+		x += cb_print(cb, x, y, cb->w - x, bar, "  cpu %d", pn->sel_cpu);
+	if (pn->sel_task >= 0)
+		x += cb_print(cb, x, y, cb->w - x, bar, "  task %s", run->f->sc.task[pn->sel_task].name);
 }
 
 void ui_draw_frame(struct ui *ui, struct cellbuf *cb)
@@ -185,7 +159,7 @@ void ui_draw_frame(struct ui *ui, struct cellbuf *cb)
 		return;
 	}
 	draw_header(ui, cb);
-	draw_views(ui, cb, (struct rect){ 0, 1, cb->w, cb->h - 3 });
+	draw_views(ui_focus(ui), cb, (struct rect){ 0, 1, cb->w, cb->h - 3 });
 	draw_caption(ui, cb, cb->h - 2);
 	draw_status(ui, cb, cb->h - 1);
 }
@@ -194,42 +168,44 @@ void ui_draw_frame(struct ui *ui, struct cellbuf *cb)
 
 static bool stop_at_break(void *ctx, const struct sched_event *ev)
 {
-	return ui_breaks_test(ev) >= 0;
+	return ui_breaks_test(ctx, ev) >= 0;
 }
 
 /* Move the engine forward by wall_dt of wall time at the chosen speed,
  * within a wall-time budget. */
 static void advance(struct ui *ui, u64 wall_dt)
 {
-	u64 deadline = wall_ns() + ENGINE_BUDGET_NS, end = ui->f->sc.duration;
-	u64 now = sched_now(ui->e), target;
+	struct pane *pn = ui_focus(ui);
+	struct ui_run *run = pn->run;
+	u64 deadline = wall_ns() + ENGINE_BUDGET_NS, end = run->f->sc.duration;
+	u64 now = sched_now(run->e), target;
 
 	if (wall_dt > MAX_WALL_STEP_NS)
 		wall_dt = MAX_WALL_STEP_NS;
 	target = ui->speed > 0 ? now + (u64)((double)wall_dt * ui->speed) : end;
 	if (target > end)
 		target = end;
-	while (sched_now(ui->e) < target && !sched_finished(ui->e)) {
-		u64 chunk = MIN(target, sched_now(ui->e) + NSEC_PER_MSEC);
+	while (sched_now(run->e) < target && !sched_finished(run->e)) {
+		u64 chunk = MIN(target, sched_now(run->e) + NSEC_PER_MSEC);
 
-		if (ui_nr_breaks()) {
-			s64 seq = history_run_until_event(ui->h, chunk, stop_at_break, ui);
+		if (ui->breaks.nr) {
+			s64 seq = history_run_until_event(run->h, chunk, stop_at_break, ui);
 			if (seq >= 0) {
-				const struct sched_event *ev = history_event(ui->h, (u64)seq);
+				const struct sched_event *ev = history_event(run->h, (u64)seq);
 
 				ui->paused = true;
-				ui->sel_event = (u64)seq;
+				pn->sel_event = (u64)seq;
 				if (ev->cpu >= 0)
-					ui->sel_cpu = ev->cpu;
-				ui_breaks_hit(ui, ev);
+					pn->sel_cpu = ev->cpu;
+				ui_breaks_hit(ui, run, ev);
 				return;
 			}
 		}
-		history_run_until(ui->h, chunk);
+		history_run_until(run->h, chunk);
 		if (wall_ns() > deadline)
 			break;
 	}
-	if (sched_finished(ui->e) || sched_now(ui->e) >= end) {
+	if (sched_finished(run->e) || sched_now(run->e) >= end) {
 		ui->paused = true;
 		ui_message(ui, "end of the run: , rewinds, g goes to a time");
 	}
@@ -238,8 +214,10 @@ static void advance(struct ui *ui, u64 wall_dt)
 /* A key: the view's own first, then the keymap; the console takes all. */
 static void handle_key(struct ui *ui, const struct input_key *k, int h)
 {
-	if (console_active()) {
-		console_key(k);
+	struct pane *pn = ui_focus(ui);
+
+	if (ui->console.active) {
+		console_key(&ui->console, k);
 		return;
 	}
 	if (k->mouse) {
@@ -249,8 +227,8 @@ static void handle_key(struct ui *ui, const struct input_key *k, int h)
 			return;
 		}
 		/* a view's tab in the header shows it */
-		for (int i = 0; k->y == 0 && i < ui_nr_views && i < (int)ARRAY_SIZE(tab_x0); i++) {
-			if (k->x >= tab_x0[i] && k->x < tab_x1[i]) {
+		for (int i = 0; k->y == 0 && i < ui_nr_views && i < (int)ARRAY_SIZE(ui->tab_x0); i++) {
+			if (k->x >= ui->tab_x0[i] && k->x < ui->tab_x1[i]) {
 				char cmd[64];
 				snprintf(cmd, sizeof(cmd), "view %s", ui_views[i]->name);
 				ui_command(ui, cmd);
@@ -258,19 +236,19 @@ static void handle_key(struct ui *ui, const struct input_key *k, int h)
 			}
 		}
 	}
-	if (ui->main_view && ui->main_view->key && ui->main_view->key(ui, k->code))
+	if (pn->main_view->key && pn->main_view->key(pn, k->code))
 		return;
-	if (ui->side_view && ui->side_view->key && ui->side_view->key(ui, k->code))
+	if (pn->side_view && pn->side_view->key && pn->side_view->key(pn, k->code))
 		return;
-	const char *cmd = keymap_lookup(k->name);
+	const char *cmd = keymap_lookup(&ui->keymap, k->name);
 	if (cmd) {
 		char copy[512];
 		snprintf(copy, sizeof(copy), "%s", cmd);	/* bind may replace it */
 		ui_command(ui, copy);
 	}
-	const char *p = ui_take_prompt();
+	const char *p = ui_take_prompt(ui);
 	if (p)
-		console_open(p);
+		console_open(&ui->console, p);
 }
 
 int ui_run(struct ui *ui, const char *commands, int colors)
@@ -288,8 +266,7 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 		fprintf(stderr, "schedscope: cannot read the terminal's keys\n");
 		return 2;
 	}
-	console_init(ui);
-	keymap_reset();
+	console_init(&ui->console, ui);
 	ui_message(ui, "space pauses, . steps, , rewinds, ? lists every key");
 	if (commands)
 		ui_command_file(ui, commands);
@@ -301,13 +278,13 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 
 		if (screen_resized && screen_handle_resize())
 			dirty = true;
-		if (ui_take_redraw()) {
+		if (ui_take_redraw(ui)) {
 			screen_invalidate();
 			dirty = true;
 		}
-		const char *p = ui_take_prompt();
+		const char *p = ui_take_prompt(ui);
 		if (p) {
-			console_open(p);
+			console_open(&ui->console, p);
 			dirty = true;
 		}
 		u64 now = wall_ns();
@@ -325,8 +302,8 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 			}
 			ui_draw_frame(ui, &cb);
 			int cx = -1;
-			if (console_active() && w >= SCREEN_MIN_W && h >= SCREEN_MIN_H)
-				cx = console_draw(&cb, h - 1);
+			if (ui->console.active && w >= SCREEN_MIN_W && h >= SCREEN_MIN_H)
+				cx = console_draw(&ui->console, &cb, h - 1);
 			screen_blit(&cb, cx, h - 1);
 			last_frame = now;
 			dirty = false;
@@ -354,7 +331,7 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 				handle_key(ui, &k, h);
 		}
 	}
-	console_fini();
+	console_fini(&ui->console);
 	input_fini();
 	screen_fini();
 	cb_free(&cb);

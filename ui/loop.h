@@ -16,12 +16,16 @@
 int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t errlen);
 void ui_teardown(struct ui *ui);
 
-/* The caption at the current position (the latest scenario note reached),
- * NULL if none; *time gets the note's time. */
-const char *ui_caption(const struct ui *ui, u64 *time);
+/* A pane showing run, with the default views and nothing selected. */
+void pane_init(struct pane *pane, struct ui *ui, struct ui_run *run);
+void pane_fini(struct pane *pane);
+
+/* The caption at the run's current position (the latest scenario note
+ * reached), NULL if none; *time gets the note's time. */
+const char *ui_caption(const struct ui_run *run, u64 *time);
 
 /* The engine step (sched_nr_steps()) that emitted event seq. */
-u64 ui_event_step(u64 seq);
+u64 ui_event_step(const struct ui_run *run, u64 seq);
 
 /* The whole screen (header, views, caption, status) into cb, as the
  * terminal shows it; console_line, if not NULL, replaces the status line. */

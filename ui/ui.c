@@ -3,110 +3,111 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "src/format/lex.h"
 #include "commands.h"
+#include "input.h"
 #include "loop.h"
-
-/* Scenario notes reached so far: seq of each EV_NOTE in the log, in order. */
-static u64 *note_seq;
-static u32 *note_idx;
-static size_t nr_notes, cap_notes;
-
-/* For every event, the engine step that emitted it (sched_nr_steps() then):
- * an engine listener, so replays after a rewind fill it in as well. */
-static u64 *step_of;
-static u64 cap_steps;
 
 static void step_listener(void *ctx, const struct sched_event *ev)
 {
-	const struct ui *ui = ctx;
+	struct ui_run *run = ctx;
 
-	if (ev->seq >= cap_steps) {
-		u64 n = cap_steps ? cap_steps : 4096;
-		while (n <= ev->seq)
-			n *= 2;
-		step_of = realloc(step_of, n * sizeof(*step_of));
-		if (!step_of)
-			abort();
-		cap_steps = n;
-	}
-	step_of[ev->seq] = sched_nr_steps(ui->e);
+	XGROW(run->step_of, run->cap_steps, ev->seq);
+	run->step_of[ev->seq] = sched_nr_steps(run->e);
 }
 
-u64 ui_event_step(u64 seq)
+u64 ui_event_step(const struct ui_run *run, u64 seq)
 {
-	return seq < cap_steps ? step_of[seq] : 0;
+	return seq < run->cap_steps ? run->step_of[seq] : 0;
 }
 
 static void note_listener(void *ctx, const struct sched_event *ev)
 {
+	struct ui_run *run = ctx;
+
 	if (ev->type != EV_NOTE)
 		return;
 	/* after a branch the log is re-emitted from an earlier point */
-	while (nr_notes && note_seq[nr_notes - 1] >= ev->seq)
-		nr_notes--;
-	if (nr_notes == cap_notes) {
-		cap_notes = cap_notes ? cap_notes * 2 : 16;
-		note_seq = realloc(note_seq, cap_notes * sizeof(*note_seq));
-		note_idx = realloc(note_idx, cap_notes * sizeof(*note_idx));
-		if (!note_seq || !note_idx)
-			abort();
-	}
-	note_seq[nr_notes] = ev->seq;
-	note_idx[nr_notes++] = ev->note.index;
+	while (run->nr_notes && run->notes[run->nr_notes - 1].seq >= ev->seq)
+		run->nr_notes--;
+	XGROW(run->notes, run->cap_notes, run->nr_notes);
+	run->notes[run->nr_notes++] = (struct ui_note){ ev->seq, ev->note.index };
 }
 
-const char *ui_caption(const struct ui *ui, u64 *time)
+const char *ui_caption(const struct ui_run *run, u64 *time)
 {
-	u64 pos = sched_nr_events(ui->e);
-	size_t lo = 0, hi = nr_notes;
+	u64 pos = sched_nr_events(run->e);
+	size_t lo = 0, hi = run->nr_notes;
 
 	/* the last note with seq < pos */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (note_seq[mid] < pos)
+		if (run->notes[mid].seq < pos)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
 		return NULL;
-	u32 i = note_idx[lo - 1];
-	if (i >= (u32)ui->f->sc.nr_notes)
+	u32 i = run->notes[lo - 1].idx;
+	if (i >= (u32)run->f->sc.nr_notes)
 		return NULL;
 	if (time)
-		*time = ui->f->sc.note[i].time;
-	return ui->f->sc.note[i].text;
+		*time = run->f->sc.note[i].time;
+	return run->f->sc.note[i].text;
+}
+
+static int run_setup(struct ui_run *run, const struct scenario_file *f, char *err, size_t errlen)
+{
+	memset(run, 0, sizeof(*run));
+	run->f = f;
+	run->e = sched_engine_create(&f->sc, err, errlen);
+	if (!run->e)
+		return -1;
+	run->h = history_create(run->e, HISTORY_DEFAULT_BUDGET);
+	if (!run->h) {
+		snprintf(err, errlen, "out of memory for the history");
+		sched_engine_destroy(run->e);
+		run->e = NULL;
+		return -1;
+	}
+	sched_add_listener(run->e, step_listener, run);
+	history_add_listener(run->h, note_listener, run);
+	return 0;
+}
+
+static void run_teardown(struct ui_run *run)
+{
+	history_destroy(run->h);
+	sched_engine_destroy(run->e);
+	free(run->step_of);
+	free(run->notes);
+	memset(run, 0, sizeof(*run));
+}
+
+void pane_init(struct pane *pane, struct ui *ui, struct ui_run *run)
+{
+	memset(pane, 0, sizeof(*pane));
+	pane->ui = ui;
+	pane->run = run;
+	pane->sel_cpu = -1;
+	pane->sel_task = -1;
+	pane->sel_event = ~0ull;
+	pane->tl_span_ns = 100 * NSEC_PER_MSEC;
+	pane->main_view = ui_nr_views ? ui_views[0] : NULL;
 }
 
 int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t errlen)
 {
 	memset(ui, 0, sizeof(*ui));
-	ui->f = f;
-	ui->e = sched_engine_create(&f->sc, err, errlen);
-	if (!ui->e)
+	if (run_setup(&ui->run, f, err, errlen))
 		return -1;
-	ui->h = history_create(ui->e, HISTORY_DEFAULT_BUDGET);
-	if (!ui->h) {
-		snprintf(err, errlen, "out of memory for the history");
-		sched_engine_destroy(ui->e);
-		ui->e = NULL;
-		return -1;
-	}
-	nr_notes = 0;
-	sched_add_listener(ui->e, step_listener, ui);
-	history_add_listener(ui->h, note_listener, ui);
-	ui->sel_cpu = -1;
-	ui->sel_task = -1;
-	ui->sel_event = ~0ull;
-	ui->tl_span_ns = 100 * NSEC_PER_MSEC;
-	ui->tl_end_ns = 0;
+	pane_init(&ui->pane, ui, &ui->run);
 	ui->speed = UI_DEFAULT_SPEED;
-	ui->main_view = ui_nr_views ? ui_views[0] : NULL;
-	ui->side_view = NULL;
 	ui->colors = 256;
-	ui->message = "";
-	ui_commands_reset();
+	ui->breaks.last_hit = -1;
+	keymap_reset(&ui->keymap);
 	/* the scenario's `break` lines: where a guided scenario pauses */
 	for (int i = 0; i < f->nr_breaks; i++) {
 		char line[LEX_MAX_LINE + 8];
@@ -114,24 +115,22 @@ int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t err
 		snprintf(line, sizeof(line), "break %s", f->brk[i].text);
 		ui_command(ui, line);
 	}
-	ui->message = "";
+	ui->message[0] = 0;
 	return 0;
+}
+
+void pane_fini(struct pane *pane)
+{
+	free(pane->tl_grid);
+	pane->tl_grid = NULL;
 }
 
 void ui_teardown(struct ui *ui)
 {
-	history_destroy(ui->h);
-	sched_engine_destroy(ui->e);
-	ui->h = NULL;
-	ui->e = NULL;
-	free(step_of);
-	step_of = NULL;
-	cap_steps = 0;
-	free(note_seq);
-	free(note_idx);
-	note_seq = NULL;
-	note_idx = NULL;
-	nr_notes = cap_notes = 0;
+	pane_fini(&ui->pane);
+	ui_commands_fini(ui);
+	keymap_free(&ui->keymap);
+	run_teardown(&ui->run);
 }
 
 struct style ui_group_style(const struct ui *ui, int group)

@@ -11,14 +11,19 @@
 #include "src/format/scenario_file.h"
 #include "cellbuf.h"
 
+struct breakpoint;
+struct grid;
+struct key_binding;
+
 struct ui;
+struct pane;
 
 struct view {
 	const char *name;	/* "cpus", "runqueue", "timeline", "events", "task", ... */
 	const char *title;
-	void (*draw)(struct ui *ui, struct cellbuf *cb, struct rect area);
+	void (*draw)(struct pane *pane, struct cellbuf *cb, struct rect area);
 	/* a key the view handles itself (scroll, zoom, select); true if used */
-	bool (*key)(struct ui *ui, int key);
+	bool (*key)(struct pane *pane, int key);
 };
 
 /* All views, in the order the view keys (1..9) select them. */
@@ -26,10 +31,30 @@ extern const struct view *const ui_views[];
 extern const int ui_nr_views;
 const struct view *ui_view_by_name(const char *name);
 
-struct ui {
+/*
+ * One run the visualizer follows: its scenario, engine and history, and what
+ * ui/ keeps from its event stream (listeners fill these in, replays too).
+ */
+struct ui_run {
 	const struct scenario_file *f;
 	struct sched_engine *e;
 	struct sched_history *h;
+	/* scenario notes reached so far, in log order */
+	struct ui_note {
+		u64 seq;	/* of its EV_NOTE */
+		u32 idx;	/* in scenario.note */
+	} *notes;
+	size_t nr_notes, cap_notes;
+	/* for every event, the engine step that emitted it (sched_nr_steps() then) */
+	u64 *step_of;
+	size_t cap_steps;
+};
+
+/* How one pane looks at its run: what is selected, where lists are scrolled,
+ * which views it shows. */
+struct pane {
+	struct ui *ui;		/* the visualizer it belongs to */
+	struct ui_run *run;
 
 	/* what the user has selected */
 	int sel_cpu;		/* -1: none */
@@ -40,21 +65,71 @@ struct ui {
 	/* timeline: the visible span */
 	u64 tl_span_ns;		/* width of the window */
 	u64 tl_end_ns;		/* right edge; 0 = follow the current time */
+	struct grid *tl_grid;	/* its frame's cells, allocated on first use */
 
 	/* events view */
 	u64 ev_top;		/* first visible seq */
 	char ev_filter[64];	/* event name or task glob, "" = all */
 
+	/* help view */
+	int help_top;		/* first line shown */
+	const struct view *help_return;	/* the view `help` came from */
+
+	const struct view *main_view, *side_view;	/* side_view may be NULL */
+};
+
+/* Breakpoints (`break EXPR`): they keep state (wakeup times), so each sees every event. */
+#define UI_MAX_BREAKS 32
+struct ui_breaks {
+	struct breakpoint *bp[UI_MAX_BREAKS];
+	int nr;
+	int last_hit;		/* index of the one that stopped the run, -1 */
+};
+
+/* The keymap: every key is bound to a console command line. */
+struct keymap {
+	struct key_binding *map;
+	int nr;
+	size_t cap;
+};
+
+/* The `:` console's line editor state (readline runs in callback mode). */
+struct console {
+	struct ui *ui;			/* runs the lines, completes its names */
+	bool active;
+	unsigned char queue[256];	/* keys waiting for readline */
+	size_t q_head, q_tail;
+	char matches[512];		/* the candidates the last Tab found, "" if none */
+	/* the completion under way: a fixed list of gen_n names, or a function */
+	const char *const *gen_list;
+	const char *(*gen_fn)(int i);
+	int gen_n, gen_idx;
+};
+
+struct ui {
+	struct ui_run run;
+	struct pane pane;
+
 	/* run control */
 	bool paused;
 	double speed;		/* simulated seconds per wall second; 0 = as fast as it goes */
-	const char *message;	/* last status message (errors from commands) */
-
-	/* layout */
-	const struct view *main_view, *side_view;	/* side_view may be NULL */
-	int colors;		/* 256, 16 or 0 (monochrome, NO_COLOR) */
 	bool quit;
+	int colors;		/* 256, 16 or 0 (monochrome, NO_COLOR) */
+
+	/* the status line's message (errors from commands), and requests to the loop */
+	char message[512];
+	bool message_is_error;
+	char prompt[256];	/* `prompt TEXT`: open the console with TEXT typed */
+	bool prompt_pending, redraw_pending;
+
+	struct ui_breaks breaks;
+	struct keymap keymap;
+	struct console console;
+	int tab_x0[16], tab_x1[16];	/* the header's view tabs, for mouse clicks */
 };
+
+/* The pane keys and commands act on. */
+static inline struct pane *ui_focus(struct ui *ui) { return &ui->pane; }
 
 /* A stable colour per task (by pid) from the palette available. */
 struct style ui_task_style(const struct ui *ui, int pid);
@@ -62,10 +137,10 @@ struct style ui_task_style(const struct ui *ui, int pid);
  * load_balance() attempt; a migration's cause), ~0 when none. */
 u64 decision_of(const struct sched_event *ev);
 /* Draw that record ("why") in a; returns the rows used, 0 when there is none. */
-int decision_draw(struct ui *ui, struct cellbuf *cb, struct rect a, const struct sched_event *ev);
+int decision_draw(struct pane *pane, struct cellbuf *cb, struct rect a, const struct sched_event *ev);
 
 /* The ext class's queues (the runqueue view's top part): rows used, 0 without a policy. */
-int ext_queues_draw(struct ui *ui, struct cellbuf *cb, struct rect a, int cpu);
+int ext_queues_draw(struct pane *pn, struct cellbuf *cb, struct rect a, int cpu);
 
 /* A stable colour per task group, bold so groups stand out from tasks. */
 struct style ui_group_style(const struct ui *ui, int group);

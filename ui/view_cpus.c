@@ -32,10 +32,10 @@ static int cmp_topo(const void *a, const void *b, void *arg)
 }
 
 /* CPUs sorted by topology into order[]; returns how many. */
-static int topo_order(const struct ui *ui, int *order)
+static int topo_order(const struct pane *pn, int *order)
 {
-	const struct sched_topology *t = sched_scenario_of(ui->e)->topo;
-	int n = MIN(sched_nr_cpus(ui->e), SCHED_MAX_CPUS);
+	const struct sched_topology *t = sched_scenario_of(pn->run->e)->topo;
+	int n = MIN(sched_nr_cpus(pn->run->e), SCHED_MAX_CPUS);
 
 	for (int i = 0; i < n; i++)
 		order[i] = i;
@@ -44,10 +44,10 @@ static int topo_order(const struct ui *ui, int *order)
 	return n;
 }
 
-static const struct sched_topo_cpu *topo_cpu(const struct ui *ui, int cpu)
+static const struct sched_topo_cpu *topo_cpu(const struct pane *pn, int cpu)
 {
 	static const struct sched_topo_cpu flat = { 0, 0, 0, 0, 0, 0, 1024 };
-	const struct sched_topology *t = sched_scenario_of(ui->e)->topo;
+	const struct sched_topology *t = sched_scenario_of(pn->run->e)->topo;
 
 	if (!t || !t->cpu || cpu >= t->nr_cpus)
 		return &flat;
@@ -75,14 +75,14 @@ static int util_level(u64 util, u32 cap)
 
 static const u32 level_ch[5] = { 0x00b7, 0x2591, 0x2592, 0x2593, 0x2588 };	/* · ░ ▒ ▓ █ */
 
-static struct style level_style(const struct ui *ui, int level)
+static struct style level_style(const struct pane *pn, int level)
 {
 	static const int c256[5] = { 240, 34, 148, 214, 196 };
 	static const int c16[5] = { C_BRIGHT_BLACK, C_GREEN, C_YELLOW, C_BRIGHT_YELLOW, C_RED };
 
-	if (ui->colors >= 256)
+	if (pn->ui->colors >= 256)
 		return sty(c256[level], COLOR_DEFAULT, 0);
-	if (ui->colors > 0)
+	if (pn->ui->colors > 0)
 		return sty(c16[level], COLOR_DEFAULT, level == 4 ? A_BOLD_ : 0);
 	return STYLE_PLAIN;
 }
@@ -116,18 +116,18 @@ struct layout {
 	bool bars;
 };
 
-static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int cpu,
+static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, int cpu,
 		    u32 core_mark, const struct layout *L)
 {
 	struct sched_cpu_info ci;
-	const struct sched_topo_cpu *tc = topo_cpu(ui, cpu);
+	const struct sched_topo_cpu *tc = topo_cpu(pn, cpu);
 	int q[MAX_QUEUE];
 	int x = a.x, right = a.x + a.w;
-	bool sel = cpu == ui->sel_cpu;
+	bool sel = cpu == pn->sel_cpu;
 	struct style base = sel ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN;
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 
-	sched_cpu_info(ui->e, cpu, &ci);
+	sched_cpu_info(pn->run->e, cpu, &ci);
 	if (sel)
 		cb_fill(cb, (struct rect){ a.x, y, a.w, 1 }, ' ', base);
 
@@ -141,10 +141,10 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		cb_print(cb, x, y, MIN(L->name_w, right - x), sel ? base : dim, "%s",
 			 ci.tick_stopped ? "idle nohz" : "idle");
 	} else {
-		struct style ts = ui_task_style(ui, ci.curr_pid);
+		struct style ts = ui_task_style(pn->ui, ci.curr_pid);
 
 		cb_print(cb, x, y, MIN(L->name_w, right - x), ts, "%s",
-			 sched_comm(ui->e, ci.curr_pid, cpu));
+			 sched_comm(pn->run->e, ci.curr_pid, cpu));
 	}
 	x += L->name_w + 1;
 	if (x >= right)
@@ -165,7 +165,7 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		x += cb_print(cb, x, y, right - x, base, " %5llu ", (unsigned long long)ci.avg.load_avg);
 		x += cb_print(cb, x, y, right - x, base, "U");
 		draw_bar(cb, x, y, L->bar_w, ci.avg.util_avg, cap,
-			 level_style(ui, util_level(ci.avg.util_avg, cap)));
+			 level_style(pn, util_level(ci.avg.util_avg, cap)));
 		x += L->bar_w;
 		x += cb_print(cb, x, y, right - x, base, " %5llu ", (unsigned long long)ci.avg.util_avg);
 	}
@@ -179,13 +179,13 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 			      ci.capacity ? ci.capacity : tc->capacity);
 
 	/* queued, in the tree's order (the running one is listed first by the API) */
-	int n = sched_cpu_queue(ui->e, cpu, q, MAX_QUEUE);
+	int n = sched_cpu_queue(pn->run->e, cpu, q, MAX_QUEUE);
 	int shown = 0, queued = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct sched_task_info ti;
 
-		sched_task_info(ui->e, q[i], &ti);
+		sched_task_info(pn->run->e, q[i], &ti);
 		if (ti.on_cpu && ti.pid == ci.curr_pid)
 			continue;
 		queued++;
@@ -197,7 +197,7 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		}
 		/* with task groups, queued tasks take their group's colour */
 		x += cb_print(cb, x, y, right - x,
-			      ti.group > 0 ? ui_group_style(ui, ti.group) : ui_task_style(ui, ti.pid), "%s", name);
+			      ti.group > 0 ? ui_group_style(pn->ui, ti.group) : ui_task_style(pn->ui, ti.pid), "%s", name);
 		if (ti.sched_delayed)
 			x += cb_print(cb, x, y, right - x, dim, "%s", "~");
 		x += cb_print(cb, x, y, right - x, base, " ");
@@ -209,33 +209,33 @@ static void cpu_row(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int
 		x += cb_print(cb, x, y, right - x, dim, "+more ");
 	/* the ext class's local dispatch queue, head first */
 	if (ci.ext_nr_local && x + 4 < right) {
-		n = sched_ext_dsq_tasks(ui->e, -1 - cpu, q, MAX_QUEUE);
+		n = sched_ext_dsq_tasks(pn->run->e, -1 - cpu, q, MAX_QUEUE);
 		x += cb_print(cb, x, y, right - x, dim, "\u2502 ");
-		for (shown = 0; shown < n && x + (int)strlen(sched_comm(ui->e, q[shown] + 1, cpu)) + 4 < right; shown++)
-			x += cb_print(cb, x, y, right - x, ui_task_style(ui, q[shown] + 1), "%s ",
-				      sched_comm(ui->e, q[shown] + 1, cpu));
+		for (shown = 0; shown < n && x + (int)strlen(sched_comm(pn->run->e, q[shown] + 1, cpu)) + 4 < right; shown++)
+			x += cb_print(cb, x, y, right - x, ui_task_style(pn->ui, q[shown] + 1), "%s ",
+				      sched_comm(pn->run->e, q[shown] + 1, cpu));
 		if (ci.ext_nr_local > shown && x < right)
 			cb_print(cb, x, y, right - x, dim, "+%d", ci.ext_nr_local - shown);
 	}
 }
 
-static bool ext_enabled(const struct ui *ui)
+static bool ext_enabled(const struct pane *pn)
 {
 	struct sched_ext_info xi;
 
-	sched_ext_info(ui->e, &xi);
+	sched_ext_info(pn->run->e, &xi);
 	return xi.enabled;
 }
 
 /* The ext policy's shared dispatch queues on one line: "ext simple: global 0 · 0x0 vtime 3". */
-static void draw_ext_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w)
+static void draw_ext_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w)
 {
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 	struct sched_ext_info xi;
 	int right = x + w;
 	char id[32];
 
-	sched_ext_info(ui->e, &xi);
+	sched_ext_info(pn->run->e, &xi);
 	if (!xi.loaded)
 		return;
 	if (!xi.enabled) {
@@ -247,7 +247,7 @@ static void draw_ext_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w
 	for (int i = 0; i < xi.nr_dsqs && x < right; i++) {
 		struct sched_ext_dsq_info di;
 
-		sched_ext_dsq(ui->e, i, &di);
+		sched_ext_dsq(pn->run->e, i, &di);
 		if (di.id == SCX_DSQ_GLOBAL)
 			snprintf(id, sizeof(id), "global");
 		else
@@ -257,13 +257,13 @@ static void draw_ext_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w
 	}
 }
 
-static u32 core_mark(const int *order, int n, int i, const struct ui *ui)
+static u32 core_mark(const int *order, int n, int i, const struct pane *pn)
 {
-	const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
-	bool prev = i > 0 && topo_cpu(ui, order[i - 1])->core == c->core &&
-		    topo_cpu(ui, order[i - 1])->llc == c->llc;
-	bool next = i + 1 < n && topo_cpu(ui, order[i + 1])->core == c->core &&
-		    topo_cpu(ui, order[i + 1])->llc == c->llc;
+	const struct sched_topo_cpu *c = topo_cpu(pn, order[i]);
+	bool prev = i > 0 && topo_cpu(pn, order[i - 1])->core == c->core &&
+		    topo_cpu(pn, order[i - 1])->llc == c->llc;
+	bool next = i + 1 < n && topo_cpu(pn, order[i + 1])->core == c->core &&
+		    topo_cpu(pn, order[i + 1])->llc == c->llc;
 
 	if (prev && next)
 		return 0x251c;	/* ├ */
@@ -274,30 +274,30 @@ static u32 core_mark(const int *order, int n, int i, const struct ui *ui)
 	return ' ';
 }
 
-static int count_groups(const struct ui *ui, const int *order, int n)
+static int count_groups(const struct pane *pn, const int *order, int n)
 {
 	int groups = 0;
 
 	for (int i = 0; i < n; i++)
-		if (i == 0 || topo_cpu(ui, order[i])->llc != topo_cpu(ui, order[i - 1])->llc ||
-		    topo_cpu(ui, order[i])->package != topo_cpu(ui, order[i - 1])->package)
+		if (i == 0 || topo_cpu(pn, order[i])->llc != topo_cpu(pn, order[i - 1])->llc ||
+		    topo_cpu(pn, order[i])->package != topo_cpu(pn, order[i - 1])->package)
 			groups++;
 	return groups;
 }
 
 /* Range of CPUs in order[i..] sharing order[i]'s LLC: returns the count. */
-static int llc_span(const struct ui *ui, const int *order, int n, int i)
+static int llc_span(const struct pane *pn, const int *order, int n, int i)
 {
-	const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
+	const struct sched_topo_cpu *c = topo_cpu(pn, order[i]);
 	int j = i;
 
-	while (j < n && topo_cpu(ui, order[j])->llc == c->llc &&
-	       topo_cpu(ui, order[j])->package == c->package)
+	while (j < n && topo_cpu(pn, order[j])->llc == c->llc &&
+	       topo_cpu(pn, order[j])->package == c->package)
 		j++;
 	return j - i;
 }
 
-static void draw_detailed(struct ui *ui, struct cellbuf *cb, struct rect a, const int *order, int n)
+static void draw_detailed(struct pane *pn, struct cellbuf *cb, struct rect a, const int *order, int n)
 {
 	struct layout L;
 	struct style hdr = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, A_BOLD_);
@@ -320,16 +320,16 @@ static void draw_detailed(struct ui *ui, struct cellbuf *cb, struct rect a, cons
 			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 6, "util_avg/cap");
 		}
 		cb_print(cb, x, y, a.x + a.w - x, hdr, "queued (tree order, ~ delayed%s)",
-			 ext_enabled(ui) ? ", \u2502 ext local queue" : "");
+			 ext_enabled(pn) ? ", \u2502 ext local queue" : "");
 		y++;
 	}
 
 	for (int i = 0; i < n && y < a.y + a.h; i++) {
-		const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
+		const struct sched_topo_cpu *c = topo_cpu(pn, order[i]);
 
-		if (i == 0 || c->llc != topo_cpu(ui, order[i - 1])->llc ||
-		    c->package != topo_cpu(ui, order[i - 1])->package) {
-			int cnt = llc_span(ui, order, n, i);
+		if (i == 0 || c->llc != topo_cpu(pn, order[i - 1])->llc ||
+		    c->package != topo_cpu(pn, order[i - 1])->package) {
+			int cnt = llc_span(pn, order, n, i);
 
 			cb_print(cb, a.x, y, a.w, grp, "package %d \u00b7 node %d \u00b7 LLC %d  (%d CPU%s)",
 				 c->package, c->node, c->llc, cnt, cnt == 1 ? "" : "s");
@@ -337,11 +337,11 @@ static void draw_detailed(struct ui *ui, struct cellbuf *cb, struct rect a, cons
 			if (y >= a.y + a.h)
 				break;
 		}
-		cpu_row(ui, cb, a, y, order[i], core_mark(order, n, i, ui), &L);
+		cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
 		y++;
 	}
 	if (y < a.y + a.h)
-		draw_ext_line(ui, cb, a.x, y, a.w);
+		draw_ext_line(pn, cb, a.x, y, a.w);
 }
 
 /* ---- the heat strip ---- */
@@ -385,7 +385,7 @@ static int strip_x(int k_in_row)
 
 /* Cells for CPUs order[i..i+cnt) starting at (x, y), `per_row` cells per row;
  * returns the rows used (clipped to max_rows). */
-static int draw_cells(struct ui *ui, struct cellbuf *cb, int x, int y, int per_row, int max_rows,
+static int draw_cells(struct pane *pn, struct cellbuf *cb, int x, int y, int per_row, int max_rows,
 		      const int *order, int i, int cnt, struct rollup *r)
 {
 	int rows = 0;
@@ -396,7 +396,7 @@ static int draw_cells(struct ui *ui, struct cellbuf *cb, int x, int y, int per_r
 		int cpu = order[i + k];
 		int row = k / per_row, col = k % per_row;
 
-		sched_cpu_info(ui->e, cpu, &ci);
+		sched_cpu_info(pn->run->e, cpu, &ci);
 		if (r)
 			roll(r, &ci);
 		if (row >= max_rows)
@@ -404,14 +404,14 @@ static int draw_cells(struct ui *ui, struct cellbuf *cb, int x, int y, int per_r
 		rows = row + 1;
 
 		int lvl = util_level(ci.avg.util_avg, ci.capacity);
-		struct style st = level_style(ui, lvl);
+		struct style st = level_style(pn, lvl);
 		u32 ch = level_ch[lvl];
 
 		if (lvl == 0 && !ci.idle)
 			ch = '.';	/* running, but no utilisation built up yet */
-		if (cpu == ui->sel_cpu) {
+		if (cpu == pn->sel_cpu) {
 			st.attr |= A_REVERSE_ | A_BOLD_;
-			if (ui->colors == 0)
+			if (pn->ui->colors == 0)
 				ch = '@';
 		}
 		cb_put(cb, x + (gaps ? strip_x(col) : col), y + row, ch, st);
@@ -419,31 +419,31 @@ static int draw_cells(struct ui *ui, struct cellbuf *cb, int x, int y, int per_r
 	return rows;
 }
 
-static void draw_legend(struct ui *ui, struct cellbuf *cb, int x, int y, int w)
+static void draw_legend(struct pane *pn, struct cellbuf *cb, int x, int y, int w)
 {
 	static const char *const label[5] = { "0", "<25%", "<50%", "<75%", "\u226575%" };
 	int right = x + w;
 
 	x += cb_print(cb, x, y, right - x, STYLE_PLAIN, "util/capacity: ");
 	for (int l = 0; l < 5 && x < right; l++) {
-		cb_put(cb, x, y, level_ch[l], level_style(ui, l));
+		cb_put(cb, x, y, level_ch[l], level_style(pn, l));
 		x++;
 		x += cb_print(cb, x, y, right - x, STYLE_PLAIN, "%s ", label[l]);
 	}
 	x += cb_print(cb, x, y, right - x, STYLE_PLAIN, " . busy, util 0  ");
 	cb_print(cb, x, y, right - x, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_),
-		 ui->colors ? "selected" : "@ selected");
+		 pn->ui->colors ? "selected" : "@ selected");
 }
 
-static void draw_selected_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w)
+static void draw_selected_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w)
 {
 	struct sched_cpu_info ci;
-	int cpu = ui->sel_cpu;
+	int cpu = pn->sel_cpu;
 
-	if (cpu < 0 || cpu >= sched_nr_cpus(ui->e))
+	if (cpu < 0 || cpu >= sched_nr_cpus(pn->run->e))
 		cpu = 0;
-	sched_cpu_info(ui->e, cpu, &ci);
-	const struct sched_topo_cpu *c = topo_cpu(ui, cpu);
+	sched_cpu_info(pn->run->e, cpu, &ci);
+	const struct sched_topo_cpu *c = topo_cpu(pn, cpu);
 	int used = cb_print(cb, x, y, w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
 			    "CPU%d (pkg %d llc %d core %d thread %d): ", cpu, c->package, c->llc,
 			    c->core, c->thread);
@@ -452,22 +452,22 @@ static void draw_selected_line(struct ui *ui, struct cellbuf *cb, int x, int y, 
 		used += cb_print(cb, x + used, y, w - used, STYLE_PLAIN, "%s",
 				 ci.tick_stopped ? "idle nohz" : "idle");
 	else
-		used += cb_print(cb, x + used, y, w - used, ui_task_style(ui, ci.curr_pid), "%s",
-				 sched_comm(ui->e, ci.curr_pid, cpu));
+		used += cb_print(cb, x + used, y, w - used, ui_task_style(pn->ui, ci.curr_pid), "%s",
+				 sched_comm(pn->run->e, ci.curr_pid, cpu));
 	cb_print(cb, x + used, y, w - used, STYLE_PLAIN,
 		 "  nr_running %d  load_avg %llu  util_avg %llu/%u", ci.nr_running,
 		 (unsigned long long)ci.avg.load_avg, (unsigned long long)ci.avg.util_avg,
 		 ci.capacity ? ci.capacity : 1024);
 }
 
-static void draw_heat(struct ui *ui, struct cellbuf *cb, struct rect a, const int *order, int n)
+static void draw_heat(struct pane *pn, struct cellbuf *cb, struct rect a, const int *order, int n)
 {
 	struct style grp = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 	int label_w = 9, suffix_w = 6;
 	int per_row = strip_cells(a.w - label_w - suffix_w);
 	int y = a.y, bottom = a.y + a.h;
-	int nr_llc = count_groups(ui, order, n);
+	int nr_llc = count_groups(pn, order, n);
 	int nr_pkg = 0;
 
 	if (a.w - label_w - suffix_w < 8) {
@@ -478,21 +478,21 @@ static void draw_heat(struct ui *ui, struct cellbuf *cb, struct rect a, const in
 	int strip_w = per_row >= 16 ? strip_x(per_row - 1) + 1 : per_row;
 
 	for (int i = 0; i < n; i++)
-		if (i == 0 || topo_cpu(ui, order[i])->package != topo_cpu(ui, order[i - 1])->package)
+		if (i == 0 || topo_cpu(pn, order[i])->package != topo_cpu(pn, order[i - 1])->package)
 			nr_pkg++;
 
 	cb_print(cb, a.x, y++, a.w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
 		 "%d CPUs, %d package%s, %d LLC%s: heat strip, one cell per CPU in topology order", n,
 		 nr_pkg, nr_pkg == 1 ? "" : "s", nr_llc, nr_llc == 1 ? "" : "s");
 	if (y < bottom)
-		draw_legend(ui, cb, a.x, y++, a.w);
+		draw_legend(pn, cb, a.x, y++, a.w);
 	bottom--;	/* the selected CPU's line */
 
 	/* rows per LLC when they fit, else one strip per package */
 	int need = 0;
 
 	for (int i = 0; i < n;) {
-		int cnt = llc_span(ui, order, n, i);
+		int cnt = llc_span(pn, order, n, i);
 
 		need += (cnt + per_row - 1) / per_row;
 		i += cnt;
@@ -501,10 +501,10 @@ static void draw_heat(struct ui *ui, struct cellbuf *cb, struct rect a, const in
 	bool per_llc = need <= bottom - y;
 
 	for (int i = 0; i < n && y < bottom;) {
-		const struct sched_topo_cpu *c = topo_cpu(ui, order[i]);
+		const struct sched_topo_cpu *c = topo_cpu(pn, order[i]);
 		int pkg_end = i;
 
-		while (pkg_end < n && topo_cpu(ui, order[pkg_end])->package == c->package)
+		while (pkg_end < n && topo_cpu(pn, order[pkg_end])->package == c->package)
 			pkg_end++;
 
 		/* package roll-up line; its numbers are known after the cells */
@@ -513,13 +513,13 @@ static void draw_heat(struct ui *ui, struct cellbuf *cb, struct rect a, const in
 
 		if (per_llc) {
 			for (int j = i; j < pkg_end;) {
-				int cnt = llc_span(ui, order, n, j);
+				int cnt = llc_span(pn, order, n, j);
 				struct rollup lr = { 0 };
-				int rows = draw_cells(ui, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
+				int rows = draw_cells(pn, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
 						      order, j, cnt, &lr);
 
 				if (label_w && rows)
-					cb_print(cb, a.x, y, label_w, dim, " LLC %-3d", topo_cpu(ui, order[j])->llc);
+					cb_print(cb, a.x, y, label_w, dim, " LLC %-3d", topo_cpu(pn, order[j])->llc);
 				if (suffix_w && rows)
 					cb_print(cb, a.x + label_w + strip_w + 1, y, suffix_w - 1, dim,
 						 "%3d%%", roll_avg_pct(&lr));
@@ -532,7 +532,7 @@ static void draw_heat(struct ui *ui, struct cellbuf *cb, struct rect a, const in
 				j += cnt;
 			}
 		} else {
-			int rows = draw_cells(ui, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
+			int rows = draw_cells(pn, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
 					      order, i, pkg_end - i, &pr);
 
 			if (label_w && rows)
@@ -552,34 +552,34 @@ static void draw_heat(struct ui *ui, struct cellbuf *cb, struct rect a, const in
 		int rows = bottom - y - 1, at = 0;
 
 		for (int i = 0; i < n; i++)
-			if (order[i] == ui->sel_cpu)
+			if (order[i] == pn->sel_cpu)
 				at = i;
 		int first = MAX(0, MIN(at - rows / 2, n - rows));
 
 		y++;
 		for (int i = first; i < n && y < bottom; i++, y++)
-			cpu_row(ui, cb, a, y, order[i], core_mark(order, n, i, ui), &L);
+			cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
 	}
-	draw_selected_line(ui, cb, a.x, a.y + a.h - 1, a.w);
+	draw_selected_line(pn, cb, a.x, a.y + a.h - 1, a.w);
 }
 
-static void cpus_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+static void cpus_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
 	int order[SCHED_MAX_CPUS];
 	int n;
 
-	if (a.w <= 0 || a.h <= 0 || !ui->e)
+	if (a.w <= 0 || a.h <= 0 || !pn->run->e)
 		return;
-	n = topo_order(ui, order);
+	n = topo_order(pn, order);
 	if (n == 0)
 		return;
 
-	int rows = 1 + count_groups(ui, order, n) + n;
+	int rows = 1 + count_groups(pn, order, n) + n;
 
 	if (rows <= a.h && a.w >= 40)
-		draw_detailed(ui, cb, a, order, n);
+		draw_detailed(pn, cb, a, order, n);
 	else
-		draw_heat(ui, cb, a, order, n);
+		draw_heat(pn, cb, a, order, n);
 }
 
 const struct view view_cpus = {

@@ -2,7 +2,7 @@
 /*
  * The events view: the history log as ftrace-like text lines (time, CPU,
  * event, fields with task names), newest at the bottom while following,
- * filtered by ui->ev_filter (an event name such as "sched_switch" or
+ * filtered by pn->ev_filter (an event name such as "sched_switch" or
  * "switch", or a task glob such as "web*" or "hog.1"), scrollable with the
  * selected event highlighted. Only events up to the engine's current
  * position are shown (after a rewind the log holds a future too).
@@ -27,9 +27,9 @@ struct filter {
 	bool plain;		/* glob has no wildcard: also match "glob.N" */
 };
 
-static void parse_filter(const struct ui *ui, struct filter *f)
+static void parse_filter(const struct pane *pn, struct filter *f)
 {
-	const char *s = ui->ev_filter;
+	const char *s = pn->ev_filter;
 
 	f->type = -1;
 	f->glob = NULL;
@@ -61,12 +61,12 @@ static bool name_match(const struct filter *f, const char *name)
 	return f->plain && !strncmp(name, f->glob, n) && name[n] == '.';
 }
 
-static bool pid_match(const struct ui *ui, const struct filter *f, int pid)
+static bool pid_match(const struct pane *pn, const struct filter *f, int pid)
 {
-	return pid > 0 && name_match(f, sched_comm(ui->e, pid, 0));
+	return pid > 0 && name_match(f, sched_comm(pn->run->e, pid, 0));
 }
 
-static bool ev_match(const struct ui *ui, const struct filter *f, const struct sched_event *ev)
+static bool ev_match(const struct pane *pn, const struct filter *f, const struct sched_event *ev)
 {
 	if (f->type >= 0)
 		return ev->type == f->type;
@@ -74,64 +74,64 @@ static bool ev_match(const struct ui *ui, const struct filter *f, const struct s
 		return true;
 	switch (ev->type) {
 	case EV_SCHED_SWITCH:
-		return pid_match(ui, f, ev->sw.prev_pid) || pid_match(ui, f, ev->sw.next_pid);
+		return pid_match(pn, f, ev->sw.prev_pid) || pid_match(pn, f, ev->sw.next_pid);
 	case EV_SCHED_WAKING:
 	case EV_SCHED_WAKEUP:
 	case EV_SCHED_WAKEUP_NEW:
-		return pid_match(ui, f, ev->wake.pid);
+		return pid_match(pn, f, ev->wake.pid);
 	case EV_SCHED_MIGRATE_TASK:
-		return pid_match(ui, f, ev->migrate.pid);
+		return pid_match(pn, f, ev->migrate.pid);
 	case EV_SCHED_PROCESS_FORK:
-		return pid_match(ui, f, ev->fork.parent_pid) || pid_match(ui, f, ev->fork.child_pid);
+		return pid_match(pn, f, ev->fork.parent_pid) || pid_match(pn, f, ev->fork.child_pid);
 	case EV_SCHED_PROCESS_EXIT:
-		return pid_match(ui, f, ev->exit.pid);
+		return pid_match(pn, f, ev->exit.pid);
 	case EV_SCHED_STAT_RUNTIME:
-		return pid_match(ui, f, ev->runtime.pid);
+		return pid_match(pn, f, ev->runtime.pid);
 	case EV_SCHED_SET_NICE:
-		return pid_match(ui, f, ev->nice.pid);
+		return pid_match(pn, f, ev->nice.pid);
 	case EV_SCHED_YIELD:
-		return pid_match(ui, f, ev->yield.pid);
+		return pid_match(pn, f, ev->yield.pid);
 	case EV_PROG_TIMER:
-		return pid_match(ui, f, ev->timer.pid);
+		return pid_match(pn, f, ev->timer.pid);
 	case EV_COMMAND:
-		return ev->command.task >= 0 && pid_match(ui, f, ev->command.task + 1);
+		return ev->command.task >= 0 && pid_match(pn, f, ev->command.task + 1);
 	case EV_EXT_DISPATCH:
-		return pid_match(ui, f, ev->ext_dsp.pid);
+		return pid_match(pn, f, ev->ext_dsp.pid);
 	case EV_EXT_PRINTK:
-		return pid_match(ui, f, ev->ext_print.pid);
+		return pid_match(pn, f, ev->ext_print.pid);
 	case EV_EXT_EXIT:
-		return pid_match(ui, f, ev->ext_exit.pid);
+		return pid_match(pn, f, ev->ext_exit.pid);
 	default:
 		return false;
 	}
 }
 
 /* Events the view may show: [0, limit). */
-static u64 ev_limit(const struct ui *ui)
+static u64 ev_limit(const struct pane *pn)
 {
-	return MIN(history_nr_logged(ui->h), sched_nr_events(ui->e));
+	return MIN(history_nr_logged(pn->run->h), sched_nr_events(pn->run->e));
 }
 
 /* The matching event before `seq` (NO_EVENT when none within the budget). */
-static u64 prev_match(const struct ui *ui, const struct filter *f, u64 seq)
+static u64 prev_match(const struct pane *pn, const struct filter *f, u64 seq)
 {
 	u32 budget = EV_SCAN_BUDGET;
 
 	while (seq > 0 && budget--) {
 		seq--;
-		if (ev_match(ui, f, history_event(ui->h, seq)))
+		if (ev_match(pn, f, history_event(pn->run->h, seq)))
 			return seq;
 	}
 	return NO_EVENT;
 }
 
 /* The matching event at or after `seq`, before limit. */
-static u64 next_match(const struct ui *ui, const struct filter *f, u64 seq, u64 limit)
+static u64 next_match(const struct pane *pn, const struct filter *f, u64 seq, u64 limit)
 {
 	u32 budget = EV_SCAN_BUDGET;
 
 	for (; seq < limit && budget--; seq++)
-		if (ev_match(ui, f, history_event(ui->h, seq)))
+		if (ev_match(pn, f, history_event(pn->run->h, seq)))
 			return seq;
 	return NO_EVENT;
 }
@@ -142,17 +142,17 @@ static u64 next_match(const struct ui *ui, const struct filter *f, u64 seq, u64 
  * The fields as the ftrace text prints them (one formatter for both), but a
  * switch in a narrow window gets a compact form.
  */
-static void fields(const struct ui *ui, const struct sched_event *ev, char *out, size_t n, bool narrow)
+static void fields(const struct pane *pn, const struct sched_event *ev, char *out, size_t n, bool narrow)
 {
 	struct trace_ftrace_opts o;
 
 	if (narrow && ev->type == EV_SCHED_SWITCH) {
-		snprintf(out, n, "%s:%d %s ==> %s:%d", sched_comm(ui->e, ev->sw.prev_pid, ev->cpu),
+		snprintf(out, n, "%s:%d %s ==> %s:%d", sched_comm(pn->run->e, ev->sw.prev_pid, ev->cpu),
 			 ev->sw.prev_pid, ev->sw.prev_state == TASK_STATE_R ? "R" : ev->sw.prev_state == TASK_STATE_X ? "X" : "S",
-			 sched_comm(ui->e, ev->sw.next_pid, ev->cpu), ev->sw.next_pid);
+			 sched_comm(pn->run->e, ev->sw.next_pid, ev->cpu), ev->sw.next_pid);
 		return;
 	}
-	trace_ftrace_opts_for(&o, ui->e);
+	trace_ftrace_opts_for(&o, pn->run->e);
 	o.full_comm = true;
 	trace_ftrace_fields(&o, ev, out, n);
 }
@@ -176,7 +176,7 @@ static struct style event_style(int type)
 	}
 }
 
-static void draw_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w,
+static void draw_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w,
 		      const struct sched_event *ev, bool sel)
 {
 	char text[320];
@@ -196,16 +196,16 @@ static void draw_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w,
 	if (w < 110 && !strncmp(name, "sched_", 6))
 		name += 6;	/* narrow: "switch", "wakeup", ... */
 	used += cb_print(cb, x + used, y, w - used, es, "%-*s", w < 110 ? 14 : 19, name);
-	fields(ui, ev, text, sizeof(text), w < 110);
+	fields(pn, ev, text, sizeof(text), w < 110);
 	cb_print(cb, x + used, y, w - used, base, " %s", text);
 }
 
 /* ---- draw and keys ---- */
 
-static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+static void ev_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
 	struct filter f;
-	u64 limit = ev_limit(ui);
+	u64 limit = ev_limit(pn);
 	int rows = a.h - 2;
 	u64 seqs[512];
 	int n = 0;
@@ -213,24 +213,24 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 	if (a.w <= 0 || a.h < 3)
 		return;
-	parse_filter(ui, &f);
+	parse_filter(pn, &f);
 	/* a selected balance, placement or migration opens its decision record below */
-	why = ui->sel_event != NO_EVENT && ui->sel_event < limit &&
-	      decision_of(history_event(ui->h, ui->sel_event)) != ~0ULL && a.h >= 16;
+	why = pn->sel_event != NO_EVENT && pn->sel_event < limit &&
+	      decision_of(history_event(pn->run->h, pn->sel_event)) != ~0ULL && a.h >= 16;
 	if (why)
 		rows = a.h / 2 - 1;
 	rows = MIN(rows, (int)ARRAY_SIZE(seqs));
 
-	if (ui->sel_event != NO_EVENT && ui->sel_event >= limit)
-		ui->sel_event = NO_EVENT;
-	if (ui->sel_event != NO_EVENT && !ev_match(ui, &f, history_event(ui->h, ui->sel_event)))
-		ui->sel_event = next_match(ui, &f, ui->sel_event, limit);
+	if (pn->sel_event != NO_EVENT && pn->sel_event >= limit)
+		pn->sel_event = NO_EVENT;
+	if (pn->sel_event != NO_EVENT && !ev_match(pn, &f, history_event(pn->run->h, pn->sel_event)))
+		pn->sel_event = next_match(pn, &f, pn->sel_event, limit);
 
-	if (ui->sel_event == NO_EVENT) {
+	if (pn->sel_event == NO_EVENT) {
 		/* following: the newest `rows` matches */
 		u64 s = limit;
 
-		while (n < rows && (s = prev_match(ui, &f, s)) != NO_EVENT)
+		while (n < rows && (s = prev_match(pn, &f, s)) != NO_EVENT)
 			seqs[n++] = s;
 		for (int i = 0; i < n / 2; i++) {
 			u64 t = seqs[i];
@@ -238,17 +238,17 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			seqs[i] = seqs[n - 1 - i];
 			seqs[n - 1 - i] = t;
 		}
-		ui->ev_top = n ? seqs[0] : limit;
+		pn->ev_top = n ? seqs[0] : limit;
 	} else {
-		u64 sel = ui->sel_event;
+		u64 sel = pn->sel_event;
 
-		if (ui->ev_top > sel)
-			ui->ev_top = sel;
+		if (pn->ev_top > sel)
+			pn->ev_top = sel;
 		/* from ev_top forward; if sel falls off the bottom, end the page at sel */
-		u64 s = ui->ev_top;
+		u64 s = pn->ev_top;
 		bool seen = false;
 
-		while (n < rows && (s = next_match(ui, &f, s, limit)) != NO_EVENT) {
+		while (n < rows && (s = next_match(pn, &f, s, limit)) != NO_EVENT) {
 			seqs[n++] = s;
 			seen |= s == sel;
 			if (s >= sel && !seen)
@@ -258,7 +258,7 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		if (!seen) {
 			n = 0;
 			s = sel + 1;
-			while (n < rows && (s = prev_match(ui, &f, s)) != NO_EVENT)
+			while (n < rows && (s = prev_match(pn, &f, s)) != NO_EVENT)
 				seqs[n++] = s;
 			for (int i = 0; i < n / 2; i++) {
 				u64 t = seqs[i];
@@ -266,10 +266,10 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 				seqs[i] = seqs[n - 1 - i];
 				seqs[n - 1 - i] = t;
 			}
-			ui->ev_top = n ? seqs[0] : sel;
+			pn->ev_top = n ? seqs[0] : sel;
 			/* fill below sel */
 			s = sel + 1;
-			while (n < rows && (s = next_match(ui, &f, s, limit)) != NO_EVENT)
+			while (n < rows && (s = next_match(pn, &f, s, limit)) != NO_EVENT)
 				seqs[n++] = s++;
 		}
 	}
@@ -280,35 +280,35 @@ static void ev_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 
 		x += cb_print(cb, x, a.y, a.w, bold, "Events %" PRIu64 " so far", limit);
-		if (ui->ev_filter[0])
+		if (pn->ev_filter[0])
 			x += cb_print(cb, x, a.y, a.x + a.w - x, sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_),
-				      "  filter: %s (%s)", ui->ev_filter, f.type >= 0 ? "event" : "task glob");
-		if (ui->sel_event == NO_EVENT)
+				      "  filter: %s (%s)", pn->ev_filter, f.type >= 0 ? "event" : "task glob");
+		if (pn->sel_event == NO_EVENT)
 			cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  following the newest");
 		else
 			cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  event #%" PRIu64 " selected",
-				 ui->sel_event);
+				 pn->sel_event);
 	}
 	if (n == 0)
 		cb_print(cb, a.x + 1, a.y + 1, a.w - 1, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0), "%s",
-			 ui->ev_filter[0] ? "no event matches the filter" : "no events yet");
+			 pn->ev_filter[0] ? "no event matches the filter" : "no events yet");
 	for (int i = 0; i < n; i++)
-		draw_line(ui, cb, a.x, a.y + 1 + i, a.w, history_event(ui->h, seqs[i]), seqs[i] == ui->sel_event);
+		draw_line(pn, cb, a.x, a.y + 1 + i, a.w, history_event(pn->run->h, seqs[i]), seqs[i] == pn->sel_event);
 	if (why)
-		decision_draw(ui, cb, (struct rect){ a.x, a.y + 2 + rows, a.w, a.h - rows - 3 },
-			      history_event(ui->h, ui->sel_event));
+		decision_draw(pn, cb, (struct rect){ a.x, a.y + 2 + rows, a.w, a.h - rows - 3 },
+			      history_event(pn->run->h, pn->sel_event));
 	cb_print(cb, a.x, a.y + a.h - 1, a.w, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
 		 "Up/Down PgUp/PgDn select  Home first  End follow   times in s, [CPU]; "
 		 "a selected balance, placement or migration shows its record");
 }
 
-static bool ev_key(struct ui *ui, int key)
+static bool ev_key(struct pane *pn, int key)
 {
 	struct filter f;
-	u64 limit = ev_limit(ui);
+	u64 limit = ev_limit(pn);
 	int steps = 1;
 
-	parse_filter(ui, &f);
+	parse_filter(pn, &f);
 	switch (key) {
 	case KEY_PPAGE:
 		steps = 20;
@@ -316,12 +316,12 @@ static bool ev_key(struct ui *ui, int key)
 	case KEY_UP:
 	case 'k':
 		for (int i = 0; i < steps; i++) {
-			u64 from = ui->sel_event == NO_EVENT ? limit : ui->sel_event;
-			u64 p = prev_match(ui, &f, from);
+			u64 from = pn->sel_event == NO_EVENT ? limit : pn->sel_event;
+			u64 p = prev_match(pn, &f, from);
 
 			if (p == NO_EVENT)
 				break;
-			ui->sel_event = p;
+			pn->sel_event = p;
 		}
 		return true;
 	case KEY_NPAGE:
@@ -329,15 +329,15 @@ static bool ev_key(struct ui *ui, int key)
 		/* fall through */
 	case KEY_DOWN:
 	case 'j':
-		for (int i = 0; i < steps && ui->sel_event != NO_EVENT; i++)
-			ui->sel_event = next_match(ui, &f, ui->sel_event + 1, limit);
+		for (int i = 0; i < steps && pn->sel_event != NO_EVENT; i++)
+			pn->sel_event = next_match(pn, &f, pn->sel_event + 1, limit);
 		return true;
 	case KEY_HOME:
-		ui->sel_event = next_match(ui, &f, 0, limit);
-		ui->ev_top = 0;
+		pn->sel_event = next_match(pn, &f, 0, limit);
+		pn->ev_top = 0;
 		return true;
 	case KEY_END:
-		ui->sel_event = NO_EVENT;
+		pn->sel_event = NO_EVENT;
 		return true;
 	}
 	return false;

@@ -14,13 +14,13 @@
 #include "format.h"
 #include "ui.h"
 
-static int throttled_cpus(const struct ui *ui, int g)
+static int throttled_cpus(const struct pane *pn, int g)
 {
 	struct sched_group_cpu_info c;
 	int n = 0;
 
-	for (int cpu = 0; cpu < sched_nr_cpus(ui->e); cpu++) {
-		sched_group_cpu_info(ui->e, g, cpu, &c);
+	for (int cpu = 0; cpu < sched_nr_cpus(pn->run->e); cpu++) {
+		sched_group_cpu_info(pn->run->e, g, cpu, &c);
 		n += c.throttled;
 	}
 	return n;
@@ -34,17 +34,17 @@ static const char *leaf_name(char *buf, size_t n, const struct sched_group_info 
 	return buf;
 }
 
-static int draw_tree(struct ui *ui, struct cellbuf *cb, struct rect a, int y, int g)
+static int draw_tree(struct pane *pn, struct cellbuf *cb, struct rect a, int y, int g)
 {
 	struct sched_group_info gi;
 	char name[80], q[40], left[24], b1[24], b2[24];
-	int bottom = a.y + a.h, nr = sched_nr_groups(ui->e);
+	int bottom = a.y + a.h, nr = sched_nr_groups(pn->run->e);
 	struct style st;
 
 	if (y >= bottom)
 		return y;
-	sched_group_info(ui->e, g, &gi);
-	st = g == ui->sel_group ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN;
+	sched_group_info(pn->run->e, g, &gi);
+	st = g == pn->sel_group ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN;
 	if (!g)
 		snprintf(q, sizeof(q), "-");
 	else if (gi.quota == RUNTIME_INF)
@@ -56,27 +56,27 @@ static int draw_tree(struct ui *ui, struct cellbuf *cb, struct rect a, int y, in
 		fmt_dur(left, sizeof(left), (s64)gi.runtime, false);
 	else
 		snprintf(left, sizeof(left), "-");
-	cb_print(cb, a.x, y, 22, g ? ui_group_style(ui, g) : STYLE_PLAIN, "%s", leaf_name(name, sizeof(name), &gi));
+	cb_print(cb, a.x, y, 22, g ? ui_group_style(pn->ui, g) : STYLE_PLAIN, "%s", leaf_name(name, sizeof(name), &gi));
 	cb_print(cb, a.x + 22, y, a.w - 22, st, " %6" PRIu64 " %4s %-16s %9s %5d %8" PRIu64 " %9" PRIu64 " %11s %7ld",
-		 gi.shares, gi.idle ? "idle" : "", q, left, g ? throttled_cpus(ui, g) : 0, gi.nr_periods,
+		 gi.shares, gi.idle ? "idle" : "", q, left, g ? throttled_cpus(pn, g) : 0, gi.nr_periods,
 		 gi.nr_throttled, fmt_dur(b2, sizeof(b2), (s64)gi.throttled_time, false), gi.load_avg);
 	y++;
 	for (int c = g + 1; c < nr; c++) {
 		struct sched_group_info ci;
 
-		sched_group_info(ui->e, c, &ci);
+		sched_group_info(pn->run->e, c, &ci);
 		if (ci.parent == g)
-			y = draw_tree(ui, cb, a, y, c);
+			y = draw_tree(pn, cb, a, y, c);
 	}
 	return y;
 }
 
-static void groups_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+static void groups_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	int nr = sched_nr_groups(ui->e), nr_cpus = sched_nr_cpus(ui->e);
-	int cpu = ui->sel_cpu >= 0 && ui->sel_cpu < nr_cpus ? ui->sel_cpu : 0;
+	int nr = sched_nr_groups(pn->run->e), nr_cpus = sched_nr_cpus(pn->run->e);
+	int cpu = pn->sel_cpu >= 0 && pn->sel_cpu < nr_cpus ? pn->sel_cpu : 0;
 	int y = a.y, bottom = a.y + a.h;
 	char b1[24], b2[24];
 
@@ -84,7 +84,7 @@ static void groups_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		return;
 	cb_print(cb, a.x, y++, a.w, bold, "Task groups \u00b7 %d groups \u00b7 selected %s (n/N/u to move, "
 		 "the runqueue view shows its queue)", nr - 1,
-		 ui->f->sc.nr_groups ? ui->f->sc.group[ui->sel_group < nr ? ui->sel_group : 0].path : "/");
+		 pn->run->f->sc.nr_groups ? pn->run->f->sc.group[pn->sel_group < nr ? pn->sel_group : 0].path : "/");
 	if (nr <= 1) {
 		cb_print(cb, a.x, y, a.w, dim, "no task groups: every task is in the root group "
 			 "(declare them with `group PATH ...` in the scenario)");
@@ -93,7 +93,7 @@ static void groups_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	if (y < bottom)
 		cb_print(cb, a.x, y++, a.w, bold, "%-22s %6s %4s %-16s %9s %5s %8s %9s %11s %7s", "group", "shares",
 			 "", "cpu.max", "left", "thrtl", "periods", "throttled", "thrtl time", "load");
-	y = draw_tree(ui, cb, a, y, 0);
+	y = draw_tree(pn, cb, a, y, 0);
 	y++;
 
 	/* each group's entity on the selected CPU */
@@ -105,10 +105,10 @@ static void groups_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		struct sched_group_cpu_info c;
 		const char *state;
 
-		sched_group_info(ui->e, g, &gi);
-		sched_group_cpu_info(ui->e, g, cpu, &c);
+		sched_group_info(pn->run->e, g, &gi);
+		sched_group_cpu_info(pn->run->e, g, cpu, &c);
 		state = c.curr ? "run" : c.on_rq ? "queued" : "-";
-		cb_print(cb, a.x + 10, y, 14, ui_group_style(ui, g), "%s", gi.path);
+		cb_print(cb, a.x + 10, y, 14, ui_group_style(pn->ui, g), "%s", gi.path);
 		cb_print(cb, a.x + 24, y, a.w - 24, STYLE_PLAIN, "%8" PRIu64 " %5s %6d %8" PRIu64 " %8" PRIu64
 			 " %8" PRIu64 " %9s %s", c.weight >> 10, state, c.h_nr_running, c.load_avg,
 			 c.tg_load_avg_contrib, c.h_load,
@@ -120,16 +120,16 @@ static void groups_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	y++;
 
 	/* how the selected group's shares are split over the CPUs */
-	if (ui->sel_group > 0 && ui->sel_group < nr && y < bottom) {
+	if (pn->sel_group > 0 && pn->sel_group < nr && y < bottom) {
 		struct sched_group_info gi;
 		int x = a.x;
 
-		sched_group_info(ui->e, ui->sel_group, &gi);
+		sched_group_info(pn->run->e, pn->sel_group, &gi);
 		x += cb_print(cb, x, y, a.w, bold, "%s weight per CPU (Σ ~ shares %" PRIu64 "): ", gi.path, gi.shares);
 		for (int c = 0; c < nr_cpus && x < a.x + a.w; c++) {
 			struct sched_group_cpu_info ci;
 
-			sched_group_cpu_info(ui->e, ui->sel_group, c, &ci);
+			sched_group_cpu_info(pn->run->e, pn->sel_group, c, &ci);
 			x += cb_print(cb, x, y, a.x + a.w - x, ci.on_rq ? STYLE_PLAIN : dim, "%d:%" PRIu64 " ", c,
 				      ci.weight >> 10);
 		}
@@ -138,7 +138,7 @@ static void groups_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	if (y < bottom)
 		cb_print(cb, a.x, y, a.w, dim, "weight: the group entity's, from calc_group_shares(); load, contrib, "
 			 "h_load: PELT; runtime: the queue's from cpu.max slices (%s)",
-			 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(ui->e, TUN_CFS_BANDWIDTH_SLICE), false));
+			 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(pn->run->e, TUN_CFS_BANDWIDTH_SLICE), false));
 }
 
 const struct view view_groups = {

@@ -19,9 +19,9 @@
 /* How far back the view looks for migrations and herds. */
 #define MIG_SCAN (1u << 20)
 
-static u64 visible(const struct ui *ui)
+static u64 visible(const struct pane *pn)
 {
-	return MIN(history_nr_logged(ui->h), sched_nr_events(ui->e));
+	return MIN(history_nr_logged(pn->run->h), sched_nr_events(pn->run->e));
 }
 
 static bool listed(const struct sched_event *ev)
@@ -35,12 +35,12 @@ struct herd_span {
 };
 
 /* The herds reported from seq `from` on (a herd record follows its migrations closely). */
-static int collect_herds(const struct ui *ui, u64 from, u64 limit, struct herd_span *out, int max)
+static int collect_herds(const struct pane *pn, u64 from, u64 limit, struct herd_span *out, int max)
 {
 	int n = 0;
 
 	for (u64 s = from; s < limit && s < from + MIG_SCAN && n < max; s++) {
-		const struct sched_event *ev = history_event(ui->h, s);
+		const struct sched_event *ev = history_event(pn->run->h, s);
 
 		if (ev->type == EV_SCHED_HERD)
 			out[n++] = (struct herd_span){ ev->herd.first_seq, s };
@@ -56,7 +56,7 @@ static bool in_herd(const struct herd_span *h, int n, u64 seq)
 	return false;
 }
 
-static void mig_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w, const struct sched_event *ev,
+static void mig_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w, const struct sched_event *ev,
 		     bool sel, bool in_herd)
 {
 	struct style base = sel ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN;
@@ -73,45 +73,45 @@ static void mig_line(struct ui *ui, struct cellbuf *cb, int x, int y, int w, con
 		return;
 	}
 	int used = cb_print(cb, x, y, w, base, "%c%s %s", sel ? '>' : ' ', t, in_herd ? "H" : " ");
-	used += cb_print(cb, x + used, y, MIN(16, w - used), ui_task_style(ui, ev->migrate.pid), " %-15s",
-			 sched_comm(ui->e, ev->migrate.pid, ev->cpu));
+	used += cb_print(cb, x + used, y, MIN(16, w - used), ui_task_style(pn->ui, ev->migrate.pid), " %-15s",
+			 sched_comm(pn->run->e, ev->migrate.pid, ev->cpu));
 	cb_print(cb, x + used, y, w - used, base, " CPU %3d -> %-3d %-9s decision #%" PRIu64, ev->migrate.orig_cpu,
 		 ev->migrate.dest_cpu, ev->migrate.reason < NR_MIGRATE_REASONS ? migrate_reason_names[ev->migrate.reason]
 									    : "?",
 		 ev->migrate.cause);
 }
 
-static void mig_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+static void mig_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
-	static u64 seqs[MIG_MAX_ROWS];
+	u64 seqs[MIG_MAX_ROWS];
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	u64 limit = visible(ui), sel = ui->sel_event, end = limit;
+	u64 limit = visible(pn), sel = pn->sel_event, end = limit;
 	const struct sched_event *sel_ev = NULL;
 	int list_h, n = 0;
 
 	if (a.w <= 0 || a.h < 4)
 		return;
-	if (sel != ~0ULL && (sel >= limit || !listed(history_event(ui->h, sel))))
+	if (sel != ~0ULL && (sel >= limit || !listed(history_event(pn->run->h, sel))))
 		sel = ~0ULL;
 	if (sel != ~0ULL) {
-		sel_ev = history_event(ui->h, sel);
+		sel_ev = history_event(pn->run->h, sel);
 		end = sel + 1;
 	}
 	/* the list takes the top half when a record is shown, else all of it */
 	list_h = (sel_ev ? a.h / 2 : a.h) - 2;
 	list_h = MAX(1, MIN(list_h, MIG_MAX_ROWS));
 	for (u64 s = end, budget = MIG_SCAN; s-- > 0 && n < list_h && budget--;)
-		if (listed(history_event(ui->h, s)))
+		if (listed(history_event(pn->run->h, s)))
 			seqs[n++] = s;
 	cb_print(cb, a.x, a.y, a.w, bold, "Migrations \u00b7 newest last%s \u00b7 H: part of a herd", sel_ev ? " (up to the selected one)" : "");
 	struct herd_span herds[64];
-	int nr_herds = n ? collect_herds(ui, seqs[n - 1], limit, herds, (int)ARRAY_SIZE(herds)) : 0;
+	int nr_herds = n ? collect_herds(pn, seqs[n - 1], limit, herds, (int)ARRAY_SIZE(herds)) : 0;
 
 	for (int i = 0; i < n; i++) {
-		const struct sched_event *ev = history_event(ui->h, seqs[n - 1 - i]);
+		const struct sched_event *ev = history_event(pn->run->h, seqs[n - 1 - i]);
 
-		mig_line(ui, cb, a.x, a.y + 1 + i, a.w, ev, ev->seq == sel,
+		mig_line(pn, cb, a.x, a.y + 1 + i, a.w, ev, ev->seq == sel,
 			 ev->type == EV_SCHED_MIGRATE_TASK && in_herd(herds, nr_herds, ev->seq));
 	}
 	if (!n)
@@ -119,39 +119,39 @@ static void mig_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	if (sel_ev && sel_ev->type == EV_SCHED_MIGRATE_TASK) {
 		struct rect r = { a.x, a.y + 2 + list_h, a.w, a.h - list_h - 3 };
 
-		if (!decision_draw(ui, cb, r, sel_ev))
+		if (!decision_draw(pn, cb, r, sel_ev))
 			cb_print(cb, r.x, r.y, r.w, dim, "why: no decision record (a move by affinity or a class change)");
 	}
 	cb_print(cb, a.x, a.y + a.h - 1, a.w, dim, "Up/Down select (the record of the selected one below)  End follow");
 }
 
-static bool mig_key(struct ui *ui, int key)
+static bool mig_key(struct pane *pn, int key)
 {
-	u64 limit = visible(ui), s;
+	u64 limit = visible(pn), s;
 
 	switch (key) {
 	case KEY_UP:
 	case 'k':
-		s = ui->sel_event == ~0ULL || ui->sel_event > limit ? limit : ui->sel_event;
+		s = pn->sel_event == ~0ULL || pn->sel_event > limit ? limit : pn->sel_event;
 		for (u64 budget = MIG_SCAN; s-- > 0 && budget--;)
-			if (listed(history_event(ui->h, s))) {
-				ui->sel_event = s;
+			if (listed(history_event(pn->run->h, s))) {
+				pn->sel_event = s;
 				break;
 			}
 		return true;
 	case KEY_DOWN:
 	case 'j':
-		if (ui->sel_event == ~0ULL)
+		if (pn->sel_event == ~0ULL)
 			return true;
-		for (s = ui->sel_event + 1; s < limit; s++)
-			if (listed(history_event(ui->h, s))) {
-				ui->sel_event = s;
+		for (s = pn->sel_event + 1; s < limit; s++)
+			if (listed(history_event(pn->run->h, s))) {
+				pn->sel_event = s;
 				return true;
 			}
-		ui->sel_event = ~0ULL;
+		pn->sel_event = ~0ULL;
 		return true;
 	case KEY_END:
-		ui->sel_event = ~0ULL;
+		pn->sel_event = ~0ULL;
 		return true;
 	}
 	return false;

@@ -140,12 +140,12 @@ static void draw_axis(struct cellbuf *cb, const struct axis *ax, int y, const ch
 /* ---- the pick ---- */
 
 /* Index into ents of the entity pick_eevdf() would take, with the reason. */
-static int eevdf_pick(const struct ui *ui, const struct rq_ent *ents, int n, char *why, size_t wn)
+static int eevdf_pick(const struct pane *pn, const struct rq_ent *ents, int n, char *why, size_t wn)
 {
 	char b1[32];
 	int curr = -1, best = -1, nr_elig = 0;
-	int kv = sched_kernel_version(ui->e);
-	bool parity = sched_feature_enabled(ui->e, FEAT_RUN_TO_PARITY);
+	int kv = sched_kernel_version(pn->run->e);
+	bool parity = sched_feature_enabled(pn->run->e, FEAT_RUN_TO_PARITY);
 
 	if (n == 0) {
 		snprintf(why, wn, "nothing queued: the CPU runs its idle task");
@@ -196,10 +196,10 @@ static int eevdf_pick(const struct ui *ui, const struct rq_ent *ents, int n, cha
 
 /* ---- CFS: sched_slice() from the tunables ---- */
 
-static u64 cfs_slice(const struct ui *ui, const struct sched_cfs_rq_info *ci, u64 weight)
+static u64 cfs_slice(const struct pane *pn, const struct sched_cfs_rq_info *ci, u64 weight)
 {
-	u64 latency = sched_tunable_value(ui->e, TUN_LATENCY);
-	u64 min_gran = sched_tunable_value(ui->e, TUN_MIN_GRANULARITY);
+	u64 latency = sched_tunable_value(pn->run->e, TUN_LATENCY);
+	u64 min_gran = sched_tunable_value(pn->run->e, TUN_MIN_GRANULARITY);
 	u64 nr = (u64)MAX(ci->nr_running, 1);
 	u64 nr_latency = min_gran ? latency / min_gran : 8;
 	u64 period = nr > nr_latency ? nr * min_gran : latency;
@@ -209,10 +209,10 @@ static u64 cfs_slice(const struct ui *ui, const struct sched_cfs_rq_info *ci, u6
 	return (u64)((double)period * (double)weight / (double)ci->load_weight);
 }
 
-static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
-	static struct rq_ent ents[RQ_MAX];	/* one frame's worth, reused */
-	static struct sched_entity_info q[RQ_MAX];
+	struct rq_ent ents[RQ_MAX];	/* one frame's worth: about 90 KB of stack with q */
+	struct sched_entity_info q[RQ_MAX];
 	struct sched_cfs_rq_info qi;
 	struct sched_group_info gi;
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
@@ -220,28 +220,28 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	struct style elig = sty(C_GREEN, COLOR_DEFAULT, A_BOLD_);
 	struct style inel = sty(C_RED, COLOR_DEFAULT, A_BOLD_);
 	char b1[32], b2[32], b3[32], b4[32], why[256];
-	int cpu = ui->sel_cpu;
-	bool cfs = sched_variant(ui->e) == SCHED_VARIANT_CFS;
+	int cpu = pn->sel_cpu;
+	bool cfs = sched_variant(pn->run->e) == SCHED_VARIANT_CFS;
 	int right = a.x + a.w, bottom = a.y + a.h, y = a.y;
 
 	if (a.w <= 0 || a.h <= 0)
 		return;
-	if (cpu < 0 || cpu >= sched_nr_cpus(ui->e))
+	if (cpu < 0 || cpu >= sched_nr_cpus(pn->run->e))
 		cpu = 0;
-	int group = ui->sel_group > 0 && ui->sel_group < sched_nr_groups(ui->e) ? ui->sel_group : 0;
+	int group = pn->sel_group > 0 && pn->sel_group < sched_nr_groups(pn->run->e) ? pn->sel_group : 0;
 
-	sched_cfs_rq_info(ui->e, cpu, group, &qi);
-	sched_group_info(ui->e, group, &gi);
+	sched_cfs_rq_info(pn->run->e, cpu, group, &qi);
+	sched_group_info(pn->run->e, group, &gi);
 	u64 ref = cfs ? qi.min_vruntime : qi.avg_vruntime;
-	int n = sched_cfs_rq_entities(ui->e, cpu, group, q, RQ_MAX);
+	int n = sched_cfs_rq_entities(pn->run->e, cpu, group, q, RQ_MAX);
 	struct sched_ext_info xi;
 
 	/* an ext policy's queues first; they are the whole view when the fair class has nothing */
-	sched_ext_info(ui->e, &xi);
+	sched_ext_info(pn->run->e, &xi);
 	if (xi.loaded) {
 		int rows = n || !xi.enabled ? MIN(xi.enabled ? 3 + xi.nr_dsqs : 1, a.h / 2) : a.h;
 
-		y += ext_queues_draw(ui, cb, (struct rect){ a.x, y, a.w, rows }, cpu) + 1;
+		y += ext_queues_draw(pn, cb, (struct rect){ a.x, y, a.w, rows }, cpu) + 1;
 		if ((!n && xi.enabled) || y >= bottom)
 			return;
 	}
@@ -251,11 +251,11 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 		en->group = q[i].group;
 		if (q[i].task >= 0) {
-			sched_task_info(ui->e, q[i].task, &en->ti);
+			sched_task_info(pn->run->e, q[i].task, &en->ti);
 		} else {
 			struct sched_group_info cg;
 
-			sched_group_info(ui->e, q[i].group, &cg);
+			sched_group_info(pn->run->e, q[i].group, &cg);
 			en->ti = (struct sched_task_info){ .name = cg.path, .state = TASK_RUNNING };
 		}
 		/* the entity's own numbers, relative to this queue */
@@ -274,7 +274,7 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 	/* header */
 	{
-		int kv = sched_kernel_version(ui->e);
+		int kv = sched_kernel_version(pn->run->e);
 		int x = a.x;
 
 		x += cb_print(cb, x, y, right - x, bold, "CPU %d runqueue %s \u00b7 %s (kernel %d.%d) \u00b7 nr_running %d",
@@ -282,12 +282,12 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 		if (cfs)
 			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 min_vruntime %s (virtual) \u00b7 sched_latency %s",
 				 fmt_dur(b1, sizeof(b1), (s64)qi.min_vruntime, false),
-				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(ui->e, TUN_LATENCY), false));
+				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(pn->run->e, TUN_LATENCY), false));
 		else
 			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 V = avg_vruntime %s (virtual) \u00b7 base_slice %s%s",
 				 fmt_dur(b1, sizeof(b1), (s64)qi.avg_vruntime, false),
-				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(ui->e, TUN_BASE_SLICE), false),
-				 sched_feature_enabled(ui->e, FEAT_RUN_TO_PARITY) ? " \u00b7 RUN_TO_PARITY" : "");
+				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(pn->run->e, TUN_BASE_SLICE), false),
+				 sched_feature_enabled(pn->run->e, FEAT_RUN_TO_PARITY) ? " \u00b7 RUN_TO_PARITY" : "");
 		y++;
 	}
 
@@ -306,7 +306,7 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			snprintf(why, sizeof(why), "next: leftmost %s (smallest vruntime); curr runs until its ideal "
 				 "slice is used (check_preempt_tick) or a wakeup preempts it", ents[pick].ti.name);
 	} else {
-		pick = eevdf_pick(ui, ents, n, why, sizeof(why));
+		pick = eevdf_pick(pn, ents, n, why, sizeof(why));
 	}
 	if (y < bottom) {
 		int x = a.x;
@@ -351,7 +351,7 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 		for (int i = 0; i < lanes && y < bottom; i++, y++) {
 			const struct rq_ent *en = &ents[i];
-			struct style ns = en->group >= 0 ? ui_group_style(ui, en->group) : ui_task_style(ui, en->ti.pid);
+			struct style ns = en->group >= 0 ? ui_group_style(pn->ui, en->group) : ui_task_style(pn->ui, en->ti.pid);
 			int xv = axis_x(&ax, en->rel_v);
 
 			cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);	/* ▶ */
@@ -416,13 +416,13 @@ static void rq_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			break;
 		}
 		cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);
-		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(ui, en->group)
-							   : ui_task_style(ui, en->ti.pid), "%s", en->ti.name);
+		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(pn->ui, en->group)
+							   : ui_task_style(pn->ui, en->ti.pid), "%s", en->ti.name);
 		if (cfs) {
 			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %14s %12s %12s %8" PRIu64,
 				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true),
 				 fmt_dur(b2, sizeof(b2), (s64)en->ti.sum_exec_runtime, false),
-				 fmt_dur(b3, sizeof(b3), (s64)cfs_slice(ui, &qi, en->ti.weight), false),
+				 fmt_dur(b3, sizeof(b3), (s64)cfs_slice(pn, &qi, en->ti.weight), false),
 				 en->ti.weight >> 10);
 		} else {
 			char lag[40] = "";

@@ -59,22 +59,22 @@ static void lat_feed(const struct sched_event *ev)
 	}
 }
 
-static void lat_update(const struct ui *ui, int pid)
+static void lat_update(const struct pane *pn, int pid)
 {
-	u64 upto = MIN(history_nr_logged(ui->h), sched_nr_events(ui->e));
-	const struct sched_event *last = lat.fed ? history_event(ui->h, lat.fed - 1) : NULL;
+	u64 upto = MIN(history_nr_logged(pn->run->h), sched_nr_events(pn->run->e));
+	const struct sched_event *last = lat.fed ? history_event(pn->run->h, lat.fed - 1) : NULL;
 
-	if (lat.h != ui->h || lat.pid != pid || lat.fed > upto ||
+	if (lat.h != pn->run->h || lat.pid != pid || lat.fed > upto ||
 	    (lat.fed && (!last || last->time != lat.last.time || last->type != lat.last.type ||
 			 last->cpu != lat.last.cpu)))
-		lat_reset(ui->h, pid);
+		lat_reset(pn->run->h, pid);
 	for (; lat.fed < upto; lat.fed++)
-		lat_feed(history_event(ui->h, lat.fed));
+		lat_feed(history_event(pn->run->h, lat.fed));
 	if (lat.fed)
-		lat.last = *history_event(ui->h, lat.fed - 1);
+		lat.last = *history_event(pn->run->h, lat.fed - 1);
 }
 
-static void draw_hist(struct ui *ui, struct cellbuf *cb, int x, int y, int w, int h)
+static void draw_hist(struct pane *pn, struct cellbuf *cb, int x, int y, int w, int h)
 {
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
@@ -177,7 +177,7 @@ static const char *state_name(const struct sched_task_info *ti)
 	return "?";
 }
 
-static void task_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
 	struct sched_task_info ti;
 	struct sched_cpu_info ci;
@@ -185,10 +185,10 @@ static void task_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	struct style head = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
-	int nr = sched_nr_tasks(ui->e);
-	int t = ui->sel_task;
+	int nr = sched_nr_tasks(pn->run->e);
+	int t = pn->sel_task;
 	int x = a.x, y = a.y, w = a.w, bottom = a.y + a.h;
-	bool cfs = sched_variant(ui->e) == SCHED_VARIANT_CFS;
+	bool cfs = sched_variant(pn->run->e) == SCHED_VARIANT_CFS;
 
 	if (a.w <= 0 || a.h <= 0)
 		return;
@@ -198,19 +198,20 @@ static void task_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	}
 	if (t < 0 || t >= nr)
 		t = 0;
-	sched_task_info(ui->e, t, &ti);
-	sched_cpu_info(ui->e, ti.cpu >= 0 && ti.cpu < sched_nr_cpus(ui->e) ? ti.cpu : 0, &ci);
+	sched_task_info(pn->run->e, t, &ti);
+	sched_cpu_info(pn->run->e, ti.cpu >= 0 && ti.cpu < sched_nr_cpus(pn->run->e) ? ti.cpu : 0, &ci);
 
 	{
-		int used = cb_print(cb, x, y, w, ui_task_style(ui, ti.pid), "%s", ti.name);
+		int used = cb_print(cb, x, y, w, ui_task_style(pn->ui, ti.pid), "%s", ti.name);
 
 		used += cb_print(cb, x + used, y, w - used, bold, " (pid %d, task %d of %d): %s on CPU %d", ti.pid,
 				 t + 1, nr, state_name(&ti), ti.cpu);
 		y++;
 	}
 	if (y < bottom)
-		cb_print(cb, x, y++, w, STYLE_PLAIN, "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
-			 policy_name(ti.policy), ti.nice, ti.prio, ti.weight >> 10);
+		cb_print(cb, x, y++, w, STYLE_PLAIN,
+			 "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
+			 sched_policy_names[ti.policy], ti.nice, ti.prio, ti.weight >> 10);
 	if (y < bottom && (ti.policy == SCHED_FIFO || ti.policy == SCHED_RR))
 		cb_print(cb, x, y++, w, STYLE_PLAIN, "rt_priority %u (prio = 99 - rt_priority)", ti.rt_priority);
 	if (y < bottom && ti.policy == SCHED_DEADLINE)
@@ -281,8 +282,8 @@ static void task_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	y++;
 
 	if (y < bottom) {
-		lat_update(ui, ti.pid);
-		draw_hist(ui, cb, x, y, w, bottom - y);
+		lat_update(pn, ti.pid);
+		draw_hist(pn, cb, x, y, w, bottom - y);
 	}
 }
 

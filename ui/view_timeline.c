@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The timeline: a Gantt chart of who ran on each CPU, built from the
- * sched_switch events of the history log. The window is ui->tl_span_ns wide
- * and ends at ui->tl_end_ns (0 follows the current time). Each cell shows
+ * sched_switch events of the history log. The window is pn->tl_span_ns wide
+ * and ends at pn->tl_end_ns (0 follows the current time). Each cell shows
  * the task that ran most of the cell's time span; migrations are marked on
  * the destination CPU's lane; spans where a task group was throttled on the
  * CPU (cpu.max) are shaded; a cursor marks the current time.
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "format.h"
 #include "ui.h"
 
@@ -42,9 +43,9 @@ static u64 seq_at(const struct sched_history *h, u64 n, u64 t)
 }
 
 /* Events this view may show: logged and not in the engine's future. */
-static u64 nr_visible(const struct ui *ui)
+static u64 nr_visible(const struct pane *pn)
 {
-	u64 n = history_nr_logged(ui->h), now = sched_nr_events(ui->e);
+	u64 n = history_nr_logged(pn->run->h), now = sched_nr_events(pn->run->e);
 
 	return MIN(n, now);
 }
@@ -134,32 +135,38 @@ static void lane_span(struct grid *g, int li, struct lane *l, u64 from, s32 pid)
 	l->edge = from;
 }
 
-static struct grid grid;	/* one frame's worth; reused, never allocated */
-
-static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols)
+/* The pane's grid: one frame's worth, allocated once and reused. */
+static struct grid *grid_of(struct pane *pn)
 {
-	const struct sched_history *h = ui->h;
-	u64 now = sched_now(ui->e);
-	u64 n = nr_visible(ui);
+	if (!pn->tl_grid)
+		pn->tl_grid = xmalloc(sizeof(struct grid));
+	return pn->tl_grid;
+}
+
+static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols)
+{
+	const struct sched_history *h = pn->run->h;
+	u64 now = sched_now(pn->run->e);
+	u64 n = nr_visible(pn);
 	struct lane lanes[TL_MAX_LANES];
 	int lane_of_cpu_first = first_lane;
 
-	grid.t0 = t0;
-	grid.t1 = t1;
-	grid.cols = cols;
-	grid.dt = MAX((t1 - t0) / (u64)cols, 1);
-	grid.t1 = t0 + grid.dt * (u64)cols;
-	grid.nr_lanes = nr_lanes;
+	g->t0 = t0;
+	g->t1 = t1;
+	g->cols = cols;
+	g->dt = MAX((t1 - t0) / (u64)cols, 1);
+	g->t1 = t0 + g->dt * (u64)cols;
+	g->nr_lanes = nr_lanes;
 	for (int i = 0; i < nr_lanes; i++) {
 		for (int c = 0; c < cols; c++) {
-			grid.cell[i][c] = -1;
-			grid.mig[i][c] = 0;
-			grid.thr[i][c] = 0;
+			g->cell[i][c] = -1;
+			g->mig[i][c] = 0;
+			g->thr[i][c] = 0;
 		}
 	}
 
 	/* the state at the right edge: the engine's now, or the next switch's prev */
-	u64 end = MIN(grid.t1, now);
+	u64 end = MIN(g->t1, now);
 	u64 end_seq = seq_at(h, n, end + 1);
 	int unresolved = 0;
 
@@ -167,7 +174,7 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 		struct sched_cpu_info ci;
 
 		lanes[i].cpu = first_lane + i;
-		sched_cpu_info(ui->e, lanes[i].cpu, &ci);
+		sched_cpu_info(pn->run->e, lanes[i].cpu, &ci);
 		lanes[i].pid = ci.curr_pid;
 		lanes[i].edge = end;
 		lanes[i].col = -1;
@@ -199,11 +206,11 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 
 	for (int i = 0; i < nr_lanes; i++)
 		thr_edge[i] = end;
-	if (sched_nr_groups(ui->e) > 1) {
+	if (sched_nr_groups(pn->run->e) > 1) {
 		for (int i = 0; i < nr_lanes; i++) {
 			struct sched_cpu_info ci;
 
-			sched_cpu_info(ui->e, lanes[i].cpu, &ci);
+			sched_cpu_info(pn->run->e, lanes[i].cpu, &ci);
 			thr[i] = ci.throttled_queues;
 		}
 		for (u64 s = end_seq; s < n; s++) {
@@ -227,30 +234,30 @@ static void build(struct ui *ui, int first_lane, int nr_lanes, u64 t0, u64 t1, i
 			if (li < 0 || li >= nr_lanes)
 				continue;
 			if (thr[li] > 0)
-				mark_throttled(&grid, li, ev->time, thr_edge[li]);
+				mark_throttled(g, li, ev->time, thr_edge[li]);
 			thr[li] += ev->type == EV_CFS_THROTTLE ? -1 : 1;
 			thr_edge[li] = ev->time;
 		} else if (ev->type == EV_SCHED_SWITCH) {
 			li = ev->cpu - first_lane;
 			if (li < 0 || li >= nr_lanes)
 				continue;
-			lane_span(&grid, li, &lanes[li], ev->time, ev->sw.next_pid);
+			lane_span(g, li, &lanes[li], ev->time, ev->sw.next_pid);
 			lanes[li].pid = ev->sw.prev_pid;
 		} else if (ev->type == EV_SCHED_MIGRATE_TASK) {
 			li = ev->migrate.dest_cpu - first_lane;
 			if (li < 0 || li >= nr_lanes || ev->time < t0)
 				continue;
-			int c = (int)((ev->time - t0) / grid.dt);
+			int c = (int)((ev->time - t0) / g->dt);
 
 			if (c >= 0 && c < cols)
-				grid.mig[li][c] = 1;
+				g->mig[li][c] = 1;
 		}
 	}
 	for (int i = 0; i < nr_lanes; i++) {
-		lane_span(&grid, i, &lanes[i], t0, lanes[i].pid);
-		lane_flush(&grid, i, &lanes[i]);
+		lane_span(g, i, &lanes[i], t0, lanes[i].pid);
+		lane_flush(g, i, &lanes[i]);
 		if (thr[i] > 0)
-			mark_throttled(&grid, i, t0, thr_edge[i]);
+			mark_throttled(g, i, t0, thr_edge[i]);
 	}
 }
 
@@ -285,20 +292,21 @@ static void fmt_span(char *buf, size_t n, u64 ns)
 		snprintf(buf, n, "%" PRIu64 "ns", ns);
 }
 
-static u64 span_of(const struct ui *ui)
+static u64 span_of(const struct pane *pn)
 {
-	return ui->tl_span_ns ? MAX(ui->tl_span_ns, TL_MIN_SPAN) : TL_DEFAULT_SPAN;
+	return pn->tl_span_ns ? MAX(pn->tl_span_ns, TL_MIN_SPAN) : TL_DEFAULT_SPAN;
 }
 
-static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
+static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
+	struct grid *g = grid_of(pn);
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 	char b1[48], b2[48], b3[48];
-	int nr_cpus = sched_nr_cpus(ui->e);
-	u64 now = sched_now(ui->e);
-	u64 span = span_of(ui);
-	u64 t1 = ui->tl_end_ns ? ui->tl_end_ns : now;
+	int nr_cpus = sched_nr_cpus(pn->run->e);
+	u64 now = sched_now(pn->run->e);
+	u64 span = span_of(pn);
+	u64 t1 = pn->tl_end_ns ? pn->tl_end_ns : now;
 	int label_w = 7;
 
 	if (a.w < label_w + 4 || a.h < 4)
@@ -306,7 +314,7 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 	int cols = MIN(a.w - label_w, TL_MAX_COLS);
 	/* follow: the current time sits in the last column */
-	if (!ui->tl_end_ns)
+	if (!pn->tl_end_ns)
 		t1 = now + span / (u64)cols;
 	u64 t0 = t1 > span ? t1 - span : 0;
 
@@ -316,40 +324,40 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 	/* lanes: as many CPUs as fit, scrolled so the selected one shows */
 	int rows = a.h - 3;
 	int nr_lanes = MIN(MIN(nr_cpus, rows), TL_MAX_LANES);
-	int sel = ui->sel_cpu >= 0 && ui->sel_cpu < nr_cpus ? ui->sel_cpu : 0;
+	int sel = pn->sel_cpu >= 0 && pn->sel_cpu < nr_cpus ? pn->sel_cpu : 0;
 	int first = 0;
 
 	if (sel >= nr_lanes)
 		first = MIN(sel - nr_lanes / 2, nr_cpus - nr_lanes);
 
-	build(ui, first, nr_lanes, t0, t1, cols);
+	build(pn, g, first, nr_lanes, t0, t1, cols);
 
 	/* header */
-	fmt_time(b1, sizeof(b1), grid.t0, 1);
-	fmt_time(b2, sizeof(b2), grid.t1, 1);
-	fmt_span(b3, sizeof(b3), grid.dt);
+	fmt_time(b1, sizeof(b1), g->t0, 1);
+	fmt_time(b2, sizeof(b2), g->t1, 1);
+	fmt_span(b3, sizeof(b3), g->dt);
 	{
 		char sp[32];
 
 		fmt_span(sp, sizeof(sp), span);
 		cb_print(cb, a.x, a.y, a.w, bold, "Timeline %s .. %s  span %s, %s per cell%s%s", b1, b2, sp, b3,
-			 ui->tl_end_ns ? "" : "  (following now)",
+			 pn->tl_end_ns ? "" : "  (following now)",
 			 nr_lanes < nr_cpus ? "  [more CPUs: select one to scroll]" : "");
 	}
 
-	int cursor_col = now >= grid.t0 && now < grid.t1 ? (int)((now - grid.t0) / grid.dt) : -1;
+	int cursor_col = now >= g->t0 && now < g->t1 ? (int)((now - g->t0) / g->dt) : -1;
 
 	for (int i = 0; i < nr_lanes; i++) {
 		int y = a.y + 1 + i, cpu = first + i;
-		struct style ls = cpu == ui->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
+		struct style ls = cpu == pn->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
 
 		cb_print(cb, a.x, y, label_w - 1, ls, "CPU%-3d", cpu);
 		for (int c = 0; c < cols;) {
-			s32 pid = grid.cell[i][c];
+			s32 pid = g->cell[i][c];
 			int run = 1;
 
-			while (c + run < cols && grid.cell[i][c + run] == pid && !grid.mig[i][c + run] &&
-			       grid.thr[i][c + run] == grid.thr[i][c])
+			while (c + run < cols && g->cell[i][c + run] == pid && !g->mig[i][c + run] &&
+			       g->thr[i][c + run] == g->thr[i][c])
 				run++;
 			int x = a.x + label_w + c;
 
@@ -357,23 +365,23 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 				/* future or before the log: leave blank */
 			} else if (pid == 0) {
 				for (int k = 0; k < run; k++)	/* · idle, ░ idle while a group is throttled */
-					cb_put(cb, x + k, y, grid.thr[i][c] ? 0x2591 : 0x00b7,
-					       grid.thr[i][c] ? sty(C_RED, COLOR_DEFAULT, 0) : dim);
+					cb_put(cb, x + k, y, g->thr[i][c] ? 0x2591 : 0x00b7,
+					       g->thr[i][c] ? sty(C_RED, COLOR_DEFAULT, 0) : dim);
 			} else {
-				struct style ts = ui_task_style(ui, pid);
+				struct style ts = ui_task_style(pn->ui, pid);
 
 				if (ts.fg != COLOR_DEFAULT) {	/* a coloured bar, the name on it */
 					ts.bg = ts.fg;
 					ts.fg = C_BLACK;
 				}
-				if (grid.thr[i][c])	/* another group is throttled meanwhile */
+				if (g->thr[i][c])	/* another group is throttled meanwhile */
 					ts.attr |= A_UNDERLINE_;
-				const char *name = sched_comm(ui->e, pid, cpu);
+				const char *name = sched_comm(pn->run->e, pid, cpu);
 				int len = (int)strlen(name);
 
 				for (int k = 0; k < run; k++) {
 					u32 ch = k < len ? (u32)(unsigned char)name[k]
-							 : ui->colors ? ' ' : (k == run - 1 ? '|' : '=');
+							 : pn->ui->colors ? ' ' : (k == run - 1 ? '|' : '=');
 
 					if (run < len && k == run - 1 && run > 2)
 						ch = '~';	/* name cut short */
@@ -381,9 +389,9 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 				}
 			}
 			for (int k = 0; k < run; k++)
-				if (grid.mig[i][c + k])
+				if (g->mig[i][c + k])
 					cb_put(cb, x + k, y, 0x00bb, sty(C_BRIGHT_WHITE,
-									 pid > 0 ? ui_task_style(ui, pid).fg : COLOR_DEFAULT,
+									 pid > 0 ? ui_task_style(pn->ui, pid).fg : COLOR_DEFAULT,
 									 A_BOLD_));	/* » */
 			c += run;
 		}
@@ -397,13 +405,13 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 
 	/* time axis */
 	int ay = a.y + 1 + nr_lanes;
-	u64 step = round_step(grid.dt * 14);
+	u64 step = round_step(g->dt * 14);
 	int last_end = -1;
 
 	for (int c = 0; c < cols; c++)
 		cb_put(cb, a.x + label_w + c, ay, 0x2500, dim);
-	for (u64 t = (grid.t0 + step - 1) / step * step; t < grid.t1; t += step) {
-		int c = (int)((t - grid.t0) / grid.dt);
+	for (u64 t = (g->t0 + step - 1) / step * step; t < g->t1; t += step) {
+		int c = (int)((t - g->t0) / g->dt);
 		int x = a.x + label_w + c;
 
 		cb_put(cb, x, ay, 0x253c, dim);	/* ┼ */
@@ -424,26 +432,26 @@ static void tl_draw(struct ui *ui, struct cellbuf *cb, struct rect a)
 			 "cell = task that ran most of it  \u00b7 idle  \u00bb migrated in  \u2591/underline throttled  \u25b2 now   keys: < > scroll  z zoom in  x zoom out");
 }
 
-static bool tl_key(struct ui *ui, int key)
+static bool tl_key(struct pane *pn, int key)
 {
-	u64 now = sched_now(ui->e);
-	u64 span = span_of(ui);
-	u64 end = ui->tl_end_ns ? ui->tl_end_ns : now;
+	u64 now = sched_now(pn->run->e);
+	u64 span = span_of(pn);
+	u64 end = pn->tl_end_ns ? pn->tl_end_ns : now;
 
 	switch (key) {
 	case '<':
-		ui->tl_end_ns = end > span / 2 + span / 4 ? end - span / 2 : span;
+		pn->tl_end_ns = end > span / 2 + span / 4 ? end - span / 2 : span;
 		return true;
 	case '>':
 		end += span / 2;
-		ui->tl_end_ns = end >= now ? 0 : end;
+		pn->tl_end_ns = end >= now ? 0 : end;
 		return true;
 	case 'z':
-		ui->tl_span_ns = MAX(span / 2, TL_MIN_SPAN);
+		pn->tl_span_ns = MAX(span / 2, TL_MIN_SPAN);
 		return true;
 	case 'x':
 		if (span < 1000 * NSEC_PER_SEC)
-			ui->tl_span_ns = span * 2;
+			pn->tl_span_ns = span * 2;
 		return true;
 	}
 	return false;

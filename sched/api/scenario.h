@@ -128,7 +128,14 @@ enum sched_policy {
 	SCHED_IDLE = 5,
 	SCHED_DEADLINE = 6,
 	SCHED_EXT = 7,		/* the ext class when a policy is loaded, SCHED_NORMAL otherwise */
+	NR_SCHED_POLICIES
 };
+
+/* The policies' names as scenarios, reports and commands write them ("normal",
+ * "fifo", ...); NULL for the value no policy has (4). */
+extern const char *const sched_policy_names[NR_SCHED_POLICIES];
+/* The policy named by the len bytes at name, -1 if none. */
+int sched_policy_lookup(const char *name, size_t len);
 
 #define TASK_COMM_LEN 48
 

@@ -29,6 +29,11 @@ void sched_engine_destroy(struct sched_engine *e);
  * Valid while the engine lives. */
 const char *sched_text(const struct sched_engine *e, u32 id);
 
+/* The program's out-of-memory policy, for the engine's allocations after
+ * creation (the history's log and checkpoints), which have no caller to
+ * return an error to. Until one is set the engine aborts. Process-wide. */
+void sched_set_oom_handler(void (*fn)(const char *what, size_t size));
+
 /* Listeners are called in the order they were added; at most 8. */
 int sched_add_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);
 void sched_remove_listener(struct sched_engine *e, sched_event_fn fn, void *ctx);

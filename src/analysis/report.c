@@ -7,28 +7,6 @@
 #include "src/format/lex.h"
 #include "report.h"
 
-const char *policy_name(int policy)
-{
-	switch (policy) {
-	case SCHED_NORMAL:
-		return "normal";
-	case SCHED_BATCH:
-		return "batch";
-	case SCHED_IDLE:
-		return "idle";
-	case SCHED_FIFO:
-		return "fifo";
-	case SCHED_RR:
-		return "rr";
-	case SCHED_DEADLINE:
-		return "deadline";
-	case SCHED_EXT:
-		return "ext";
-	default:
-		return "?";
-	}
-}
-
 static const char *kernel_name(char *buf, size_t n, int kv)
 {
 	snprintf(buf, n, "%d.%d", kv / 100, kv % 100);
@@ -67,13 +45,14 @@ static void report_text_rt_dl(FILE *out, const struct report *r)
 		header = true;
 		if (ti.policy == SCHED_DEADLINE)
 			fprintf(out, "%-16s %-8s %11s %10s %10s %10s %12llu %9llu\n", ti.name,
-				policy_name(ti.policy), "-", format_duration(a, sizeof(a), ti.dl_runtime),
+				sched_policy_names[ti.policy], "-",
+				format_duration(a, sizeof(a), ti.dl_runtime),
 				format_duration(b, sizeof(b), ti.dl_deadline),
 				format_duration(c, sizeof(c), ti.dl_period),
 				(unsigned long long)t->dl_throttles, (unsigned long long)t->dl_misses);
 		else
 			fprintf(out, "%-16s %-8s %11u %10s %10s %10s %12s %9s\n", ti.name,
-				policy_name(ti.policy), ti.rt_priority, "-", "-", "-", "-", "-");
+				sched_policy_names[ti.policy], ti.rt_priority, "-", "-", "-", "-", "-");
 	}
 }
 
@@ -343,9 +322,11 @@ void report_text(FILE *out, const struct report *r)
 		struct sched_task_info ti;
 
 		sched_task_info(r->e, i, &ti);
-		fprintf(out, "%-16s %6d %-8s %4d %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms %7.3fms %5llu %6llu\n",
-			ti.name, ti.pid, policy_name(ti.policy), ti.prio, ti.nice, ti.cpu, ms(t->cpu_ns),
-			win ? 100.0 * (double)t->cpu_ns / (double)win : 0.0, ms(t->wait_ns),
+		fprintf(out,
+			"%-16s %6d %-8s %4d %4d %4d %10.3f %6.2f%% %10.3f %7llu %7llu %7.3fms %7.3fms "
+			"%7.3fms %5llu %6llu\n",
+			ti.name, ti.pid, sched_policy_names[ti.policy], ti.prio, ti.nice, ti.cpu,
+			ms(t->cpu_ns), win ? 100.0 * (double)t->cpu_ns / (double)win : 0.0, ms(t->wait_ns),
 			(unsigned long long)t->slices, (unsigned long long)t->wakeups,
 			ms(lat_hist_value(&t->lat, 0)), ms(lat_hist_value(&t->lat, 1)),
 			ms(lat_hist_value(&t->lat, 2)), (unsigned long long)t->migrations,
@@ -416,7 +397,7 @@ void report_json(FILE *out, const struct report *r)
 		json_kv_str(&j, "name", ti.name);
 		json_kv_s64(&j, "pid", ti.pid);
 		json_kv_str(&j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
-		json_kv_str(&j, "policy", policy_name(ti.policy));
+		json_kv_str(&j, "policy", sched_policy_names[ti.policy]);
 		json_kv_s64(&j, "prio", ti.prio);
 		json_kv_u64(&j, "rt_priority", ti.rt_priority);
 		json_kv_s64(&j, "nice", ti.nice);

@@ -19,7 +19,6 @@ struct report {
 	const bool *check_ok;		/* [nr_checks] */
 };
 
-const char *policy_name(int policy);
 void report_text(FILE *out, const struct report *r);
 void report_json(FILE *out, const struct report *r);
 

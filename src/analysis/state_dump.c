@@ -132,7 +132,7 @@ void state_dump_json(FILE *out, const struct sched_engine *e)
 			json_kv_str(&j, "name", ti.name);
 			json_kv_s64(&j, "pid", ti.pid);
 			json_kv_str(&j, "state", state_name(ti.state));
-			json_kv_str(&j, "policy", policy_name(ti.policy));
+			json_kv_str(&j, "policy", sched_policy_names[ti.policy]);
 			json_kv_str(&j, "group", group_path(e, ti.group));
 			json_kv_s64(&j, "nice", ti.nice);
 			json_kv_bool(&j, "running", ti.on_cpu);

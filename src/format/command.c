@@ -82,21 +82,8 @@ int command_feature(struct lexer *lx, const struct lex_span *word, int *which, b
 
 int command_policy(struct lexer *lx, const struct lex_span *word, int *policy)
 {
-	if (span_is(word, "normal"))
-		*policy = SCHED_NORMAL;
-	else if (span_is(word, "batch"))
-		*policy = SCHED_BATCH;
-	else if (span_is(word, "idle"))
-		*policy = SCHED_IDLE;
-	else if (span_is(word, "fifo"))
-		*policy = SCHED_FIFO;
-	else if (span_is(word, "rr"))
-		*policy = SCHED_RR;
-	else if (span_is(word, "deadline"))
-		*policy = SCHED_DEADLINE;
-	else if (span_is(word, "ext"))
-		*policy = SCHED_EXT;
-	else
+	*policy = sched_policy_lookup(word->p, word->n);
+	if (*policy < 0)
 		return lex_error(lx, word, "unknown policy '%s' (expected normal, batch, idle, fifo, rr, "
 				 "deadline or ext)", SNIP(word));
 	return 0;
@@ -135,11 +122,6 @@ int command_policy_key(struct lexer *lx, const struct token *kv, struct policy_a
 	return lex_duration(lx, &kv->val, "period", &a->period);
 }
 
-static const char *policy_word(int policy)
-{
-	return policy == SCHED_FIFO ? "fifo" : policy == SCHED_RR ? "rr" : "deadline";
-}
-
 int command_policy_check(struct lexer *lx, const struct policy_attr *a)
 {
 	bool rt = a->policy == SCHED_FIFO || a->policy == SCHED_RR, dl = a->policy == SCHED_DEADLINE;
@@ -150,7 +132,7 @@ int command_policy_check(struct lexer *lx, const struct policy_attr *a)
 		return lex_error(lx, &a->prio_at, "prio= goes with policy fifo or rr (a fair task's "
 				 "priority is its nice)");
 	if (rt && !a->prio_at.p)
-		return lex_error(lx, at, "policy %s needs prio=1..99", policy_word(a->policy));
+		return lex_error(lx, at, "policy %s needs prio=1..99", sched_policy_names[a->policy]);
 	if (!dl) {
 		const struct lex_span *k = a->runtime_at.p ? &a->runtime_at : a->deadline_at.p ? &a->deadline_at
 					 : a->period_at.p ? &a->period_at : NULL;

@@ -90,11 +90,11 @@ static double frame_us(struct ui *ui, struct cellbuf *cb, const struct view *v)
 
 	snprintf(cmd, sizeof(cmd), "view %s", v->name);
 	command(ui, cmd);
-	if (ui->main_view != v) {
+	if (ui->pane.main_view != v) {
 		fprintf(stderr, "bench: '%s' did not show view %s\n", cmd, v->name);
 		exit(1);
 	}
-	ui->message = "";
+	ui->message[0] = 0;
 	ui_draw_frame(ui, cb);	/* warm up: first-use allocations, caches */
 	for (int rep = 0; rep < bench_reps; rep++) {
 		double t0 = now_sec(), dt;
@@ -129,7 +129,7 @@ static void fig(const char *name, const char *text)
 	}
 	ui.colors = 256;
 	ui.paused = true;
-	history_run_until(ui.h, MID_POINT);
+	history_run_until(ui.run.h, MID_POINT);
 	command(&ui, "select cpu 0");
 	command(&ui, "select task loop.0");
 
@@ -142,11 +142,11 @@ static void fig(const char *name, const char *text)
 	}
 
 	/* the ANSI writer's bytes: one frame of the default view, then after a step */
-	ui.main_view = ui_nr_views ? ui_views[0] : NULL;	/* as ui_setup leaves it */
-	ui.message = "";
+	ui.pane.main_view = ui_views[0];	/* as ui_setup leaves it */
+	ui.message[0] = 0;
 	ui_draw_frame(&ui, &cb);
 	u64 first = ansi_bytes(&cb);
-	history_step(ui.h);
+	history_step(ui.run.h);
 	ui_draw_frame(&ui, &cb);
 	u64 stepped = ansi_bytes(&cb);
 	printf("bench: ui_%s_%dx%d ansi_bytes_frame %llu B\n", name, SCREEN_W, SCREEN_H,

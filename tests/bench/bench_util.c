@@ -17,17 +17,6 @@ double now_sec(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 void bench_parse(const char *name, const char *text, struct scenario_file *f)
 {
 	char err[512];

@@ -8,6 +8,7 @@
 #define TESTS_BENCH_UTIL_H
 
 #include "sched/api/sched.h"
+#include "src/base/mem.h"
 #include "src/format/scenario_file.h"
 
 /* Each figure is run bench_reps times (REPS, or 1 with -q); the best counts. */
@@ -17,7 +18,6 @@ extern int bench_reps;
 /* CLOCK_MONOTONIC in seconds. */
 double now_sec(void);
 
-void *xcalloc(size_t n, size_t size);
 
 /*
  * The reference loads, as scenario text: 4 packages x 4 cores with 100 hogs

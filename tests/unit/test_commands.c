@@ -42,7 +42,6 @@ static int setup(void **state)
 	if (ui_setup(&fx->ui, &fx->f, err, sizeof(err)))
 		return -1;
 	fx->ui.paused = true;
-	keymap_reset();
 	*state = fx;
 	return 0;
 }
@@ -67,8 +66,8 @@ struct pos {
 
 static struct pos pos(const struct ui *ui)
 {
-	return (struct pos){ sched_now(ui->e), sched_nr_events(ui->e), ui->speed, ui->paused,
-			     ui->sel_cpu, ui->sel_task, ui->main_view };
+	return (struct pos){ sched_now(ui->run.e), sched_nr_events(ui->run.e), ui->speed, ui->paused,
+			     ui->pane.sel_cpu, ui->pane.sel_task, ui->pane.main_view };
 }
 
 static void assert_same(struct pos a, struct pos b)
@@ -94,15 +93,15 @@ static void test_step_and_back(void **state)
 	assert_true(p1.events > p0.events);
 	assert_true(ui->paused);
 	assert_int_equal(ui_command(ui, "step 5"), 0);
-	assert_true(sched_nr_events(ui->e) > p1.events);
+	assert_true(sched_nr_events(ui->run.e) > p1.events);
 	/* back 5 undoes step 5 */
 	assert_int_equal(ui_command(ui, "back 5"), 0);
-	assert_int_equal(sched_nr_events(ui->e), p1.events);
-	assert_int_equal(sched_now(ui->e), p1.now);
+	assert_int_equal(sched_nr_events(ui->run.e), p1.events);
+	assert_int_equal(sched_now(ui->run.e), p1.now);
 	/* and back once more lands before the first step's events */
 	assert_int_equal(ui_command(ui, "back"), 0);
-	assert_true(sched_nr_events(ui->e) <= p0.events);
-	assert_int_equal(history_mismatches(ui->h), 0);
+	assert_true(sched_nr_events(ui->run.e) <= p0.events);
+	assert_int_equal(history_mismatches(ui->run.h), 0);
 }
 
 static void test_goto_and_checkpoint(void **state)
@@ -111,27 +110,27 @@ static void test_goto_and_checkpoint(void **state)
 	struct ui *ui = &fx->ui;
 
 	assert_int_equal(ui_command(ui, "goto 2s"), 0);
-	assert_int_equal(sched_now(ui->e), 2 * NSEC_PER_SEC);
+	assert_int_equal(sched_now(ui->run.e), 2 * NSEC_PER_SEC);
 	assert_int_equal(ui_command(ui, "checkpoint here"), 0);
 	assert_int_equal(ui_command(ui, "goto 500ms"), 0);
-	assert_int_equal(sched_now(ui->e), 500 * NSEC_PER_MSEC);
+	assert_int_equal(sched_now(ui->run.e), 500 * NSEC_PER_MSEC);
 	assert_int_equal(ui_command(ui, "goto +1.5ms"), 0);
-	assert_int_equal(sched_now(ui->e), 501500 * NSEC_PER_USEC);
+	assert_int_equal(sched_now(ui->run.e), 501500 * NSEC_PER_USEC);
 	assert_int_equal(ui_command(ui, "goto -1500us"), 0);
-	assert_int_equal(sched_now(ui->e), 500 * NSEC_PER_MSEC);
+	assert_int_equal(sched_now(ui->run.e), 500 * NSEC_PER_MSEC);
 	assert_int_equal(ui_command(ui, "goto here"), 0);
-	assert_int_equal(sched_now(ui->e), 2 * NSEC_PER_SEC);
+	assert_int_equal(sched_now(ui->run.e), 2 * NSEC_PER_SEC);
 	/* a caption once its note is reached */
 	u64 t;
-	assert_string_equal(ui_caption(ui, &t), "one second in");
+	assert_string_equal(ui_caption(&ui->run, &t), "one second in");
 	assert_int_equal(t, NSEC_PER_SEC);
 	assert_int_equal(ui_command(ui, "goto 999ms"), 0);
-	assert_null(ui_caption(ui, NULL));
+	assert_null(ui_caption(&ui->run, NULL));
 
 	/* errors change nothing */
 	struct pos p = pos(ui);
 	assert_int_equal(ui_command(ui, "goto 4s"), -1);
-	assert_true(ui_message_is_error());
+	assert_true(ui->message_is_error);
 	assert_non_null(strstr(ui->message, "past the end"));
 	assert_int_equal(ui_command(ui, "goto nowhere"), -1);
 	assert_int_equal(ui_command(ui, "goto"), -1);
@@ -191,14 +190,14 @@ static void test_bad_commands_change_nothing(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		if (ui_command(ui, bad[i]) != -1)
 			fail_msg("'%s' did not fail", bad[i]);
-		assert_true(ui_message_is_error());
+		assert_true(ui->message_is_error);
 		assert_same(p, pos(ui));
 	}
 	/* empty lines and blanks are no command at all */
 	assert_int_equal(ui_command(ui, "   "), 0);
 	/* back at the very start is an error too */
 	assert_int_equal(ui_command(ui, "goto 0"), 0);
-	while (sched_nr_events(ui->e) && ui_command(ui, "back") == 0)
+	while (sched_nr_events(ui->run.e) && ui_command(ui, "back") == 0)
 		;
 	p = pos(ui);
 	assert_int_equal(ui_command(ui, "back"), -1);
@@ -211,11 +210,11 @@ static void test_step_next_select_set(void **state)
 	struct ui *ui = &fx->ui;
 
 	assert_int_equal(ui_command(ui, "step-next switch cpu=1"), 0);
-	const struct sched_event *ev = history_event(ui->h, ui->sel_event);
+	const struct sched_event *ev = history_event(ui->run.h, ui->pane.sel_event);
 	assert_int_equal(ev->type, EV_SCHED_SWITCH);
 	assert_int_equal(ev->cpu, 1);
 	assert_int_equal(ui_command(ui, "step-next wakeup task=web"), 0);
-	ev = history_event(ui->h, ui->sel_event);
+	ev = history_event(ui->run.h, ui->pane.sel_event);
 	assert_int_equal(ev->type, EV_SCHED_WAKEUP);
 	/* nothing later: an error, and the position is kept */
 	struct pos p = pos(ui);
@@ -223,31 +222,31 @@ static void test_step_next_select_set(void **state)
 	assert_same(p, pos(ui));
 
 	assert_int_equal(ui_command(ui, "select task hog.1"), 0);
-	assert_int_equal(ui->sel_task, 1);
+	assert_int_equal(ui->pane.sel_task, 1);
 	assert_int_equal(ui_command(ui, "select task next"), 0);
-	assert_int_equal(ui->sel_task, 2);
+	assert_int_equal(ui->pane.sel_task, 2);
 	assert_int_equal(ui_command(ui, "select cpu 1"), 0);
-	assert_int_equal(ui->sel_cpu, 1);
+	assert_int_equal(ui->pane.sel_cpu, 1);
 	assert_int_equal(ui_command(ui, "select cpu next"), 0);
-	assert_int_equal(ui->sel_cpu, 0);
+	assert_int_equal(ui->pane.sel_cpu, 0);
 	assert_int_equal(ui_command(ui, "select none"), 0);
-	assert_int_equal(ui->sel_cpu, -1);
+	assert_int_equal(ui->pane.sel_cpu, -1);
 
-	u64 ne = sched_nr_events(ui->e);
+	u64 ne = sched_nr_events(ui->run.e);
 	assert_int_equal(ui_command(ui, "set nice hog.0 -5"), 0);
-	assert_true(sched_nr_events(ui->e) > ne);
+	assert_true(sched_nr_events(ui->run.e) > ne);
 	struct sched_task_info ti;
-	sched_task_info(ui->e, 0, &ti);
+	sched_task_info(ui->run.e, 0, &ti);
 	assert_int_equal(ti.nice, -5);
 
 	assert_int_equal(ui_command(ui, "filter sched_switch"), 0);
-	assert_string_equal(ui->ev_filter, "sched_switch");
+	assert_string_equal(ui->pane.ev_filter, "sched_switch");
 	assert_int_equal(ui_command(ui, "filter"), 0);
-	assert_string_equal(ui->ev_filter, "");
+	assert_string_equal(ui->pane.ev_filter, "");
 	assert_int_equal(ui_command(ui, "help"), 0);
-	assert_string_equal(ui->main_view->name, "help");
+	assert_string_equal(ui->pane.main_view->name, "help");
 	assert_int_equal(ui_command(ui, "help"), 0);
-	assert_true(ui->main_view == NULL || strcmp(ui->main_view->name, "help"));
+	assert_true(ui->pane.main_view == NULL || strcmp(ui->pane.main_view->name, "help"));
 	assert_int_equal(ui_command(ui, "quit"), 0);
 	assert_true(ui->quit);
 }
@@ -257,10 +256,10 @@ static void test_breakpoints(void **state)
 	struct fixture *fx = *state;
 	struct ui *ui = &fx->ui;
 
-	assert_int_equal(ui_nr_breaks(), 0);
+	assert_int_equal(ui->breaks.nr, 0);
 	assert_int_equal(ui_command(ui, "break switch cpu=1"), 0);
 	assert_int_equal(ui_command(ui, "break wakeup task=web"), 0);
-	assert_int_equal(ui_nr_breaks(), 2);
+	assert_int_equal(ui->breaks.nr, 2);
 	assert_int_equal(ui_command(ui, "breaks"), 0);
 	assert_non_null(strstr(ui->message, "1: switch cpu=1"));
 	assert_non_null(strstr(ui->message, "2: wakeup task=web"));
@@ -269,18 +268,18 @@ static void test_breakpoints(void **state)
 	assert_int_equal(ui_command(ui, "break switch cpu=9"), -1);
 	assert_int_equal(ui_command(ui, "break"), -1);
 	assert_int_equal(ui_command(ui, "delete 3"), -1);
-	assert_int_equal(ui_nr_breaks(), 2);
+	assert_int_equal(ui->breaks.nr, 2);
 	/* the stream hits them */
 	struct sched_event ev = { .time = 5, .type = EV_SCHED_SWITCH, .cpu = 1 };
 	ev.sw.prev_pid = 0;
 	ev.sw.next_pid = 3;
-	assert_int_equal(ui_breaks_test(&ev), 0);
+	assert_int_equal(ui_breaks_test(ui, &ev), 0);
 	ev.cpu = 0;
-	assert_int_equal(ui_breaks_test(&ev), -1);
+	assert_int_equal(ui_breaks_test(ui, &ev), -1);
 	assert_int_equal(ui_command(ui, "delete 1"), 0);
-	assert_int_equal(ui_nr_breaks(), 1);
+	assert_int_equal(ui->breaks.nr, 1);
 	assert_int_equal(ui_command(ui, "delete all"), 0);
-	assert_int_equal(ui_nr_breaks(), 0);
+	assert_int_equal(ui->breaks.nr, 0);
 }
 
 static void test_bind_and_script(void **state)
@@ -288,16 +287,16 @@ static void test_bind_and_script(void **state)
 	struct fixture *fx = *state;
 	struct ui *ui = &fx->ui;
 
-	assert_string_equal(keymap_lookup("Space"), "toggle-pause");
-	assert_string_equal(keymap_lookup("."), "step");
+	assert_string_equal(keymap_lookup(&ui->keymap, "Space"), "toggle-pause");
+	assert_string_equal(keymap_lookup(&ui->keymap, "."), "step");
 	assert_int_equal(ui_command(ui, "bind x goto 1s"), 0);
-	assert_string_equal(keymap_lookup("x"), "goto 1s");
+	assert_string_equal(keymap_lookup(&ui->keymap, "x"), "goto 1s");
 	assert_int_equal(ui_command(ui, "bind <space> step 3"), 0);
-	assert_string_equal(keymap_lookup("Space"), "step 3");
+	assert_string_equal(keymap_lookup(&ui->keymap, "Space"), "step 3");
 	assert_int_equal(ui_command(ui, "bind ctrl-X quit"), 0);
-	assert_string_equal(keymap_lookup("C-x"), "quit");
+	assert_string_equal(keymap_lookup(&ui->keymap, "C-x"), "quit");
 	assert_int_equal(ui_command(ui, "unbind x"), 0);
-	assert_null(keymap_lookup("x"));
+	assert_null(keymap_lookup(&ui->keymap, "x"));
 
 	char path[] = "/tmp/schedscope-cmdsXXXXXX";
 	int fd = mkstemp(path);
@@ -316,8 +315,8 @@ static void test_bind_and_script(void **state)
 	char want[64];
 	snprintf(want, sizeof(want), "%s:6: unknown command", path);
 	assert_non_null(strstr(ui->message, want));
-	assert_true(sched_now(ui->e) >= 1500 * NSEC_PER_MSEC);
-	assert_int_equal(history_find_checkpoint(ui->h, "mid"), 1500 * NSEC_PER_MSEC);
+	assert_true(sched_now(ui->run.e) >= 1500 * NSEC_PER_MSEC);
+	assert_int_equal(history_find_checkpoint(ui->run.h, "mid"), 1500 * NSEC_PER_MSEC);
 	unlink(path);
 	assert_int_equal(ui_command_file(ui, "/nonexistent/script"), -1);
 }

@@ -19,6 +19,7 @@
 #include "sched/ext.h"
 #include "sched/api/history.h"
 #include "src/analysis/rewind_check.h"
+#include "src/base/mem.h"
 #include "src/format/ext_policy.h"
 
 #define MS NSEC_PER_MSEC
@@ -32,11 +33,7 @@ static size_t nr_evs, cap_evs;
 
 static void record(void *ctx, const struct sched_event *ev)
 {
-	if (nr_evs == cap_evs) {
-		cap_evs = cap_evs ? cap_evs * 2 : 4096;
-		evs = realloc(evs, cap_evs * sizeof(*evs));
-		assert_non_null(evs);
-	}
+	XGROW(evs, cap_evs, nr_evs);
 	evs[nr_evs++] = *ev;
 }
 

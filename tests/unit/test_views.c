@@ -7,7 +7,7 @@
 
 /* Before cmocka.h: cmocka has a macro named expect_check. */
 #include "src/format/scenario_file.h"
-#include "ui/ui.h"
+#include "ui/loop.h"
 
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -40,6 +40,7 @@ struct fx {
 	struct sched_engine *e;
 	struct sched_history *h;
 	struct ui ui;
+	struct pane *pane;	/* the ui's one pane */
 	struct cellbuf cb;
 };
 
@@ -51,18 +52,15 @@ static struct fx *fx_new(const char *text, u64 until, int w, int h)
 	assert_non_null(x);
 	if (scenario_parse("test.scn", text, strlen(text), &x->f, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
-	x->e = sched_engine_create(&x->f.sc, err, sizeof(err));
-	assert_non_null(x->e);
-	x->h = history_create(x->e, HISTORY_DEFAULT_BUDGET);
-	assert_non_null(x->h);
+	if (ui_setup(&x->ui, &x->f, err, sizeof(err)))
+		fail_msg("%s", err);
+	x->e = x->ui.run.e;
+	x->h = x->ui.run.h;
+	x->pane = ui_focus(&x->ui);
 	history_run_until(x->h, until);
-	x->ui.f = &x->f;
-	x->ui.e = x->e;
-	x->ui.h = x->h;
-	x->ui.sel_cpu = 0;
-	x->ui.sel_task = 0;
-	x->ui.sel_event = ~0ULL;
-	x->ui.tl_span_ns = 20 * NSEC_PER_MSEC;
+	x->pane->sel_cpu = 0;
+	x->pane->sel_task = 0;
+	x->pane->tl_span_ns = 20 * NSEC_PER_MSEC;
 	assert_int_equal(cb_init(&x->cb, w, h), 0);
 	return x;
 }
@@ -70,8 +68,7 @@ static struct fx *fx_new(const char *text, u64 until, int w, int h)
 static void fx_free(struct fx *x)
 {
 	cb_free(&x->cb);
-	history_destroy(x->h);
-	sched_engine_destroy(x->e);
+	ui_teardown(&x->ui);
 	scenario_free(&x->f);
 	free(x);
 }
@@ -79,7 +76,7 @@ static void fx_free(struct fx *x)
 static void draw(struct fx *x, const struct view *v)
 {
 	cb_clear(&x->cb);
-	v->draw(&x->ui, &x->cb, (struct rect){ 0, 0, x->cb.w, x->cb.h });
+	v->draw(x->pane, &x->cb, (struct rect){ 0, 0, x->cb.w, x->cb.h });
 }
 
 static char rowbuf[4096];
@@ -235,7 +232,7 @@ static void test_timeline_lane(void **state)
 	int checked = 0;
 
 	x->ui.colors = 256;
-	x->ui.tl_end_ns = 90 * NSEC_PER_MSEC;	/* a window in the past: 70ms .. 90ms */
+	x->pane->tl_end_ns = 90 * NSEC_PER_MSEC;	/* a window in the past: 70ms .. 90ms */
 	draw(x, &view_timeline);
 	int y0 = find_row(x, "CPU0");
 
@@ -256,7 +253,7 @@ static void test_timeline_lane(void **state)
 	assert_true(checked > 5);
 
 	/* following: the time cursor is in the last column, the lane shows who runs now */
-	x->ui.tl_end_ns = 0;
+	x->pane->tl_end_ns = 0;
 	x->ui.colors = 0;
 	draw(x, &view_timeline);
 	assert_true(screen_has(x, "\u25b2"));
@@ -268,15 +265,15 @@ static void test_timeline_keys(void **state)
 {
 	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 20);
 
-	assert_true(view_timeline.key(&x->ui, 'z'));
-	assert_int_equal(x->ui.tl_span_ns, 10 * NSEC_PER_MSEC);
-	assert_true(view_timeline.key(&x->ui, 'x'));
-	assert_int_equal(x->ui.tl_span_ns, 20 * NSEC_PER_MSEC);
-	assert_true(view_timeline.key(&x->ui, '<'));
-	assert_int_equal(x->ui.tl_end_ns, 90 * NSEC_PER_MSEC);
-	assert_true(view_timeline.key(&x->ui, '>'));
-	assert_int_equal(x->ui.tl_end_ns, 0);	/* back to following */
-	assert_false(view_timeline.key(&x->ui, 'q'));
+	assert_true(view_timeline.key(x->pane, 'z'));
+	assert_int_equal(x->pane->tl_span_ns, 10 * NSEC_PER_MSEC);
+	assert_true(view_timeline.key(x->pane, 'x'));
+	assert_int_equal(x->pane->tl_span_ns, 20 * NSEC_PER_MSEC);
+	assert_true(view_timeline.key(x->pane, '<'));
+	assert_int_equal(x->pane->tl_end_ns, 90 * NSEC_PER_MSEC);
+	assert_true(view_timeline.key(x->pane, '>'));
+	assert_int_equal(x->pane->tl_end_ns, 0);	/* back to following */
+	assert_false(view_timeline.key(x->pane, 'q'));
 	fx_free(x);
 }
 
@@ -315,7 +312,7 @@ static void test_events_order_and_filter(void **state)
 	assert_true(line_time(row(x, y_last)) * 1e9 > (double)last->time - 1000.0);
 
 	/* filtered by event name */
-	snprintf(x->ui.ev_filter, sizeof(x->ui.ev_filter), "sched_wakeup");
+	snprintf(x->pane->ev_filter, sizeof(x->pane->ev_filter), "sched_wakeup");
 	draw(x, &view_events);
 	for (int y = 1; y < x->cb.h - 1; y++) {
 		const char *r = row(x, y);
@@ -324,7 +321,7 @@ static void test_events_order_and_filter(void **state)
 			assert_non_null(strstr(r, "sched_wakeup "));
 	}
 	/* filtered by a task glob */
-	snprintf(x->ui.ev_filter, sizeof(x->ui.ev_filter), "sleep*");
+	snprintf(x->pane->ev_filter, sizeof(x->pane->ev_filter), "sleep*");
 	draw(x, &view_events);
 	lines = 0;
 	for (int y = 1; y < x->cb.h - 1; y++) {
@@ -338,11 +335,11 @@ static void test_events_order_and_filter(void **state)
 	assert_true(lines > 0);
 
 	/* selecting: up selects the newest matching, then moves back */
-	x->ui.ev_filter[0] = '\0';
-	assert_true(view_events.key(&x->ui, KEY_UP));
-	assert_int_equal(x->ui.sel_event, n - 1);
-	assert_true(view_events.key(&x->ui, KEY_UP));
-	assert_int_equal(x->ui.sel_event, n - 2);
+	x->pane->ev_filter[0] = '\0';
+	assert_true(view_events.key(x->pane, KEY_UP));
+	assert_int_equal(x->pane->sel_event, n - 1);
+	assert_true(view_events.key(x->pane, KEY_UP));
+	assert_int_equal(x->pane->sel_event, n - 2);
 	draw(x, &view_events);
 	assert_true(screen_has(x, "selected"));
 	int ys = find_row(x, ">");
@@ -359,7 +356,7 @@ static void test_task_numbers(void **state)
 	struct sched_task_info ti;
 	char want[128];
 
-	x->ui.sel_task = 2;	/* sleeper: it has wakeups */
+	x->pane->sel_task = 2;	/* sleeper: it has wakeups */
 	sched_task_info(x->e, 2, &ti);
 	draw(x, &view_task);
 	assert_true(screen_has(x, "sleeper"));
@@ -387,7 +384,7 @@ static void test_task_numbers(void **state)
 	assert_true(screen_has(x, "max"));
 
 	/* another task, then back: the histogram follows the selection */
-	x->ui.sel_task = 0;
+	x->pane->sel_task = 0;
 	draw(x, &view_task);
 	assert_true(screen_has(x, "alpha"));
 	fx_free(x);
@@ -413,8 +410,8 @@ static void test_small_screen(void **state)
 	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 80, 24);
 
 	all_views(x);
-	x->ui.sel_cpu = -1;
-	x->ui.sel_task = -1;
+	x->pane->sel_cpu = -1;
+	x->pane->sel_task = -1;
 	all_views(x);
 	fx_free(x);
 
@@ -429,7 +426,7 @@ static void test_256_cpus(void **state)
 	struct fx *x = fx_new(big, 50 * NSEC_PER_MSEC, 80, 24);
 
 	assert_int_equal(sched_nr_cpus(x->e), 256);
-	x->ui.sel_cpu = 200;
+	x->pane->sel_cpu = 200;
 	all_views(x);
 	x->ui.colors = 0;
 	draw(x, &view_cpus);
