@@ -11,11 +11,7 @@
  * hotplug or migration threads).
  */
 static const struct sched_class *const sched_class_order[] = {
-	&dl_sched_class,
-	&rt_sched_class,
-	&fair_sched_class,
-	&ext_sched_class,
-	&idle_sched_class,
+	&dl_sched_class, &rt_sched_class, &fair_sched_class, &ext_sched_class, &idle_sched_class,
 };
 
 static int class_rank(const struct sched_class *c)
@@ -436,8 +432,9 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	rq = cpu_rq(cpu);
 	update_rq_clock(rq);
 	/* ENQUEUE_RQ_SELECTED: the class's select_task_rq() ran (ext tells its policy) */
-	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0) |
-			     (p->nr_cpus_allowed > 1 ? ENQUEUE_RQ_SELECTED : 0));
+	activate_task(rq, p,
+		      ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0) |
+			      (p->nr_cpus_allowed > 1 ? ENQUEUE_RQ_SELECTED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
 	update_avg_idle(rq);
 	if (p->sched_class == &rt_sched_class)

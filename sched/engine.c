@@ -52,8 +52,7 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 static int nr_timer_slots(const struct sched_scenario *sc)
 {
 	return sc->topo->nr_cpus * 5 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2 +
-	       (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs +
-	       (sc->ext_ops ? 1 + SCX_NR_TIMERS : 0);
+	       (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs + (sc->ext_ops ? 1 + SCX_NR_TIMERS : 0);
 }
 
 static size_t arena_need(const struct sched_scenario *sc, const struct sched_domains *sds)

@@ -70,7 +70,9 @@ const char *const ext_op_names[NR_EXT_OPS] = {
 };
 
 const char *const ext_dispatch_how_names[NR_EXT_DSP_HOWS] = {
-	[EXT_DSP_INSERT] = "insert", [EXT_DSP_INSERT_VTIME] = "insert_vtime", [EXT_DSP_MOVE] = "move",
+	[EXT_DSP_INSERT] = "insert",
+	[EXT_DSP_INSERT_VTIME] = "insert_vtime",
+	[EXT_DSP_MOVE] = "move",
 };
 
 const char *const ext_exit_kind_names[NR_EXT_EXIT_KINDS] = {
@@ -120,8 +122,8 @@ const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
 };
 
 const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
-	[MIGRATE_WAKEUP] = "wakeup", [MIGRATE_FORK] = "fork", [MIGRATE_BALANCE] = "balance",
-	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle", [MIGRATE_ACTIVE] = "active",
+	[MIGRATE_WAKEUP] = "wakeup",   [MIGRATE_FORK] = "fork",	      [MIGRATE_BALANCE] = "balance",
+	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle",  [MIGRATE_ACTIVE] = "active",
 	[MIGRATE_RT_PUSH] = "rt_push", [MIGRATE_RT_PULL] = "rt_pull", [MIGRATE_EXT] = "ext",
 };
 

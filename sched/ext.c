@@ -46,22 +46,22 @@ void scx_call_end(struct scx_call *c)
 }
 
 /* SCX_CALL_OP_TASK(): op runs with the kfuncs of mask, on task se (may be NULL). */
-#define SCX_CALL_OP(mask, opnum, se, call)					\
-	do {									\
-		struct scx_call __c;						\
-		scx_call_begin(&__c, opnum, mask, se, NULL);			\
-		call;								\
-		scx_call_end(&__c);						\
+#define SCX_CALL_OP(mask, opnum, se, call)                   \
+	do {                                                 \
+		struct scx_call __c;                         \
+		scx_call_begin(&__c, opnum, mask, se, NULL); \
+		call;                                        \
+		scx_call_end(&__c);                          \
 	} while (0)
 
-#define SCX_CALL_OP_RET(mask, opnum, se0, se1, call)				\
-	({									\
-		struct scx_call __c;						\
-		__typeof__(call) __ret;						\
-		scx_call_begin(&__c, opnum, mask, se0, se1);			\
-		__ret = call;							\
-		scx_call_end(&__c);						\
-		__ret;								\
+#define SCX_CALL_OP_RET(mask, opnum, se0, se1, call)         \
+	({                                                   \
+		struct scx_call __c;                         \
+		__typeof__(call) __ret;                      \
+		scx_call_begin(&__c, opnum, mask, se0, se1); \
+		__ret = call;                                \
+		scx_call_end(&__c);                          \
+		__ret;                                       \
 	})
 
 static struct scx_task *view_of(struct task_struct *p)
@@ -108,7 +108,7 @@ static s32 ops_sanitize_err(const char *ops_name, s32 err)
 	if (err < 0 && err >= -4095)
 		return err;
 	scx_ops_error("ops.%s() returned an invalid errno %d", ops_name, err);
-	return -71;	/* -EPROTO */
+	return -71; /* -EPROTO */
 }
 
 void scx_emit_printk(const char *text)
@@ -152,7 +152,8 @@ static int scx_ops_init_task(struct task_struct *p, bool fork)
 	}
 	se->state = SCX_TASK_INIT;
 	if (se->view.scx.disallow && fork && p->policy == SCHED_EXT)
-		scx_ops_error_op(EXT_OP_INIT_TASK, p, "ops.init_task() set task->scx.disallow for %s[%d] during fork",
+		scx_ops_error_op(EXT_OP_INIT_TASK, p,
+				 "ops.init_task() set task->scx.disallow for %s[%d] during fork",
 				 p->spec->name, p->pid);
 	se->view.scx.flags |= SCX_TASK_RESET_RUNNABLE_AT;
 	return 0;
@@ -161,8 +162,9 @@ static int scx_ops_init_task(struct task_struct *p, bool fork)
 static void scx_ops_enable_task(struct task_struct *p)
 {
 	struct scx_entity *se = scx_ent(p);
-	unsigned long weight = task_has_idle_policy(p) ? WEIGHT_IDLEPRIO :
-			       (unsigned long)sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
+	unsigned long weight = task_has_idle_policy(p)
+				       ? WEIGHT_IDLEPRIO
+				       : (unsigned long)sched_prio_to_weight[p->static_prio - MAX_RT_PRIO];
 
 	se->view.scx.weight = (u32)sched_weight_to_cgroup(weight);
 	if (SCX_HAS_OP(enable))
@@ -411,7 +413,8 @@ void ops_dequeue(struct task_struct *p, u64 deq_flags)
 	clr_task_runnable(se, false);
 	if (se->ops_state == SCX_OPSS_QUEUED) {
 		if (SCX_HAS_OP(dequeue))
-			SCX_CALL_OP(SCX_KF_REST, EXT_OP_DEQUEUE, se, ST->scx->ops->dequeue(&se->view, deq_flags));
+			SCX_CALL_OP(SCX_KF_REST, EXT_OP_DEQUEUE, se,
+				    ST->scx->ops->dequeue(&se->view, deq_flags));
 		se->ops_state = SCX_OPSS_NONE;
 	}
 }
@@ -489,10 +492,11 @@ static void scx_note_resched(struct rq *rq)
 		srq->resched_count = 0;
 	}
 	if (++srq->resched_count == SCX_MAX_RESCHED_PER_INSTANT)
-		scx_ops_error_op(EXT_OP_DISPATCH, NULL,
-				 "CPU %d rescheduled %d times at one instant without time passing: the policy "
-				 "keeps kicking it or dispatching nothing it can run", rq->cpu,
-				 SCX_MAX_RESCHED_PER_INSTANT);
+		scx_ops_error_op(
+			EXT_OP_DISPATCH, NULL,
+			"CPU %d rescheduled %d times at one instant without time passing: the policy "
+			"keeps kicking it or dispatching nothing it can run",
+			rq->cpu, SCX_MAX_RESCHED_PER_INSTANT);
 }
 
 static int balance_one(struct rq *rq, struct task_struct *prev)
@@ -512,7 +516,8 @@ static int balance_one(struct rq *rq, struct task_struct *prev)
 	if (scx_cpu_preempt_ops() && srq->cpu_released) {
 		/* the CPU comes back to the policy after a higher class had it */
 		if (SCX_HAS_OP(cpu_acquire))
-			SCX_CALL_OP(SCX_KF_REST, EXT_OP_CPU_ACQUIRE, NULL, s->ops->cpu_acquire(rq->cpu, NULL));
+			SCX_CALL_OP(SCX_KF_REST, EXT_OP_CPU_ACQUIRE, NULL,
+				    s->ops->cpu_acquire(rq->cpu, NULL));
 		srq->cpu_released = false;
 	}
 	if (prev_on_scx) {
@@ -650,7 +655,8 @@ static void switch_class(struct rq *rq, struct task_struct *next)
 	if (!srq->cpu_released) {
 		if (SCX_HAS_OP(cpu_release)) {
 			struct scx_cpu_release_args args = {
-				.reason = next ? preempt_reason_from_class(next->sched_class) : SCX_CPU_PREEMPT_STOP,
+				.reason = next ? preempt_reason_from_class(next->sched_class)
+					       : SCX_CPU_PREEMPT_STOP,
 				.task = view_of(next),
 			};
 
@@ -954,7 +960,7 @@ void scx_init(void *(*alloc)(struct sched_engine *, size_t))
 	}
 
 	mem = alloc(E, align16(ops->global_size) + (size_t)ST->nr_tasks * align16(ops->task_size) +
-		       (size_t)nr_cpus * align16(ops->cpu_size));
+			       (size_t)nr_cpus * align16(ops->cpu_size));
 	s->global_data = mem;
 	mem += align16(ops->global_size);
 	for (int i = 0; i < ST->nr_tasks; i++) {
@@ -1018,10 +1024,12 @@ static void scx_ops_enable(void)
 		}
 	}
 	if ((ops->flags & SCX_OPS_ENQ_LAST) && !ops->enqueue) {
-		scx_ops_error_op(EXT_OP_CORE, NULL, "SCX_OPS_ENQ_LAST requires ops.enqueue() to be implemented");
+		scx_ops_error_op(EXT_OP_CORE, NULL,
+				 "SCX_OPS_ENQ_LAST requires ops.enqueue() to be implemented");
 		return;
 	}
-	timeout_ns = ops->timeout_ms ? (u64)ops->timeout_ms * NSEC_PER_MSEC : sysctl(TUN_SCX_WATCHDOG_TIMEOUT);
+	timeout_ns =
+		ops->timeout_ms ? (u64)ops->timeout_ms * NSEC_PER_MSEC : sysctl(TUN_SCX_WATCHDOG_TIMEOUT);
 	/* msecs_to_jiffies() rounds up */
 	s->watchdog_timeout = (timeout_ns + TICK_NSEC - 1) / TICK_NSEC;
 	timer_arm(&ST->tq, &s->watchdog_timer, ST->now + watchdog_interval());
@@ -1166,8 +1174,10 @@ void scx_timer_fn(int slot)
 	}
 	/* a callback that restarts itself with no delay would stop the clock */
 	if (++t->fired_count > SCX_MAX_RESCHED_PER_INSTANT) {
-		scx_ops_error_op(EXT_OP_TIMER, NULL, "a bpf_timer fired %d times at one instant: restarted "
-				 "with no delay", SCX_MAX_RESCHED_PER_INSTANT);
+		scx_ops_error_op(EXT_OP_TIMER, NULL,
+				 "a bpf_timer fired %d times at one instant: restarted "
+				 "with no delay",
+				 SCX_MAX_RESCHED_PER_INSTANT);
 		return;
 	}
 	s->this_cpu = t->cpu;

@@ -23,7 +23,7 @@ enum scx_consts {
 	SCX_DSP_MAX_LOOPS = 32,
 	SCX_WATCHDOG_MAX_TIMEOUT_MS = 30 * 1000,
 	SCX_EXIT_MSG_LEN = 1024,
-	SCX_NR_TIMERS = 16,		/* bpf_timers a policy may start */
+	SCX_NR_TIMERS = 16, /* bpf_timers a policy may start */
 	/* schedule() runs on one CPU at one instant before the policy counts as live-locked */
 	SCX_MAX_RESCHED_PER_INSTANT = 10000,
 };
@@ -35,12 +35,27 @@ enum scx_consts {
 /* dispatch_enqueue()'s op for the class's own inserts that only move a task: no event */
 #define SCX_OP_QUIET 0xff
 
-enum scx_ops_enable_state { SCX_OPS_ENABLING, SCX_OPS_ENABLED, SCX_OPS_DISABLING, SCX_OPS_DISABLED };
+enum scx_ops_enable_state {
+	SCX_OPS_ENABLING,
+	SCX_OPS_ENABLED,
+	SCX_OPS_DISABLING,
+	SCX_OPS_DISABLED
+};
 
 /* sched_ext_entity.ops_state: who owns the task (no QUEUEING/DISPATCHING waits here) */
-enum scx_ops_state { SCX_OPSS_NONE, SCX_OPSS_QUEUEING, SCX_OPSS_QUEUED, SCX_OPSS_DISPATCHING };
+enum scx_ops_state {
+	SCX_OPSS_NONE,
+	SCX_OPSS_QUEUEING,
+	SCX_OPSS_QUEUED,
+	SCX_OPSS_DISPATCHING
+};
 
-enum scx_task_state { SCX_TASK_NONE, SCX_TASK_INIT, SCX_TASK_READY, SCX_TASK_ENABLED };
+enum scx_task_state {
+	SCX_TASK_NONE,
+	SCX_TASK_INIT,
+	SCX_TASK_READY,
+	SCX_TASK_ENABLED
+};
 
 /* scx_rq.flags */
 enum {
@@ -66,35 +81,35 @@ struct scx_entity;
 
 /* struct scx_dispatch_q: a FIFO, or a vtime-ordered queue (then the list is kept in vtime order). */
 struct scx_dispatch_q {
-	u64 id;			/* SCX_DSQ_INVALID once destroyed */
+	u64 id; /* SCX_DSQ_INVALID once destroyed */
 	struct scx_entity *first, *last;
 	u32 nr;
-	u32 nr_priq;		/* tasks queued by vtime */
+	u32 nr_priq; /* tasks queued by vtime */
 	u32 seq;
-	s32 cpu;		/* a local DSQ's CPU, -1 otherwise */
+	s32 cpu; /* a local DSQ's CPU, -1 otherwise */
 	s32 node;
 };
 
 /* A task's part of the class (the kernel's sched_ext_entity). */
 struct scx_entity {
-	struct scx_task view;		/* what the policy sees: its pointers point here */
+	struct scx_task view; /* what the policy sees: its pointers point here */
 	struct task_struct *task;
 	struct scx_dispatch_q *dsq;
 	struct scx_entity *dsq_prev, *dsq_next;
 	u32 dsq_seq;
 	bool on_priq;
-	u8 state;			/* enum scx_task_state */
-	u8 ops_state;			/* enum scx_ops_state */
-	u8 ddsp_op;			/* the operation that direct-dispatched it */
+	u8 state;     /* enum scx_task_state */
+	u8 ops_state; /* enum scx_ops_state */
+	u8 ddsp_op;   /* the operation that direct-dispatched it */
 	u32 ops_qseq;
 	s32 sticky_cpu;
-	struct scx_entity *runnable_prev, *runnable_next;	/* rq->scx.runnable_list */
+	struct scx_entity *runnable_prev, *runnable_next; /* rq->scx.runnable_list */
 	bool runnable;
-	u64 runnable_at;		/* jiffies */
+	u64 runnable_at; /* jiffies */
 	u64 ddsp_dsq_id, ddsp_enq_flags;
-	bool ddsp_deferred;		/* on its rq's deferred local dispatch list */
+	bool ddsp_deferred; /* on its rq's deferred local dispatch list */
 	struct scx_entity *ddsp_next;
-	void *data;			/* ops.task_size bytes */
+	void *data; /* ops.task_size bytes */
 };
 
 /* struct scx_rq */
@@ -106,9 +121,9 @@ struct scx_rq {
 	u32 nr_running;
 	u32 flags;
 	bool cpu_released;
-	u64 resched_at;			/* the instant resched_count counts schedules at */
+	u64 resched_at; /* the instant resched_count counts schedules at */
 	u32 resched_count;
-	void *data;			/* ops.cpu_size bytes */
+	void *data; /* ops.cpu_size bytes */
 };
 
 /* One scx_bpf_dispatch() inside ops.dispatch(), finished when the operation returns. */
@@ -124,9 +139,9 @@ struct scx_timer_slot {
 	struct sched_timer timer;
 	int (*callback)(void *map, int *key, struct bpf_timer *timer);
 	struct bpf_timer *owner;
-	s32 cpu;			/* the CPU that started it: the callback runs there */
+	s32 cpu; /* the CPU that started it: the callback runs there */
 	bool used;
-	u64 fired_at;			/* the instant fired_count counts callbacks at */
+	u64 fired_at; /* the instant fired_count counts callbacks at */
 	u32 fired_count;
 };
 
@@ -134,7 +149,7 @@ struct scx_timer_slot {
 struct scx_sched {
 	const struct sched_ext_ops *ops;
 	u8 enable_state;
-	bool loaded;			/* scx_ops_enable() has run */
+	bool loaded; /* scx_ops_enable() has run */
 	bool switching_all;
 	bool builtin_idle;
 	/* exit: set by the first error (scx_claim_exit), acted on at the next safe point */
@@ -144,41 +159,44 @@ struct scx_sched {
 	s32 exit_pid;
 	s32 exit_cpu;
 	char exit_msg[SCX_EXIT_MSG_LEN];
-	u64 watchdog_timeout;		/* jiffies */
+	u64 watchdog_timeout; /* jiffies */
 	struct sched_timer watchdog_timer;
 	/* the operation being called, what it may call, and on which CPU it runs */
 	u8 cur_op;
 	u32 kf_mask;
 	struct scx_entity *kf_tasks[2];
 	s32 this_cpu;
-	struct scx_entity *ddsp_task;	/* the task being enqueued or selected (direct dispatch) */
-	bool ddsp_done;			/* ... and it was direct-dispatched already */
+	struct scx_entity *ddsp_task; /* the task being enqueued or selected (direct dispatch) */
+	bool ddsp_done;		      /* ... and it was direct-dispatched already */
 	/* queues */
-	struct scx_rq *rq;		/* [nr_cpus] */
-	struct scx_dispatch_q *global;	/* [nr_nodes]: 6.12 splits the global DSQ per node */
+	struct scx_rq *rq;	       /* [nr_cpus] */
+	struct scx_dispatch_q *global; /* [nr_nodes]: 6.12 splits the global DSQ per node */
 	int nr_nodes;
-	struct scx_dispatch_q *user;	/* [cap_user] */
+	struct scx_dispatch_q *user; /* [cap_user] */
 	int nr_user, cap_user;
-	struct scx_entity *ent;		/* [nr_tasks] */
+	struct scx_entity *ent; /* [nr_tasks] */
 	/* dispatch buffer of ops.dispatch() */
 	struct rq *dsp_rq;
 	u32 dsp_cursor, dsp_nr_tasks, dsp_max_batch;
-	struct scx_dsp_buf_ent *dsp_buf;	/* [dsp_max_batch] */
+	struct scx_dsp_buf_ent *dsp_buf; /* [dsp_max_batch] */
 	/* idle tracking (idle_masks), pending kicks, CPU masks handed to the policy */
 	struct cpumask idle_cpu, idle_smt;
 	struct cpumask kick, kick_if_idle, kick_preempt;
 	bool kicks_pending;
 	struct cpumask possible;
-	s32 *cpu_llc;			/* [nr_cpus] dense LLC ids */
+	s32 *cpu_llc; /* [nr_cpus] dense LLC ids */
 	u32 nr_llcs;
 	struct scx_timer_slot timer[SCX_NR_TIMERS];
-	void *global_data;		/* the policy's memory: global, then per task, then per CPU */
+	void *global_data; /* the policy's memory: global, then per task, then per CPU */
 	char *mem_end;
 	bool warned_zero_slice;
-	u32 distribute_prev;		/* cpumask_any_and_distribute()'s last pick */
+	u32 distribute_prev; /* cpumask_any_and_distribute()'s last pick */
 };
 
-static inline struct scx_sched *scx(void) { return ST->scx; }
+static inline struct scx_sched *scx(void)
+{
+	return ST->scx;
+}
 static inline bool scx_enabled(void)
 {
 	return ST->scx && ST->scx->enable_state != SCX_OPS_DISABLED;
@@ -187,14 +205,26 @@ static inline bool scx_switched_all(void)
 {
 	return scx_enabled() && ST->scx->switching_all;
 }
-static inline struct scx_rq *scx_rq(const struct rq *rq) { return &ST->scx->rq[rq->cpu]; }
-static inline struct scx_entity *scx_ent(const struct task_struct *p) { return &ST->scx->ent[p->idx]; }
+static inline struct scx_rq *scx_rq(const struct rq *rq)
+{
+	return &ST->scx->rq[rq->cpu];
+}
+static inline struct scx_entity *scx_ent(const struct task_struct *p)
+{
+	return &ST->scx->ent[p->idx];
+}
 static inline struct scx_entity *scx_ent_of_view(const struct scx_task *v)
 {
 	return (struct scx_entity *)((char *)v - offsetof(struct scx_entity, view));
 }
-static inline bool task_on_scx(const struct task_struct *p) { return p->sched_class == &ext_sched_class; }
-static inline bool scx_rq_bypassing(const struct rq *rq) { return scx_rq(rq)->flags & SCX_RQ_BYPASSING; }
+static inline bool task_on_scx(const struct task_struct *p)
+{
+	return p->sched_class == &ext_sched_class;
+}
+static inline bool scx_rq_bypassing(const struct rq *rq)
+{
+	return scx_rq(rq)->flags & SCX_RQ_BYPASSING;
+}
 
 /* ---- ext.c: the class, enable/disable, the watchdog ---- */
 /* what the rest of the engine calls */
@@ -222,8 +252,14 @@ void ops_dequeue(struct task_struct *p, u64 deq_flags);
 bool ops_cpu_valid(s32 cpu, const char *where);
 void scx_emit_printk(const char *text);
 /* Call an operation of the policy with the kfuncs `mask` allows, on tasks t0, t1. */
-struct scx_call { u8 op; u32 mask; struct scx_entity *t0, *t1; u8 saved_op; u32 saved_mask;
-		  struct scx_entity *saved_t0, *saved_t1; };
+struct scx_call {
+	u8 op;
+	u32 mask;
+	struct scx_entity *t0, *t1;
+	u8 saved_op;
+	u32 saved_mask;
+	struct scx_entity *saved_t0, *saved_t1;
+};
 void scx_call_begin(struct scx_call *c, u8 op, u32 mask, struct scx_entity *t0, struct scx_entity *t1);
 void scx_call_end(struct scx_call *c);
 

@@ -14,8 +14,8 @@ void init_dsq(struct scx_dispatch_q *dsq, u64 id, s32 cpu, s32 node)
 	*dsq = (struct scx_dispatch_q){ .id = id, .cpu = cpu, .node = node };
 }
 
-static void emit_dispatch(struct task_struct *p, const struct scx_dispatch_q *dsq, u64 dsq_id, int how,
-			  u8 op, u64 enq_flags)
+static void emit_dispatch(struct task_struct *p, const struct scx_dispatch_q *dsq, u64 dsq_id, int how, u8 op,
+			  u64 enq_flags)
 {
 	struct scx_entity *se = scx_ent(p);
 	struct sched_event ev;
@@ -156,7 +156,8 @@ void dispatch_enqueue(struct scx_dispatch_q *dsq, struct task_struct *p, u64 enq
 		se->ops_state = SCX_OPSS_NONE;
 	if (op != SCX_OP_QUIET)
 		emit_dispatch(p, dsq, dsq_public_id(dsq),
-			      enq_flags & SCX_ENQ_DSQ_PRIQ ? EXT_DSP_INSERT_VTIME : EXT_DSP_INSERT, op, enq_flags);
+			      enq_flags & SCX_ENQ_DSQ_PRIQ ? EXT_DSP_INSERT_VTIME : EXT_DSP_INSERT, op,
+			      enq_flags);
 	if (is_local)
 		local_dsq_post_enq(dsq, p, enq_flags);
 }
@@ -322,15 +323,15 @@ s32 create_dsq(u64 dsq_id, s32 node)
 	struct scx_dispatch_q *dsq = NULL;
 
 	if (dsq_id & SCX_DSQ_FLAG_BUILTIN)
-		return -22;	/* -EINVAL */
+		return -22; /* -EINVAL */
 	if (find_user_dsq(dsq_id))
-		return -17;	/* -EEXIST */
+		return -17; /* -EEXIST */
 	for (int i = 0; i < s->nr_user && !dsq; i++)
 		if (s->user[i].id == SCX_DSQ_INVALID && !s->user[i].nr)
 			dsq = &s->user[i];
 	if (!dsq) {
 		if (s->nr_user == s->cap_user)
-			return -12;	/* -ENOMEM */
+			return -12; /* -ENOMEM */
 		dsq = &s->user[s->nr_user++];
 	}
 	init_dsq(dsq, dsq_id, -1, node);
@@ -344,8 +345,8 @@ void destroy_dsq(u64 dsq_id)
 	if (!dsq)
 		return;
 	if (dsq->nr) {
-		scx_ops_error("attempting to destroy in-use dsq 0x%016llx (nr=%u)", (unsigned long long)dsq->id,
-			      dsq->nr);
+		scx_ops_error("attempting to destroy in-use dsq 0x%016llx (nr=%u)",
+			      (unsigned long long)dsq->id, dsq->nr);
 		return;
 	}
 	dsq->id = SCX_DSQ_INVALID;

@@ -65,7 +65,7 @@ void update_builtin_idle(int cpu, bool idle)
 	if (idle) {
 		int c;
 
-		for_each_cpu(c, &smt)
+		for_each_cpu (c, &smt)
 			if (!cpumask_test(&s->idle_cpu, c))
 				return;
 		cpumask_or(&s->idle_smt, &smt);
@@ -125,7 +125,7 @@ s32 scx_pick_idle_cpu(const struct cpumask *cpus_allowed, u64 flags)
 			if (cpu < ST->nr_cpus)
 				goto found;
 			if (flags & SCX_PICK_IDLE_CORE)
-				return -16;	/* -EBUSY */
+				return -16; /* -EBUSY */
 		}
 		cpu = cpumask_any_and_distribute(&s->idle_cpu, cpus_allowed);
 		if (cpu >= ST->nr_cpus)

@@ -125,7 +125,8 @@ static void mark_direct_dispatch(struct scx_entity *se, u64 dsq_id, u64 enq_flag
 	}
 	if (se != s->ddsp_task) {
 		scx_ops_error_op(s->cur_op, p, "scheduling for %s[%d] but trying to direct-dispatch %s[%d]",
-				 s->ddsp_task->task->spec->name, s->ddsp_task->task->pid, p->spec->name, p->pid);
+				 s->ddsp_task->task->spec->name, s->ddsp_task->task->pid, p->spec->name,
+				 p->pid);
 		return;
 	}
 	se->ddsp_dsq_id = dsq_id;
@@ -276,7 +277,7 @@ u32 scx_bpf_reenqueue_local(void)
 s32 scx_bpf_create_dsq(u64 dsq_id, s32 node)
 {
 	if (node >= (s32)scx()->nr_nodes || (node < 0 && node != -1))
-		return -22;	/* -EINVAL */
+		return -22; /* -EINVAL */
 	return create_dsq(dsq_id, node);
 }
 
@@ -297,7 +298,7 @@ s32 scx_bpf_dsq_nr_queued(u64 dsq_id)
 
 		if (ops_cpu_valid((s32)MIN(cpu, (s64)ST->nr_cpus), NULL))
 			return (s32)s->rq[cpu].local_dsq.nr;
-		return -2;	/* -ENOENT */
+		return -2; /* -ENOENT */
 	}
 	dsq = find_user_dsq(dsq_id);
 	return dsq ? (s32)dsq->nr : -2;
@@ -353,14 +354,14 @@ void scx_kick_cpus(void)
 	struct scx_sched *s = scx();
 	int cpu;
 
-	for_each_cpu(cpu, &s->kick) {
+	for_each_cpu (cpu, &s->kick) {
 		struct rq *rq = cpu_rq(cpu);
 
 		if (cpumask_test(&s->kick_preempt, cpu) && task_on_scx(rq->curr))
 			scx_ent(rq->curr)->view.scx.slice = 0;
 		resched_curr(rq);
 	}
-	for_each_cpu(cpu, &s->kick_if_idle)
+	for_each_cpu (cpu, &s->kick_if_idle)
 		if (!cpumask_test(&s->kick, cpu) && !can_skip_idle_kick(cpu_rq(cpu)))
 			resched_curr(cpu_rq(cpu));
 	s->kick = s->kick_if_idle = s->kick_preempt = cpumask_none;
@@ -377,7 +378,8 @@ void scx_bpf_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	scx_exit_op(SCX_EXIT_ERROR_BPF, 0, s->cur_op, s->kf_tasks[0] ? s->kf_tasks[0]->task : NULL, "%s", msg);
+	scx_exit_op(SCX_EXIT_ERROR_BPF, 0, s->cur_op, s->kf_tasks[0] ? s->kf_tasks[0]->task : NULL, "%s",
+		    msg);
 }
 
 void scx_bpf_exit(s64 exit_code, const char *fmt, ...)
@@ -447,7 +449,7 @@ s32 scx_bpf_pick_idle_cpu(const struct cpumask *cpus_allowed, u64 flags)
 {
 	if (!scx()->builtin_idle) {
 		scx_ops_error("built-in idle tracking is disabled");
-		return -16;	/* -EBUSY */
+		return -16; /* -EBUSY */
 	}
 	return scx_pick_idle_cpu(cpus_allowed, flags);
 }
@@ -572,7 +574,8 @@ static bool in_policy_memory(const struct bpf_timer *timer, const char *kfunc)
 	if ((const char *)timer >= (const char *)s->global_data && (const char *)(timer + 1) <= s->mem_end)
 		return true;
 	scx_ops_error("%s(): the timer is not in the policy's memory (scx_global_data(), scx_task_data(), "
-		      "scx_cpu_data())", kfunc);
+		      "scx_cpu_data())",
+		      kfunc);
 	return false;
 }
 
@@ -591,9 +594,9 @@ long bpf_timer_init(struct bpf_timer *timer, void *map, u64 flags)
 	struct scx_sched *s = scx();
 
 	if (!in_policy_memory(timer, __func__))
-		return -22;	/* -EINVAL */
+		return -22; /* -EINVAL */
 	if (timer_slot(timer))
-		return -16;	/* -EBUSY: initialised already */
+		return -16; /* -EBUSY: initialised already */
 	for (int i = 0; i < SCX_NR_TIMERS; i++) {
 		if (!s->timer[i].used) {
 			s->timer[i].used = true;
@@ -603,10 +606,11 @@ long bpf_timer_init(struct bpf_timer *timer, void *map, u64 flags)
 			return 0;
 		}
 	}
-	return -12;	/* -ENOMEM: all SCX_NR_TIMERS in use */
+	return -12; /* -ENOMEM: all SCX_NR_TIMERS in use */
 }
 
-long bpf_timer_set_callback(struct bpf_timer *timer, int (*callback)(void *map, int *key, struct bpf_timer *timer))
+long bpf_timer_set_callback(struct bpf_timer *timer,
+			    int (*callback)(void *map, int *key, struct bpf_timer *timer))
 {
 	struct scx_timer_slot *t = in_policy_memory(timer, __func__) ? timer_slot(timer) : NULL;
 

@@ -82,6 +82,7 @@ void scx_task_info(const struct task_struct *p, struct sched_task_info *out)
 	out->ext_slice = se->view.scx.slice;
 	out->ext_vtime = se->view.scx.dsq_vtime;
 	out->ext_weight = se->view.scx.weight;
-	out->ext_dsq = !se->dsq ? SCX_DSQ_INVALID :
-		       se->dsq->cpu >= 0 ? SCX_DSQ_LOCAL_ON | (u64)se->dsq->cpu : se->dsq->id;
+	out->ext_dsq = !se->dsq		   ? SCX_DSQ_INVALID
+		       : se->dsq->cpu >= 0 ? SCX_DSQ_LOCAL_ON | (u64)se->dsq->cpu
+					   : se->dsq->id;
 }

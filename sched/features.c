@@ -56,7 +56,8 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_RT_RUNTIME] = { "sched_rt_runtime_us", true, 0, RUNTIME_INF },
 	[TUN_RR_TIMESLICE] = { "sched_rr_timeslice_ms", true, 0, 2147483647ULL * NSEC_PER_MSEC },
 	[TUN_FAIR_SERVER_RUNTIME] = { "fair_server_runtime", true, 0, 2147483647ULL * NSEC_PER_USEC },
-	[TUN_FAIR_SERVER_PERIOD] = { "fair_server_period", true, 100 * NSEC_PER_USEC, 4194304ULL * NSEC_PER_USEC },
+	[TUN_FAIR_SERVER_PERIOD] = { "fair_server_period", true, 100 * NSEC_PER_USEC,
+				     4194304ULL * NSEC_PER_USEC },
 	[TUN_SCX_WATCHDOG_TIMEOUT] = { "scx_watchdog_timeout", true, NSEC_PER_MSEC, 30 * NSEC_PER_SEC },
 };
 

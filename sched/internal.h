@@ -99,7 +99,7 @@ enum timer_kind {
 	T_IRQ_END,	/* the CPU's interruption ends */
 	T_RT_PERIOD,	/* def_rt_bandwidth's period timer (<= 6.11) */
 	T_DL_TIMER,	/* a deadline entity's dl_timer: arg = task index, or -1 - cpu for a fair server */
-	T_SCX_WATCHDOG,	/* the ext class's watchdog work */
+	T_SCX_WATCHDOG, /* the ext class's watchdog work */
 	T_SCX_TIMER,	/* a policy's bpf_timer: arg = its slot */
 };
 
@@ -411,7 +411,7 @@ enum {
 	ENQUEUE_MIGRATED = 0x40,
 	ENQUEUE_INITIAL = 0x80,
 	ENQUEUE_DELAYED = 0x200,
-	ENQUEUE_RQ_SELECTED = 0x400,	/* the class's select_task_rq() was called */
+	ENQUEUE_RQ_SELECTED = 0x400, /* the class's select_task_rq() was called */
 };
 enum {
 	DEQUEUE_SLEEP = 0x01,
@@ -495,7 +495,7 @@ struct sched_state {
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
 	struct herd_window *herd;
-	struct scx_sched *scx;		/* the ext class, NULL unless a policy is loaded */
+	struct scx_sched *scx; /* the ext class, NULL unless a policy is loaded */
 	struct {
 		struct cpumask idle_cpus_mask;
 		int nr_cpus;
@@ -527,9 +527,9 @@ struct sched_engine {
 	 * simulation, hence outside the arena.
 	 */
 	struct sched_texts {
-		char **text;		/* [nr], text[0] = "" */
+		char **text; /* [nr], text[0] = "" */
 		u32 nr, cap;
-		u32 *slot;		/* [nr_slots] open-addressing index of text ids, 0 = empty */
+		u32 *slot; /* [nr_slots] open-addressing index of text ids, 0 = empty */
 		u32 nr_slots;
 	} texts;
 };

@@ -7,7 +7,7 @@
 
 static u32 text_hash(const char *s)
 {
-	u32 h = 2166136261u;	/* FNV-1a */
+	u32 h = 2166136261u; /* FNV-1a */
 
 	while (*s)
 		h = (h ^ (u8)*s++) * 16777619u;
@@ -41,7 +41,7 @@ u32 sched_text_intern(struct sched_engine *e, const char *s)
 	if (!t->nr) {
 		t->cap = 16;
 		t->text = sched_realloc(NULL, t->cap * sizeof(*t->text), "event texts");
-		t->text[t->nr++] = NULL;	/* id 0: none */
+		t->text[t->nr++] = NULL; /* id 0: none */
 	}
 	if ((t->nr + 1) * 2 > t->nr_slots)
 		texts_grow(t);

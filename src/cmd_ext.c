@@ -24,7 +24,15 @@
 
 /* What every policy is built with: a shared object without start files (so no data of their own). */
 static const char *const ext_cflags[] = {
-	"-std=gnu11", "-O2", "-g", "-Wall", "-Wextra", "-Wno-unused-parameter", "-fPIC", "-shared", "-nostartfiles",
+	"-std=gnu11",
+	"-O2",
+	"-g",
+	"-Wall",
+	"-Wextra",
+	"-Wno-unused-parameter",
+	"-fPIC",
+	"-shared",
+	"-nostartfiles",
 	"-fvisibility=hidden",
 };
 
@@ -64,8 +72,10 @@ static int include_dir(char *out, size_t len)
 		snprintf(out, len, "%s", SCHEDSCOPE_INCLUDEDIR);
 		return 0;
 	}
-	fprintf(stderr, "schedscope: <schedscope/ext.h> not found next to this program nor in %s "
-		"(make install puts it there)\n", SCHEDSCOPE_INCLUDEDIR);
+	fprintf(stderr,
+		"schedscope: <schedscope/ext.h> not found next to this program nor in %s "
+		"(make install puts it there)\n",
+		SCHEDSCOPE_INCLUDEDIR);
 	return -1;
 }
 
@@ -136,8 +146,8 @@ static int ext_build(int argc, char **argv)
 	if (!out) {
 		size_t len = strlen(src);
 
-		snprintf(outbuf, sizeof(outbuf), "%.*s.so", (int)(len > 2 && !strcmp(src + len - 2, ".c") ? len - 2 : len),
-			 src);
+		snprintf(outbuf, sizeof(outbuf), "%.*s.so",
+			 (int)(len > 2 && !strcmp(src + len - 2, ".c") ? len - 2 : len), src);
 		out = outbuf;
 	}
 	strcpy(inc, "-I");

@@ -40,7 +40,8 @@ static void queue_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y,
 	int x = a.x, right = a.x + a.w, shown = 0;
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 
-	x += cb_print(cb, x, y, right - x, STYLE_PLAIN, "  %-14s %-5s %3d  ", label, vtime ? "vtime" : "fifo", nr);
+	x += cb_print(cb, x, y, right - x, STYLE_PLAIN, "  %-14s %-5s %3d  ", label, vtime ? "vtime" : "fifo",
+		      nr);
 	for (int i = 0; i < n && x < right - 8; i++, shown++) {
 		x += task_cell(pn, cb, x, y, right - x - 6, tasks[i], vtime);
 		x += cb_print(cb, x, y, right - x, STYLE_PLAIN, "  ");
@@ -64,10 +65,12 @@ int ext_queues_draw(struct pane *pn, struct cellbuf *cb, struct rect a, int cpu)
 	if (!xi.enabled) {
 		if (xi.exit_kind)
 			y += cb_print(cb, a.x, y, a.w, sty(C_RED, COLOR_DEFAULT, A_BOLD_),
-				      "ext policy \"%s\" disabled (%s): %s; every task is back in the fair class", xi.name,
-				      ext_exit_reason(xi.exit_kind), xi.exit_msg) > 0;
+				      "ext policy \"%s\" disabled (%s): %s; every task is back in the fair "
+				      "class",
+				      xi.name, ext_exit_reason(xi.exit_kind), xi.exit_msg) > 0;
 		else
-			y += cb_print(cb, a.x, y, a.w, dim, "ext policy \"%s\" is loaded at time 0", xi.name) > 0;
+			y += cb_print(cb, a.x, y, a.w, dim, "ext policy \"%s\" is loaded at time 0",
+				      xi.name) > 0;
 		return y - a.y;
 	}
 	sched_cpu_info(pn->run->e, cpu, &ci);
@@ -83,9 +86,11 @@ int ext_queues_draw(struct pane *pn, struct cellbuf *cb, struct rect a, int cpu)
 
 			sched_task_info(pn->run->e, sched_task_by_pid(pn->run->e, ci.curr_pid), &ti);
 			if (ti.ext)
-				task_cell(pn, cb, x, y, right - x, sched_task_by_pid(pn->run->e, ci.curr_pid), false);
+				task_cell(pn, cb, x, y, right - x, sched_task_by_pid(pn->run->e, ci.curr_pid),
+					  false);
 			else
-				cb_print(cb, x, y, right - x, ui_task_style(pn->ui, ci.curr_pid), "%s (not ext)", ti.name);
+				cb_print(cb, x, y, right - x, ui_task_style(pn->ui, ci.curr_pid),
+					 "%s (not ext)", ti.name);
 		}
 		y++;
 	}

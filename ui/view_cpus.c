@@ -211,7 +211,9 @@ static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, i
 	if (ci.ext_nr_local && x + 4 < right) {
 		n = sched_ext_dsq_tasks(pn->run->e, -1 - cpu, q, MAX_QUEUE);
 		x += cb_print(cb, x, y, right - x, dim, "\u2502 ");
-		for (shown = 0; shown < n && x + (int)strlen(sched_comm(pn->run->e, q[shown] + 1, cpu)) + 4 < right; shown++)
+		for (shown = 0;
+		     shown < n && x + (int)strlen(sched_comm(pn->run->e, q[shown] + 1, cpu)) + 4 < right;
+		     shown++)
 			x += cb_print(cb, x, y, right - x, ui_task_style(pn->ui, q[shown] + 1), "%s ",
 				      sched_comm(pn->run->e, q[shown] + 1, cpu));
 		if (ci.ext_nr_local > shown && x < right)
@@ -252,8 +254,8 @@ static void draw_ext_line(struct pane *pn, struct cellbuf *cb, int x, int y, int
 			snprintf(id, sizeof(id), "global");
 		else
 			ext_dsq_format(id, sizeof(id), di.id);
-		x += cb_print(cb, x, y, right - x, dim, "%s %s%s %d", i ? " \u00b7" : "", id, di.vtime ? " vtime" : "",
-			      di.nr);
+		x += cb_print(cb, x, y, right - x, dim, "%s %s%s %d", i ? " \u00b7" : "", id,
+			      di.vtime ? " vtime" : "", di.nr);
 	}
 }
 

@@ -187,15 +187,15 @@ enum ext_op {
 	EXT_OP_DISABLE,
 	EXT_OP_INIT,
 	EXT_OP_EXIT,
-	EXT_OP_TIMER,		/* a bpf_timer callback */
+	EXT_OP_TIMER, /* a bpf_timer callback */
 	NR_EXT_OPS
 };
 
 /* How a task entered a dispatch queue (EV_EXT_DISPATCH.how). */
 enum ext_dispatch_how {
-	EXT_DSP_INSERT,		/* FIFO: scx_bpf_dispatch(), or the class's own insert */
-	EXT_DSP_INSERT_VTIME,	/* by vtime: scx_bpf_dispatch_vtime() */
-	EXT_DSP_MOVE,		/* from dsq_id to dest_cpu's local DSQ: consumed */
+	EXT_DSP_INSERT,	      /* FIFO: scx_bpf_dispatch(), or the class's own insert */
+	EXT_DSP_INSERT_VTIME, /* by vtime: scx_bpf_dispatch_vtime() */
+	EXT_DSP_MOVE,	      /* from dsq_id to dest_cpu's local DSQ: consumed */
 	NR_EXT_DSP_HOWS
 };
 
@@ -341,10 +341,10 @@ struct sched_event {
 		} dl;
 		struct {
 			s32 pid;
-			s16 dest_cpu;	/* the local DSQ's CPU, -1 for a shared queue */
-			u8 op;		/* enum ext_op: the operation that made the dispatch */
-			u8 how;		/* enum ext_dispatch_how */
-			u64 dsq_id;	/* the queue it went into (MOVE: the one it came from) */
+			s16 dest_cpu; /* the local DSQ's CPU, -1 for a shared queue */
+			u8 op;	      /* enum ext_op: the operation that made the dispatch */
+			u8 how;	      /* enum ext_dispatch_how */
+			u64 dsq_id;   /* the queue it went into (MOVE: the one it came from) */
 			u64 slice;
 			u64 vtime;
 			u64 enq_flags;
@@ -352,18 +352,18 @@ struct sched_event {
 		struct {
 			s32 target_cpu;
 			u8 op;
-			u64 flags;	/* SCX_KICK_* */
+			u64 flags; /* SCX_KICK_* */
 		} ext_kick;
 		struct {
-			s32 pid;	/* the task the operation was called for, 0 for none */
-			u32 text;	/* sched_text() */
+			s32 pid;  /* the task the operation was called for, 0 for none */
+			u32 text; /* sched_text() */
 			u8 op;
 		} ext_print;
 		struct {
-			s32 pid;	/* the task the message names, 0 for none */
-			u32 text;	/* the message (exit) or the policy's name (enable) */
-			u16 kind;	/* enum scx_exit_kind (exit); 1 if SCX_OPS_SWITCH_PARTIAL (enable) */
-			u8 op;		/* the operation that failed */
+			s32 pid;  /* the task the message names, 0 for none */
+			u32 text; /* the message (exit) or the policy's name (enable) */
+			u16 kind; /* enum scx_exit_kind (exit); 1 if SCX_OPS_SWITCH_PARTIAL (enable) */
+			u8 op;	  /* the operation that failed */
 			s64 exit_code;
 		} ext_exit;
 	};

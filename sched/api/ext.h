@@ -21,67 +21,67 @@
 #define SCHEDSCOPE_EXT_ABI 1
 
 #define SCX_OPS_NAME_LEN 128
-#define SCX_SLICE_DFL (20ULL * 1000000)	/* 20 ms */
+#define SCX_SLICE_DFL (20ULL * 1000000) /* 20 ms */
 #define SCX_SLICE_INF (~0ULL)		/* never expires: only a kick ends it */
 
 /* Dispatch queue IDs: bit 63 marks the built-in ones, LOCAL_ON carries a CPU. */
-#define SCX_DSQ_FLAG_BUILTIN	(1ULL << 63)
-#define SCX_DSQ_FLAG_LOCAL_ON	(1ULL << 62)
-#define SCX_DSQ_INVALID		(SCX_DSQ_FLAG_BUILTIN | 0)
-#define SCX_DSQ_GLOBAL		(SCX_DSQ_FLAG_BUILTIN | 1)
-#define SCX_DSQ_LOCAL		(SCX_DSQ_FLAG_BUILTIN | 2)
-#define SCX_DSQ_LOCAL_ON	(SCX_DSQ_FLAG_BUILTIN | SCX_DSQ_FLAG_LOCAL_ON)
-#define SCX_DSQ_LOCAL_CPU_MASK	0xffffffffULL
+#define SCX_DSQ_FLAG_BUILTIN (1ULL << 63)
+#define SCX_DSQ_FLAG_LOCAL_ON (1ULL << 62)
+#define SCX_DSQ_INVALID (SCX_DSQ_FLAG_BUILTIN | 0)
+#define SCX_DSQ_GLOBAL (SCX_DSQ_FLAG_BUILTIN | 1)
+#define SCX_DSQ_LOCAL (SCX_DSQ_FLAG_BUILTIN | 2)
+#define SCX_DSQ_LOCAL_ON (SCX_DSQ_FLAG_BUILTIN | SCX_DSQ_FLAG_LOCAL_ON)
+#define SCX_DSQ_LOCAL_CPU_MASK 0xffffffffULL
 
 /* sched_ext_ops.flags */
-#define SCX_OPS_KEEP_BUILTIN_IDLE	(1ULL << 0)
-#define SCX_OPS_ENQ_LAST		(1ULL << 1)
-#define SCX_OPS_ENQ_EXITING		(1ULL << 2)
-#define SCX_OPS_SWITCH_PARTIAL		(1ULL << 3)
-#define SCX_OPS_ALL_FLAGS (SCX_OPS_KEEP_BUILTIN_IDLE | SCX_OPS_ENQ_LAST | SCX_OPS_ENQ_EXITING | \
-			   SCX_OPS_SWITCH_PARTIAL)
+#define SCX_OPS_KEEP_BUILTIN_IDLE (1ULL << 0)
+#define SCX_OPS_ENQ_LAST (1ULL << 1)
+#define SCX_OPS_ENQ_EXITING (1ULL << 2)
+#define SCX_OPS_SWITCH_PARTIAL (1ULL << 3)
+#define SCX_OPS_ALL_FLAGS \
+	(SCX_OPS_KEEP_BUILTIN_IDLE | SCX_OPS_ENQ_LAST | SCX_OPS_ENQ_EXITING | SCX_OPS_SWITCH_PARTIAL)
 
 /* ops.select_cpu() wake_flags */
-#define SCX_WAKE_FORK	0x04ULL
-#define SCX_WAKE_TTWU	0x08ULL
-#define SCX_WAKE_SYNC	0x10ULL
+#define SCX_WAKE_FORK 0x04ULL
+#define SCX_WAKE_TTWU 0x08ULL
+#define SCX_WAKE_SYNC 0x10ULL
 
 /* enq_flags: the core's ENQUEUE_* bits in the low word, sched_ext's above */
-#define SCX_ENQ_WAKEUP		0x01ULL
-#define SCX_ENQ_HEAD		0x10ULL
-#define SCX_ENQ_CPU_SELECTED	0x400ULL
-#define SCX_ENQ_PREEMPT		(1ULL << 32)
-#define SCX_ENQ_REENQ		(1ULL << 40)
-#define SCX_ENQ_LAST		(1ULL << 41)
-#define __SCX_ENQ_INTERNAL_MASK	(0xffULL << 56)
+#define SCX_ENQ_WAKEUP 0x01ULL
+#define SCX_ENQ_HEAD 0x10ULL
+#define SCX_ENQ_CPU_SELECTED 0x400ULL
+#define SCX_ENQ_PREEMPT (1ULL << 32)
+#define SCX_ENQ_REENQ (1ULL << 40)
+#define SCX_ENQ_LAST (1ULL << 41)
+#define __SCX_ENQ_INTERNAL_MASK (0xffULL << 56)
 
 /* deq_flags */
-#define SCX_DEQ_SLEEP		0x01ULL
+#define SCX_DEQ_SLEEP 0x01ULL
 
 /* scx_bpf_pick_idle_cpu() flags */
-#define SCX_PICK_IDLE_CORE	(1ULL << 0)
+#define SCX_PICK_IDLE_CORE (1ULL << 0)
 
 /* scx_bpf_kick_cpu() flags */
-#define SCX_KICK_IDLE		(1ULL << 0)
-#define SCX_KICK_PREEMPT	(1ULL << 1)
-#define SCX_KICK_WAIT		(1ULL << 2)
+#define SCX_KICK_IDLE (1ULL << 0)
+#define SCX_KICK_PREEMPT (1ULL << 1)
+#define SCX_KICK_WAIT (1ULL << 2)
 
 /* p->scx.flags (read only) */
-#define SCX_TASK_QUEUED			(1U << 0)
-#define SCX_TASK_RESET_RUNNABLE_AT	(1U << 2)
-#define SCX_TASK_DEQD_FOR_SLEEP		(1U << 3)
+#define SCX_TASK_QUEUED (1U << 0)
+#define SCX_TASK_RESET_RUNNABLE_AT (1U << 2)
+#define SCX_TASK_DEQD_FOR_SLEEP (1U << 3)
 
 /* scx_exit_info.kind */
 enum scx_exit_kind {
 	SCX_EXIT_NONE,
 	SCX_EXIT_DONE,
-	SCX_EXIT_UNREG = 64,	/* user-space initiated unregistration */
-	SCX_EXIT_UNREG_BPF,	/* the policy called scx_bpf_exit() */
-	SCX_EXIT_UNREG_KERN,	/* the simulator unloaded it */
+	SCX_EXIT_UNREG = 64, /* user-space initiated unregistration */
+	SCX_EXIT_UNREG_BPF,  /* the policy called scx_bpf_exit() */
+	SCX_EXIT_UNREG_KERN, /* the simulator unloaded it */
 	SCX_EXIT_SYSRQ,
-	SCX_EXIT_ERROR = 1024,	/* runtime error: the message says what */
-	SCX_EXIT_ERROR_BPF,	/* the policy called scx_bpf_error() */
-	SCX_EXIT_ERROR_STALL,	/* the watchdog found a runnable task that did not run */
+	SCX_EXIT_ERROR = 1024, /* runtime error: the message says what */
+	SCX_EXIT_ERROR_BPF,    /* the policy called scx_bpf_error() */
+	SCX_EXIT_ERROR_STALL,  /* the watchdog found a runnable task that did not run */
 };
 
 enum scx_cpu_preempt_reason {
@@ -94,16 +94,16 @@ enum scx_cpu_preempt_reason {
 struct scx_exit_info {
 	enum scx_exit_kind kind;
 	s64 exit_code;
-	const char *reason;	/* the kind in words */
-	const char *msg;	/* what went wrong, or the policy's own words */
+	const char *reason; /* the kind in words */
+	const char *msg;    /* what went wrong, or the policy's own words */
 };
 
 struct scx_init_task_args {
-	bool fork;		/* called at the task's fork (always, in schedscope) */
+	bool fork; /* called at the task's fork (always, in schedscope) */
 };
 
 struct scx_exit_task_args {
-	bool cancelled;		/* the task left before it ever ran on ext */
+	bool cancelled; /* the task left before it ever ran on ext */
 };
 
 struct scx_cpu_acquire_args {
@@ -112,16 +112,16 @@ struct scx_cpu_acquire_args {
 
 struct scx_cpu_release_args {
 	enum scx_cpu_preempt_reason reason;
-	struct scx_task *task;	/* what will run instead */
+	struct scx_task *task; /* what will run instead */
 };
 
 /* The part of a task the class keeps for the policy (the kernel's p->scx). */
 struct sched_ext_entity {
-	u32 flags;		/* SCX_TASK_*: read only */
-	u32 weight;		/* 1..10000, 100 for nice 0: read only */
-	u64 slice;		/* ns left to run; set by dispatch, may be written */
-	u64 dsq_vtime;		/* order in a vtime DSQ; may be written */
-	bool disallow;		/* set in ops.init_task(): keep the task off ext */
+	u32 flags;     /* SCX_TASK_*: read only */
+	u32 weight;    /* 1..10000, 100 for nice 0: read only */
+	u64 slice;     /* ns left to run; set by dispatch, may be written */
+	u64 dsq_vtime; /* order in a vtime DSQ; may be written */
+	bool disallow; /* set in ops.init_task(): keep the task off ext */
 };
 
 #define SCX_TASK_COMM_LEN 48
@@ -130,9 +130,9 @@ struct sched_ext_entity {
 struct scx_task {
 	s32 pid;
 	char comm[SCX_TASK_COMM_LEN];
-	u32 flags;		/* PF_* (none are set by schedscope yet) */
-	s32 policy;		/* SCHED_NORMAL 0, BATCH 3, IDLE 5, EXT 7 */
-	s32 static_prio;	/* 120 + nice */
+	u32 flags;	 /* PF_* (none are set by schedscope yet) */
+	s32 policy;	 /* SCHED_NORMAL 0, BATCH 3, IDLE 5, EXT 7 */
+	s32 static_prio; /* 120 + nice */
 	s32 prio;
 	s32 nr_cpus_allowed;
 	const struct cpumask *cpus_ptr;
@@ -144,8 +144,8 @@ struct bpf_timer {
 	u64 opaque[2];
 };
 
-#define BPF_F_TIMER_ABS		(1ULL << 0)
-#define BPF_F_TIMER_CPU_PIN	(1ULL << 1)
+#define BPF_F_TIMER_ABS (1ULL << 0)
+#define BPF_F_TIMER_CPU_PIN (1ULL << 1)
 
 /*
  * The operations table, as struct sched_ext_ops of Linux 6.12 (the
@@ -175,23 +175,23 @@ struct sched_ext_ops {
 	s32 (*init)(void);
 	void (*exit)(struct scx_exit_info *info);
 
-	u32 dispatch_max_batch;	/* 0: 32 */
+	u32 dispatch_max_batch; /* 0: 32 */
 	u64 flags;		/* SCX_OPS_* */
 	u32 timeout_ms;		/* watchdog, at most 30000; 0: the scx_watchdog_timeout tunable */
 	char name[SCX_OPS_NAME_LEN];
 
 	/* schedscope's: the memory the engine hands out, zeroed at load */
-	u32 global_size;	/* scx_global_data() */
-	u32 task_size;		/* scx_task_data(p), one per task */
-	u32 cpu_size;		/* scx_cpu_data(cpu), one per CPU */
-	u32 abi;		/* SCHEDSCOPE_EXT_ABI, set by SCX_OPS_DEFINE() */
+	u32 global_size; /* scx_global_data() */
+	u32 task_size;	 /* scx_task_data(p), one per task */
+	u32 cpu_size;	 /* scx_cpu_data(cpu), one per CPU */
+	u32 abi;	 /* SCHEDSCOPE_EXT_ABI, set by SCX_OPS_DEFINE() */
 };
 
 /* The policy's one exported symbol: SCX_OPS_DEFINE(simple_ops, .enqueue = ..., .name = "simple"); */
 #define SCX_OPS_SYMBOL schedscope_ext_ops
-#define SCX_OPS_DEFINE(__name, ...)						\
-	__attribute__((visibility("default"))) const struct sched_ext_ops SCX_OPS_SYMBOL = { \
-		.abi = SCHEDSCOPE_EXT_ABI, __VA_ARGS__ }
+#define SCX_OPS_DEFINE(__name, ...)            \
+	__attribute__((visibility("default"))) \
+	const struct sched_ext_ops SCX_OPS_SYMBOL = { .abi = SCHEDSCOPE_EXT_ABI, __VA_ARGS__ }
 
 /* BPF_STRUCT_OPS(name, args...) as the kernel's tools/sched_ext write it: a plain function here. */
 #define BPF_STRUCT_OPS(name, args...) name(args)
@@ -257,7 +257,8 @@ u32 bpf_cpumask_first(const struct cpumask *cpumask);
 /* A line on the event stream (schedscope_ext_printk), naming the callback that wrote it. */
 int bpf_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 long bpf_timer_init(struct bpf_timer *timer, void *map, u64 flags);
-long bpf_timer_set_callback(struct bpf_timer *timer, int (*callback)(void *map, int *key, struct bpf_timer *timer));
+long bpf_timer_set_callback(struct bpf_timer *timer,
+			    int (*callback)(void *map, int *key, struct bpf_timer *timer));
 long bpf_timer_start(struct bpf_timer *timer, u64 nsecs, u64 flags);
 long bpf_timer_cancel(struct bpf_timer *timer);
 

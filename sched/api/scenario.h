@@ -127,7 +127,7 @@ enum sched_policy {
 	SCHED_BATCH = 3,
 	SCHED_IDLE = 5,
 	SCHED_DEADLINE = 6,
-	SCHED_EXT = 7,		/* the ext class when a policy is loaded, SCHED_NORMAL otherwise */
+	SCHED_EXT = 7, /* the ext class when a policy is loaded, SCHED_NORMAL otherwise */
 	NR_SCHED_POLICIES
 };
 

@@ -124,10 +124,10 @@ struct sched_task_info {
 	struct sched_avg_info avg;
 	/* the ext class (schedscope-ext(7)), when the task is on it */
 	bool ext;
-	u64 ext_slice;		/* p->scx.slice: ns left */
-	u64 ext_vtime;		/* p->scx.dsq_vtime */
-	u32 ext_weight;		/* p->scx.weight: 1..10000, 100 for nice 0 */
-	u64 ext_dsq;		/* the queue it waits in (SCX_DSQ_LOCAL_ON | cpu for a local one), or
+	u64 ext_slice;	/* p->scx.slice: ns left */
+	u64 ext_vtime;	/* p->scx.dsq_vtime */
+	u32 ext_weight; /* p->scx.weight: 1..10000, 100 for nice 0 */
+	u64 ext_dsq;	/* the queue it waits in (SCX_DSQ_LOCAL_ON | cpu for a local one), or
 				   SCX_DSQ_INVALID: running, or held by the policy itself */
 };
 
@@ -157,7 +157,7 @@ struct sched_cpu_info {
 	int dl_nr_running;	/* deadline entities queued, the fair server included */
 	bool fair_server_active;
 	s64 fair_server_runtime;	/* its budget left */
-	int ext_nr_local;	/* tasks on the ext class's local dispatch queue */
+	int ext_nr_local;		/* tasks on the ext class's local dispatch queue */
 };
 
 void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out);
@@ -232,21 +232,21 @@ void sched_cfs_rq_info(const struct sched_engine *e, int cpu, int group, struct 
 /* ---- the ext class: a policy plug-in (schedscope-ext(7)) ---- */
 
 struct sched_ext_info {
-	bool loaded;		/* the scenario loads a policy */
-	bool enabled;		/* it schedules now (false before time 0 and after its exit) */
-	bool partial;		/* SCX_OPS_SWITCH_PARTIAL: only SCHED_EXT tasks are its */
-	const char *name;	/* ops.name */
-	unsigned exit_kind;	/* enum scx_exit_kind, SCX_EXIT_NONE while it runs */
-	const char *exit_msg;	/* what the exit said */
-	int nr_dsqs;		/* shared queues: the global ones (one per node), then the policy's */
+	bool loaded;	      /* the scenario loads a policy */
+	bool enabled;	      /* it schedules now (false before time 0 and after its exit) */
+	bool partial;	      /* SCX_OPS_SWITCH_PARTIAL: only SCHED_EXT tasks are its */
+	const char *name;     /* ops.name */
+	unsigned exit_kind;   /* enum scx_exit_kind, SCX_EXIT_NONE while it runs */
+	const char *exit_msg; /* what the exit said */
+	int nr_dsqs;	      /* shared queues: the global ones (one per node), then the policy's */
 };
 void sched_ext_info(const struct sched_engine *e, struct sched_ext_info *out);
 
 struct sched_ext_dsq_info {
-	u64 id;			/* SCX_DSQ_GLOBAL, or the ID the policy created it with */
+	u64 id; /* SCX_DSQ_GLOBAL, or the ID the policy created it with */
 	int node;
-	int nr;			/* tasks queued */
-	bool vtime;		/* ordered by p->scx.dsq_vtime */
+	int nr;	    /* tasks queued */
+	bool vtime; /* ordered by p->scx.dsq_vtime */
 };
 /* Shared queue i (0 .. nr_dsqs - 1): destroyed ones are left out of the count. */
 void sched_ext_dsq(const struct sched_engine *e, int i, struct sched_ext_dsq_info *out);

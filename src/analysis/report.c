@@ -262,15 +262,16 @@ static void report_ext_text(FILE *out, const struct report *r)
 	if (!xi.loaded)
 		return;
 	if (xi.exit_kind)
-		fprintf(out, "\next policy \"%s\": disabled (%s): %s\n", xi.name, ext_exit_reason(xi.exit_kind),
-			xi.exit_msg);
+		fprintf(out, "\next policy \"%s\": disabled (%s): %s\n", xi.name,
+			ext_exit_reason(xi.exit_kind), xi.exit_msg);
 	else
-		fprintf(out, "\next policy \"%s\"%s: %s\n", xi.name, xi.partial ? " (SCHED_EXT tasks only)" : "",
-			xi.enabled ? "enabled" : "not enabled");
+		fprintf(out, "\next policy \"%s\"%s: %s\n", xi.name,
+			xi.partial ? " (SCHED_EXT tasks only)" : "", xi.enabled ? "enabled" : "not enabled");
 	fprintf(out, "dispatches by operation:");
 	for (int op = 0; op < NR_EXT_OPS; op++)
 		if (st->ext_dispatches[op])
-			fprintf(out, " %s %llu", ext_op_names[op], (unsigned long long)st->ext_dispatches[op]);
+			fprintf(out, " %s %llu", ext_op_names[op],
+				(unsigned long long)st->ext_dispatches[op]);
 	fputc('\n', out);
 }
 

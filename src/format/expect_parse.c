@@ -158,11 +158,15 @@ int expect_parse(struct lexer *lx, const struct token *m, struct expect *x)
 		if (span_is(&m->s, expect_metric_names[x->metric]))
 			break;
 	if (x->metric == NR_EXPECT_METRICS)
-		return lex_error(lx, &m->s, "unknown metric '%s' (expected share, cpu_time, wait_time, "
-				 "wakeup_latency, migrations, migration_rate, switches, wakeups, preemptions, "
-				 "runtime, dl_throttles, deadline_misses, periods, missed_periods, slack_min, "
-				 "period_latency, herds, ext_dispatches, ext_exits; for groups also nr_periods, nr_throttled, "
-				 "throttled_time, nr_bursts)", SNIP(&m->s));
+		return lex_error(
+			lx, &m->s,
+			"unknown metric '%s' (expected share, cpu_time, wait_time, "
+			"wakeup_latency, migrations, migration_rate, switches, wakeups, preemptions, "
+			"runtime, dl_throttles, deadline_misses, periods, missed_periods, slack_min, "
+			"period_latency, herds, ext_dispatches, ext_exits; for groups also nr_periods, "
+			"nr_throttled, "
+			"throttled_time, nr_bursts)",
+			SNIP(&m->s));
 	x->line = m->s.line;
 	x->col = m->s.col;
 	if (expect_call(lx, m, x) < 0)

@@ -21,8 +21,8 @@
 #define MAX_PER_TASK_OR_CPU (1u << 20)
 #define MAX_DISPATCH_BATCH (1u << 16)
 
-int ext_policy_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen,
-		       char *err, size_t errlen)
+int ext_policy_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen, char *err,
+		       size_t errlen)
 {
 	const char *slash = strrchr(scenario_path, '/');
 	const char *env = getenv("SCHEDSCOPE_DATADIR");
@@ -49,8 +49,8 @@ int ext_policy_resolve(const char *name, const char *scenario_path, char *path, 
 		return 0;
 	}
 	const char *const where[][2] = {
-		{ dir, "" }, { dir, "/build/ext" }, { dir, "/../build/ext" }, { env, "/ext" },
-		{ SCHEDSCOPE_DATADIR, "/ext" },
+		{ dir, "" },	 { dir, "/build/ext" },		 { dir, "/../build/ext" },
+		{ env, "/ext" }, { SCHEDSCOPE_DATADIR, "/ext" },
 	};
 	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
 		int k;
@@ -61,8 +61,10 @@ int ext_policy_resolve(const char *name, const char *scenario_path, char *path, 
 		if (k > 0 && (size_t)k < pathlen && access(path, F_OK) == 0)
 			return 0;
 	}
-	snprintf(err, errlen, "no policy '%.64s' (looked for %.64s.so next to the scenario, in build/ext and "
-		 "../build/ext from there, and in %s/ext)", name, name, SCHEDSCOPE_DATADIR);
+	snprintf(err, errlen,
+		 "no policy '%.64s' (looked for %.64s.so next to the scenario, in build/ext and "
+		 "../build/ext from there, and in %s/ext)",
+		 name, name, SCHEDSCOPE_DATADIR);
 	return -1;
 }
 
@@ -80,8 +82,8 @@ int ext_policy_resolve(const char *name, const char *scenario_path, char *path, 
 static bool linker_section(const char *name)
 {
 	static const char *const names[] = {
-		".got", ".got.plt", ".dynamic", ".init_array", ".fini_array", ".preinit_array",
-		".data.rel.ro", ".tm_clone_table",
+		".got",	       ".got.plt",	 ".dynamic",	 ".init_array",
+		".fini_array", ".preinit_array", ".data.rel.ro", ".tm_clone_table",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -100,17 +102,20 @@ static bool toolchain_symbol(const char *name)
 static const char *forbidden_call(const char *name)
 {
 	static const char *const alloc[] = {
-		"malloc", "calloc", "realloc", "reallocarray", "aligned_alloc", "posix_memalign", "memalign",
-		"valloc", "pvalloc", "mmap", "mmap64", "sbrk", "brk", "strdup", "strndup",
+		"malloc",	  "calloc",   "realloc", "reallocarray", "aligned_alloc",
+		"posix_memalign", "memalign", "valloc",	 "pvalloc",	 "mmap",
+		"mmap64",	  "sbrk",     "brk",	 "strdup",	 "strndup",
 	};
 	static const char *const nondet[] = {
-		"time", "clock_gettime", "gettimeofday", "clock", "rand", "random", "rand_r", "srand", "srandom",
-		"drand48", "lrand48", "mrand48", "getrandom", "arc4random", "getpid", "pthread_create",
+		"time",	     "clock_gettime", "gettimeofday", "clock",		"rand",	   "random",
+		"rand_r",    "srand",	      "srandom",      "drand48",	"lrand48", "mrand48",
+		"getrandom", "arc4random",    "getpid",	      "pthread_create",
 	};
 
 	for (size_t i = 0; i < sizeof(alloc) / sizeof(alloc[0]); i++)
 		if (!strcmp(name, alloc[i]))
-			return "memory it allocates lies outside the engine's arena, so checkpoints and rewind "
+			return "memory it allocates lies outside the engine's arena, so checkpoints and "
+			       "rewind "
 			       "would not cover it: size .global_size, .task_size or .cpu_size instead";
 	for (size_t i = 0; i < sizeof(nondet) / sizeof(nondet[0]); i++)
 		if (!strcmp(name, nondet[i]))
@@ -173,7 +178,8 @@ static int symbols_in(const struct elf_file *f, int symtab, int sec, char *list,
 		return 0;
 	for (u64 off = 0; off + sizeof(Elf64_Sym) <= s->sh_size; off += s->sh_entsize) {
 		const Elf64_Sym *sym = (const Elf64_Sym *)(f->data + s->sh_offset + off);
-		const char *name = str_at((const char *)f->data + strs->sh_offset, strs->sh_size, sym->st_name);
+		const char *name =
+			str_at((const char *)f->data + strs->sh_offset, strs->sh_size, sym->st_name);
 		int type = ELF64_ST_TYPE(sym->st_info);
 
 		if (sym->st_shndx != sec || (type != STT_OBJECT && type != STT_TLS) || toolchain_symbol(name))
@@ -220,8 +226,10 @@ static int check_writable(const struct elf_file *f, const char *path, char *err,
 	if (!nr)
 		return 0;
 	if (symtab < 0)
-		snprintf(err, errlen, "%s: writable global data in %s (%llu bytes, stripped: whose cannot be "
-			 "told)", path, secs, (unsigned long long)bytes);
+		snprintf(err, errlen,
+			 "%s: writable global data in %s (%llu bytes, stripped: whose cannot be "
+			 "told)",
+			 path, secs, (unsigned long long)bytes);
 	else
 		snprintf(err, errlen, "%s: writable global data of its own in %s (%s)", path, secs, list);
 	snprintf(err + strlen(err), errlen - strlen(err),
@@ -248,7 +256,8 @@ static int check_calls(const struct elf_file *f, const char *path, char *err, si
 		return 0;
 	for (u64 off = 0; off + sizeof(Elf64_Sym) <= s->sh_size; off += s->sh_entsize) {
 		const Elf64_Sym *sym = (const Elf64_Sym *)(f->data + s->sh_offset + off);
-		const char *name = str_at((const char *)f->data + strs->sh_offset, strs->sh_size, sym->st_name);
+		const char *name =
+			str_at((const char *)f->data + strs->sh_offset, strs->sh_size, sym->st_name);
 		const char *why;
 
 		if (sym->st_shndx != SHN_UNDEF || !(why = forbidden_call(name)))
@@ -264,28 +273,36 @@ static int check_elf(const struct elf_file *f, const char *path, char *err, size
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f->data;
 
 	if (f->size < EI_NIDENT || memcmp(f->data, ELFMAG, SELFMAG)) {
-		snprintf(err, errlen, "%s: not an ELF shared object (build the policy with `schedscope ext "
-			 "build`)", path);
+		snprintf(err, errlen,
+			 "%s: not an ELF shared object (build the policy with `schedscope ext "
+			 "build`)",
+			 path);
 		return -1;
 	}
 	if (f->data[EI_CLASS] != ELFCLASS64 || f->size < sizeof(*eh)) {
-		snprintf(err, errlen, "%s: not a 64-bit ELF object: this schedscope loads 64-bit policies", path);
+		snprintf(err, errlen, "%s: not a 64-bit ELF object: this schedscope loads 64-bit policies",
+			 path);
 		return -1;
 	}
 	if (eh->e_type != ET_DYN) {
-		snprintf(err, errlen, "%s: an ELF file but not a shared object (build it with -shared -fPIC, "
-			 "or with `schedscope ext build`)", path);
+		snprintf(err, errlen,
+			 "%s: an ELF file but not a shared object (build it with -shared -fPIC, "
+			 "or with `schedscope ext build`)",
+			 path);
 		return -1;
 	}
 #ifdef HOST_MACHINE
 	if (eh->e_machine != HOST_MACHINE) {
-		snprintf(err, errlen, "%s: built for another machine (ELF machine %u, this one is %u): rebuild "
-			 "it here", path, eh->e_machine, HOST_MACHINE);
+		snprintf(err, errlen,
+			 "%s: built for another machine (ELF machine %u, this one is %u): rebuild "
+			 "it here",
+			 path, eh->e_machine, HOST_MACHINE);
 		return -1;
 	}
 #endif
 	if (!eh->e_shoff || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    !in_file(f, eh->e_shoff, (u64)eh->e_shnum * sizeof(Elf64_Shdr)) || eh->e_shstrndx >= eh->e_shnum) {
+	    !in_file(f, eh->e_shoff, (u64)eh->e_shnum * sizeof(Elf64_Shdr)) ||
+	    eh->e_shstrndx >= eh->e_shnum) {
 		snprintf(err, errlen, "%s: its section headers are missing or damaged", path);
 		return -1;
 	}
@@ -324,8 +341,10 @@ int ext_policy_check_elf(const char *path, char *err, size_t errlen)
 static int check_ops(const struct sched_ext_ops *ops, const char *path, char *err, size_t errlen)
 {
 	if (ops->abi != SCHEDSCOPE_EXT_ABI) {
-		snprintf(err, errlen, "%s: built against ext ABI %u, this schedscope has %u: rebuild it "
-			 "(schedscope ext build)", path, ops->abi, SCHEDSCOPE_EXT_ABI);
+		snprintf(err, errlen,
+			 "%s: built against ext ABI %u, this schedscope has %u: rebuild it "
+			 "(schedscope ext build)",
+			 path, ops->abi, SCHEDSCOPE_EXT_ABI);
 		return -1;
 	}
 	if (!memchr(ops->name, 0, sizeof(ops->name)) || !ops->name[0]) {
@@ -335,8 +354,8 @@ static int check_ops(const struct sched_ext_ops *ops, const char *path, char *er
 	for (const char *c = ops->name; *c; c++) {
 		if (!(*c == '_' || *c == '.' || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
 		      (*c >= 'A' && *c <= 'Z'))) {
-			snprintf(err, errlen, "%s: .name '%s' may hold only letters, digits, '_' and '.'", path,
-				 ops->name);
+			snprintf(err, errlen, "%s: .name '%s' may hold only letters, digits, '_' and '.'",
+				 path, ops->name);
 			return -1;
 		}
 	}
@@ -346,15 +365,16 @@ static int check_ops(const struct sched_ext_ops *ops, const char *path, char *er
 		return -1;
 	}
 	if (ops->timeout_ms > 30000) {
-		snprintf(err, errlen, "%s: .timeout_ms %u is above the watchdog's 30000 ms limit (E2BIG)", path,
-			 ops->timeout_ms);
+		snprintf(err, errlen, "%s: .timeout_ms %u is above the watchdog's 30000 ms limit (E2BIG)",
+			 path, ops->timeout_ms);
 		return -1;
 	}
 	if (ops->global_size > MAX_GLOBAL_SIZE || ops->task_size > MAX_PER_TASK_OR_CPU ||
 	    ops->cpu_size > MAX_PER_TASK_OR_CPU || ops->dispatch_max_batch > MAX_DISPATCH_BATCH) {
-		snprintf(err, errlen, "%s: the policy asks for too much: .global_size at most %u, .task_size "
-			 "and .cpu_size at most %u, .dispatch_max_batch at most %u", path, MAX_GLOBAL_SIZE,
-			 MAX_PER_TASK_OR_CPU, MAX_DISPATCH_BATCH);
+		snprintf(err, errlen,
+			 "%s: the policy asks for too much: .global_size at most %u, .task_size "
+			 "and .cpu_size at most %u, .dispatch_max_batch at most %u",
+			 path, MAX_GLOBAL_SIZE, MAX_PER_TASK_OR_CPU, MAX_DISPATCH_BATCH);
 		return -1;
 	}
 	return 0;
@@ -376,13 +396,16 @@ int ext_policy_load(const char *path, struct ext_policy *out, char *err, size_t 
 		const char *why = dlerror();
 
 		snprintf(err, errlen, "%s: cannot load: %s%s", path, why ? why : "dlopen failed",
-			 why && strstr(why, "undefined symbol") ? " (a kfunc or helper schedscope does not have: "
-			 "see schedscope-ext(7))" : "");
+			 why && strstr(why, "undefined symbol")
+				 ? " (a kfunc or helper schedscope does not have: "
+				   "see schedscope-ext(7))"
+				 : "");
 		return -1;
 	}
 	ops = dlsym(h, "schedscope_ext_ops");
 	if (!ops) {
-		snprintf(err, errlen, "%s: no schedscope_ext_ops: define the policy with SCX_OPS_DEFINE()", path);
+		snprintf(err, errlen, "%s: no schedscope_ext_ops: define the policy with SCX_OPS_DEFINE()",
+			 path);
 		dlclose(h);
 		return -1;
 	}

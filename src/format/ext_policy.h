@@ -15,8 +15,8 @@
 struct sched_ext_ops;
 
 struct ext_policy {
-	void *handle;				/* dlopen()'s, NULL when none is loaded */
-	const struct sched_ext_ops *ops;	/* in the loaded object */
+	void *handle;			 /* dlopen()'s, NULL when none is loaded */
+	const struct sched_ext_ops *ops; /* in the loaded object */
 	char path[1024];
 };
 
@@ -27,8 +27,8 @@ struct ext_policy {
  * in $SCHEDSCOPE_DATADIR/ext and in the installed data directory's ext/.
  * -1 with a message if none exists.
  */
-int ext_policy_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen,
-		       char *err, size_t errlen);
+int ext_policy_resolve(const char *name, const char *scenario_path, char *path, size_t pathlen, char *err,
+		       size_t errlen);
 /* Check and load; -1 with a message saying what is wrong and what to do. */
 int ext_policy_load(const char *path, struct ext_policy *out, char *err, size_t errlen);
 void ext_policy_unload(struct ext_policy *p);

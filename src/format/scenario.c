@@ -186,7 +186,8 @@ static int ext_too_old(struct lexer *lx, const struct lex_span *at, int kv)
  * `sched ext:PATH`: load the policy (relative to base, the scenario's path)
  * in place of any earlier one; `sched eevdf|cfs` drops it.
  */
-static int set_ext_policy(struct lexer *lx, const struct lex_span *s, const char *base, struct scenario_file *f)
+static int set_ext_policy(struct lexer *lx, const struct lex_span *s, const char *base,
+			  struct scenario_file *f)
 {
 	char name[1024], path[2048], msg[1024];
 	struct ext_policy pol;

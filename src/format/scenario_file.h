@@ -25,7 +25,7 @@ struct scenario_file {
 	/* `sched` / `kernel` were given (in the file or by --set): the other
 	 * one then follows the rule "cfs implies 6.1, < 6.6 implies cfs". */
 	bool sched_given, kernel_given;
-	struct ext_policy ext;		/* `sched ext:PATH`: sc.ext_ops is ext.ops */
+	struct ext_policy ext; /* `sched ext:PATH`: sc.ext_ops is ext.ops */
 };
 
 /*

@@ -39,40 +39,40 @@ struct trace_ftrace {
  * what the kernel shows for the context each tracepoint fires in.
  */
 static const char *const event_flags[NR_SCHED_EVENTS] = {
-	[EV_SCHED_SWITCH] = "d..2.",		/* __schedule(): rq lock, irqs off */
-	[EV_SCHED_WAKING] = "d..2.",		/* try_to_wake_up(): pi_lock held */
-	[EV_SCHED_WAKEUP] = "d..3.",		/* ttwu_do_activate(): + rq lock */
-	[EV_SCHED_WAKEUP_NEW] = "d..2.",	/* wake_up_new_task(): rq lock */
-	[EV_SCHED_MIGRATE_TASK] = "d..2.",	/* set_task_cpu() under rq locks */
+	[EV_SCHED_SWITCH] = "d..2.",	   /* __schedule(): rq lock, irqs off */
+	[EV_SCHED_WAKING] = "d..2.",	   /* try_to_wake_up(): pi_lock held */
+	[EV_SCHED_WAKEUP] = "d..3.",	   /* ttwu_do_activate(): + rq lock */
+	[EV_SCHED_WAKEUP_NEW] = "d..2.",   /* wake_up_new_task(): rq lock */
+	[EV_SCHED_MIGRATE_TASK] = "d..2.", /* set_task_cpu() under rq locks */
 	[EV_SCHED_PROCESS_FORK] = ".....",
 	[EV_SCHED_PROCESS_EXIT] = ".....",
-	[EV_SCHED_STAT_RUNTIME] = "d..2.",	/* update_curr() at switch-out */
+	[EV_SCHED_STAT_RUNTIME] = "d..2.", /* update_curr() at switch-out */
 	[EV_SCHED_SET_NICE] = "d..2.",
 	[EV_SCHED_YIELD] = "d..2.",
 	[EV_COMMAND] = ".....",
 	[EV_NOTE] = ".....",
-	[EV_CFS_THROTTLE] = "d..2.",		/* under the rq lock */
+	[EV_CFS_THROTTLE] = "d..2.", /* under the rq lock */
 	[EV_CFS_UNTHROTTLE] = "d..2.",
-	[EV_CFS_PERIOD] = "d.h1.",		/* the period hrtimer */
-	[EV_IRQ_ENTRY] = "d.h1.",		/* hardirq context */
+	[EV_CFS_PERIOD] = "d.h1.", /* the period hrtimer */
+	[EV_IRQ_ENTRY] = "d.h1.",  /* hardirq context */
 	[EV_IRQ_EXIT] = "d.h1.",
 	[EV_STEAL] = ".....",
-	[EV_SCHED_SELECT_RQ] = "d..2.",		/* select_task_rq(): pi_lock held */
-	[EV_SCHED_LB_GROUP] = "..s1.",		/* SCHED_SOFTIRQ */
-	[EV_SCHED_LB_TASK] = "d.s2.",		/* detach_tasks(): busiest's rq lock */
+	[EV_SCHED_SELECT_RQ] = "d..2.", /* select_task_rq(): pi_lock held */
+	[EV_SCHED_LB_GROUP] = "..s1.",	/* SCHED_SOFTIRQ */
+	[EV_SCHED_LB_TASK] = "d.s2.",	/* detach_tasks(): busiest's rq lock */
 	[EV_SCHED_LB] = "..s1.",
-	[EV_SCHED_HERD] = "d..2.",		/* with the sched_migrate_task that completes it */
+	[EV_SCHED_HERD] = "d..2.", /* with the sched_migrate_task that completes it */
 	[EV_PROG_TIMER] = ".....",
-	[EV_RT_THROTTLE] = "d..2.",		/* update_curr_rt() under the rq lock */
-	[EV_RT_UNTHROTTLE] = "d.h2.",		/* the period hrtimer, in hardirq */
-	[EV_DL_THROTTLE] = "d..2.",		/* update_curr_dl_se() under the rq lock */
-	[EV_DL_REPLENISH] = "d.h2.",		/* mostly from the dl_timer hrtimer */
-	[EV_DL_MISS] = "d..2.",			/* dequeue at the job's end */
-	[EV_EXT_ENABLE] = ".....",		/* the ops helper kthread */
-	[EV_EXT_DISPATCH] = "d..2.",		/* under the rq lock */
+	[EV_RT_THROTTLE] = "d..2.",   /* update_curr_rt() under the rq lock */
+	[EV_RT_UNTHROTTLE] = "d.h2.", /* the period hrtimer, in hardirq */
+	[EV_DL_THROTTLE] = "d..2.",   /* update_curr_dl_se() under the rq lock */
+	[EV_DL_REPLENISH] = "d.h2.",  /* mostly from the dl_timer hrtimer */
+	[EV_DL_MISS] = "d..2.",	      /* dequeue at the job's end */
+	[EV_EXT_ENABLE] = ".....",    /* the ops helper kthread */
+	[EV_EXT_DISPATCH] = "d..2.",  /* under the rq lock */
 	[EV_EXT_KICK] = "d..2.",
-	[EV_EXT_PRINTK] = "d..2.",		/* bpf_printk() from an operation */
-	[EV_EXT_EXIT] = ".....",		/* scx_ops_disable_workfn() */
+	[EV_EXT_PRINTK] = "d..2.", /* bpf_printk() from an operation */
+	[EV_EXT_EXIT] = ".....",   /* scx_ops_disable_workfn() */
 };
 
 /*
@@ -428,8 +428,10 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 	case EV_EXT_DISPATCH: {
 		char dsq[32];
 
-		fprintf(f, "comm=%s pid=%d op=%s how=%s dsq=%s dest_cpu=%d slice=%" PRIu64 " vtime=%" PRIu64
-			" enq_flags=0x%" PRIx64 "\n", comm_of(w, ev->ext_dsp.pid, cpu, a), ev->ext_dsp.pid,
+		fprintf(f,
+			"comm=%s pid=%d op=%s how=%s dsq=%s dest_cpu=%d slice=%" PRIu64 " vtime=%" PRIu64
+			" enq_flags=0x%" PRIx64 "\n",
+			comm_of(w, ev->ext_dsp.pid, cpu, a), ev->ext_dsp.pid,
 			sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_dsp.op),
 			sched_name_of(ext_dispatch_how_names, NR_EXT_DSP_HOWS, ev->ext_dsp.how),
 			ext_dsq_format(dsq, sizeof(dsq), ev->ext_dsp.dsq_id), ev->ext_dsp.dest_cpu,
@@ -442,14 +444,16 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			ev->ext_kick.flags);
 		break;
 	case EV_EXT_PRINTK:
-		fprintf(f, "op=%s comm=%s pid=%d text=", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_print.op),
+		fprintf(f, "op=%s comm=%s pid=%d text=",
+			sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_print.op),
 			ev->ext_print.pid ? comm_of(w, ev->ext_print.pid, cpu, a) : "-", ev->ext_print.pid);
 		put_note_text(f, text_of(w, ev->ext_print.text));
 		fputc('\n', f);
 		break;
 	case EV_EXT_EXIT:
-		fprintf(f, "kind=%u reason=%s op=%s comm=%s pid=%d exit_code=%" PRId64 " msg=", ev->ext_exit.kind,
-			ext_exit_reason(ev->ext_exit.kind), sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_exit.op),
+		fprintf(f, "kind=%u reason=%s op=%s comm=%s pid=%d exit_code=%" PRId64 " msg=",
+			ev->ext_exit.kind, ext_exit_reason(ev->ext_exit.kind),
+			sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_exit.op),
 			ev->ext_exit.pid ? comm_of(w, ev->ext_exit.pid, cpu, a) : "-", ev->ext_exit.pid,
 			ev->ext_exit.exit_code);
 		put_note_text(f, text_of(w, ev->ext_exit.text));

@@ -378,8 +378,8 @@ int main(int argc, char **argv)
 		char name;
 		void (*fn)(void);
 	} figs[] = {
-		{ 'a', fig_a }, { 'b', fig_b }, { 'c', fig_c }, { 'd', fig_d }, { 'e', fig_e }, { 'f', fig_f },
-		{ 'g', fig_g },
+		{ 'a', fig_a }, { 'b', fig_b }, { 'c', fig_c }, { 'd', fig_d },
+		{ 'e', fig_e }, { 'f', fig_f }, { 'g', fig_g },
 	};
 	bool want[ARRAY_SIZE(figs)] = { 0 };
 	bool any = false;

@@ -3,5 +3,6 @@
 #include <schedscope/ext.h>
 
 __attribute__((visibility("default"))) const struct sched_ext_ops schedscope_ext_ops = {
-	.abi = SCHEDSCOPE_EXT_ABI + 1, .name = "bad_abi",
+	.abi = SCHEDSCOPE_EXT_ABI + 1,
+	.name = "bad_abi",
 };

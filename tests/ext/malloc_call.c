@@ -15,4 +15,5 @@ s32 BPF_STRUCT_OPS(mc_init_task, struct scx_task *p, struct scx_init_task_args *
 	return c->history ? 0 : -12;
 }
 
-SCX_OPS_DEFINE(mc_ops, .init_task = mc_init_task, .name = "malloc_call", .task_size = sizeof(struct task_ctx));
+SCX_OPS_DEFINE(mc_ops, .init_task = mc_init_task, .name = "malloc_call",
+	       .task_size = sizeof(struct task_ctx));

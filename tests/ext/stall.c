@@ -28,9 +28,5 @@ void BPF_STRUCT_OPS(stall_exit, struct scx_exit_info *ei)
 	bpf_printk("exit kind=%d reason=%s msg=%s", ei->kind, ei->reason, ei->msg);
 }
 
-SCX_OPS_DEFINE(stall_ops,
-	       .enqueue = stall_enqueue,
-	       .init = stall_init,
-	       .exit = stall_exit,
-	       .timeout_ms = TIMEOUT_MS,
-	       .name = "stall");
+SCX_OPS_DEFINE(stall_ops, .enqueue = stall_enqueue, .init = stall_init, .exit = stall_exit,
+	       .timeout_ms = TIMEOUT_MS, .name = "stall");

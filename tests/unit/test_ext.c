@@ -111,7 +111,8 @@ static void expect_refused(const char *path, const char *want)
 static void test_refuse_global_data(void **state)
 {
 	/* the variable, where it is, and what to use instead */
-	expect_refused("build/tests/ext/global_data.so", "writable global data of its own in .bss (nr_enqueued)");
+	expect_refused("build/tests/ext/global_data.so",
+		       "writable global data of its own in .bss (nr_enqueued)");
 	expect_refused("build/tests/ext/global_data.so", "scx_global_data()");
 }
 
@@ -235,7 +236,8 @@ static void test_vtime_queue_order(void **state)
 	dispatch_dequeue(task_rq(T(e, 1)), T(e, 1));
 	/* the disable waits for the engine's next safe point */
 	sched_step(e);
-	expect_exit(e, SCX_EXIT_ERROR, EXT_OP_DISPATCH, "DSQ ID 0x0000000000000000 already had PRIQ-enqueued tasks");
+	expect_exit(e, SCX_EXIT_ERROR, EXT_OP_DISPATCH,
+		    "DSQ ID 0x0000000000000000 already had PRIQ-enqueued tasks");
 }
 
 /* An RT task takes the CPU: the ext task waits first in its local queue with the slice it had left. */
@@ -260,8 +262,8 @@ static void test_higher_class_keeps_slice(void **state)
 	e = start(f);
 	sched_run_until(e, 50 * MS);
 	for (size_t i = 0; i < nr_evs; i++)
-		if (evs[i].type == EV_EXT_DISPATCH && evs[i].ext_dsp.pid == 1 && evs[i].ext_dsp.op == EXT_OP_CORE &&
-		    (evs[i].ext_dsp.enq_flags & SCX_ENQ_HEAD)) {
+		if (evs[i].type == EV_EXT_DISPATCH && evs[i].ext_dsp.pid == 1 &&
+		    evs[i].ext_dsp.op == EXT_OP_CORE && (evs[i].ext_dsp.enq_flags & SCX_ENQ_HEAD)) {
 			head = true;
 			/* preempted at 5 ms with 15 ms of its 20 ms slice left */
 			assert_int_equal(evs[i].time, 5 * MS);
@@ -313,8 +315,9 @@ static void test_watchdog_tunable(void **state)
 	ev = find_event(EV_EXT_PRINTK, (size_t)(ev - evs));
 	assert_non_null(ev);
 	assert_int_equal(ev->ext_print.op, EXT_OP_EXIT);
-	assert_string_equal(sched_text(e, ev->ext_print.text),
-			    "exit kind=1026 reason=runnable task stall msg=starved[3] failed to run for 3.000s");
+	assert_string_equal(
+		sched_text(e, ev->ext_print.text),
+		"exit kind=1026 reason=runnable task stall msg=starved[3] failed to run for 3.000s");
 	expect_all_fair(e);
 	assert_true(T(e, 2)->se.sum_exec_runtime > 1 * SEC);
 }
@@ -331,8 +334,10 @@ static void test_watchdog_ops_timeout(void **state)
 	e = start(f);
 	sched_run_until(e, 3 * SEC);
 	/* ops.timeout_ms = 1000: checked every 0.5 s, found at 1.5 s */
-	assert_int_equal(expect_exit(e, SCX_EXIT_ERROR_STALL, EXT_OP_CORE,
-				     "starved[2] failed to run for 1.500s")->time, 1500 * MS);
+	assert_int_equal(
+		expect_exit(e, SCX_EXIT_ERROR_STALL, EXT_OP_CORE, "starved[2] failed to run for 1.500s")
+			->time,
+		1500 * MS);
 }
 
 /* ---- errors: each disables the policy, naming the callback ---- */
@@ -364,7 +369,8 @@ static void test_error_cpu_outside_affinity(void **state)
 {
 	struct sched_engine *e = run_policy("bad_cpu", 2, 1, 0);
 
-	expect_exit(e, SCX_EXIT_ERROR, EXT_OP_ENQUEUE, "SCX_DSQ_LOCAL[_ON] target CPU 1 not allowed for t0[1]");
+	expect_exit(e, SCX_EXIT_ERROR, EXT_OP_ENQUEUE,
+		    "SCX_DSQ_LOCAL[_ON] target CPU 1 not allowed for t0[1]");
 	expect_all_fair(e);
 }
 
@@ -395,7 +401,8 @@ static void test_error_timer_on_stack(void **state)
 {
 	struct sched_engine *e = run_policy("stack_timer", 1, 1, -1);
 
-	expect_exit(e, SCX_EXIT_ERROR, EXT_OP_INIT, "bpf_timer_init(): the timer is not in the policy's memory");
+	expect_exit(e, SCX_EXIT_ERROR, EXT_OP_INIT,
+		    "bpf_timer_init(): the timer is not in the policy's memory");
 }
 
 static void test_error_invalid_select_cpu(void **state)
@@ -420,8 +427,9 @@ static void test_bpf_error_and_exit(void **state)
 	expect_exit(e, SCX_EXIT_ERROR_BPF, EXT_OP_TICK, "giving up after 10 ticks on t0");
 	teardown(state);
 	e = run_policy("bpf_exit", 1, 1, -1);
-	assert_int_equal(expect_exit(e, SCX_EXIT_UNREG_BPF, EXT_OP_TICK, "done after 10 ticks")->ext_exit.exit_code,
-			 7);
+	assert_int_equal(
+		expect_exit(e, SCX_EXIT_UNREG_BPF, EXT_OP_TICK, "done after 10 ticks")->ext_exit.exit_code,
+		7);
 	expect_all_fair(e);
 }
 
