@@ -162,6 +162,13 @@ static void list_add(char *list, size_t len, const char *name)
 		snprintf(list + len - 5, 5, "...");
 }
 
+/* A symbol table we can walk: in the file, aligned, entries the size of a symbol. */
+static bool symtab_usable(const struct elf_file *f, const Elf64_Shdr *s)
+{
+	return s->sh_link < f->eh->e_shnum && s->sh_entsize >= sizeof(Elf64_Sym) && !(s->sh_entsize % 8) &&
+	       !(s->sh_offset % 8) && in_file(f, s->sh_offset, s->sh_size);
+}
+
 /*
  * Symbols defined in section sec of a symbol table: the user's (not the
  * toolchain's) go in list; returns how many there were.
@@ -171,7 +178,7 @@ static int symbols_in(const struct elf_file *f, int symtab, int sec, char *list,
 	const Elf64_Shdr *s = &f->sh[symtab], *strs;
 	int nr = 0;
 
-	if (s->sh_link >= f->eh->e_shnum || !s->sh_entsize || !in_file(f, s->sh_offset, s->sh_size))
+	if (!symtab_usable(f, s))
 		return 0;
 	strs = &f->sh[s->sh_link];
 	if (!in_file(f, strs->sh_offset, strs->sh_size))
@@ -249,7 +256,7 @@ static int check_calls(const struct elf_file *f, const char *path, char *err, si
 	if (dynsym < 0)
 		return 0;
 	s = &f->sh[dynsym];
-	if (s->sh_link >= f->eh->e_shnum || !s->sh_entsize || !in_file(f, s->sh_offset, s->sh_size))
+	if (!symtab_usable(f, s))
 		return 0;
 	strs = &f->sh[s->sh_link];
 	if (!in_file(f, strs->sh_offset, strs->sh_size))
@@ -300,7 +307,7 @@ static int check_elf(const struct elf_file *f, const char *path, char *err, size
 		return -1;
 	}
 #endif
-	if (!eh->e_shoff || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	if (!eh->e_shoff || eh->e_shoff % 8 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
 	    !in_file(f, eh->e_shoff, (u64)eh->e_shnum * sizeof(Elf64_Shdr)) ||
 	    eh->e_shstrndx >= eh->e_shnum) {
 		snprintf(err, errlen, "%s: its section headers are missing or damaged", path);
@@ -309,29 +316,32 @@ static int check_elf(const struct elf_file *f, const char *path, char *err, size
 	return 0;
 }
 
+int ext_policy_check_elf_data(const void *data, size_t size, const char *path, char *err, size_t errlen)
+{
+	struct elf_file f = { .data = data, .size = size };
+	int r = check_elf(&f, path, err, errlen);
+
+	if (r)
+		return r;
+	f.eh = (const Elf64_Ehdr *)f.data;
+	f.sh = (const Elf64_Shdr *)(f.data + f.eh->e_shoff);
+	if (in_file(&f, f.sh[f.eh->e_shstrndx].sh_offset, f.sh[f.eh->e_shstrndx].sh_size)) {
+		f.shstr = (const char *)f.data + f.sh[f.eh->e_shstrndx].sh_offset;
+		f.shstr_size = f.sh[f.eh->e_shstrndx].sh_size;
+	}
+	r = check_writable(&f, path, err, errlen);
+	return r ? r : check_calls(&f, path, err, errlen);
+}
+
 int ext_policy_check_elf(const char *path, char *err, size_t errlen)
 {
-	struct elf_file f = { 0 };
 	char *text;
 	size_t len;
 	int r;
 
 	if (lex_read_file(path, &text, &len, err, errlen) < 0)
 		return -1;
-	f.data = (const unsigned char *)text;
-	f.size = len;
-	r = check_elf(&f, path, err, errlen);
-	if (!r) {
-		f.eh = (const Elf64_Ehdr *)f.data;
-		f.sh = (const Elf64_Shdr *)(f.data + f.eh->e_shoff);
-		if (in_file(&f, f.sh[f.eh->e_shstrndx].sh_offset, f.sh[f.eh->e_shstrndx].sh_size)) {
-			f.shstr = (const char *)f.data + f.sh[f.eh->e_shstrndx].sh_offset;
-			f.shstr_size = f.sh[f.eh->e_shstrndx].sh_size;
-		}
-		r = check_writable(&f, path, err, errlen);
-		if (!r)
-			r = check_calls(&f, path, err, errlen);
-	}
+	r = ext_policy_check_elf_data(text, len, path, err, errlen);
 	free(text);
 	return r;
 }

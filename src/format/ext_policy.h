@@ -32,7 +32,8 @@ int ext_policy_resolve(const char *name, const char *scenario_path, char *path, 
 /* Check and load; -1 with a message saying what is wrong and what to do. */
 int ext_policy_load(const char *path, struct ext_policy *out, char *err, size_t errlen);
 void ext_policy_unload(struct ext_policy *p);
-/* The ELF checks alone (the loader's first step). */
+/* The ELF checks alone (the loader's first step), on a file or on its bytes. */
 int ext_policy_check_elf(const char *path, char *err, size_t errlen);
+int ext_policy_check_elf_data(const void *data, size_t size, const char *path, char *err, size_t errlen);
 
 #endif

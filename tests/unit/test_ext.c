@@ -273,6 +273,48 @@ static void test_higher_class_keeps_slice(void **state)
 	assert_true(head);
 }
 
+/* An RT task takes the CPU: ops.cpu_release() once, reenqueue_local() hands the queue back, then cpu_acquire(). */
+struct release_counts {
+	u64 released, acquired, reenqueued, enqueued_reenq;
+	s32 last_reason;
+};
+
+static void test_cpu_release_and_acquire(void **state)
+{
+	struct prog_insn rt_prog[] = {
+		{ .op = PROG_LOOP, .target = 4 },
+		{ .op = PROG_RUN, .dur = { DIST_CONST, 1 * MS, 0 } },
+		{ .op = PROG_SLEEP, .dur = { DIST_CONST, 9 * MS, 0 } },
+		{ .op = PROG_END_LOOP },
+	};
+	struct fx *f = fx_new(1, KV(6, 12), SCHED_VARIANT_EEVDF);
+	const struct sched_event *ev;
+	struct release_counts *c;
+	struct sched_task_spec *rt;
+	struct sched_engine *e;
+
+	fx_add_task(f, 0, SCHED_NORMAL, -1, NULL);
+	rt = fx_add_task(f, 0, SCHED_FIFO, -1, fx_program(f, 0, rt_prog, 4, 1));
+	rt->rt_priority = 50;
+	rt->start = 5 * MS;
+	use_policy(f, "tests/ext", "release");
+	e = start(f);
+	sched_run_until(e, 50 * MS);
+	c = scx_global_data();
+	/* RT ran at 5, 15, 25, 35 and 45 ms (1 ms each): released and acquired back each time */
+	assert_int_equal(c->released, 5);
+	assert_int_equal(c->acquired, 5);
+	assert_int_equal(c->reenqueued, 5);
+	assert_int_equal(c->enqueued_reenq, 5);
+	assert_int_equal(c->last_reason, SCX_CPU_PREEMPT_RT);
+	ev = find_event(EV_EXT_PRINTK, 0);
+	assert_non_null(ev);
+	assert_int_equal(ev->time, 5 * MS);
+	assert_int_equal(ev->ext_print.op, EXT_OP_CPU_RELEASE);
+	assert_string_equal(sched_text(e, ev->ext_print.text), "cpu 0 released to t1");
+	assert_false(find_event(EV_EXT_EXIT, 0));
+}
+
 /* With SCX_OPS_SWITCH_PARTIAL only SCHED_EXT tasks are ext's. */
 static void test_switch_partial(void **state)
 {
@@ -496,6 +538,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_callbacks_and_enq_last, teardown),
 		cmocka_unit_test_teardown(test_vtime_queue_order, teardown),
 		cmocka_unit_test_teardown(test_higher_class_keeps_slice, teardown),
+		cmocka_unit_test_teardown(test_cpu_release_and_acquire, teardown),
 		cmocka_unit_test_teardown(test_switch_partial, teardown),
 		cmocka_unit_test_teardown(test_watchdog_tunable, teardown),
 		cmocka_unit_test_teardown(test_watchdog_ops_timeout, teardown),
