@@ -63,7 +63,6 @@ enum {
 	SCX_RQ_BAL_PENDING = 1 << 2,
 	SCX_RQ_BAL_KEEP = 1 << 3,
 	SCX_RQ_BYPASSING = 1 << 4,
-	SCX_RQ_IN_WAKEUP = 1 << 16,
 	SCX_RQ_IN_BALANCE = 1 << 17,
 };
 
@@ -85,7 +84,6 @@ struct scx_dispatch_q {
 	struct scx_entity *first, *last;
 	u32 nr;
 	u32 nr_priq; /* tasks queued by vtime */
-	u32 seq;
 	s32 cpu; /* a local DSQ's CPU, -1 otherwise */
 	s32 node;
 };
@@ -96,7 +94,6 @@ struct scx_entity {
 	struct task_struct *task;
 	struct scx_dispatch_q *dsq;
 	struct scx_entity *dsq_prev, *dsq_next;
-	u32 dsq_seq;
 	bool on_priq;
 	u8 state;     /* enum scx_task_state */
 	u8 ops_state; /* enum scx_ops_state */
@@ -226,7 +223,28 @@ static inline bool scx_rq_bypassing(const struct rq *rq)
 	return scx_rq(rq)->flags & SCX_RQ_BYPASSING;
 }
 
-/* ---- ext.c: the class, enable/disable, the watchdog ---- */
+#define SCX_HAS_OP(op) (ST->scx->ops->op != NULL)
+
+/* SCX_CALL_OP_TASK(): op runs with the kfuncs of mask, on task se (may be NULL). */
+#define SCX_CALL_OP(mask, opnum, se, call)                   \
+	do {                                                 \
+		struct scx_call __c;                         \
+		scx_call_begin(&__c, opnum, mask, se, NULL); \
+		call;                                        \
+		scx_call_end(&__c);                          \
+	} while (0)
+
+#define SCX_CALL_OP_RET(mask, opnum, se0, se1, call)         \
+	({                                                   \
+		struct scx_call __c;                         \
+		__typeof__(call) __ret;                      \
+		scx_call_begin(&__c, opnum, mask, se0, se1); \
+		__ret = call;                                \
+		scx_call_end(&__c);                          \
+		__ret;                                       \
+	})
+
+/* ---- ext.c: the class; ext_enable.c: the policy's life ---- */
 /* what the rest of the engine calls */
 size_t scx_arena_need(const struct sched_scenario *sc);
 void scx_init(void *(*alloc)(struct sched_engine *, size_t));
@@ -251,6 +269,9 @@ void do_enqueue_task(struct rq *rq, struct task_struct *p, u64 enq_flags, int st
 void ops_dequeue(struct task_struct *p, u64 deq_flags);
 bool ops_cpu_valid(s32 cpu, const char *where);
 void scx_emit_printk(const char *text);
+s32 ops_sanitize_err(const char *ops_name, s32 err);
+void clear_direct_dispatch(struct scx_entity *se);
+void scx_ops_exit_task(struct task_struct *p);
 /* Call an operation of the policy with the kfuncs `mask` allows, on tasks t0, t1. */
 struct scx_call {
 	u8 op;

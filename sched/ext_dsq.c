@@ -148,8 +148,6 @@ void dispatch_enqueue(struct scx_dispatch_q *dsq, struct task_struct *p, u64 enq
 					 (unsigned long long)dsq->id);
 		list_insert_after(dsq, enq_flags & (SCX_ENQ_HEAD | SCX_ENQ_PREEMPT) ? NULL : dsq->last, se);
 	}
-	dsq->seq++;
-	se->dsq_seq = dsq->seq;
 	dsq->nr++;
 	se->dsq = dsq;
 	if (enq_flags & SCX_ENQ_CLEAR_OPSS)
