@@ -15,7 +15,6 @@
 #include "ext.h"
 #include "balance.h"
 
-
 /* ---- calling the policy ---- */
 
 void scx_call_begin(struct scx_call *c, u8 op, u32 mask, struct scx_entity *t0, struct scx_entity *t1)

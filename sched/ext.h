@@ -84,7 +84,7 @@ struct scx_dispatch_q {
 	struct scx_entity *first, *last;
 	u32 nr;
 	u32 nr_priq; /* tasks queued by vtime */
-	s32 cpu; /* a local DSQ's CPU, -1 otherwise */
+	s32 cpu;     /* a local DSQ's CPU, -1 otherwise */
 	s32 node;
 };
 

@@ -35,9 +35,5 @@ void BPF_STRUCT_OPS(rel_cpu_acquire, s32 cpu, struct scx_cpu_acquire_args *args)
 	glob()->acquired++;
 }
 
-SCX_OPS_DEFINE(rel_ops,
-	       .enqueue = rel_enqueue,
-	       .cpu_release = rel_cpu_release,
-	       .cpu_acquire = rel_cpu_acquire,
-	       .name = "release",
-	       .global_size = sizeof(struct counts));
+SCX_OPS_DEFINE(rel_ops, .enqueue = rel_enqueue, .cpu_release = rel_cpu_release,
+	       .cpu_acquire = rel_cpu_acquire, .name = "release", .global_size = sizeof(struct counts));

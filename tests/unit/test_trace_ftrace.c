@@ -311,7 +311,8 @@ static void test_rt_dl_events(void **state)
 
 static const char *test_text(void *ctx, u32 id)
 {
-	static const char *const texts[] = { "", "simple", "local=4 global=10", "hog.0[1] failed to run for 30.004s" };
+	static const char *const texts[] = { "", "simple", "local=4 global=10",
+					     "hog.0[1] failed to run for 30.004s" };
 
 	return id < 4 ? texts[id] : NULL;
 }
@@ -344,7 +345,7 @@ static void test_ext_events(void **state)
 	ev.ext_dsp.op = EXT_OP_DISPATCH;
 	ev.ext_dsp.how = EXT_DSP_MOVE;
 	ev.ext_dsp.dest_cpu = 1;
-	ev.ext_dsp.dsq_id = 1ULL << 63 | 1;	/* SCX_DSQ_GLOBAL */
+	ev.ext_dsp.dsq_id = 1ULL << 63 | 1; /* SCX_DSQ_GLOBAL */
 	ev.ext_dsp.enq_flags = 0;
 	trace_ftrace_event(w, &ev);
 	ev = fx_event(21000000, EV_EXT_KICK, 0);
@@ -364,16 +365,21 @@ static void test_ext_events(void **state)
 	assert_int_equal(trace_ftrace_close(w), 0);
 
 	text = fx_read_all(f);
-	assert_non_null(strstr(text, "          <idle>-0       [000] .....     0.000000: schedscope_ext_enable: "
-				      "name=simple partial=0\n"));
-	assert_non_null(strstr(text, "[001] d..2.     0.020000: schedscope_ext_dispatch: comm=hog.0 pid=1 op=enqueue "
-				      "how=insert_vtime dsq=0x2a dest_cpu=-1 slice=20000000 vtime=123 enq_flags=0x1\n"));
-	assert_non_null(strstr(text, "schedscope_ext_dispatch: comm=hog.0 pid=1 op=dispatch how=move dsq=global "
-				      "dest_cpu=1 slice=20000000 vtime=123 enq_flags=0x0\n"));
-	assert_non_null(strstr(text, "[000] d..2.     0.021000: schedscope_ext_kick: op=timer target_cpu=1 flags=0x2\n"));
+	assert_non_null(strstr(text,
+			       "          <idle>-0       [000] .....     0.000000: schedscope_ext_enable: "
+			       "name=simple partial=0\n"));
+	assert_non_null(strstr(
+		text, "[001] d..2.     0.020000: schedscope_ext_dispatch: comm=hog.0 pid=1 op=enqueue "
+		      "how=insert_vtime dsq=0x2a dest_cpu=-1 slice=20000000 vtime=123 enq_flags=0x1\n"));
+	assert_non_null(strstr(text,
+			       "schedscope_ext_dispatch: comm=hog.0 pid=1 op=dispatch how=move dsq=global "
+			       "dest_cpu=1 slice=20000000 vtime=123 enq_flags=0x0\n"));
+	assert_non_null(strstr(
+		text, "[000] d..2.     0.021000: schedscope_ext_kick: op=timer target_cpu=1 flags=0x2\n"));
 	assert_non_null(strstr(text, "schedscope_ext_printk: op=exit comm=- pid=0 text=local=4 global=10\n"));
-	assert_non_null(strstr(text, "[001] .....    30.004000: schedscope_ext_exit: kind=1026 reason=runnable task "
-				      "stall op=core comm=hog.0 pid=1 exit_code=0 msg=hog.0[1] failed to run for 30.004s\n"));
+	assert_non_null(strstr(
+		text, "[001] .....    30.004000: schedscope_ext_exit: kind=1026 reason=runnable task "
+		      "stall op=core comm=hog.0 pid=1 exit_code=0 msg=hog.0[1] failed to run for 30.004s\n"));
 	free(text);
 	fclose(f);
 }
@@ -464,14 +470,10 @@ static void test_patch_after_preamble(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_header_empty_trace),
-		cmocka_unit_test(test_lines_latest_kernel),
-		cmocka_unit_test(test_lines_kernel_6_1),
-		cmocka_unit_test(test_schedscope_events),
-		cmocka_unit_test(test_timer_wakeup_flags),
-		cmocka_unit_test(test_rt_dl_events),
-		cmocka_unit_test(test_ext_events),
-		cmocka_unit_test(test_pipe_keeps_placeholder),
+		cmocka_unit_test(test_header_empty_trace),   cmocka_unit_test(test_lines_latest_kernel),
+		cmocka_unit_test(test_lines_kernel_6_1),     cmocka_unit_test(test_schedscope_events),
+		cmocka_unit_test(test_timer_wakeup_flags),   cmocka_unit_test(test_rt_dl_events),
+		cmocka_unit_test(test_ext_events),	     cmocka_unit_test(test_pipe_keeps_placeholder),
 		cmocka_unit_test(test_patch_after_preamble),
 	};
 
