@@ -31,41 +31,9 @@
  */
 #include "balance.h"
 
-/* lb_env flags */
-#define LBF_ALL_PINNED 0x01
-#define LBF_NEED_BREAK 0x02
-#define LBF_DST_PINNED 0x04
-#define LBF_SOME_PINNED 0x08
-#define LBF_ACTIVE_LB 0x10
-
-#define SCHED_NR_MIGRATE_BREAK 32
-#define MAX_PINNED_INTERVAL 512
 #define NUMA_IMBALANCE_MIN 2
 #define NEWIDLE_COST_BASE (1 * NSEC_PER_USEC)
 #define NEWIDLE_COST_PER_CPU 50
-
-struct lb_env {
-	const struct sched_domain *sd;
-	int src_cpu, dst_cpu;
-	struct rq *src_rq, *dst_rq;
-	const struct cpumask *dst_grpmask;
-	int new_dst_cpu;
-	enum cpu_idle_type idle;
-	int reason;			/* enum migrate_reason of what it moves */
-	long imbalance;
-	struct cpumask cpus;
-	unsigned int flags;
-	unsigned int loop, loop_break, loop_max;
-	enum migration_type migration_type;
-	bool dst_core_idle;
-	bool sg_overloaded;		/* some CPU of the domain has more than one task */
-	/* the decision record */
-	u64 decision;
-	long found_imbalance;		/* what find_busiest_group() asked for */
-	int why;			/* enum fbg_reason */
-	unsigned int nr_hot_moved;
-	bool active;			/* kicked an active balance */
-};
 
 struct sd_lb_stats {
 	const struct sched_group *busiest, *local;
@@ -111,7 +79,8 @@ void cfs_tasks_move_head(struct rq *rq, struct task_struct *p)
 size_t balance_arena_need(const struct sched_domains *sds, int nr_cpus)
 {
 	return (size_t)sds->nr_domains * sizeof(struct sd_lb_state) +
-	       (size_t)nr_cpus * sizeof(struct sd_llc_shared) + (size_t)sds->nr_groups + 64;
+	       (size_t)nr_cpus * sizeof(struct sd_llc_shared) + (size_t)sds->nr_groups * (1 + sizeof(int)) +
+	       5 * 16;
 }
 
 void balance_init(void *(*alloc)(struct sched_engine *, size_t))
@@ -128,6 +97,10 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t))
 	}
 	ST->llc_shared = alloc(E, (size_t)ST->nr_cpus * sizeof(struct sd_llc_shared));
 	ST->sg_imbalance = alloc(E, (size_t)sds->nr_groups);
+	/* init_sched_groups_power(): every CPU of a group counts as busy at first */
+	ST->sg_nr_busy = alloc(E, (size_t)sds->nr_groups * sizeof(int));
+	for (int g = 0; g < sds->nr_groups; g++)
+		ST->sg_nr_busy[g] = (int)sds->sg[g].group_weight;
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
 
@@ -140,8 +113,10 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t))
 		if (sd && (sd->flags & SD_SHARE_CPUCAPACITY))
 			ST->smt_present = true;
 	}
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		nohz_balance_enter_idle(cpu_rq(cpu));
+	/* before 3.8 the CPUs boot ticking: their first idle tick lets them go */
+	if (!legacy_balance())
+		for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+			nohz_balance_enter_idle(cpu_rq(cpu));
 }
 
 /* ---- classification ---- */
@@ -240,8 +215,8 @@ static void update_misfit_status(struct task_struct *p, struct rq *rq)
 
 /* ---- the decision record ---- */
 
-static void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,
-		       bool local)
+void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,
+		bool local)
 {
 	struct sched_event ev;
 
@@ -261,7 +236,7 @@ static void emit_group(const struct lb_env *env, const struct sched_group *sg, c
 	sched_emit(&ev);
 }
 
-static void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long load, int result)
+void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long load, int result)
 {
 	struct sched_event ev;
 
@@ -275,8 +250,8 @@ static void emit_task(const struct lb_env *env, struct task_struct *p, unsigned 
 	sched_emit(&ev);
 }
 
-static void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_group,
-			 const struct rq *busiest, int moved, int outcome)
+void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_group, const struct rq *busiest,
+		  int moved, int outcome)
 {
 	struct sched_event ev;
 
@@ -673,7 +648,7 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 }
 
 /* Queue-based throttling (before 6.18): a throttled group's tasks stay put. */
-static bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
+bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
 {
 	if (task_based_throttle())
 		return false;
@@ -714,7 +689,7 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot
 	return LBT_HOT;
 }
 
-static void detach_task(struct task_struct *p, struct lb_env *env)
+void detach_task(struct task_struct *p, struct lb_env *env)
 {
 	deactivate_task(env->src_rq, p, 0);
 	set_task_cpu(p, env->dst_cpu, env->dst_cpu, env->decision, env->reason);
@@ -724,7 +699,7 @@ static void detach_task(struct task_struct *p, struct lb_env *env)
  * A newly idle CPU balances from inside schedule(), where its need_resched
  * is still set: the kernel's wakeup_preempt() returns early there.
  */
-static void attach_task(struct rq *rq, struct task_struct *p, enum cpu_idle_type idle)
+void attach_task(struct rq *rq, struct task_struct *p, enum cpu_idle_type idle)
 {
 	activate_task(rq, p, 0);
 	if (idle != CPU_NEWLY_IDLE)
@@ -1087,6 +1062,10 @@ void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason)
 /* sched_balance_trigger() from the tick; the SCHED_SOFTIRQ work runs right after it. */
 void sched_balance_trigger(struct rq *rq)
 {
+	if (legacy_balance()) {
+		trigger_load_balance_legacy(rq);
+		return;
+	}
 	update_misfit_status(rq->curr, rq);
 	if (!lowest_sd(rq->cpu))
 		return;
@@ -1108,6 +1087,16 @@ void update_avg_idle(struct rq *rq)
 	if (!rq->idle_stamp)
 		return;
 	delta = rq_clock(rq) - rq->idle_stamp;
+	if (legacy_balance()) {
+		/* 3.3: a long idle period sets the average to its cap, a short one is averaged in */
+		max = 2 * sysctl(TUN_MIGRATION_COST);
+		if (delta > max)
+			rq->avg_idle = max;
+		else
+			rq->avg_idle = (u64)((s64)rq->avg_idle + (((s64)delta - (s64)rq->avg_idle) >> 3));
+		rq->idle_stamp = 0;
+		return;
+	}
 	rq->avg_idle = (u64)((s64)rq->avg_idle + ((s64)delta - (s64)rq->avg_idle) / 8);
 	if (rq->avg_idle > max)
 		rq->avg_idle = max;
@@ -1133,6 +1122,9 @@ int sched_balance_newidle(struct rq *this_rq)
 	u64 next_balance = jiffies() + E->sc->hz, curr_cost = 0;
 	bool continue_balancing = true;
 	int pulled_task = 0;
+
+	if (legacy_balance())
+		return idle_balance_legacy(this_rq);
 
 	this_rq->idle_stamp = rq_clock(this_rq);
 	if (!sd)
@@ -1197,6 +1189,11 @@ void active_load_balance_cpu_stop(struct rq *busiest_rq)
 	struct task_struct *p, *moved = NULL;
 	struct lb_env env;
 	int outcome = LB_ACTIVE_FAILED;
+
+	if (legacy_balance()) {
+		active_load_balance_legacy(busiest_rq);
+		return;
+	}
 
 	busiest_rq->active_balance = false;
 	if (!busiest_rq->nr_running)

@@ -41,10 +41,54 @@ struct sg_lb_stats {
 	unsigned int sum_h_nr_running;
 	unsigned int idle_cpus;
 	unsigned int group_weight;
-	int group_type;			/* enum sched_group_type */
+	int group_type; /* enum group_type */
 	unsigned int group_asym_packing;
 	unsigned int group_smt_balance;
 	unsigned long group_misfit_task_load;
+};
+
+/* lb_env flags */
+#define LBF_ALL_PINNED 0x01
+#define LBF_NEED_BREAK 0x02
+#define LBF_DST_PINNED 0x04
+#define LBF_SOME_PINNED 0x08
+#define LBF_ACTIVE_LB 0x10
+
+#define SCHED_NR_MIGRATE_BREAK 32
+#define MAX_PINNED_INTERVAL 512
+
+struct lb_env {
+	const struct sched_domain *sd;
+	int src_cpu, dst_cpu;
+	struct rq *src_rq, *dst_rq;
+	struct rq *this_rq; /* legacy: the CPU doing the work (this_rq()) */
+	const struct cpumask *dst_grpmask;
+	int new_dst_cpu;
+	enum cpu_idle_type idle;
+	int reason; /* enum migrate_reason of what it moves */
+	long imbalance;
+	struct cpumask cpus;
+	unsigned int flags;
+	unsigned int loop, loop_break, loop_max;
+	enum migration_type migration_type;
+	bool dst_core_idle;
+	bool sg_overloaded; /* some CPU of the domain has more than one task */
+	/* the decision record */
+	u64 decision;
+	long found_imbalance; /* what find_busiest_group() asked for */
+	int why;	      /* enum fbg_reason */
+	unsigned int nr_hot_moved;
+	bool active; /* kicked an active balance */
+};
+
+/* The record of one placement (EV_SCHED_SELECT_RQ). */
+struct select_record {
+	int target;
+	int affine; /* enum wake_affine_result */
+	int path;   /* enum select_path */
+	int depth;
+	int nr_scanned;
+	s64 this_eff_load, prev_eff_load;
 };
 
 static inline const struct sched_domains *SDS(void) { return E->sds; }
@@ -55,6 +99,24 @@ static inline const struct sched_domain *lowest_sd(int cpu) { return cpu_sd(E->s
 static inline const struct sched_domain *parent_sd(const struct sched_domain *sd) { return sd_parent(E->sds, sd); }
 static inline const struct sched_domain *child_sd(const struct sched_domain *sd) { return sd_of(sd->child); }
 #define for_each_domain(cpu, sd) for (sd = lowest_sd(cpu); sd; sd = parent_sd(sd))
+
+/*
+ * Where find_idlest_cpu() goes on after choosing new_cpu at a level of
+ * span_weight weight: the highest of new_cpu's domains below that size that
+ * has sd_flag, or NULL.
+ */
+static inline const struct sched_domain *flagged_sd_below(int cpu, unsigned int weight, u32 sd_flag)
+{
+	const struct sched_domain *sd = NULL, *tmp;
+
+	for_each_domain (cpu, tmp) {
+		if (weight <= tmp->span_weight)
+			break;
+		if (tmp->flags & sd_flag)
+			sd = tmp;
+	}
+	return sd;
+}
 
 static inline u64 msecs_to_jiffies(u64 ms) { return (ms * E->sc->hz + 999) / 1000; }
 
@@ -134,6 +196,36 @@ static inline int cpumask_next_from(const struct cpumask *m, int cpu)
 	for (cpu = cpumask_next_from((m), 0); cpu < ST->nr_cpus; cpu = cpumask_next_from((m), cpu + 1))
 
 void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
+void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,
+		bool local);
+void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long load, int result);
+void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_group, const struct rq *busiest,
+		  int moved, int outcome);
+bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu);
+void detach_task(struct task_struct *p, struct lb_env *env);
+void attach_task(struct rq *rq, struct task_struct *p, enum cpu_idle_type idle);
+
+/* ---- before 3.8 (sched_domains_legacy()): cpu_load.c and balance_legacy.c ---- */
+
+/* weighted_cpuload(): the runqueue's weight in the units of the day (nice 0 = 1024) */
+static inline unsigned long weighted_cpuload(int cpu)
+{
+	return scale_load_down(cpu_rq(cpu)->cfs.load.weight);
+}
+unsigned long decay_load_missed(unsigned long load, unsigned long missed_updates, int idx);
+void __update_cpu_load(unsigned long *cpu_load, unsigned long this_load, unsigned long pending_updates);
+unsigned long source_load(int cpu, int type);
+unsigned long target_load(int cpu, int type);
+unsigned long cpu_avg_load_per_task(int cpu);
+/* 3.3 names the capacity scale cpu_power */
+#define SCHED_POWER_SCALE SCHED_CAPACITY_SCALE
+unsigned long power_orig_of(int cpu);
+unsigned long power_of(int cpu);
+void nohz_balance_exit_idle(struct rq *rq);
+int idle_balance_legacy(struct rq *this_rq);
+void active_load_balance_legacy(struct rq *busiest_rq);
+int select_task_rq_fair_legacy(struct task_struct *p, int prev_cpu, int wake_flags, int cpu,
+			       struct select_record *r);
 enum group_type group_classify(unsigned int imbalance_pct, const struct sched_group *group,
 			       struct sg_lb_stats *sgs);
 int adjust_numa_imbalance(int imbalance, int dst_running, int imb_numa_nr);

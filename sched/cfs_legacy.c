@@ -7,6 +7,22 @@
  */
 #include "internal.h"
 
+/* Until 3.13 the scaling was calc_delta_mine(): rounded, from an inverse of 2^32. */
+static u64 cfs_calc_delta(u64 delta, unsigned long weight, struct load_weight *lw)
+{
+	if (!kernel_at_least(3, 14))
+		return calc_delta_mine(delta, weight, lw);
+	return __calc_delta(delta, weight, lw);
+}
+
+/* calc_delta_fair() of the release: wall time to virtual time. */
+u64 cfs_calc_delta_fair(u64 delta, struct sched_entity *se)
+{
+	if (se->load.weight != NICE_0_LOAD)
+		delta = cfs_calc_delta(delta, NICE_0_LOAD, &se->load);
+	return delta;
+}
+
 /* sched_nr_latency = ceil(latency / min_granularity), as sched_update_scaling() keeps it. */
 static u64 sched_nr_latency(void)
 {
@@ -49,7 +65,7 @@ u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 			update_load_add(&lw, se->load.weight);
 			load = &lw;
 		}
-		slice = __calc_delta(slice, se->load.weight, load);
+		slice = cfs_calc_delta(slice, se->load.weight, load);
 	}
 
 	if (sched_feat(BASE_SLICE)) {
@@ -63,7 +79,7 @@ u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 static u64 sched_vslice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	return calc_delta_fair(sched_slice(cfs_rq, se), se);
+	return cfs_calc_delta_fair(sched_slice(cfs_rq, se), se);
 }
 
 /* min_vruntime only moves forward: the floor for placement and migration. */
@@ -112,14 +128,20 @@ void place_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *se, int ini
 		se->vruntime = vruntime;
 }
 
+/*
+ * On the parent's CPU, before placement: the child starts at the parent's
+ * vruntime, or a virtual slice behind min_vruntime if that is later. The
+ * parent is the task running there (for the scenario's launcher, whatever
+ * runs on CPU 0 stands for it, as in LinSched, whose harness forks from the
+ * current task), or none on an idle CPU.
+ */
 void task_fork_legacy(struct task_struct *p)
 {
 	struct sched_entity *se = &p->se;
 	struct cfs_rq *cfs_rq = cfs_rq_of(se);
 
 	update_curr(cfs_rq);
-	/* The parent is not simulated; the child starts where it would, at min_vruntime. */
-	se->vruntime = cfs_rq->min_vruntime;
+	se->vruntime = cfs_rq->curr ? cfs_rq->curr->vruntime : cfs_rq->min_vruntime;
 	place_entity_legacy(cfs_rq, se, 1);
 	/* Stored relative; the enqueue on whatever CPU it lands re-bases it. */
 	se->vruntime -= cfs_rq->min_vruntime;
@@ -133,7 +155,7 @@ static int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity 
 	if (vdiff <= 0)
 		return -1;
 	/* in the wakee's virtual units, which penalises light wakees */
-	gran = (s64)calc_delta_fair(sysctl(TUN_WAKEUP_GRANULARITY), se);
+	gran = (s64)cfs_calc_delta_fair(sysctl(TUN_WAKEUP_GRANULARITY), se);
 	if (vdiff > gran)
 		return 1;
 	return 0;

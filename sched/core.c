@@ -103,7 +103,7 @@ static void tick_restart(struct rq *rq)
 	timer_arm(&ST->tq, &rq->tick, next_tick_after(ST->now));
 }
 
-static void tick_stop(struct rq *rq)
+void tick_stop(struct rq *rq)
 {
 	rq->tick_stopped = true;
 	timer_cancel(&ST->tq, &rq->tick);
@@ -116,6 +116,8 @@ void sched_tick(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 
 	update_rq_clock(rq);
+	if (legacy_balance())
+		update_cpu_load(rq);
 	curr->sched_class->task_tick(rq, curr, 0);
 	if (ST->scx)
 		scx_tick(rq);
@@ -332,7 +334,9 @@ void __schedule(struct rq *rq)
 		if (!rq->active_balance) {
 			update_idle_core(rq);
 			update_idle_rq_clock_pelt(rq);
-			tick_stop(rq);
+			/* before 3.8 the tick stops at the idle CPU's next event (sched_step()) */
+			if (!legacy_balance())
+				tick_stop(rq);
 		}
 	} else {
 		if (is_idle_task(prev))
@@ -543,6 +547,11 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 		p->cpu = from;
 		set_task_rq(p, from);
 	}
+	/* sched_fork()'s task_fork(): the child's vruntime, on the parent's CPU */
+	if (p->sched_class == &fair_sched_class) {
+		update_rq_clock(cpu_rq(from));
+		p->sched_class->task_fork(p);
+	}
 	/* sched_cgroup_fork() and sched_post_fork(): ops.init_task(), then ops.enable() */
 	if (ST->scx)
 		scx_fork(p);
@@ -560,8 +569,6 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 	ev.fork.child_pid = p->pid;
 	sched_emit(&ev);
 
-	if (p->sched_class == &fair_sched_class)
-		p->sched_class->task_fork(p);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_INITIAL);
 	emit_wake(EV_SCHED_WAKEUP_NEW, p->cpu, p, p->cpu, false);

@@ -129,6 +129,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	idle->sched_class = &idle_sched_class;
 	rq->idle = rq->curr = idle;
 	rq->tick_stopped = true;	/* boots idle, and an idle CPU has no tick */
+	rq->lb_kicked_ilb = -1;
 	init_timer(&rq->tick, T_TICK, cpu);
 	init_timer(&rq->hrtick, T_HRTICK, cpu);
 	init_timer(&rq->work, T_WORK, cpu);
@@ -225,19 +226,24 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	e->sc = sc;
 	e->kernel = sc->kernel;
 	e->variant = sc->variant;
-	e->sds = sched_domains_build(sc->topo, err, errlen);
+	e->sds = sched_domains_build(sc->topo, e->kernel, err, errlen);
 	if (!e->sds) {
 		free(e);
 		return NULL;
 	}
 	e->arena_size = arena_need(sc, e->sds);
 	e->arena = calloc(1, e->arena_size);
-	if (!e->arena) {
+	e->idle_comm = calloc((size_t)nr_cpus, sizeof(*e->idle_comm));
+	if (!e->arena || !e->idle_comm) {
 		snprintf(err, errlen, "out of memory for %zu bytes of engine state", e->arena_size);
 		sched_domains_free(e->sds);
+		free(e->idle_comm);
+		free(e->arena);
 		free(e);
 		return NULL;
 	}
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		snprintf(e->idle_comm[cpu], sizeof(e->idle_comm[cpu]), "swapper/%d", cpu);
 	cur_engine = e;
 	st = e->st = arena_alloc(e, sizeof(*st));
 	st->nr_cpus = nr_cpus;
@@ -264,6 +270,13 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_timer(&st->rt_period_timer, T_RT_PERIOD, 0);
 	init_timer(&st->end_timer, T_END, 0);
 	timer_arm(&st->tq, &st->end_timer, sc->duration);
+	/* LinSched's freshly booted machine (before 3.8): every CPU takes its first
+	 * tick, an idle one stops it there (tick_nohz_idle_enter()) */
+	if (sched_domains_legacy(e->kernel))
+		for (int cpu = 0; cpu < sc->topo->nr_cpus; cpu++) {
+			st->rq[cpu].tick_stopped = false;
+			timer_arm(&st->tq, &st->rq[cpu].tick, st->tick_nsec);
+		}
 
 	st->sync = arena_alloc(e, (size_t)sc->nr_sync * sizeof(struct sync_state));
 	st->task = arena_alloc(e, (size_t)sc->nr_tasks * sizeof(struct task_struct));
@@ -302,6 +315,7 @@ void sched_engine_destroy(struct sched_engine *e)
 		cur_engine = NULL;
 	sched_texts_free(&e->texts);
 	sched_domains_free(e->sds);
+	free(e->idle_comm);
 	free(e->arena);
 	free(e);
 }
@@ -599,9 +613,54 @@ static void fire_timer(struct sched_timer *t)
 	}
 }
 
+/* schedule() on cpu while it asks for it (another CPU's request included). */
+static void reschedule_cpu(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	while (rq->need_resched) {
+		ST->resched_pending[cpu >> 6] &= ~(1ULL << (cpu & 63));
+		__schedule(rq);
+	}
+}
+
+/*
+ * Before 3.8, LinSched's order at one instant: CPU by CPU, each CPU's
+ * timers (the tick's hard interrupt part, wakeups), then its softirq
+ * (rebalance_domains(), the NO_HZ kick), then its running task's program,
+ * then its schedule(). A reschedule asked of a CPU that has nothing due at
+ * that instant waits for the instant's end (LinSched's 1 ns IPI timer).
+ */
+static void after_timer_legacy(int cpu, int kind)
+{
+	struct sched_timer *n = timer_peek(&ST->tq);
+	bool same_instant = n && n->expires == ST->now;
+	bool same_cpu = same_instant && timer_cpu(n) == cpu;
+
+	if (cpu >= 0 && kind != T_WORK) {
+		struct rq *rq = cpu_rq(cpu);
+
+		/* more of this CPU's timers first */
+		if (same_cpu && n->kind != T_WORK)
+			return;
+		run_rebalance_legacy(rq);
+		/* an idle CPU's event ends in tick_nohz_idle_enter(): its tick stops */
+		if (rq->curr == rq->idle && !rq->nr_running && !rq->need_resched && !rq->tick_stopped)
+			tick_stop(rq);
+		/* its task's program next */
+		if (same_cpu)
+			return;
+	}
+	if (cpu >= 0)
+		reschedule_cpu(cpu);
+	if (!same_instant)
+		run_pending_reschedules();
+}
+
 bool sched_step(struct sched_engine *e)
 {
 	struct sched_timer *t;
+	int cpu;
 
 	cur_engine = e;
 	if (e->st->finished)
@@ -613,8 +672,12 @@ bool sched_step(struct sched_engine *e)
 	}
 	e->st->now = t->expires;
 	e->st->nr_steps++;
+	cpu = legacy_balance() ? timer_cpu(t) : -1;
 	fire_timer(t);
-	run_pending_reschedules();
+	if (legacy_balance())
+		after_timer_legacy(cpu, t->kind);
+	else
+		run_pending_reschedules();
 	return !e->st->finished;
 }
 

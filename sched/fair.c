@@ -277,14 +277,14 @@ void update_curr(struct cfs_rq *cfs_rq)
 	if (entity_is_task(curr))
 		dl_server_update(&rq_of(cfs_rq)->fair_server, delta_exec);
 
-	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
-
 	if (sched_legacy_cfs()) {
+		curr->vruntime += cfs_calc_delta_fair((u64)delta_exec, curr);
 		update_min_vruntime_legacy(cfs_rq);
 		account_cfs_rq_runtime(cfs_rq, (u64)delta_exec);
 		return;
 	}
 
+	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
 	resched = update_deadline(cfs_rq, curr);
 	if (!kernel_at_least(6, 19))
 		update_min_vruntime(cfs_rq);
@@ -713,8 +713,9 @@ static void set_next_task_fair(struct rq *rq, struct task_struct *p)
 		/* make sure the queue has runtime, or is rescheduled to be throttled */
 		account_cfs_rq_runtime(cfs_rq_of(se), 0);
 	}
-	/* the most recently run task heads cfs_tasks: the balancer takes from the tail */
-	if (task_on_rq_queued(p))
+	/* the most recently run task heads cfs_tasks: the balancer takes from the tail
+	 * (before 3.8 the list kept the order of enqueues) */
+	if (task_on_rq_queued(p) && !legacy_balance())
 		cfs_tasks_move_head(rq, p);
 	if (sched_feat(HRTICK))
 		hrtick_start_fair(rq, p);

@@ -42,6 +42,7 @@ struct load_weight {
 extern const u32 sched_prio_to_wmult[40];
 
 u64 __calc_delta(u64 delta_exec, unsigned long weight, struct load_weight *lw);
+u64 calc_delta_mine(u64 delta_exec, unsigned long weight, const struct load_weight *lw);
 void update_load_add(struct load_weight *lw, unsigned long inc);
 void update_load_sub(struct load_weight *lw, unsigned long dec);
 void update_load_set(struct load_weight *lw, unsigned long w);
@@ -115,6 +116,10 @@ struct timer_slot {
 	u64 seq;	/* arming order: ties at equal time fire in this order */
 	struct sched_timer *t;
 	bool first;	/* fires before the others due at the same time */
+	/* before 3.8, LinSched's order at one instant: CPU by CPU (-1, not a CPU's,
+	 * first), and on each the running task's `run` end last */
+	s16 cpu;
+	bool last;
 };
 
 struct timer_queue {
@@ -285,6 +290,8 @@ struct dl_rq {
 	unsigned int dl_nr_running;
 };
 
+#define CPU_LOAD_IDX_MAX 5
+
 struct rq {
 	int cpu;
 	unsigned int nr_running;
@@ -319,6 +326,13 @@ struct rq {
 	int push_cpu;
 	u64 active_decision;		/* seq of the balance record that asked for it */
 	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
+	/* before 3.8: what this tick's trigger_load_balance() left to its softirq */
+	bool lb_softirq;      /* rebalance_domains() is due */
+	bool lb_softirq_idle; /* ... as CPU_IDLE (rq->idle_balance) */
+	s16 lb_kicked_ilb;    /* the CPU kicked to balance for the tickless ones, or -1 */
+	/* before 3.8: the runqueue weight averaged per tick over 1, 2, 4, 8 and 16 ticks */
+	unsigned long cpu_load[CPU_LOAD_IDX_MAX];
+	u64 last_load_update_tick;				/* jiffies */
 	struct task_struct *cfs_tasks_head, *cfs_tasks_tail;	/* most recently run first */
 	struct rt_rq rt;
 	struct dl_rq dl;
@@ -492,6 +506,7 @@ struct sched_state {
 	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
 	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
+	int *sg_nr_busy;		/* [sds->nr_groups]: before 3.8, sgp->nr_busy_cpus */
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
 	struct herd_window *herd;
@@ -515,6 +530,7 @@ struct sched_engine {
 	void *arena;
 	size_t arena_size, arena_used;
 	struct sched_state *st;
+	char (*idle_comm)[24]; /* "swapper/N" per CPU, immutable */
 	struct {
 		sched_event_fn fn;
 		void *ctx;
@@ -545,17 +561,22 @@ void sched_texts_free(struct sched_texts *t);
  * engines, never concurrently).
  */
 extern struct sched_engine *cur_engine;
+#define E (cur_engine)
+#define ST (cur_engine->st)
 
 /* realloc(), or the program's out-of-memory policy (sched_set_oom_handler()). */
 void *sched_realloc(void *p, size_t size, const char *what);
-#define E (cur_engine)
-#define ST (cur_engine->st)
 
 static inline bool sched_feat_on(enum sched_feature f) { return (ST->features >> f) & 1; }
 #define sched_feat(x) sched_feat_on(FEAT_##x)
 static inline u64 sysctl(enum sched_tunable t) { return ST->tunable[t]; }
 static inline bool kernel_at_least(int major, int minor) { return E->kernel >= KV(major, minor); }
 static inline bool sched_legacy_cfs(void) { return E->variant == SCHED_VARIANT_CFS; }
+/* Before 3.8 the balancer compared runqueue weights (sched_domains_legacy()). */
+static inline bool legacy_balance(void)
+{
+	return !kernel_at_least(3, 8);
+}
 /* 6.12's EEVDF: fair tasks' custom slices (sched_attr.sched_runtime), and group entities asking
  * for the shortest slice below them. */
 static inline bool custom_slice_supported(void) { return !sched_legacy_cfs() && kernel_at_least(6, 12); }
@@ -685,6 +706,11 @@ void cfs_tasks_del(struct rq *rq, struct task_struct *p);
 void cfs_tasks_move_head(struct rq *rq, struct task_struct *p);
 void sched_balance_trigger(struct rq *rq);
 int sched_balance_newidle(struct rq *rq);
+void update_cpu_load(struct rq *rq);
+int timer_cpu(const struct sched_timer *t);
+void tick_stop(struct rq *rq);
+void trigger_load_balance_legacy(struct rq *rq);
+void run_rebalance_legacy(struct rq *rq);
 void active_load_balance_cpu_stop(struct rq *rq);
 void update_avg_idle(struct rq *rq);
 
@@ -836,6 +862,7 @@ void requeue_delayed_entity(struct sched_entity *se);
 /* ---- cfs_legacy.c: the pre-6.6 fair class ---- */
 u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void place_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial);
+u64 cfs_calc_delta_fair(u64 delta, struct sched_entity *se);
 void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 struct sched_entity *pick_next_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 void check_preempt_wakeup_legacy(struct rq *rq, struct task_struct *p, int wake_flags);

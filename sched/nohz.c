@@ -11,9 +11,15 @@
  */
 #include "balance.h"
 
+/* The LLC's count of busy CPUs; before 3.8, each of the CPU's groups' (sgp->nr_busy_cpus). */
 static void set_cpu_sd_state_busy(int cpu, bool busy)
 {
+	const struct sched_domain *sd;
+
 	llc_shared(cpu)->nr_busy_cpus += busy ? 1 : -1;
+	if (legacy_balance())
+		for_each_domain (cpu, sd)
+			ST->sg_nr_busy[sd_group(SDS(), sd, 0)->id] += busy ? 1 : -1;
 }
 
 /* The tick stopped: this CPU is balanced for by the idle load balancer. */
@@ -28,7 +34,7 @@ void nohz_balance_enter_idle(struct rq *rq)
 }
 
 /* The first busy tick after idle takes it out again. */
-static void nohz_balance_exit_idle(struct rq *rq)
+void nohz_balance_exit_idle(struct rq *rq)
 {
 	if (!rq->nohz_tick_stopped)
 		return;

@@ -228,7 +228,10 @@ void task_program_step(struct task_struct *p)
 	const struct sched_program *prog = p->spec->prog;
 	struct rq *rq = task_rq(p);
 
-	if (p->state != TASK_RUNNING || p->work_left || p->run_forever || rq->need_resched)
+	/* a task about to be preempted waits to run its program; before 3.8 it goes
+	 * on, as LinSched runs the current task's program before schedule() */
+	if (p->state != TASK_RUNNING || p->work_left || p->run_forever ||
+	    (rq->need_resched && !legacy_balance()))
 		return;
 
 	if (p->budget_time != ST->now) {

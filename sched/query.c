@@ -31,13 +31,9 @@ int sched_task_by_pid(const struct sched_engine *e, int pid)
 
 const char *sched_comm(const struct sched_engine *e, int pid, int cpu)
 {
-	/* one buffer per CPU id range is enough: the caller copies or prints at once */
-	static char idle_name[24];
-
 	if (pid >= 1 && pid <= e->st->nr_tasks)
 		return e->sc->task[pid - 1].name;
-	snprintf(idle_name, sizeof(idle_name), "swapper/%d", cpu);
-	return idle_name;
+	return cpu >= 0 && cpu < e->st->nr_cpus ? e->idle_comm[cpu] : "swapper";
 }
 
 static void avg_info(const struct sched_avg *sa, struct sched_avg_info *out)

@@ -11,15 +11,6 @@
 #include "balance.h"
 #include "ext.h"
 
-struct select_record {
-	int target;
-	int affine;		/* enum wake_affine_result */
-	int path;		/* enum select_path */
-	int depth;
-	int nr_scanned;
-	s64 this_eff_load, prev_eff_load;
-};
-
 /* The task running on this_cpu: the waker (`current`). */
 static struct task_struct *current_on(int cpu)
 {
@@ -646,8 +637,6 @@ static int find_idlest_cpu(const struct sched_domain *sd, struct task_struct *p,
 
 	while (sd) {
 		const struct sched_group *group;
-		const struct sched_domain *tmp;
-		unsigned int weight;
 
 		if (!(sd->flags & sd_flag)) {
 			sd = child_sd(sd);
@@ -665,14 +654,7 @@ static int find_idlest_cpu(const struct sched_domain *sd, struct task_struct *p,
 		}
 		/* go on below the current level, now from new_cpu's domains */
 		cpu = new_cpu;
-		weight = sd->span_weight;
-		sd = NULL;
-		for_each_domain(cpu, tmp) {
-			if (weight <= tmp->span_weight)
-				break;
-			if (tmp->flags & sd_flag)
-				sd = tmp;
-		}
+		sd = flagged_sd_below(cpu, sd->span_weight, sd_flag);
 	}
 	return new_cpu;
 }
@@ -748,6 +730,8 @@ int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this
 	} else if (p->nr_cpus_allowed > 1 && dl_task(p) && (wake_flags & WF_TTWU)) {
 		cpu = prev_cpu;
 		r.path = SEL_DL_PREV;
+	} else if (p->nr_cpus_allowed > 1 && legacy_balance()) {
+		cpu = select_task_rq_fair_legacy(p, prev_cpu, wake_flags, this_cpu, &r);
 	} else if (p->nr_cpus_allowed > 1) {
 		cpu = select_task_rq_fair(p, prev_cpu, wake_flags, this_cpu, &r);
 	} else {

@@ -13,7 +13,29 @@ static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 		return a->expires < b->expires;
 	if (a->first != b->first)
 		return a->first;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	if (a->last != b->last)
+		return b->last;
 	return a->seq < b->seq;
+}
+
+/* The CPU whose hrtimer base holds t (a sleeper's: where it went to sleep); -1 for none. */
+int timer_cpu(const struct sched_timer *t)
+{
+	switch (t->kind) {
+	case T_TICK:
+	case T_HRTICK:
+	case T_WORK:
+	case T_IRQ_END:
+		return t->arg;
+	case T_WAKE:
+		return ST->task[t->arg].cpu;
+	case T_FORK:
+		return FORK_CPU;
+	default:
+		return -1;
+	}
 }
 
 static void heap_set(struct timer_queue *q, int i, struct timer_slot s)
@@ -84,8 +106,16 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 	 * A task's own `run` ending goes before anything else due at the same
 	 * nanosecond: otherwise a tick on the same grid as round durations would
 	 * preempt a task that has just finished, to give it back a 0 ns slice.
+	 * Before 3.8 it goes after its CPU's other timers, as in LinSched, where
+	 * the task's program runs once the interrupt is over (sched_step()).
 	 */
-	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK };
+	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK, -1, false };
+
+	if (legacy_balance()) {
+		s.first = false;
+		s.cpu = (s16)timer_cpu(t);
+		s.last = t->kind == T_WORK;
+	}
 
 	t->expires = expires;
 	if (t->heap_idx >= 0) {

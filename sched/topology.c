@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Scheduling domains and groups, built as Linux 6.12's kernel/sched/topology.c
- * builds them (see topology.h and kernel-sched-notes §8.1-8.3):
+ * builds them (see topology.h; kernel/sched/topology.c: build_sched_domains(), sd_init(), build_sched_groups()):
  *
  *   sched_init_numa()       the distinct node distances give the levels NODE
  *                           (local) and one NUMA level per further distance
@@ -20,6 +20,12 @@
  * threads, CLS = the cluster when it is a strict subset of the LLC (else the
  * SMT mask, so the level degenerates, as arm64's cpu_clustergroup_mask()
  * does), MC = the LLC, PKG = cpu_cpu_mask() = the CPU's NUMA node.
+ *
+ * Before 3.8 (sched_domains_legacy()) the levels are 3.3's SIBLING, MC, CPU
+ * (the node, named PKG here) and NODE (the SD_NODES_PER_DOMAIN = 16 nearest
+ * nodes: the whole machine, as no topology has more), each with its
+ * SD_*_INIT parameters, no cluster level, no SD_NUMA overlap and no
+ * asymmetric capacities.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +142,7 @@ struct tl {
 
 struct builder {
 	const struct sched_topology *t;
+	bool legacy; /* sched_domains_legacy(): 3.3's SD_*_INIT */
 	struct sched_domains *sds;
 	int n, ntl;
 	struct tl tl[4 + 256];
@@ -210,6 +217,16 @@ typed:;
 	for (size_t i = 0; i < ARRAY_SIZE(base); i++)
 		b->tl[b->ntl++] = base[i];
 	b->tl[b->ntl++] = (struct tl){ "NODE", TL_NUMA, 0, false, 0 };
+	if (b->legacy) {
+		if (t->nr_nodes > 16) {
+			snprintf(b->err, b->errlen,
+				 "kernel 3.x: %d NUMA nodes are more than one NODE domain spans "
+				 "(SD_NODES_PER_DOMAIN, 16); ALLNODES is not modelled",
+				 t->nr_nodes);
+			return -1;
+		}
+		return 0;
+	}
 	for (int j = 1; j < sds->numa_levels; j++)
 		b->tl[b->ntl++] = (struct tl){ "NUMA", TL_NUMA, SD_NUMA, true, j };	/* cpu_numa_flags */
 	return 0;
@@ -241,11 +258,14 @@ static void compute_masks(struct builder *b)
 		 * coregroup is no level of its own */
 		if (!cpumask_subset(cls, mc) || cpumask_equal(cls, mc))
 			*cls = *smt;
+		/* 3.3 had no cluster level */
+		if (b->legacy)
+			*cls = *smt;
 		for (int l = 4; l < b->ntl; l++) {
 			struct cpumask *m = &b->mask[l * n + i];
 			int dl = b->sds->numa_distance[b->tl[l].numa_level];
 			for (int j = 0; j < n; j++)
-				if ((int)node_distance(t, c->node, t->cpu[j].node) <= dl)
+				if (b->legacy || (int)node_distance(t, c->node, t->cpu[j].node) <= dl)
 					cpumask_set(m, j);
 		}
 	}
@@ -302,6 +322,56 @@ static int sd_level_name_of(const char *name)
 	return SDL_NUMA;
 }
 
+/*
+ * 3.3's SD_SIBLING_INIT, SD_MC_INIT, SD_CPU_INIT (include/linux/topology.h)
+ * and x86-64's SD_NODE_INIT, with the default power-savings settings: MC and
+ * CPU prefer siblings.  SD_LOAD_BALANCE, on at every level, is implied.
+ */
+static void sd_init_legacy(struct sched_domain *sd, int kind)
+{
+	const u32 lb = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE;
+
+	sd->balance_interval = 1;
+	sd->min_interval = 1;
+	switch (kind) {
+	case TL_SMT:
+	case TL_CLS:
+		sd->max_interval = 2;
+		sd->busy_factor = 64;
+		sd->imbalance_pct = 110;
+		sd->flags = lb | SD_SHARE_CPUCAPACITY | SD_SHARE_LLC;
+		sd->smt_gain = 1178; /* 15% */
+		break;
+	case TL_MC:
+		sd->max_interval = 4;
+		sd->busy_factor = 64;
+		sd->imbalance_pct = 125;
+		sd->cache_nice_tries = 1;
+		sd->busy_idx = 2;
+		sd->flags = lb | SD_SHARE_LLC | SD_PREFER_SIBLING;
+		break;
+	case TL_PKG:
+		sd->max_interval = 4;
+		sd->busy_factor = 64;
+		sd->imbalance_pct = 125;
+		sd->cache_nice_tries = 1;
+		sd->busy_idx = 2;
+		sd->idle_idx = 1;
+		sd->flags = lb | SD_PREFER_SIBLING;
+		break;
+	default:
+		sd->min_interval = 8;
+		sd->max_interval = 32;
+		sd->busy_factor = 32;
+		sd->imbalance_pct = 125;
+		sd->cache_nice_tries = 2;
+		sd->busy_idx = 3;
+		sd->idle_idx = 2;
+		sd->flags = lb | SD_SERIALIZE;
+		break;
+	}
+}
+
 /* sd_init() + build_sched_domain() */
 static void build_one(struct builder *b, int l, int cpu, struct sched_domain *child)
 {
@@ -329,6 +399,10 @@ static void build_one(struct builder *b, int l, int cpu, struct sched_domain *ch
 	sd->level_name = sd_level_name_of(sd->name);
 	sd->span = *m;
 	mask_and(&sd->span, &b->cpu_map);
+	if (b->legacy) {
+		sd_init_legacy(sd, tl->kind);
+		goto link;
+	}
 	sd->flags |= asym_classify(b, &sd->span);
 
 	/* Don't attempt to spread across CPUs of different capacities. */
@@ -350,6 +424,7 @@ static void build_one(struct builder *b, int l, int cpu, struct sched_domain *ch
 		sd->cache_nice_tries = 1;
 	}
 
+link:
 	if (child) {
 		sd->level = child->level + 1;
 		if (sd->level > b->sds->level_max)
@@ -511,6 +586,15 @@ static int nr_groups_of(const struct builder *b, int idx)
 	return b->d[idx].nr_groups;
 }
 
+/* The flags that need at least two groups; 3.3 listed them (and no others). */
+static u32 degenerate_groups_mask(const struct builder *b)
+{
+	if (b->legacy)
+		return SD_BALANCE_NEWIDLE | SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_SHARE_CPUCAPACITY |
+		       SD_SHARE_LLC;
+	return SD_DEGENERATE_GROUPS_MASK;
+}
+
 static bool sd_degenerate(const struct builder *b, int idx)
 {
 	const struct sched_domain *sd = &b->d[idx];
@@ -518,7 +602,7 @@ static bool sd_degenerate(const struct builder *b, int idx)
 	if (sd->span_weight == 1)
 		return true;
 	/* Following flags need at least 2 groups */
-	if ((sd->flags & SD_DEGENERATE_GROUPS_MASK) && nr_groups_of(b, idx) > 1)
+	if ((sd->flags & degenerate_groups_mask(b)) && nr_groups_of(b, idx) > 1)
 		return false;
 	/* Following flags don't use groups */
 	if (sd->flags & SD_WAKE_AFFINE)
@@ -535,8 +619,11 @@ static bool sd_parent_degenerate(const struct builder *b, int idx, int pidx)
 	if (!cpumask_equal(&b->d[idx].span, &b->d[pidx].span))
 		return false;
 	/* Flags needing groups don't count if only 1 group in parent */
-	if (nr_groups_of(b, pidx) == 1)
-		pflags &= ~SD_DEGENERATE_GROUPS_MASK;
+	if (nr_groups_of(b, pidx) == 1) {
+		pflags &= ~degenerate_groups_mask(b);
+		if (b->legacy && b->t->nr_nodes == 1)
+			pflags &= ~SD_SERIALIZE;
+	}
 	return !(~cflags & pflags);
 }
 
@@ -562,8 +649,8 @@ static int attach_domain(struct builder *b, int cpu)
 				b->d[pp].child = tmp;
 				local_group(b, pp)->flags = b->d[tmp].flags;
 			}
-			/* transfer SD_PREFER_SIBLING down from a degenerate parent */
-			if (b->d[parent].flags & SD_PREFER_SIBLING)
+			/* transfer SD_PREFER_SIBLING down from a degenerate parent (5.x) */
+			if (!b->legacy && (b->d[parent].flags & SD_PREFER_SIBLING))
 				b->d[tmp].flags |= SD_PREFER_SIBLING;
 		} else {
 			tmp = parent;
@@ -719,7 +806,7 @@ out:
 	return rc;
 }
 
-struct sched_domains *sched_domains_build(const struct sched_topology *t, char *err, size_t errlen)
+struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv, char *err, size_t errlen)
 {
 	struct builder *b = calloc(1, sizeof(*b));
 	struct sched_domains *sds = calloc(1, sizeof(*sds));
@@ -732,6 +819,8 @@ struct sched_domains *sched_domains_build(const struct sched_topology *t, char *
 		goto fail;
 	}
 	b->t = t;
+	b->legacy = sched_domains_legacy(kv);
+	sds->legacy = b->legacy;
 	b->sds = sds;
 	b->n = n;
 	b->err = err;

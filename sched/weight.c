@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Load weights: the nice table, its inverse, and __calc_delta() (kernel/sched/core.c, fair.c). */
+#include <limits.h>
+
 #include "internal.h"
 
 /* Adjacent nice levels differ by ~1.25x, so one step moves ~10% of CPU. */
@@ -71,6 +73,31 @@ static int fls32(u32 x)
 static u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 {
 	return (u64)(((unsigned __int128)a * mul) >> shift);
+}
+
+/* SRR(): shift right and round, as the 3.x fair.c did. */
+static u64 srr(u64 x, unsigned int y)
+{
+	return (x + (1ULL << (y - 1))) >> y;
+}
+
+/*
+ * calc_delta_mine(), the formula until 3.13: an inverse from 2^32 (not
+ * 2^32 - 1) and a rounded product, so 6 ms over two nice-0 tasks is exactly
+ * 3 ms, where __calc_delta() gives 2999998 ns.  A weight of one counts as
+ * none, and the inverse is not cached here (it would not fit the u32).
+ */
+u64 calc_delta_mine(u64 delta_exec, unsigned long weight, const struct load_weight *lw)
+{
+	unsigned long w = scale_load_down(lw->weight), fact = scale_load_down(weight);
+	u64 inv = w >= (1ULL << WMULT_SHIFT) ? 1 : !w ? 1ULL << WMULT_SHIFT : (1ULL << WMULT_SHIFT) / w;
+	u64 tmp = fact > 1 ? delta_exec * fact : delta_exec;
+
+	if (tmp > (1ULL << WMULT_SHIFT))
+		tmp = srr(srr(tmp, WMULT_SHIFT / 2) * inv, WMULT_SHIFT / 2);
+	else
+		tmp = srr(tmp * inv, WMULT_SHIFT);
+	return MIN(tmp, (u64)LONG_MAX);
 }
 
 /*

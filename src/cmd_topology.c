@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]`:
- * build the sched domains of a machine (sched/topology.c) and print them,
+ * `schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]
+ * [--kernel X.Y]`: build the sched domains of a machine (sched/topology.c), as
+ * that release does, and print them,
  * per CPU as the kernel's sched_domain debug output does ("CPU0 attaching
  * sched-domain(s): domain-0: span=0-3 level=MC ..."), with flags, balance
  * parameters and groups, after a summary of the levels.
@@ -140,13 +141,16 @@ static void print_text(FILE *f, const struct sched_topology *t, const struct sch
 	struct level_sum sum[300];
 	int nl = summarize(sds, sum, (int)ARRAY_SIZE(sum));
 
-	fprintf(f, "topology %s: %d CPUs, %d node%s\n", t->name, t->nr_cpus, t->nr_nodes,
-		t->nr_nodes == 1 ? "" : "s");
+	fprintf(f, "topology %s: %d CPUs, %d node%s%s\n", t->name, t->nr_cpus, t->nr_nodes,
+		t->nr_nodes == 1 ? "" : "s", sds->legacy ? " (3.3's SD_*_INIT domains, before 3.8)" : "");
 	fprintf(f, "numa distances:");
 	for (int i = 0; i < sds->numa_levels; i++)
 		fprintf(f, " %d", sds->numa_distance[i]);
-	fprintf(f, " (NODE + %d NUMA level%s, %s)\n", sds->numa_levels - 1, sds->numa_levels == 2 ? "" : "s",
-		numa_topology_type_name[sds->numa_topology_type]);
+	if (sds->legacy)
+		fprintf(f, " (one NODE level over every node)\n");
+	else
+		fprintf(f, " (NODE + %d NUMA level%s, %s)\n", sds->numa_levels - 1,
+			sds->numa_levels == 2 ? "" : "s", numa_topology_type_name[sds->numa_topology_type]);
 	fprintf(f, "max_load_balance_interval: %lu jiffies (HZ=%u x %d CPUs / 10)\n",
 		sched_max_load_balance_interval(hz, t->nr_cpus), hz, t->nr_cpus);
 	if (sds->asym_cpucapacity)
@@ -187,6 +191,13 @@ static void print_text(FILE *f, const struct sched_topology *t, const struct sch
 				"cache_nice_tries=%u imb_numa_nr=%u\n",
 				lv + 1, "", sd->min_interval, sd->max_interval, sd->busy_factor, sd->imbalance_pct,
 				sd->cache_nice_tries, sd->imb_numa_nr);
+			if (sds->legacy)
+				fprintf(f,
+					"%*s busy_idx=%u idle_idx=%u newidle_idx=%u wake_idx=%u "
+					"forkexec_idx=%u "
+					"smt_gain=%u\n",
+					lv + 1, "", sd->busy_idx, sd->idle_idx, sd->newidle_idx, sd->wake_idx,
+					sd->forkexec_idx, sd->smt_gain);
 			fprintf(f, "%*s groups:", lv + 1, "");
 			for (int k = 0; k < sd->nr_groups; k++) {
 				print_group(f, sd, sd_group(sds, sd, k));
@@ -218,6 +229,14 @@ static void json_domain(struct json *j, const struct sched_domains *sds, const s
 	json_kv_u64(j, "imbalance_pct", sd->imbalance_pct);
 	json_kv_u64(j, "cache_nice_tries", sd->cache_nice_tries);
 	json_kv_u64(j, "imb_numa_nr", sd->imb_numa_nr);
+	if (sds->legacy) {
+		json_kv_u64(j, "busy_idx", sd->busy_idx);
+		json_kv_u64(j, "idle_idx", sd->idle_idx);
+		json_kv_u64(j, "newidle_idx", sd->newidle_idx);
+		json_kv_u64(j, "wake_idx", sd->wake_idx);
+		json_kv_u64(j, "forkexec_idx", sd->forkexec_idx);
+		json_kv_u64(j, "smt_gain", sd->smt_gain);
+	}
 	json_key(j, "groups");
 	json_begin_array(j);
 	for (int k = 0; k < sd->nr_groups; k++) {
@@ -272,6 +291,7 @@ static int print_json(FILE *f, const struct sched_topology *t, const struct sche
 	json_kv_str(&j, "type", numa_topology_type_name[sds->numa_topology_type]);
 	json_end_object(&j);
 	json_kv_bool(&j, "asym_cpucapacity", sds->asym_cpucapacity);
+	json_kv_bool(&j, "legacy", sds->legacy);
 	json_key(&j, "levels");
 	json_begin_array(&j);
 	for (int i = 0; i < nl; i++) {
@@ -374,6 +394,7 @@ int cmd_topology(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "hz", required_argument, NULL, 'h' },
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "kernel", required_argument, NULL, 'k' },
 		{ "host", no_argument, NULL, 'H' },
 		{ "sysroot", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
@@ -381,7 +402,7 @@ int cmd_topology(int argc, char **argv)
 	const char *format = "text", *sysroot = NULL;
 	bool host = false;
 	u32 hz = 250;
-	int only_cpu = -1, c;
+	int only_cpu = -1, kv = KV_LATEST, c;
 
 	optind = 1;
 	opterr = 0;
@@ -404,6 +425,18 @@ int cmd_topology(int argc, char **argv)
 			if (!*optarg || *end || v < 0 || v >= SCHED_MAX_CPUS)
 				return cli_usage_error("--cpu: '%s' is not a CPU number", optarg);
 			only_cpu = (int)v;
+			break;
+		}
+		case 'k': {
+			int major, minor, n = 0;
+			if (!strcmp(optarg, "latest"))
+				break;
+			if (sscanf(optarg, "%d.%d%n", &major, &minor, &n) != 2 || optarg[n] ||
+			    !sched_kernel_version_valid(KV(major, minor)))
+				return cli_usage_error(
+					"--kernel: '%s' is not a release from 3.0 to %d.%d, or latest",
+					optarg, KV_LATEST / 100, KV_LATEST % 100);
+			kv = KV(major, minor);
 			break;
 		}
 		case 'H':
@@ -444,7 +477,7 @@ int cmd_topology(int argc, char **argv)
 	}
 
 	char err[512];
-	struct sched_domains *sds = sched_domains_build(&t, err, sizeof(err));
+	struct sched_domains *sds = sched_domains_build(&t, kv, err, sizeof(err));
 	if (!sds) {
 		fprintf(stderr, "schedscope: %s: %s\n", t.name, err);
 		topology_free(&t);

@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every shipped scenario is a test: run it with --check (its expect lines),
 # and so is every tests/scenario/ext/*.scn (ext policies built for the tests).
+# scenarios/linsched/ holds LinSched's basic_tests with its expected figures:
+# a minute each on up to 24 CPUs, checked here but kept out of the trace,
+# determinism and rewind runs (their traces run to hundreds of MB).
 # Every tests/scenario/bad/*.scn must be refused with exit 2 and the message
 # in the .err file beside it (file:line:col included).
 set -u
@@ -9,7 +12,7 @@ bin=$1
 results=${RESULTS:-build/test-results}
 mkdir -p "$(dirname "$results")"
 pass=0 fail=0
-for s in scenarios/*.scn tests/scenario/ext/*.scn; do
+for s in scenarios/*.scn scenarios/linsched/*.scn tests/scenario/ext/*.scn; do
 	if out=$("$bin" run "$s" --check 2>&1); then
 		pass=$((pass + 1))
 		echo "scenario: $s: ok ($(printf '%s\n' "$out" | grep -c ': ok') expects)"

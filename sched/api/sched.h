@@ -83,7 +83,7 @@ int sched_nr_cpus(const struct sched_engine *e);
 int sched_nr_tasks(const struct sched_engine *e);
 /* Task index from pid, -1 for the idle task or an unknown pid. */
 int sched_task_by_pid(const struct sched_engine *e, int pid);
-/* "swapper/N" for pid 0, the task's name otherwise. */
+/* "swapper/N" for pid 0, the task's name otherwise; valid as long as the engine. */
 const char *sched_comm(const struct sched_engine *e, int pid, int cpu);
 
 enum sched_task_state {

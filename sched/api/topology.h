@@ -18,6 +18,7 @@
 #ifndef SCHED_TOPOLOGY_H
 #define SCHED_TOPOLOGY_H
 
+#include "features.h"
 #include "scenario.h"
 #include "types.h"
 
@@ -102,6 +103,10 @@ struct sched_domain {
 	unsigned int imbalance_pct;
 	unsigned int cache_nice_tries;
 	unsigned int imb_numa_nr;
+	/* Before 3.8 (see sched_domains_legacy()): which rq->cpu_load[] each kind
+	 * of balance reads, and SD_SIBLING_INIT's smt_gain. */
+	unsigned int busy_idx, idle_idx, newidle_idx, wake_idx, forkexec_idx;
+	unsigned int smt_gain;
 	/*
 	 * The circular group list: sg[group_first .. group_first + nr_groups)
 	 * in the kernel's order, and sd->groups (this CPU's own group) at
@@ -137,14 +142,24 @@ struct sched_domains {
 	int level_max;			/* sched_domain_level_max */
 	bool asym_cpucapacity;		/* static key sched_asym_cpucapacity */
 	bool cluster_active;		/* static key sched_cluster_active */
+	bool legacy;			/* built as before 3.8: see sched_domains_legacy() */
 };
 
 /*
- * Build the domains of every CPU of t. Returns NULL with a message in err
- * when t cannot be built (out of memory, or spans that overlap partially at
- * a non-NUMA level, as topology_span_sane() refuses).
+ * Build the domains of every CPU of t as release kv (KV(3, 3)) does. Returns
+ * NULL with a message in err when t cannot be built (out of memory, or
+ * spans that overlap partially at a non-NUMA level, as
+ * topology_span_sane() refuses).
  */
-struct sched_domains *sched_domains_build(const struct sched_topology *t, char *err, size_t errlen);
+struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv, char *err, size_t errlen);
+/*
+ * Releases before 3.8 built SD_SIBLING/MC/CPU/NODE_INIT domains, whose
+ * balancer compares rq->load.weight and its cpu_load[] averages.
+ */
+static inline bool sched_domains_legacy(int kv)
+{
+	return kv < KV(3, 8);
+}
 void sched_domains_free(struct sched_domains *sds);
 
 /* The k-th group of sd's circular list, starting at sd->groups (k = 0). */

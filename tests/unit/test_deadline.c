@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SCHED_DEADLINE (kernel-sched-notes §7.5): admission control against
+ * SCHED_DEADLINE (kernel/sched/deadline.c): admission control against
  * sched_rt_runtime_us / sched_rt_period_us of the CPUs' capacity (with
  * 6.12's fair servers), CBS throttling and replenishment, EDF order, the
  * wakeup rule, constrained deadlines, yield and deadline misses. Expected

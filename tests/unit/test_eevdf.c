@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * EEVDF (kernel-sched-notes §2, §7.1) on real engine states: the weighted
+ * EEVDF (kernel/sched/fair.c: avg_vruntime(), entity_eligible(), pick_eevdf()) on real engine states: the weighted
  * average V, eligibility, the pick, fresh deadlines, the base slice and its
  * CPU-count factor, new-task placement, the lag clamp, CPU shares of hogs,
  * SCHED_IDLE and custom slices.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PELT (kernel-sched-notes §4): decay_load(), LOAD_AVG_MAX, the geometric
+ * PELT (kernel/sched/pelt.c): decay_load(), LOAD_AVG_MAX, the geometric
  * closed forms of a running and a sleeping entity, driven both by calling
  * the PELT functions on a hand-made entity and through a real engine.
  *

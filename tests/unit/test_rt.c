@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The RT class (kernel-sched-notes §7.3, §7.4): prio = 99 - rt_priority,
+ * The RT class (kernel/sched/rt.c): prio = 99 - rt_priority,
  * FIFO order, RR slices of sched_rr_timeslice, preemption of fair tasks,
  * sched_setscheduler() between classes, RT throttling up to 6.11 and the
  * fair deadline server from 6.12. Every expected time is worked out from

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sched domains (kernel-sched-notes §8.1-8.3, kernel/sched/topology.c 6.12):
+ * Sched domains (kernel/sched/topology.c, 6.12):
  * for every shipped topology the levels that survive, their spans, flags,
  * intervals, imbalance_pct, cache_nice_tries, imb_numa_nr, groups and group
  * capacities; the NUMA levels of an 8-node machine with two remote
@@ -45,7 +45,7 @@ static void build_from(struct built *b, int rc, const char *err)
 	if (rc)
 		fail_msg("topology: %s", err);
 	char e[256];
-	b->sds = sched_domains_build(&b->t, e, sizeof(e));
+	b->sds = sched_domains_build(&b->t, KV_LATEST, e, sizeof(e));
 	if (!b->sds)
 		fail_msg("build: %s", e);
 }

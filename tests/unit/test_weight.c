@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Load weights (kernel-sched-notes §1): the nice table, its inverse, the
+ * Load weights (kernel/sched/core.c): the nice table, its inverse, the
  * fixed-point __calc_delta() against exact rational arithmetic, the
  * scale_load()/scale_load_down() pair and the SCHED_IDLE weight.
  *
@@ -23,7 +23,7 @@
 
 typedef unsigned __int128 u128;
 
-/* kernel-sched-notes.md §1.2, typed from the table (nice -20 .. 19). */
+/* kernel/sched/core.c: sched_prio_to_weight[], typed from the table (nice -20 .. 19). */
 static const int notes_weight[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
 	9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
@@ -31,7 +31,7 @@ static const int notes_weight[40] = {
 	110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
 };
 
-/* kernel-sched-notes.md §1.3. */
+/* kernel/sched/core.c: sched_prio_to_wmult[]. */
 static const u32 notes_wmult[40] = {
 	48388, 59856, 76040, 92818, 118348, 147320, 184698, 229616, 287308, 360437,
 	449829, 563644, 704093, 875809, 1099582, 1376151, 1717300, 2157191, 2708050, 3363326,
@@ -304,6 +304,39 @@ static void test_calc_delta_fair(void **state)
 	assert_true(v >= 341333333 - 1 && v <= 341333333 + 1);
 }
 
+/*
+ * calc_delta_mine() of the releases before 3.14, hand-computed from 3.3's
+ * formula: inv = 2^32 / W (not 2^32 - 1), and SRR(x, y) = (x + 2^(y-1)) >> y.
+ * delta * w above 2^32 takes SRR(SRR(delta * w, 16) * inv, 16).
+ */
+static void test_calc_delta_mine(void **state)
+{
+	struct load_weight lw = { .weight = scale_load(2048) };
+
+	(void)state;
+	/* 6e6 * 1024 = 6.144e9 > 2^32: SRR(93750 * 2097152, 16) = 3000000 exactly
+	 * (__calc_delta() gives 2999998) */
+	assert_int_equal(calc_delta_mine(6000000, NICE_0_LOAD, &lw), 3000000);
+	assert_int_equal(__calc_delta(6000000, NICE_0_LOAD, &lw), 2999998);
+	/* 1e6 * 1024 = 1.024e9: SRR(1.024e9 * 2097152, 32) = 500000 */
+	assert_int_equal(calc_delta_mine(1000000, NICE_0_LOAD, &lw), 500000);
+	lw.weight = scale_load(3072);
+	/* inv = 1398101: SRR(93750 * 1398101, 16) = 1999999.98 -> 2000000 */
+	assert_int_equal(calc_delta_mine(6000000, NICE_0_LOAD, &lw), 2000000);
+	/* SRR(1024000 * 1398101, 32) = 333.33 -> 333 */
+	assert_int_equal(calc_delta_mine(1000, NICE_0_LOAD, &lw), 333);
+	lw.weight = scale_load(1694);
+	/* inv = 2535399: SRR(6e6 * 335 * 2535399, 32) = 1186540.7 -> 1186540 */
+	assert_int_equal(calc_delta_mine(6000000, scale_load(335), &lw), 1186540);
+	/* calc_delta_fair() of nice 5: 1 ms * 1024 / 335 = 3056716.4, inv 12820798 */
+	lw.weight = scale_load(335);
+	assert_int_equal(calc_delta_mine(1000000, NICE_0_LOAD, &lw), 3056716);
+	/* nice 19 among 1039: 4 ms * 15 / 1039 = 57747.8, rounded up (6.x truncates) */
+	update_load_set(&lw, scale_load(1039));
+	assert_int_equal(calc_delta_mine(4000000, scale_load(15), &lw), 57748);
+	assert_int_equal(__calc_delta(4000000, scale_load(15), &lw), 57747);
+}
+
 /* update_load_add/sub/set leave the inverse stale (0) for lazy recomputation. */
 static void test_update_load(void **state)
 {
@@ -406,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_calc_delta_vs_exact),
 		cmocka_unit_test(test_calc_delta_hand),
 		cmocka_unit_test(test_calc_delta_fair),
+		cmocka_unit_test(test_calc_delta_mine),
 		cmocka_unit_test(test_update_load),
 		cmocka_unit_test(test_engine_task_weights),
 	};
