@@ -208,15 +208,14 @@ static void test_runqueue_cfs(void **state)
 
 /* An ext policy (build/ext/scx_simple.so): the runqueue view shows its dispatch queues, the CPUs
  * view its local queues and the shared ones on one line. */
-static const char ext_cpus[] =
-	"topology packages=1 cores=2 threads=1\n"
-	"hz 1000\n"
-	"seed 1\n"
-	"duration 1s\n"
-	"sched ext:build/ext/scx_simple.so\n"
-	"task alpha cpus=0 program=\"run forever\"\n"
-	"task beta cpus=0 program=\"run forever\"\n"
-	"task gamma cpus=0 program=\"run forever\"\n";
+static const char ext_cpus[] = "topology packages=1 cores=2 threads=1\n"
+			       "hz 1000\n"
+			       "seed 1\n"
+			       "duration 1s\n"
+			       "sched ext:build/ext/scx_simple.so\n"
+			       "task alpha cpus=0 program=\"run forever\"\n"
+			       "task beta cpus=0 program=\"run forever\"\n"
+			       "task gamma cpus=0 program=\"run forever\"\n";
 
 static void test_runqueue_ext(void **state)
 {
