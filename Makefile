@@ -20,8 +20,11 @@ Q          = $(if $(V),,@)
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS   = build-essential pkg-config libncurses-dev libtermkey-dev libreadline-dev \
-             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app
+             libcmocka-dev libjansson-dev tmux clang clang-format python3 rt-app xz-utils
 PKG_LIBS   = ncursesw termkey cmocka jansson
+# Node.js and npm, for the trace consumers below; Debian's unless node is already there
+# (a nodejs package of another origin ships its own npm).
+NODE_PKGS  = nodejs npm
 
 B          = build
 # The layers, lowest first: each folder is one library and may include only
@@ -61,6 +64,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 # keep test objects between runs
 .SECONDARY:
 
+.PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
 	ext-examples format-check clang-build
 
@@ -130,7 +134,7 @@ ASAN_UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/asan/tests/unit/%,$(UNIT_SRC))
 # ---- dependencies ----
 
 # tools the tests run, besides the libraries pkg-config knows
-DEP_TOOLS  = pkg-config cc clang tmux python3
+DEP_TOOLS  = pkg-config cc clang tmux python3 node npm xz
 
 check-deps:
 	@missing=; for t in $(DEP_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
@@ -141,9 +145,23 @@ check-deps:
 
 # The one list of Debian packages: .ci/run and the README point here.
 deps:
-	@echo "installing Debian packages: $(DEB_PKGS)"
-	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEB_PKGS)
+	@pkgs="$(DEB_PKGS)"; command -v npm >/dev/null || pkgs="$$pkgs $(NODE_PKGS)"; \
+	echo "installing Debian packages: $$pkgs"; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$pkgs
+	@$(MAKE) --no-print-directory npm-deps
+
+# The real consumers the trace exports are tested with (tests/perfetto/package.json, every
+# version pinned by its package-lock.json), installed from npm into the build tree.
+NPM_DIR      = $(B)/npm
+TRACE_ENGINE = $(NPM_DIR)/node_modules/@paulirish/trace_engine
+$(TRACE_ENGINE)/analyze-trace.mjs: tests/perfetto/package.json tests/perfetto/package-lock.json
+	@echo "  NPM     $(NPM_DIR): $$(sed -n 's/.*"\(@[^"]*\)": "\([^"]*\)".*/\1@\2/p' tests/perfetto/package.json)"
+	@mkdir -p $(NPM_DIR)
+	@cp tests/perfetto/package.json tests/perfetto/package-lock.json $(NPM_DIR)/
+	$(Q)cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+npm-deps: $(TRACE_ENGINE)/analyze-trace.mjs
 
 # ---- running ----
 
@@ -161,9 +179,11 @@ test: check-deps
 	@tests/run-scenarios.sh ./schedscope
 	@tests/run-import.sh ./schedscope
 	@tests/run-import-rtapp.sh ./schedscope
+	@tests/run-recordings.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
-	@tests/run-perfetto-check.sh ./schedscope
+	@$(MAKE) --no-print-directory npm-deps
+	@tests/run-perfetto-check.sh ./schedscope $(TRACE_ENGINE)
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh

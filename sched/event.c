@@ -31,6 +31,7 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB] = "schedscope_load_balance",
 	[EV_SCHED_HERD] = "schedscope_herd",
 	[EV_PROG_TIMER] = "schedscope_timer",
+	[EV_PROG_LOG] = "schedscope_log",
 	[EV_RT_THROTTLE] = "schedscope_rt_throttle",
 	[EV_RT_UNTHROTTLE] = "schedscope_rt_unthrottle",
 	[EV_DL_THROTTLE] = "schedscope_dl_throttle",

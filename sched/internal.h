@@ -380,6 +380,8 @@ struct task_struct {
 	u64 work_left;			/* task-clock ns left in the current `run` */
 	bool run_forever;
 	u64 work_start;			/* clock_task when the current run stint began */
+	u64 run_began;			/* when the current `run` began */
+	u64 run_wall, run_asked;	/* rt-app's log: time in `run`s start to end, and asked for */
 	u32 wake_pending;		/* `wake`s not yet consumed by `wait` */
 	bool waiting;			/* blocked in `wait` (vs a timed sleep) */
 	s32 blocked_on;			/* scenario.sync index it waits in, -1 when none */

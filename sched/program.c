@@ -2,7 +2,7 @@
 /*
  * The task's workload: a small program (run, sleep, loop, wait, wake,
  * yield, nice, exit, and rt-app's lock, cond_wait, signal, barrier, timer,
- * fork) interpreted in the task's own context. `run` consumes task-clock
+ * fork, log) interpreted in the task's own context. `run` consumes task-clock
  * time on a CPU; everything else takes no time.
  */
 #include "internal.h"
@@ -23,6 +23,8 @@ void task_account_work(struct rq *rq, struct task_struct *p)
 		return;
 	ran = rq_clock_work(rq) - p->work_start;
 	p->work_start = rq_clock_work(rq);
+	if (p->work_left && ran >= p->work_left)
+		p->run_wall += ST->now - p->run_began; /* the `run` ends now, preemptions and all */
 	p->work_left -= MIN(ran, p->work_left);
 }
 
@@ -207,6 +209,19 @@ static bool prog_timer(struct task_struct *p, const struct prog_insn *in)
 	return true;
 }
 
+/* `log`: rt-app writes a line of its log when a loop of a phase ends. */
+static void prog_log(struct task_struct *p)
+{
+	struct sched_event ev;
+
+	sched_event_init(&ev, EV_PROG_LOG, p->cpu);
+	ev.log.pid = p->pid;
+	ev.log.sum_exec = task_sum_exec(p);
+	ev.log.run_wall = p->run_wall;
+	ev.log.run_asked = p->run_asked;
+	sched_emit(&ev);
+}
+
 /* `fork TASK`: start the first of its instances not started yet; none left, nothing happens. */
 static void prog_fork(struct task_struct *p, const struct prog_insn *in)
 {
@@ -253,6 +268,8 @@ void task_program_step(struct task_struct *p)
 			d = sched_sample_duration(&in->dur);
 			if (d) {
 				p->work_left = d;
+				p->run_began = ST->now;
+				p->run_asked += d;
 				task_arm_work(rq, p);
 				return;
 			}
@@ -372,6 +389,10 @@ void task_program_step(struct task_struct *p)
 			prog_fork(p, in);
 			if (rq->need_resched)
 				return;
+			break;
+		case PROG_LOG:
+			p->pc++;
+			prog_log(p);
 			break;
 		}
 	}

@@ -32,5 +32,6 @@ int cmd_ui(int, char **);
 int cmd_topology(int, char **);
 int cmd_import(int, char **);
 int cmd_ext(int, char **);
+int cmd_compare_log(int, char **);
 
 #endif

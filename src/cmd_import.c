@@ -107,8 +107,8 @@ static int parse_format(const char *s)
  * An rt-app workload: the scenario in *scn (NUL-terminated); its warnings
  * reach stderr only when the import succeeds. 0, or -1 with err set.
  */
-static int import_json(const char *name, const char *text, size_t len, char **scn, char *err,
-		       size_t errlen)
+static int import_json(const char *name, const char *text, size_t len, const struct import_rtapp_opts *ro,
+		       char **scn, char *err, size_t errlen)
 {
 	char *warnings = NULL;
 	size_t scn_len = 0, warn_len = 0;
@@ -116,7 +116,7 @@ static int import_json(const char *name, const char *text, size_t len, char **sc
 	int r = -1;
 
 	if (out && warn)
-		r = import_rtapp(name, text, len, out, warn, err, errlen);
+		r = import_rtapp(name, text, len, ro, out, warn, err, errlen);
 	else
 		snprintf(err, errlen, "%s: out of memory", name);
 	if (out)
@@ -167,9 +167,13 @@ int cmd_import(int argc, char **argv)
 		{ "keep-idle", no_argument, NULL, 'I' },
 		{ "keep-tracer", no_argument, NULL, 'T' },
 		{ "pin", no_argument, NULL, 'P' },
+		{ "cgroup-root", required_argument, NULL, 'C' },
+		{ "workgen", no_argument, NULL, 'W' },
+		{ "leave-out", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct import_trace_opts o = { 0 };
+	struct import_rtapp_opts ro = { 0 };
 	const char *output = "-";
 	int format = IN_AUTO, c, rc;
 	char *text, *scn = NULL;
@@ -196,6 +200,24 @@ int cmd_import(int argc, char **argv)
 		case 'P':
 			o.pin = true;
 			break;
+		case 'W':
+			ro.workgen = true;
+			break;
+		case 'L':
+			o.leave_out = optarg;
+			break;
+		case 'C': {
+			char *e;
+			long h = strtol(optarg, &e, 10);
+
+			if (!*optarg || *e || h < 0 || h > 65535)
+				return cli_usage_error(
+					"--cgroup-root: '%s' is not a hierarchy number (see /proc/cgroups)",
+					optarg);
+			o.has_cgroup_root = true;
+			o.cgroup_root = (int)h;
+			break;
+		}
 		default:
 			return cli_usage_error("import: bad option");
 		}
@@ -207,7 +229,7 @@ int cmd_import(int argc, char **argv)
 	if (format == IN_AUTO)
 		format = detect_format(text, len);
 	if (format == IN_JSON)
-		rc = import_json(argv[optind], text, len, &scn, err, sizeof(err));
+		rc = import_json(argv[optind], text, len, &ro, &scn, err, sizeof(err));
 	else
 		rc = import_trace(argv[optind], text, len, (enum trace_format)format, &o, &scn, stderr, err,
 				  sizeof(err));

@@ -62,20 +62,32 @@ struct run_opts {
 	int rewind_check;	/* targets for --rewind-check */
 };
 
-/* --periods: one line per period, in rt-app's log columns and unit (us). */
+/*
+ * --periods: rt-app's per-thread log, every thread in one file: the task's
+ * name, then rt-app's columns in its unit (us) and layout (log_timing() of
+ * rt-app.c). One line per loop of a phase (a `log` statement), or per timer
+ * period in a program without them. perf, rt-app's count of calibrated
+ * loops, has no counterpart here: 0. rel_st is start, the run starting at 0.
+ */
 struct period_log {
 	FILE *f;
 	const char *const *names;
 };
 
+#define PERIOD_LOG_HEADER                                                                            \
+	"#%-15s %4s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "task", "idx", "perf", "run", \
+		"period", "start", "end", "rel_st", "slack", "c_duration", "c_period", "wu_lat"
+
 static void period_line(void *ctx, int task, const struct period_row *r)
 {
 	struct period_log *l = ctx;
 
-	fprintf(l->f, "%-16s %4d %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRId64
-		" %10" PRIu64 " %10" PRIu64 "\n", l->names[task], task, r->run / 1000,
-		(r->end - r->start) / 1000, r->start / 1000, r->end / 1000, r->slack / 1000,
-		r->c_period / 1000, r->wu_lat / 1000);
+	fprintf(l->f,
+		"%-16s %4d %8d %8" PRIu64 " %8" PRIu64 " %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %10" PRId64
+		" %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+		l->names[task], task, 0, r->run / 1000, (r->end - r->start) / 1000, r->start / 1000,
+		r->end / 1000, r->start / 1000, r->slack / 1000, r->c_duration / 1000, r->c_period / 1000,
+		r->wu_lat / 1000);
 }
 
 /* "A..B" with durations on both sides. */
@@ -291,8 +303,7 @@ int cmd_run(int argc, char **argv)
 			rc = 2;
 			goto out;
 		}
-		fprintf(plog.f, "#%-15s %4s %10s %10s %12s %12s %10s %10s %10s\n", "task", "idx", "run",
-			"period", "start", "end", "slack", "c_period", "wu_lat");
+		fprintf(plog.f, PERIOD_LOG_HEADER);
 		rs.st[0].period_fn = period_line;
 		rs.st[0].period_ctx = &plog;
 	}

@@ -43,13 +43,13 @@ static void print_flags(FILE *f, u32 flags, const char *sep)
 		fputs("none", f);
 }
 
-static void json_flags(struct json *j, u32 flags)
+static void json_flags(struct json_writer *j, u32 flags)
 {
-	json_begin_array(j);
+	jw_begin_array(j);
 	for (int i = 0; i < __SD_FLAG_CNT; i++)
 		if (flags & (1u << i))
-			json_string(j, sd_flag_name[i]);
-	json_end_array(j);
+			jw_string(j, sd_flag_name[i]);
+	jw_end_array(j);
 }
 
 /* One line per topology level (sd->level) that survived on some CPU. */
@@ -213,58 +213,58 @@ static void print_text(FILE *f, const struct sched_topology *t, const struct sch
 	}
 }
 
-static void json_domain(struct json *j, const struct sched_domains *sds, const struct sched_domain *sd)
+static void json_domain(struct json_writer *j, const struct sched_domains *sds, const struct sched_domain *sd)
 {
-	json_begin_object(j);
-	json_kv_str(j, "name", sd->name);
-	json_kv_s64(j, "level", sd->level);
-	json_kv_s64(j, "depth", sd->depth);
-	json_kv_str(j, "span", cpulist(&sd->span));
-	json_kv_u64(j, "span_weight", sd->span_weight);
-	json_key(j, "flags");
+	jw_begin_object(j);
+	jw_kv_str(j, "name", sd->name);
+	jw_kv_s64(j, "level", sd->level);
+	jw_kv_s64(j, "depth", sd->depth);
+	jw_kv_str(j, "span", cpulist(&sd->span));
+	jw_kv_u64(j, "span_weight", sd->span_weight);
+	jw_key(j, "flags");
 	json_flags(j, sd->flags);
-	json_kv_u64(j, "min_interval", sd->min_interval);
-	json_kv_u64(j, "max_interval", sd->max_interval);
-	json_kv_u64(j, "busy_factor", sd->busy_factor);
-	json_kv_u64(j, "imbalance_pct", sd->imbalance_pct);
-	json_kv_u64(j, "cache_nice_tries", sd->cache_nice_tries);
-	json_kv_u64(j, "imb_numa_nr", sd->imb_numa_nr);
+	jw_kv_u64(j, "min_interval", sd->min_interval);
+	jw_kv_u64(j, "max_interval", sd->max_interval);
+	jw_kv_u64(j, "busy_factor", sd->busy_factor);
+	jw_kv_u64(j, "imbalance_pct", sd->imbalance_pct);
+	jw_kv_u64(j, "cache_nice_tries", sd->cache_nice_tries);
+	jw_kv_u64(j, "imb_numa_nr", sd->imb_numa_nr);
 	if (sds->legacy) {
-		json_kv_u64(j, "busy_idx", sd->busy_idx);
-		json_kv_u64(j, "idle_idx", sd->idle_idx);
-		json_kv_u64(j, "newidle_idx", sd->newidle_idx);
-		json_kv_u64(j, "wake_idx", sd->wake_idx);
-		json_kv_u64(j, "forkexec_idx", sd->forkexec_idx);
-		json_kv_u64(j, "smt_gain", sd->smt_gain);
+		jw_kv_u64(j, "busy_idx", sd->busy_idx);
+		jw_kv_u64(j, "idle_idx", sd->idle_idx);
+		jw_kv_u64(j, "newidle_idx", sd->newidle_idx);
+		jw_kv_u64(j, "wake_idx", sd->wake_idx);
+		jw_kv_u64(j, "forkexec_idx", sd->forkexec_idx);
+		jw_kv_u64(j, "smt_gain", sd->smt_gain);
 	}
-	json_key(j, "groups");
-	json_begin_array(j);
+	jw_key(j, "groups");
+	jw_begin_array(j);
 	for (int k = 0; k < sd->nr_groups; k++) {
 		const struct sched_group *sg = sd_group(sds, sd, k);
-		json_begin_object(j);
-		json_kv_s64(j, "id", sg->sgc_id);
-		json_kv_str(j, "span", cpulist(&sg->span));
-		json_kv_str(j, "balance_mask", cpulist(&sg->balance_mask));
-		json_kv_u64(j, "weight", sg->group_weight);
-		json_kv_u64(j, "cores", sg->cores);
-		json_kv_u64(j, "capacity", sg->capacity);
-		json_kv_u64(j, "min_capacity", sg->min_capacity);
-		json_kv_u64(j, "max_capacity", sg->max_capacity);
-		json_key(j, "flags");
+		jw_begin_object(j);
+		jw_kv_s64(j, "id", sg->sgc_id);
+		jw_kv_str(j, "span", cpulist(&sg->span));
+		jw_kv_str(j, "balance_mask", cpulist(&sg->balance_mask));
+		jw_kv_u64(j, "weight", sg->group_weight);
+		jw_kv_u64(j, "cores", sg->cores);
+		jw_kv_u64(j, "capacity", sg->capacity);
+		jw_kv_u64(j, "min_capacity", sg->min_capacity);
+		jw_kv_u64(j, "max_capacity", sg->max_capacity);
+		jw_key(j, "flags");
 		json_flags(j, sg->flags);
-		json_end_object(j);
+		jw_end_object(j);
 	}
-	json_end_array(j);
-	json_end_object(j);
+	jw_end_array(j);
+	jw_end_object(j);
 }
 
-static void json_sd_ref(struct json *j, const char *key, const struct sched_domains *sds, int id)
+static void json_sd_ref(struct json_writer *j, const char *key, const struct sched_domains *sds, int id)
 {
-	json_key(j, key);
+	jw_key(j, key);
 	if (id < 0)
-		json_null(j);
+		jw_null(j);
 	else
-		json_s64(j, sds->sd[id].depth);
+		jw_s64(j, sds->sd[id].depth);
 }
 
 static int print_json(FILE *f, const struct sched_topology *t, const struct sched_domains *sds, u32 hz,
@@ -272,72 +272,72 @@ static int print_json(FILE *f, const struct sched_topology *t, const struct sche
 {
 	struct level_sum sum[300];
 	int nl = summarize(sds, sum, (int)ARRAY_SIZE(sum));
-	struct json j;
+	struct json_writer j;
 
-	json_init(&j, f, JSON_PRETTY);
-	json_begin_object(&j);
-	json_kv_str(&j, "topology", t->name);
-	json_kv_s64(&j, "nr_cpus", t->nr_cpus);
-	json_kv_s64(&j, "nr_nodes", t->nr_nodes);
-	json_kv_u64(&j, "hz", hz);
-	json_kv_u64(&j, "max_load_balance_interval", sched_max_load_balance_interval(hz, t->nr_cpus));
-	json_key(&j, "numa");
-	json_begin_object(&j);
-	json_key(&j, "distances");
-	json_begin_array(&j);
+	jw_init(&j, f, JW_PRETTY);
+	jw_begin_object(&j);
+	jw_kv_str(&j, "topology", t->name);
+	jw_kv_s64(&j, "nr_cpus", t->nr_cpus);
+	jw_kv_s64(&j, "nr_nodes", t->nr_nodes);
+	jw_kv_u64(&j, "hz", hz);
+	jw_kv_u64(&j, "max_load_balance_interval", sched_max_load_balance_interval(hz, t->nr_cpus));
+	jw_key(&j, "numa");
+	jw_begin_object(&j);
+	jw_key(&j, "distances");
+	jw_begin_array(&j);
 	for (int i = 0; i < sds->numa_levels; i++)
-		json_s64(&j, sds->numa_distance[i]);
-	json_end_array(&j);
-	json_kv_str(&j, "type", numa_topology_type_name[sds->numa_topology_type]);
-	json_end_object(&j);
-	json_kv_bool(&j, "asym_cpucapacity", sds->asym_cpucapacity);
-	json_kv_bool(&j, "legacy", sds->legacy);
-	json_key(&j, "levels");
-	json_begin_array(&j);
+		jw_s64(&j, sds->numa_distance[i]);
+	jw_end_array(&j);
+	jw_kv_str(&j, "type", numa_topology_type_name[sds->numa_topology_type]);
+	jw_end_object(&j);
+	jw_kv_bool(&j, "asym_cpucapacity", sds->asym_cpucapacity);
+	jw_kv_bool(&j, "legacy", sds->legacy);
+	jw_key(&j, "levels");
+	jw_begin_array(&j);
 	for (int i = 0; i < nl; i++) {
 		const struct sched_domain *sd = sum[i].first;
-		json_begin_object(&j);
-		json_kv_str(&j, "name", sd->name);
-		json_kv_s64(&j, "level", sum[i].level);
-		json_kv_s64(&j, "domains", sum[i].domains);
-		json_kv_u64(&j, "span_weight_min", sum[i].wmin);
-		json_kv_u64(&j, "span_weight_max", sum[i].wmax);
-		json_kv_s64(&j, "groups_min", sum[i].gmin);
-		json_kv_s64(&j, "groups_max", sum[i].gmax);
-		json_key(&j, "flags");
+		jw_begin_object(&j);
+		jw_kv_str(&j, "name", sd->name);
+		jw_kv_s64(&j, "level", sum[i].level);
+		jw_kv_s64(&j, "domains", sum[i].domains);
+		jw_kv_u64(&j, "span_weight_min", sum[i].wmin);
+		jw_kv_u64(&j, "span_weight_max", sum[i].wmax);
+		jw_kv_s64(&j, "groups_min", sum[i].gmin);
+		jw_kv_s64(&j, "groups_max", sum[i].gmax);
+		jw_key(&j, "flags");
 		json_flags(&j, sd->flags);
-		json_kv_bool(&j, "flags_vary", sum[i].flags_vary);
-		json_kv_u64(&j, "imbalance_pct", sd->imbalance_pct);
-		json_kv_u64(&j, "cache_nice_tries", sd->cache_nice_tries);
-		json_end_object(&j);
+		jw_kv_bool(&j, "flags_vary", sum[i].flags_vary);
+		jw_kv_u64(&j, "imbalance_pct", sd->imbalance_pct);
+		jw_kv_u64(&j, "cache_nice_tries", sd->cache_nice_tries);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_key(&j, "cpus");
-	json_begin_array(&j);
+	jw_end_array(&j);
+	jw_key(&j, "cpus");
+	jw_begin_array(&j);
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		if (only_cpu >= 0 && cpu != only_cpu)
 			continue;
 		const struct sd_percpu *pc = &sds->percpu[cpu];
-		json_begin_object(&j);
-		json_kv_s64(&j, "cpu", cpu);
-		json_kv_u64(&j, "capacity", t->cpu[cpu].capacity);
+		jw_begin_object(&j);
+		jw_kv_s64(&j, "cpu", cpu);
+		jw_kv_u64(&j, "capacity", t->cpu[cpu].capacity);
 		/* the shortcuts name a domain by its depth in this CPU's list */
 		json_sd_ref(&j, "sd_llc", sds, pc->sd_llc);
-		json_kv_s64(&j, "sd_llc_size", pc->sd_llc_size);
-		json_kv_s64(&j, "sd_llc_id", pc->sd_llc_id);
-		json_kv_s64(&j, "sd_share_id", pc->sd_share_id);
+		jw_kv_s64(&j, "sd_llc_size", pc->sd_llc_size);
+		jw_kv_s64(&j, "sd_llc_id", pc->sd_llc_id);
+		jw_kv_s64(&j, "sd_share_id", pc->sd_share_id);
 		json_sd_ref(&j, "sd_numa", sds, pc->sd_numa);
 		json_sd_ref(&j, "sd_asym_cpucapacity", sds, pc->sd_asym_cpucapacity);
-		json_key(&j, "domains");
-		json_begin_array(&j);
+		jw_key(&j, "domains");
+		jw_begin_array(&j);
 		for (const struct sched_domain *sd = cpu_sd(sds, cpu); sd; sd = sd_parent(sds, sd))
 			json_domain(&j, sds, sd);
-		json_end_array(&j);
-		json_end_object(&j);
+		jw_end_array(&j);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_end_object(&j);
-	return json_finish(&j);
+	jw_end_array(&j);
+	jw_end_object(&j);
+	return jw_finish(&j);
 }
 
 /* The machine: KEY=VALUE words inline, or a .topo path or shipped name. */

@@ -22,7 +22,9 @@ static void usage(FILE *out)
 		"       schedscope topology FILE|NAME|KEY=VALUE... [--format text|json] [--hz N] [--cpu N]\n"
 		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format "
 		"ftrace|trace-cmd|perf|rtapp]\n"
-		"                       [--keep-idle] [--keep-tracer] [--pin]\n"
+		"                       [--keep-idle] [--keep-tracer] [--pin] [--cgroup-root N] [--workgen]\n"
+		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT] [--min-lines "
+		"N]\n"
 		"       schedscope ext build SOURCE.c [-o OUT.so] [CFLAGS...] | ext check FILE.so | ext "
 		"cflags\n"
 		"\n"
@@ -42,6 +44,7 @@ static void usage(FILE *out)
 		"state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
+		"  --periods FILE      write rt-app's per-thread log columns, every thread (- for stdout)\n"
 		"\n"
 		"ui and view also take --seed and --set; view takes --colors and --commands.\n"
 		"\n"
@@ -79,5 +82,7 @@ int main(int argc, char **argv)
 		return cmd_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ext"))
 		return cmd_ext(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare-log"))
+		return cmd_compare_log(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
 }

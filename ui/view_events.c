@@ -93,6 +93,8 @@ static bool ev_match(const struct pane *pn, const struct filter *f, const struct
 		return pid_match(pn, f, ev->yield.pid);
 	case EV_PROG_TIMER:
 		return pid_match(pn, f, ev->timer.pid);
+	case EV_PROG_LOG:
+		return pid_match(pn, f, ev->log.pid);
 	case EV_COMMAND:
 		return ev->command.task >= 0 && pid_match(pn, f, ev->command.task + 1);
 	case EV_EXT_DISPATCH:

@@ -34,6 +34,7 @@ enum sched_event_type {
 	EV_SCHED_LB,		/* the outcome of one load_balance() attempt */
 	EV_SCHED_HERD,		/* a burst of migrations: herd_threshold within herd_window */
 	EV_PROG_TIMER,		/* a task reached its `timer`: one rt-app period ends */
+	EV_PROG_LOG,		/* a task reached its `log`: one loop of an rt-app phase ends */
 	EV_RT_THROTTLE,		/* a CPU's rt_rq ran over sched_rt_runtime_us (<= 6.11) */
 	EV_RT_UNTHROTTLE,	/* the period timer gave it runtime back */
 	EV_DL_THROTTLE,		/* a deadline entity ran out of runtime (or yielded) */
@@ -329,6 +330,12 @@ struct sched_event {
 			u64 sum_exec;	/* the task's CPU time so far */
 			u64 period;	/* the timer's period */
 		} timer;
+		struct {
+			s32 pid;
+			u64 sum_exec;  /* the task's CPU time so far */
+			u64 run_wall;  /* from the start to the end of each of its `run`s, summed */
+			u64 run_asked; /* the durations its `run`s asked for, summed */
+		} log;
 		struct {
 			u64 rt_time;	/* RT time charged this period */
 			u64 rt_runtime;	/* the budget per period */

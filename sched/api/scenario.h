@@ -61,6 +61,7 @@ enum prog_op {
 	PROG_BARRIER,		/* barrier B: arg = barrier */
 	PROG_TIMER,		/* timer REF PERIOD: arg = timer, dur.a = period */
 	PROG_FORK,		/* fork TASK: wake_first/wake_count list the instances */
+	PROG_LOG,		/* log: one loop of an rt-app phase ends (a line of its per-loop log) */
 };
 
 /*

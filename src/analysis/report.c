@@ -170,32 +170,32 @@ static void report_balance_text(FILE *out, const struct report *r)
 	}
 }
 
-static void json_by_idle(struct json *j, const char *key, const u64 *v)
+static void json_by_idle(struct json_writer *j, const char *key, const u64 *v)
 {
-	json_key(j, key);
-	json_begin_object(j);
+	jw_key(j, key);
+	jw_begin_object(j);
 	for (int i = 0; i < CPU_MAX_IDLE_TYPES; i++)
-		json_kv_u64(j, cpu_idle_type_names[i], v[i]);
-	json_end_object(j);
+		jw_kv_u64(j, cpu_idle_type_names[i], v[i]);
+	jw_end_object(j);
 }
 
-static void json_cpu_balance(struct json *j, const struct report *r, int c)
+static void json_cpu_balance(struct json_writer *j, const struct report *r, int c)
 {
 	const struct cpu_stats *cs = &r->st->cpu[c];
 
-	json_kv_u64(j, "ttwu_count", cs->ttwu_count);
-	json_kv_u64(j, "ttwu_local", cs->ttwu_local);
-	json_kv_u64(j, "ttwu_wake_remote", cs->ttwu_wake_remote);
-	json_kv_u64(j, "ttwu_move_affine", cs->ttwu_move_affine);
-	json_key(j, "domains");
-	json_begin_array(j);
+	jw_kv_u64(j, "ttwu_count", cs->ttwu_count);
+	jw_kv_u64(j, "ttwu_local", cs->ttwu_local);
+	jw_kv_u64(j, "ttwu_wake_remote", cs->ttwu_wake_remote);
+	jw_kv_u64(j, "ttwu_move_affine", cs->ttwu_move_affine);
+	jw_key(j, "domains");
+	jw_begin_array(j);
 	for (int d = 0; d < cs->nr_levels; d++) {
 		const struct lb_level_stats *l = &cs->lb[d];
 		const char *name = sched_domain_name(r->e, c, d);
 
-		json_begin_object(j);
-		json_kv_s64(j, "depth", d);
-		json_kv_str(j, "level", name ? name : "?");
+		jw_begin_object(j);
+		jw_kv_s64(j, "depth", d);
+		jw_kv_str(j, "level", name ? name : "?");
 		json_by_idle(j, "lb_count", l->lb_count);
 		json_by_idle(j, "lb_balanced", l->lb_balanced);
 		json_by_idle(j, "lb_failed", l->lb_failed);
@@ -204,12 +204,12 @@ static void json_cpu_balance(struct json *j, const struct report *r, int c)
 		json_by_idle(j, "lb_hot_gained", l->lb_hot_gained);
 		json_by_idle(j, "lb_nobusyq", l->lb_nobusyq);
 		json_by_idle(j, "lb_nobusyg", l->lb_nobusyg);
-		json_kv_u64(j, "alb_count", l->alb_count);
-		json_kv_u64(j, "alb_failed", l->alb_failed);
-		json_kv_u64(j, "alb_pushed", l->alb_pushed);
-		json_end_object(j);
+		jw_kv_u64(j, "alb_count", l->alb_count);
+		jw_kv_u64(j, "alb_failed", l->alb_failed);
+		jw_kv_u64(j, "alb_pushed", l->alb_pushed);
+		jw_end_object(j);
 	}
-	json_end_array(j);
+	jw_end_array(j);
 }
 
 /* Depth-first from g: children in declaration order, each line indented by its depth. */
@@ -275,29 +275,29 @@ static void report_ext_text(FILE *out, const struct report *r)
 	fputc('\n', out);
 }
 
-static void report_ext_json(struct json *j, const struct report *r)
+static void report_ext_json(struct json_writer *j, const struct report *r)
 {
 	struct sched_ext_info xi;
 
 	sched_ext_info(r->e, &xi);
 	if (!xi.loaded)
 		return;
-	json_key(j, "ext");
-	json_begin_object(j);
-	json_kv_str(j, "name", xi.name);
-	json_kv_bool(j, "partial", xi.partial);
-	json_kv_bool(j, "enabled", xi.enabled);
+	jw_key(j, "ext");
+	jw_begin_object(j);
+	jw_kv_str(j, "name", xi.name);
+	jw_kv_bool(j, "partial", xi.partial);
+	jw_kv_bool(j, "enabled", xi.enabled);
 	if (xi.exit_kind) {
-		json_kv_u64(j, "exit_kind", xi.exit_kind);
-		json_kv_str(j, "exit_reason", ext_exit_reason(xi.exit_kind));
-		json_kv_str(j, "exit_msg", xi.exit_msg);
+		jw_kv_u64(j, "exit_kind", xi.exit_kind);
+		jw_kv_str(j, "exit_reason", ext_exit_reason(xi.exit_kind));
+		jw_kv_str(j, "exit_msg", xi.exit_msg);
 	}
-	json_key(j, "dispatches");
-	json_begin_object(j);
+	jw_key(j, "dispatches");
+	jw_begin_object(j);
 	for (int op = 0; op < NR_EXT_OPS; op++)
-		json_kv_u64(j, ext_op_names[op], r->st->ext_dispatches[op]);
-	json_end_object(j);
-	json_end_object(j);
+		jw_kv_u64(j, ext_op_names[op], r->st->ext_dispatches[op]);
+	jw_end_object(j);
+	jw_end_object(j);
 }
 
 void report_text(FILE *out, const struct report *r)
@@ -355,194 +355,194 @@ void report_text(FILE *out, const struct report *r)
 		fprintf(out, "%s%s\n", i ? "" : "\n", r->check_msg[i]);
 }
 
-static void json_latency(struct json *j, const struct lat_hist *h)
+static void json_latency(struct json_writer *j, const struct lat_hist *h)
 {
-	json_key(j, "wakeup_latency");
-	json_begin_object(j);
-	json_kv_u64(j, "p50_ns", lat_hist_value(h, 0));
-	json_kv_u64(j, "p99_ns", lat_hist_value(h, 1));
-	json_kv_u64(j, "max_ns", lat_hist_value(h, 2));
-	json_kv_u64(j, "samples", h->count);
-	json_end_object(j);
+	jw_key(j, "wakeup_latency");
+	jw_begin_object(j);
+	jw_kv_u64(j, "p50_ns", lat_hist_value(h, 0));
+	jw_kv_u64(j, "p99_ns", lat_hist_value(h, 1));
+	jw_kv_u64(j, "max_ns", lat_hist_value(h, 2));
+	jw_kv_u64(j, "samples", h->count);
+	jw_end_object(j);
 }
 
 void report_json(FILE *out, const struct report *r)
 {
 	const struct sched_scenario *sc = &r->f->sc;
 	const struct stats *st = r->st;
-	struct json j;
+	struct json_writer j;
 	char kbuf[16];
 
-	json_init(&j, out, JSON_PRETTY);
-	json_begin_object(&j);
-	json_kv_str(&j, "scenario", r->f->path);
-	json_kv_str(&j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
-	json_kv_str(&j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc->kernel));
-	json_kv_str(&j, "topology", sc->topo->name);
-	json_kv_u64(&j, "hz", sc->hz);
-	json_kv_u64(&j, "seed", sc->seed);
-	json_key(&j, "window");
-	json_begin_object(&j);
-	json_kv_u64(&j, "from_ns", st->from);
-	json_kv_u64(&j, "to_ns", st->from + window_ns(st));
-	json_end_object(&j);
+	jw_init(&j, out, JW_PRETTY);
+	jw_begin_object(&j);
+	jw_kv_str(&j, "scenario", r->f->path);
+	jw_kv_str(&j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
+	jw_kv_str(&j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc->kernel));
+	jw_kv_str(&j, "topology", sc->topo->name);
+	jw_kv_u64(&j, "hz", sc->hz);
+	jw_kv_u64(&j, "seed", sc->seed);
+	jw_key(&j, "window");
+	jw_begin_object(&j);
+	jw_kv_u64(&j, "from_ns", st->from);
+	jw_kv_u64(&j, "to_ns", st->from + window_ns(st));
+	jw_end_object(&j);
 
-	json_key(&j, "tasks");
-	json_begin_array(&j);
+	jw_key(&j, "tasks");
+	jw_begin_array(&j);
 	for (int i = 0; i < st->nr_tasks; i++) {
 		const struct task_stats *t = &st->task[i];
 		struct sched_task_info ti;
 
 		sched_task_info(r->e, i, &ti);
-		json_begin_object(&j);
-		json_kv_str(&j, "name", ti.name);
-		json_kv_s64(&j, "pid", ti.pid);
-		json_kv_str(&j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
-		json_kv_str(&j, "policy", sched_policy_names[ti.policy]);
-		json_kv_s64(&j, "prio", ti.prio);
-		json_kv_u64(&j, "rt_priority", ti.rt_priority);
-		json_kv_s64(&j, "nice", ti.nice);
+		jw_begin_object(&j);
+		jw_kv_str(&j, "name", ti.name);
+		jw_kv_s64(&j, "pid", ti.pid);
+		jw_kv_str(&j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
+		jw_kv_str(&j, "policy", sched_policy_names[ti.policy]);
+		jw_kv_s64(&j, "prio", ti.prio);
+		jw_kv_u64(&j, "rt_priority", ti.rt_priority);
+		jw_kv_s64(&j, "nice", ti.nice);
 		if (ti.policy == SCHED_DEADLINE) {
-			json_key(&j, "deadline");
-			json_begin_object(&j);
-			json_kv_u64(&j, "runtime_ns", ti.dl_runtime);
-			json_kv_u64(&j, "deadline_ns", ti.dl_deadline);
-			json_kv_u64(&j, "period_ns", ti.dl_period);
-			json_kv_u64(&j, "throttles", t->dl_throttles);
-			json_kv_u64(&j, "misses", t->dl_misses);
-			json_end_object(&j);
+			jw_key(&j, "deadline");
+			jw_begin_object(&j);
+			jw_kv_u64(&j, "runtime_ns", ti.dl_runtime);
+			jw_kv_u64(&j, "deadline_ns", ti.dl_deadline);
+			jw_kv_u64(&j, "period_ns", ti.dl_period);
+			jw_kv_u64(&j, "throttles", t->dl_throttles);
+			jw_kv_u64(&j, "misses", t->dl_misses);
+			jw_end_object(&j);
 		}
-		json_kv_s64(&j, "cpu", ti.cpu);
-		json_kv_u64(&j, "cpu_ns", t->cpu_ns);
-		json_kv_u64(&j, "wait_ns", t->wait_ns);
-		json_kv_u64(&j, "runtime_ns", t->runtime_ns);
-		json_kv_u64(&j, "slices", t->slices);
-		json_kv_u64(&j, "wakeups", t->wakeups);
+		jw_kv_s64(&j, "cpu", ti.cpu);
+		jw_kv_u64(&j, "cpu_ns", t->cpu_ns);
+		jw_kv_u64(&j, "wait_ns", t->wait_ns);
+		jw_kv_u64(&j, "runtime_ns", t->runtime_ns);
+		jw_kv_u64(&j, "slices", t->slices);
+		jw_kv_u64(&j, "wakeups", t->wakeups);
 		json_latency(&j, &t->lat);
-		json_kv_u64(&j, "migrations", t->migrations);
-		json_kv_u64(&j, "preemptions", t->preemptions);
+		jw_kv_u64(&j, "migrations", t->migrations);
+		jw_kv_u64(&j, "preemptions", t->preemptions);
 		if (t->per.periods) {
 			const struct period_stats *p = &t->per;
 
-			json_key(&j, "periods");
-			json_begin_object(&j);
-			json_kv_u64(&j, "count", p->periods);
-			json_kv_u64(&j, "missed", p->missed);
-			json_kv_u64(&j, "period_sum_ns", p->period_sum);
-			json_kv_u64(&j, "period_max_ns", p->period_max);
-			json_kv_u64(&j, "run_sum_ns", p->run_sum);
-			json_kv_u64(&j, "run_max_ns", p->run_max);
-			json_kv_s64(&j, "slack_sum_ns", p->slack_sum);
-			json_kv_s64(&j, "slack_min_ns", p->slack_min);
-			json_kv_u64(&j, "wakeup_latency_sum_ns", p->wu_lat_sum);
-			json_kv_u64(&j, "wakeup_latency_max_ns", p->wu_lat_max);
-			json_end_object(&j);
+			jw_key(&j, "periods");
+			jw_begin_object(&j);
+			jw_kv_u64(&j, "count", p->periods);
+			jw_kv_u64(&j, "missed", p->missed);
+			jw_kv_u64(&j, "period_sum_ns", p->period_sum);
+			jw_kv_u64(&j, "period_max_ns", p->period_max);
+			jw_kv_u64(&j, "run_sum_ns", p->run_sum);
+			jw_kv_u64(&j, "run_max_ns", p->run_max);
+			jw_kv_s64(&j, "slack_sum_ns", p->slack_sum);
+			jw_kv_s64(&j, "slack_min_ns", p->slack_min);
+			jw_kv_u64(&j, "wakeup_latency_sum_ns", p->wu_lat_sum);
+			jw_kv_u64(&j, "wakeup_latency_max_ns", p->wu_lat_max);
+			jw_end_object(&j);
 		}
-		json_key(&j, "kernel_stats");
-		json_begin_object(&j);
-		json_kv_u64(&j, "sum_exec_runtime", ti.sum_exec_runtime);
-		json_kv_u64(&j, "run_delay", ti.run_delay);
-		json_kv_u64(&j, "pcount", ti.pcount);
-		json_kv_u64(&j, "nr_wakeups", ti.nr_wakeups);
-		json_kv_u64(&j, "nr_migrations", ti.nr_migrations);
-		json_kv_u64(&j, "nvcsw", ti.nvcsw);
-		json_kv_u64(&j, "nivcsw", ti.nivcsw);
-		json_end_object(&j);
-		json_end_object(&j);
+		jw_key(&j, "kernel_stats");
+		jw_begin_object(&j);
+		jw_kv_u64(&j, "sum_exec_runtime", ti.sum_exec_runtime);
+		jw_kv_u64(&j, "run_delay", ti.run_delay);
+		jw_kv_u64(&j, "pcount", ti.pcount);
+		jw_kv_u64(&j, "nr_wakeups", ti.nr_wakeups);
+		jw_kv_u64(&j, "nr_migrations", ti.nr_migrations);
+		jw_kv_u64(&j, "nvcsw", ti.nvcsw);
+		jw_kv_u64(&j, "nivcsw", ti.nivcsw);
+		jw_end_object(&j);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
+	jw_end_array(&j);
 
-	json_key(&j, "cpus");
-	json_begin_array(&j);
+	jw_key(&j, "cpus");
+	jw_begin_array(&j);
 	for (int c = 0; c < st->nr_cpus; c++) {
 		const struct cpu_stats *cs = &st->cpu[c];
 
-		json_begin_object(&j);
-		json_kv_s64(&j, "cpu", c);
-		json_kv_u64(&j, "busy_ns", cs->busy_ns);
-		json_kv_u64(&j, "idle_ns", cs->idle_ns);
-		json_kv_u64(&j, "switches", cs->switches);
-		json_kv_u64(&j, "irq_ns", cs->irq_ns);
-		json_kv_u64(&j, "steal_ns", cs->steal_ns);
-		json_kv_u64(&j, "rt_throttles", cs->rt_throttles);
-		json_kv_u64(&j, "fair_server_throttles", cs->fair_server_throttles);
-		json_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
+		jw_begin_object(&j);
+		jw_kv_s64(&j, "cpu", c);
+		jw_kv_u64(&j, "busy_ns", cs->busy_ns);
+		jw_kv_u64(&j, "idle_ns", cs->idle_ns);
+		jw_kv_u64(&j, "switches", cs->switches);
+		jw_kv_u64(&j, "irq_ns", cs->irq_ns);
+		jw_kv_u64(&j, "steal_ns", cs->steal_ns);
+		jw_kv_u64(&j, "rt_throttles", cs->rt_throttles);
+		jw_kv_u64(&j, "fair_server_throttles", cs->fair_server_throttles);
+		jw_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
 		json_cpu_balance(&j, r, c);
-		json_end_object(&j);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
+	jw_end_array(&j);
 
 	u64 calcs, visits;
 	sched_shares_cost(r->e, &calcs, &visits);
-	json_key(&j, "shares_cost");
-	json_begin_object(&j);
-	json_kv_u64(&j, "calc_group_shares", calcs);
-	json_kv_u64(&j, "walk_visits", visits);
-	json_end_object(&j);
+	jw_key(&j, "shares_cost");
+	jw_begin_object(&j);
+	jw_kv_u64(&j, "calc_group_shares", calcs);
+	jw_kv_u64(&j, "walk_visits", visits);
+	jw_end_object(&j);
 
-	json_key(&j, "groups");
-	json_begin_array(&j);
+	jw_key(&j, "groups");
+	jw_begin_array(&j);
 	for (int g = 0; g < st->nr_groups; g++) {
 		const struct group_stats *gs = &st->group[g];
 		struct sched_group_info gi;
 
 		sched_group_info(r->e, g, &gi);
-		json_begin_object(&j);
-		json_kv_str(&j, "path", gi.path);
-		json_kv_str(&j, "parent", gi.parent >= 0 ? sc->group[gi.parent].path : "");
-		json_kv_u64(&j, "shares", gi.shares);
-		json_kv_u64(&j, "weight", sched_weight_to_cgroup(gi.shares));
-		json_kv_bool(&j, "idle", gi.idle);
+		jw_begin_object(&j);
+		jw_kv_str(&j, "path", gi.path);
+		jw_kv_str(&j, "parent", gi.parent >= 0 ? sc->group[gi.parent].path : "");
+		jw_kv_u64(&j, "shares", gi.shares);
+		jw_kv_u64(&j, "weight", sched_weight_to_cgroup(gi.shares));
+		jw_kv_bool(&j, "idle", gi.idle);
 		if (gi.quota == RUNTIME_INF)
-			json_kv_str(&j, "quota_ns", "max");
+			jw_kv_str(&j, "quota_ns", "max");
 		else
-			json_kv_u64(&j, "quota_ns", gi.quota);
-		json_kv_u64(&j, "period_ns", gi.period);
-		json_kv_u64(&j, "burst_ns", gi.burst);
-		json_kv_u64(&j, "cpu_ns", gs->usage_ns);
-		json_key(&j, "cpu.stat");
-		json_begin_object(&j);
-		json_kv_u64(&j, "usage_usec", gs->usage_ns / 1000);
-		json_kv_u64(&j, "nr_periods", gs->nr_periods);
-		json_kv_u64(&j, "nr_throttled", gs->nr_throttled);
-		json_kv_u64(&j, "throttled_usec", gs->throttled_ns / 1000);
-		json_kv_u64(&j, "nr_bursts", gs->nr_bursts);
-		json_kv_u64(&j, "burst_usec", gs->burst_ns / 1000);
-		json_end_object(&j);
-		json_kv_u64(&j, "throttle_events", gs->throttles);
-		json_end_object(&j);
+			jw_kv_u64(&j, "quota_ns", gi.quota);
+		jw_kv_u64(&j, "period_ns", gi.period);
+		jw_kv_u64(&j, "burst_ns", gi.burst);
+		jw_kv_u64(&j, "cpu_ns", gs->usage_ns);
+		jw_key(&j, "cpu.stat");
+		jw_begin_object(&j);
+		jw_kv_u64(&j, "usage_usec", gs->usage_ns / 1000);
+		jw_kv_u64(&j, "nr_periods", gs->nr_periods);
+		jw_kv_u64(&j, "nr_throttled", gs->nr_throttled);
+		jw_kv_u64(&j, "throttled_usec", gs->throttled_ns / 1000);
+		jw_kv_u64(&j, "nr_bursts", gs->nr_bursts);
+		jw_kv_u64(&j, "burst_usec", gs->burst_ns / 1000);
+		jw_end_object(&j);
+		jw_kv_u64(&j, "throttle_events", gs->throttles);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
+	jw_end_array(&j);
 
 	if (r->nr_checks) {
-		json_key(&j, "expects");
-		json_begin_array(&j);
+		jw_key(&j, "expects");
+		jw_begin_array(&j);
 		for (int i = 0; i < r->nr_checks; i++) {
-			json_begin_object(&j);
-			json_kv_bool(&j, "ok", r->check_ok[i]);
-			json_kv_str(&j, "message", r->check_msg[i]);
-			json_end_object(&j);
+			jw_begin_object(&j);
+			jw_kv_bool(&j, "ok", r->check_ok[i]);
+			jw_kv_str(&j, "message", r->check_msg[i]);
+			jw_end_object(&j);
 		}
-		json_end_array(&j);
+		jw_end_array(&j);
 	}
 
 	report_ext_json(&j, r);
-	json_key(&j, "totals");
-	json_begin_object(&j);
-	json_kv_u64(&j, "sim_ns", window_ns(st));
-	json_kv_u64(&j, "events", st->events);
-	json_key(&j, "migrations");
-	json_begin_object(&j);
+	jw_key(&j, "totals");
+	jw_begin_object(&j);
+	jw_kv_u64(&j, "sim_ns", window_ns(st));
+	jw_kv_u64(&j, "events", st->events);
+	jw_key(&j, "migrations");
+	jw_begin_object(&j);
 	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
-		json_kv_u64(&j, migrate_reason_names[i], st->migrations[i]);
-	json_end_object(&j);
-	json_key(&j, "herds");
-	json_begin_object(&j);
+		jw_kv_u64(&j, migrate_reason_names[i], st->migrations[i]);
+	jw_end_object(&j);
+	jw_key(&j, "herds");
+	jw_begin_object(&j);
 	for (int i = 0; i < NR_HERD_CAUSES; i++)
-		json_kv_u64(&j, herd_cause_names[i], st->herds[i]);
-	json_end_object(&j);
-	json_kv_u64(&j, "wall_ns", r->wall_ns);
-	json_end_object(&j);
-	json_end_object(&j);
-	json_finish(&j);
+		jw_kv_u64(&j, herd_cause_names[i], st->herds[i]);
+	jw_end_object(&j);
+	jw_kv_u64(&j, "wall_ns", r->wall_ns);
+	jw_end_object(&j);
+	jw_end_object(&j);
+	jw_finish(&j);
 }

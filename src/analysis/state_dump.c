@@ -100,103 +100,103 @@ void state_dump_json(FILE *out, const struct sched_engine *e)
 {
 	int nr = sched_nr_tasks(e);
 	int *q = malloc(((size_t)nr + 1) * sizeof(*q));
-	struct json j;
+	struct json_writer j;
 
-	json_init(&j, out, JSON_PRETTY);
-	json_begin_object(&j);
-	json_kv_u64(&j, "time_ns", sched_now(e));
-	json_key(&j, "cpus");
-	json_begin_array(&j);
+	jw_init(&j, out, JW_PRETTY);
+	jw_begin_object(&j);
+	jw_kv_u64(&j, "time_ns", sched_now(e));
+	jw_key(&j, "cpus");
+	jw_begin_array(&j);
 	for (int cpu = 0; cpu < sched_nr_cpus(e); cpu++) {
 		struct sched_cpu_info ci;
 		int n = sched_cpu_queue(e, cpu, q, nr);
 
 		sched_cpu_info(e, cpu, &ci);
-		json_begin_object(&j);
-		json_kv_s64(&j, "cpu", cpu);
-		json_kv_s64(&j, "curr_pid", ci.curr_pid);
-		json_kv_s64(&j, "nr_running", ci.nr_running);
-		json_kv_u64(&j, "load_weight", ci.load_weight);
-		json_kv_u64(&j, "min_vruntime", ci.min_vruntime);
-		json_kv_u64(&j, "avg_vruntime", ci.avg_vruntime);
-		json_kv_u64(&j, "load_avg", ci.avg.load_avg);
-		json_kv_u64(&j, "runnable_avg", ci.avg.runnable_avg);
-		json_kv_u64(&j, "util_avg", ci.avg.util_avg);
-		json_key(&j, "entities");
-		json_begin_array(&j);
+		jw_begin_object(&j);
+		jw_kv_s64(&j, "cpu", cpu);
+		jw_kv_s64(&j, "curr_pid", ci.curr_pid);
+		jw_kv_s64(&j, "nr_running", ci.nr_running);
+		jw_kv_u64(&j, "load_weight", ci.load_weight);
+		jw_kv_u64(&j, "min_vruntime", ci.min_vruntime);
+		jw_kv_u64(&j, "avg_vruntime", ci.avg_vruntime);
+		jw_kv_u64(&j, "load_avg", ci.avg.load_avg);
+		jw_kv_u64(&j, "runnable_avg", ci.avg.runnable_avg);
+		jw_kv_u64(&j, "util_avg", ci.avg.util_avg);
+		jw_key(&j, "entities");
+		jw_begin_array(&j);
 		for (int i = 0; i < n; i++) {
 			struct sched_task_info ti;
 
 			sched_task_info(e, q[i], &ti);
-			json_begin_object(&j);
-			json_kv_str(&j, "name", ti.name);
-			json_kv_s64(&j, "pid", ti.pid);
-			json_kv_str(&j, "state", state_name(ti.state));
-			json_kv_str(&j, "policy", sched_policy_names[ti.policy]);
-			json_kv_str(&j, "group", group_path(e, ti.group));
-			json_kv_s64(&j, "nice", ti.nice);
-			json_kv_bool(&j, "running", ti.on_cpu);
-			json_kv_u64(&j, "weight", ti.weight);
-			json_kv_u64(&j, "vruntime", ti.vruntime);
-			json_kv_s64(&j, "lag", ti.vlag);
-			json_kv_bool(&j, "eligible", ti.eligible);
-			json_kv_u64(&j, "deadline", ti.deadline);
-			json_kv_u64(&j, "slice", ti.slice);
-			json_kv_bool(&j, "delayed", ti.sched_delayed);
-			json_kv_u64(&j, "load_avg", ti.avg.load_avg);
-			json_kv_u64(&j, "util_avg", ti.avg.util_avg);
-			json_end_object(&j);
+			jw_begin_object(&j);
+			jw_kv_str(&j, "name", ti.name);
+			jw_kv_s64(&j, "pid", ti.pid);
+			jw_kv_str(&j, "state", state_name(ti.state));
+			jw_kv_str(&j, "policy", sched_policy_names[ti.policy]);
+			jw_kv_str(&j, "group", group_path(e, ti.group));
+			jw_kv_s64(&j, "nice", ti.nice);
+			jw_kv_bool(&j, "running", ti.on_cpu);
+			jw_kv_u64(&j, "weight", ti.weight);
+			jw_kv_u64(&j, "vruntime", ti.vruntime);
+			jw_kv_s64(&j, "lag", ti.vlag);
+			jw_kv_bool(&j, "eligible", ti.eligible);
+			jw_kv_u64(&j, "deadline", ti.deadline);
+			jw_kv_u64(&j, "slice", ti.slice);
+			jw_kv_bool(&j, "delayed", ti.sched_delayed);
+			jw_kv_u64(&j, "load_avg", ti.avg.load_avg);
+			jw_kv_u64(&j, "util_avg", ti.avg.util_avg);
+			jw_end_object(&j);
 		}
-		json_end_array(&j);
-		json_end_object(&j);
+		jw_end_array(&j);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_key(&j, "groups");
-	json_begin_array(&j);
+	jw_end_array(&j);
+	jw_key(&j, "groups");
+	jw_begin_array(&j);
 	for (int g = 0; g < sched_nr_groups(e); g++) {
 		struct sched_group_info gi;
 
 		sched_group_info(e, g, &gi);
-		json_begin_object(&j);
-		json_kv_str(&j, "path", gi.path);
-		json_kv_u64(&j, "shares", gi.shares);
-		json_kv_bool(&j, "idle", gi.idle);
+		jw_begin_object(&j);
+		jw_kv_str(&j, "path", gi.path);
+		jw_kv_u64(&j, "shares", gi.shares);
+		jw_kv_bool(&j, "idle", gi.idle);
 		if (g && gi.quota != RUNTIME_INF) {
-			json_kv_u64(&j, "quota_ns", gi.quota);
-			json_kv_u64(&j, "period_ns", gi.period);
-			json_kv_u64(&j, "burst_ns", gi.burst);
-			json_kv_u64(&j, "runtime_ns", gi.runtime);
-			json_kv_u64(&j, "next_refill_ns", gi.period_expires);
+			jw_kv_u64(&j, "quota_ns", gi.quota);
+			jw_kv_u64(&j, "period_ns", gi.period);
+			jw_kv_u64(&j, "burst_ns", gi.burst);
+			jw_kv_u64(&j, "runtime_ns", gi.runtime);
+			jw_kv_u64(&j, "next_refill_ns", gi.period_expires);
 		} else {
-			json_kv_str(&j, "quota_ns", "max");
+			jw_kv_str(&j, "quota_ns", "max");
 		}
-		json_kv_s64(&j, "load_avg", gi.load_avg);
-		json_kv_u64(&j, "nr_periods", gi.nr_periods);
-		json_kv_u64(&j, "nr_throttled", gi.nr_throttled);
-		json_kv_u64(&j, "throttled_time_ns", gi.throttled_time);
-		json_key(&j, "cpus");
-		json_begin_array(&j);
+		jw_kv_s64(&j, "load_avg", gi.load_avg);
+		jw_kv_u64(&j, "nr_periods", gi.nr_periods);
+		jw_kv_u64(&j, "nr_throttled", gi.nr_throttled);
+		jw_kv_u64(&j, "throttled_time_ns", gi.throttled_time);
+		jw_key(&j, "cpus");
+		jw_begin_array(&j);
 		for (int cpu = 0; g && cpu < sched_nr_cpus(e); cpu++) {
 			struct sched_group_cpu_info c;
 
 			sched_group_cpu_info(e, g, cpu, &c);
-			json_begin_object(&j);
-			json_kv_s64(&j, "cpu", cpu);
-			json_kv_u64(&j, "weight", c.weight);
-			json_kv_bool(&j, "on_rq", c.on_rq);
-			json_kv_bool(&j, "running", c.curr);
-			json_kv_s64(&j, "h_nr_running", c.h_nr_running);
-			json_kv_u64(&j, "load_avg", c.load_avg);
-			json_kv_u64(&j, "h_load", c.h_load);
-			json_kv_s64(&j, "runtime_remaining_ns", c.runtime_remaining);
-			json_kv_bool(&j, "throttled", c.throttled);
-			json_end_object(&j);
+			jw_begin_object(&j);
+			jw_kv_s64(&j, "cpu", cpu);
+			jw_kv_u64(&j, "weight", c.weight);
+			jw_kv_bool(&j, "on_rq", c.on_rq);
+			jw_kv_bool(&j, "running", c.curr);
+			jw_kv_s64(&j, "h_nr_running", c.h_nr_running);
+			jw_kv_u64(&j, "load_avg", c.load_avg);
+			jw_kv_u64(&j, "h_load", c.h_load);
+			jw_kv_s64(&j, "runtime_remaining_ns", c.runtime_remaining);
+			jw_kv_bool(&j, "throttled", c.throttled);
+			jw_end_object(&j);
 		}
-		json_end_array(&j);
-		json_end_object(&j);
+		jw_end_array(&j);
+		jw_end_object(&j);
 	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
+	jw_end_array(&j);
+	jw_end_object(&j);
+	jw_finish(&j);
 	free(q);
 }

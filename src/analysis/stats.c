@@ -62,8 +62,13 @@ int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 f
 		st->group[g].parent = g ? sc->group[g].parent : -1;
 		st->group_name[g] = sc->nr_groups ? sc->group[g].path : "/";
 	}
-	for (int i = 0; i < sc->nr_tasks; i++)
+	for (int i = 0; i < sc->nr_tasks; i++) {
+		const struct sched_program *prog = sc->task[i].prog;
+
 		st->task_group[i] = sc->task[i].group;
+		for (int k = 0; prog && k < prog->nr_insns && !st->task[i].logs; k++)
+			st->task[i].logs = prog->insn[k].op == PROG_LOG;
+	}
 	return 0;
 }
 
@@ -247,10 +252,42 @@ static void period_close(struct stats *st, struct task_stats *ts, u64 t)
 		ps->slack_sum += r->slack;
 		ps->wu_lat_sum += r->wu_lat;
 		ps->wu_lat_max = MAX(ps->wu_lat_max, r->wu_lat);
-		if (st->period_fn)
+		if (st->period_fn && !ts->logs)
 			st->period_fn(st->period_ctx, (int)(ts - st->task), r);
 	}
+	/* a loop of a phase sums its timers */
+	ts->loop.slack = r->slack;
+	ts->loop.c_period += r->c_period;
+	ts->loop.wu_lat += r->wu_lat;
 	r->start = t;
+}
+
+/* A `log`: one loop of an rt-app phase ended; the next begins. */
+static void on_log(struct stats *st, const struct sched_event *ev)
+{
+	struct task_stats *ts = task_of(st, ev->log.pid);
+	struct loop_row *l;
+
+	if (!ts)
+		return;
+	l = &ts->loop;
+	if (st->period_fn && in_window(st, ev->time)) {
+		struct period_row r = {
+			.start = l->start,
+			.end = ev->time,
+			.run = ev->log.run_wall - l->run_wall,
+			.slack = l->slack,
+			.wu_lat = l->wu_lat,
+			.c_period = l->c_period,
+			.c_duration = ev->log.run_asked - l->run_asked,
+		};
+
+		st->period_fn(st->period_ctx, (int)(ts - st->task), &r);
+	}
+	*l = (struct loop_row){ .started = true,
+				.start = ev->time,
+				.run_wall = ev->log.run_wall,
+				.run_asked = ev->log.run_asked };
 }
 
 /* A task reached its timer: the period's run and slack are known; it ends when the task runs again. */
@@ -289,6 +326,10 @@ static void on_switch(struct stats *st, const struct sched_event *ev)
 			prev->preemptions++;
 	}
 	if (next) {
+		if (!next->loop.started) {
+			next->loop.started = true;
+			next->loop.start = t;
+		}
 		if (next->per.pending)
 			period_close(st, next, t);
 		task_set_state(st, next, TS_RUNNING, t);
@@ -431,6 +472,9 @@ void stats_event(void *arg, const struct sched_event *ev)
 		break;
 	case EV_PROG_TIMER:
 		on_timer(st, ev);
+		break;
+	case EV_PROG_LOG:
+		on_log(st, ev);
 		break;
 	case EV_SCHED_SELECT_RQ:
 		if (in_window(st, ev->time))

@@ -26,14 +26,32 @@ struct lat_hist {
  * for the first). rt-app's log columns: run (CPU time in the period),
  * period, slack (expiry - time the timer was reached, < 0 when late),
  * wu_lat (running again - expiry; 0 when the expiry had passed).
+ *
+ * A task whose program has `log` statements (rt-app's phases, imported)
+ * gets one row per `log` instead, one loop of a phase as rt-app logs it:
+ * from the previous `log` (its first run for the first) to this one; run
+ * is the time from the start to the end of each of its `run`s (rt-app
+ * times its run events by the clock, so preemptions count), c_duration
+ * what they asked for, and the timers' columns summed over the loop
+ * (slack the last one's).
  */
 struct period_row {
 	u64 start, end;		/* end - start = period */
 	u64 run;
 	s64 slack;
 	u64 wu_lat;
-	u64 c_period;		/* the timer's period as written */
+	u64 c_period;	/* the timers' periods as written */
+	u64 c_duration; /* the `run`s as written (log rows; 0 in timer rows) */
 	bool missed;
+};
+
+/* A loop of an rt-app phase in progress (tasks with `log` statements). */
+struct loop_row {
+	bool started;
+	u64 start;
+	u64 run_wall, run_asked; /* the task's counts at the loop's start */
+	s64 slack;
+	u64 c_period, wu_lat;
 };
 
 struct period_stats {
@@ -61,6 +79,8 @@ struct task_stats {
 	u64 dl_misses;		/* SCHED_DEADLINE: jobs that ended past their deadline */
 	struct lat_hist lat;	/* sched_wakeup -> switched in */
 	struct period_stats per;	/* rt-app's per-period view */
+	bool logs;			/* its program has `log` statements: period_fn gets one row per log */
+	struct loop_row loop;
 	/* tracking, not results */
 	int state;		/* 0 not runnable, 1 runnable waiting, 2 running */
 	u64 since;		/* when the current state began */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Streaming JSON writer. Once a misuse is seen the writer stops writing:
- * the document is wrong anyway, and json_finish() says so.
+ * the document is wrong anyway, and jw_finish() says so.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -10,27 +10,27 @@
 
 #include "json.h"
 
-void json_init(struct json *j, FILE *f, int style)
+void jw_init(struct json_writer *j, FILE *f, int style)
 {
 	memset(j, 0, sizeof(*j));
 	j->f = f;
 	j->style = style;
 }
 
-int json_finish(struct json *j)
+int jw_finish(struct json_writer *j)
 {
 	if (j->error || j->depth != 0 || !j->done)
 		return -1;
-	if (j->style == JSON_PRETTY)
+	if (j->style == JW_PRETTY)
 		fputc('\n', j->f);
 	if (fflush(j->f) != 0 || ferror(j->f))
 		return -1;
 	return 0;
 }
 
-static void newline_indent(struct json *j)
+static void newline_indent(struct json_writer *j)
 {
-	if (j->style != JSON_PRETTY)
+	if (j->style != JW_PRETTY)
 		return;
 	fputc('\n', j->f);
 	for (int i = 0; i < j->depth; i++)
@@ -38,7 +38,7 @@ static void newline_indent(struct json *j)
 }
 
 /* The separator before a new member or element of the innermost container. */
-static void next_item(struct json *j)
+static void next_item(struct json_writer *j)
 {
 	if (j->has_items[j->depth - 1])
 		fputc(',', j->f);
@@ -47,7 +47,7 @@ static void next_item(struct json *j)
 }
 
 /* Called before every value; false when the value may not go here. */
-static bool begin_value(struct json *j)
+static bool begin_value(struct json_writer *j)
 {
 	if (j->error)
 		return false;
@@ -70,17 +70,17 @@ static bool begin_value(struct json *j)
 	return true;
 }
 
-static void end_value(struct json *j)
+static void end_value(struct json_writer *j)
 {
 	if (j->depth == 0)
 		j->done = true;
 }
 
-static void begin_container(struct json *j, bool object)
+static void begin_container(struct json_writer *j, bool object)
 {
 	if (!begin_value(j))
 		return;
-	if (j->depth == JSON_MAX_DEPTH) {
+	if (j->depth == JW_MAX_DEPTH) {
 		j->error = true;
 		return;
 	}
@@ -90,7 +90,7 @@ static void begin_container(struct json *j, bool object)
 	j->depth++;
 }
 
-static void end_container(struct json *j, bool object)
+static void end_container(struct json_writer *j, bool object)
 {
 	if (j->error)
 		return;
@@ -105,27 +105,27 @@ static void end_container(struct json *j, bool object)
 	end_value(j);
 }
 
-void json_begin_object(struct json *j)
+void jw_begin_object(struct json_writer *j)
 {
 	begin_container(j, true);
 }
 
-void json_end_object(struct json *j)
+void jw_end_object(struct json_writer *j)
 {
 	end_container(j, true);
 }
 
-void json_begin_array(struct json *j)
+void jw_begin_array(struct json_writer *j)
 {
 	begin_container(j, false);
 }
 
-void json_end_array(struct json *j)
+void jw_end_array(struct json_writer *j)
 {
 	end_container(j, false);
 }
 
-void json_key(struct json *j, const char *key)
+void jw_key(struct json_writer *j, const char *key)
 {
 	if (j->error)
 		return;
@@ -134,8 +134,8 @@ void json_key(struct json *j, const char *key)
 		return;
 	}
 	next_item(j);
-	json_write_escaped(j->f, key, strlen(key));
-	fputs(j->style == JSON_PRETTY ? ": " : ":", j->f);
+	jw_write_escaped(j->f, key, strlen(key));
+	fputs(j->style == JW_PRETTY ? ": " : ":", j->f);
 	j->want_value = true;
 }
 
@@ -173,7 +173,7 @@ static size_t utf8_sequence(const unsigned char *s, size_t n)
 	return len;
 }
 
-void json_write_escaped(FILE *f, const char *str, size_t n)
+void jw_write_escaped(FILE *f, const char *str, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
@@ -218,26 +218,26 @@ void json_write_escaped(FILE *f, const char *str, size_t n)
 	fwrite(buf, 1, len, f);
 }
 
-void json_string_n(struct json *j, const char *s, size_t n)
+void jw_string_n(struct json_writer *j, const char *s, size_t n)
 {
 	if (!begin_value(j))
 		return;
-	json_write_escaped(j->f, s, n);
+	jw_write_escaped(j->f, s, n);
 	end_value(j);
 }
 
-void json_string(struct json *j, const char *s)
+void jw_string(struct json_writer *j, const char *s)
 {
 	if (!s) {
-		json_null(j);
+		jw_null(j);
 		return;
 	}
-	json_string_n(j, s, strlen(s));
+	jw_string_n(j, s, strlen(s));
 }
 
 /* ---- numbers and literals ---- */
 
-static void write_literal(struct json *j, const char *text)
+static void write_literal(struct json_writer *j, const char *text)
 {
 	if (!begin_value(j))
 		return;
@@ -245,7 +245,7 @@ static void write_literal(struct json *j, const char *text)
 	end_value(j);
 }
 
-void json_u64(struct json *j, u64 v)
+void jw_u64(struct json_writer *j, u64 v)
 {
 	char buf[24];
 
@@ -253,7 +253,7 @@ void json_u64(struct json *j, u64 v)
 	write_literal(j, buf);
 }
 
-void json_s64(struct json *j, s64 v)
+void jw_s64(struct json_writer *j, s64 v)
 {
 	char buf[24];
 
@@ -342,24 +342,24 @@ static void format_shortest(char *out, size_t cap, double v)
 	out[n] = '\0';
 }
 
-void json_double(struct json *j, double v)
+void jw_double(struct json_writer *j, double v)
 {
 	char buf[48];	/* sign, 21 integer digits or "0." + 5 zeros + 17 digits */
 
 	if (!isfinite(v)) {
-		json_null(j);
+		jw_null(j);
 		return;
 	}
 	format_shortest(buf, sizeof(buf), v);
 	write_literal(j, buf);
 }
 
-void json_fixed(struct json *j, double v, int decimals)
+void jw_fixed(struct json_writer *j, double v, int decimals)
 {
 	char buf[360];	/* %.17f of DBL_MAX is 327 characters */
 
 	if (!isfinite(v)) {
-		json_null(j);
+		jw_null(j);
 		return;
 	}
 	decimals = decimals < 0 ? 0 : decimals > 17 ? 17 : decimals;
@@ -368,44 +368,44 @@ void json_fixed(struct json *j, double v, int decimals)
 	write_literal(j, buf);
 }
 
-void json_bool(struct json *j, bool v)
+void jw_bool(struct json_writer *j, bool v)
 {
 	write_literal(j, v ? "true" : "false");
 }
 
-void json_null(struct json *j)
+void jw_null(struct json_writer *j)
 {
 	write_literal(j, "null");
 }
 
 /* ---- key + value ---- */
 
-void json_kv_str(struct json *j, const char *key, const char *s)
+void jw_kv_str(struct json_writer *j, const char *key, const char *s)
 {
-	json_key(j, key);
-	json_string(j, s);
+	jw_key(j, key);
+	jw_string(j, s);
 }
 
-void json_kv_u64(struct json *j, const char *key, u64 v)
+void jw_kv_u64(struct json_writer *j, const char *key, u64 v)
 {
-	json_key(j, key);
-	json_u64(j, v);
+	jw_key(j, key);
+	jw_u64(j, v);
 }
 
-void json_kv_s64(struct json *j, const char *key, s64 v)
+void jw_kv_s64(struct json_writer *j, const char *key, s64 v)
 {
-	json_key(j, key);
-	json_s64(j, v);
+	jw_key(j, key);
+	jw_s64(j, v);
 }
 
-void json_kv_double(struct json *j, const char *key, double v)
+void jw_kv_double(struct json_writer *j, const char *key, double v)
 {
-	json_key(j, key);
-	json_double(j, v);
+	jw_key(j, key);
+	jw_double(j, v);
 }
 
-void json_kv_bool(struct json *j, const char *key, bool v)
+void jw_kv_bool(struct json_writer *j, const char *key, bool v)
 {
-	json_key(j, key);
-	json_bool(j, v);
+	jw_key(j, key);
+	jw_bool(j, v);
 }

@@ -310,6 +310,8 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 		return emit(c, kw, span_is(&kw->s, "wait") ? PROG_WAIT : PROG_EXIT) < 0 ? -1 : 0;
 	} else if (span_is(&kw->s, "yield")) {
 		return emit(c, kw, PROG_YIELD) < 0 ? -1 : 0;
+	} else if (span_is(&kw->s, "log")) {
+		return emit(c, kw, PROG_LOG) < 0 ? -1 : 0;
 	} else if (span_is(&kw->s, "wake") || span_is(&kw->s, "wake_sync")) {
 		if (compile_wake(c, kw, PROG_WAKE) < 0)
 			return -1;
@@ -333,9 +335,11 @@ static int compile_stmt(struct compiler *c, const struct token *kw, bool *takes_
 	} else if ((i = compile_sync(c, kw, takes_time)) <= 0) {
 		return i;
 	} else {
-		return lex_error(lx, &kw->s, "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
+		return lex_error(lx, &kw->s,
+				 "unknown statement '%s' (expected run, sleep, loop, wait, wake, "
 				 "yield, yield_to, exit, nice, lock, unlock, cond_wait, signal, broadcast, "
-				 "suspend, resume, barrier, timer, fork)", SNIP(&kw->s));
+				 "suspend, resume, barrier, timer, fork, log)",
+				 SNIP(&kw->s));
 	}
 	return 0;
 }

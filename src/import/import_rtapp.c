@@ -3,11 +3,15 @@
  * rt-app JSON into a scenario (import_rtapp.h).
  *
  * rt-app reads its files with json-c, which takes comments and trailing
- * commas, and workgen first renames duplicate keys so a phase may list
- * "run" twice, and fills a bare "suspend" with the task's name. The text is
- * first rewritten as strict JSON the same way (every key gets a unique mark
- * "\u0001<n>", which also keeps where it was written for messages), then
- * parsed with jansson, whose objects keep their keys in order.
+ * commas, and keeps one value per key: a repeated key's last value, at the
+ * place of its first (json_object_object_add() replaces the value of the
+ * entry it finds). Its workgen script first renames repeated keys so a
+ * phase may list "run" twice, and fills a bare "suspend" with the task's
+ * name. The text is first rewritten as strict JSON (every key gets a unique
+ * mark "\u0001<n>", which also keeps where it was written for messages),
+ * parsed with jansson, whose objects keep their keys in order, and then
+ * the repeated keys are collapsed as json-c does unless workgen's reading
+ * is asked for.
  *
  * Each task object becomes a `program` block and a `task` line:
  *   task loop (-1 forever) { phase loop { events } ... }
@@ -74,6 +78,7 @@ static const char *const policy_names[] = {
 struct importer {
 	const char *name, *text;
 	size_t len;
+	bool workgen;
 	struct relaxed r;
 	FILE *warn;
 	int nr_warnings;
@@ -247,8 +252,13 @@ static int put_key(struct importer *im, size_t start, size_t end)
 		return -1;
 	/* workgen's bare "suspend": a key with no value */
 	size_t k = next_token(im->text, im->len, end + 1);
-	if (k >= im->len || im->text[k] == ',' || im->text[k] == '}')
+	if (k >= im->len || im->text[k] == ',' || im->text[k] == '}') {
+		if (!im->workgen)
+			warn(im, (int)r->nr_keys - 1,
+			     "a key without a value is workgen's syntax, which rt-app "
+			     "itself refuses: read as workgen reads it");
 		return put(im, ":null", 5, end);
+	}
 	return 0;
 }
 
@@ -452,6 +462,111 @@ static int deadline_attrs(struct importer *im, struct rtask *t, int pk, FILE *f)
 	return 0;
 }
 
+/* A "cpus" list into m; -1 (after fail()) when it is not one. */
+static int cpus_list(struct importer *im, json_t *v, int key, struct cpumask *m)
+{
+	size_t i;
+	json_t *c;
+
+	if (!json_is_array(v) || !json_array_size(v))
+		return fail(im, key, "cpus needs a list of CPU numbers");
+	json_array_foreach(v, i, c)
+	{
+		long long cpu;
+
+		if (get_int(im, c, key, "a CPU", &cpu) < 0)
+			return -1;
+		if (cpu < 0 || cpu > MAX_CPU)
+			return fail(im, key, "CPU %lld is out of range 0..%d", cpu, MAX_CPU);
+		if (cpu > im->max_cpu)
+			im->max_cpu = (int)cpu;
+		cpumask_set(m, (int)cpu);
+	}
+	return 0;
+}
+
+/*
+ * cpus=: the task's "cpus", as written. rt-app sets a phase's own "cpus"
+ * when the phase begins (the task's, or any CPU, for a phase without); a
+ * scenario task has one affinity, so a task whose phases differ gets their
+ * union, in every phase, with a warning that counts the phases it widens.
+ */
+static int task_cpus(struct importer *im, struct rtask *t, FILE *f)
+{
+	struct cpumask tm = { { 0 } }, all = { { 0 } };
+	json_t *v = NULL, *phases = member(t->obj, "phases", NULL), *ph;
+	bool any_phase = false, unpinned = false;
+	int key = t->key, pkey = t->key, nr = 0, wider = 0;
+	const char *k;
+
+	if ((v = member(t->obj, "cpus", &key)) && cpus_list(im, v, key, &tm) < 0)
+		return -1;
+	if (json_is_object(phases)) {
+		json_object_foreach(phases, k, ph)
+		{
+			json_t *pc = json_is_object(ph) ? member(ph, "cpus", &pkey) : NULL;
+			struct cpumask m = { { 0 } };
+
+			nr++;
+			if (pc) {
+				if (cpus_list(im, pc, pkey, &m) < 0)
+					return -1;
+				any_phase = true;
+			} else if (v) {
+				m = tm;
+			} else {
+				unpinned = true;
+			}
+			for (int w = 0; w < (int)(sizeof(m.bits) / sizeof(m.bits[0])); w++)
+				all.bits[w] |= m.bits[w];
+		}
+	}
+	if (!any_phase) {
+		if (v) {
+			size_t i;
+			json_t *c;
+
+			fputs(" cpus=", f);
+			json_array_foreach(v, i, c)
+				fprintf(f, "%s%lld", i ? "," : "", (long long)json_number_value(c));
+		}
+		return 0;
+	}
+	/* the phases that run on fewer CPUs than the union */
+	json_object_foreach(phases, k, ph)
+	{
+		json_t *pc = json_is_object(ph) ? member(ph, "cpus", NULL) : NULL;
+		struct cpumask m = { { 0 } };
+
+		if (pc)
+			cpus_list(im, pc, pkey, &m);
+		else if (v)
+			m = tm;
+		else
+			continue;
+		wider += memcmp(&m, &all, sizeof(m)) != 0;
+	}
+	if (unpinned) {
+		warn(im, pkey,
+		     "task %s sets cpus in some phases, and runs anywhere in others: the scenario "
+		     "has no per-phase affinity, it runs anywhere in all %d phases",
+		     t->rtname, nr);
+		return 0;
+	}
+	if (wider)
+		warn(im, pkey,
+		     "task %s changes its cpus from phase to phase: the scenario has no per-phase "
+		     "affinity, it keeps their union in all %d phases (%d of them wider than written)",
+		     t->rtname, nr, wider);
+	fputs(" cpus=", f);
+	for (int c = 0, sep = 0; c <= im->max_cpu; c++)
+		if (cpumask_test(&all, c)) {
+			fprintf(f, "%s%d", sep ? "," : "", c);
+			sep = 1;
+		}
+	return 0;
+}
+
 /* The task line's attributes: policy=, prio=, runtime=, deadline=, period=, nice=, slice=, cpus=, at=. */
 static int task_attrs(struct importer *im, struct rtask *t, FILE *f, bool forked)
 {
@@ -504,25 +619,8 @@ static int task_attrs(struct importer *im, struct rtask *t, FILE *f, bool forked
 			fprintf(f, " slice=%lldus", dl);
 	}
 
-	key = t->key;
-	if ((v = member(t->obj, "cpus", &key))) {
-		size_t i;
-		json_t *c;
-
-		if (!json_is_array(v) || !json_array_size(v))
-			return fail(im, key, "cpus needs a list of CPU numbers");
-		fputs(" cpus=", f);
-		json_array_foreach(v, i, c) {
-			long long cpu;
-			if (get_int(im, c, key, "a CPU", &cpu) < 0)
-				return -1;
-			if (cpu < 0 || cpu > MAX_CPU)
-				return fail(im, key, "CPU %lld is out of range 0..%d", cpu, MAX_CPU);
-			if (cpu > im->max_cpu)
-				im->max_cpu = (int)cpu;
-			fprintf(f, "%s%lld", i ? "," : "", cpu);
-		}
-	}
+	if (task_cpus(im, t, f) < 0)
+		return -1;
 
 	key = t->key;
 	if ((v = member(t->obj, "delay", &key))) {
@@ -769,8 +867,6 @@ static int phase_events(struct emit *e, json_t *obj, bool task_level)
 		if (ev == E_NONE) {
 			if (!phase_key(base, task_level))
 				warn(e->im, key, "unknown key '%s' ignored", base);
-			else if (!task_level && !strcmp(base, "cpus"))
-				warn(e->im, key, "per-phase cpus are not modelled: the task keeps its own");
 			else if (!task_level && (!strcmp(base, "policy") || prefix(base, "dl-")))
 				warn(e->im, key, "per-phase %s is not modelled", base);
 			else if (!task_level && !strcmp(base, "taskgroup"))
@@ -847,6 +943,8 @@ static int looped(struct emit *e, long long count, int key, const char *what, js
 	body.stmts = 0;
 	body.takes_time = false;
 	r = phase_events(&body, obj, task_level);
+	if (r > 0)
+		line(&body, "log"); /* rt-app logs each loop of a phase */
 	fclose(body.f);
 	if (r == 0)
 		r = fail(e->im, key, "no events in this %s", what);
@@ -1224,6 +1322,72 @@ static int global(struct importer *im, json_t *g, int gkey, FILE *f)
 	return 0;
 }
 
+/* ---- repeated keys ---- */
+
+/*
+ * Every object as json-c builds it: one member per name, the last value at
+ * the first one's place, a warning for each value dropped. The member keeps
+ * the last key's mark, so that messages point at the value used.
+ */
+static int collapse(struct importer *im, json_t *v)
+{
+	const char *k, **key = NULL;
+	json_t *m, *last = NULL, *out = NULL;
+	char base[256];
+	size_t i, n = 0;
+	int r = -1;
+
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, m) if (collapse(im, m) < 0) return -1;
+		return 0;
+	}
+	if (!json_is_object(v))
+		return 0;
+	key = malloc((json_object_size(v) + 1) * sizeof(*key));
+	last = json_object();
+	out = json_object();
+	if (!key || !last || !out)
+		goto out;
+	/* the last member of each name; each earlier one is a value dropped */
+	json_object_foreach(v, k, m)
+	{
+		json_t *prev;
+
+		key_id(k, base, sizeof(base));
+		if ((prev = json_object_get(last, base)))
+			warn(im, key_id(key[json_integer_value(prev)], base, sizeof(base)),
+			     "\"%s\" is repeated: "
+			     "rt-app (json-c) keeps only its last value, at its first place (--workgen keeps "
+			     "each)",
+			     base);
+		key[n] = k;
+		if (json_object_set_new(last, base, json_integer((json_int_t)n++)) < 0)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *l;
+
+		key_id(key[i], base, sizeof(base));
+		l = json_object_get(last, base);
+		if (!l)
+			continue; /* written already, at its first place */
+		k = key[json_integer_value(l)];
+		m = json_object_get(v, k);
+		if (collapse(im, m) < 0 || json_object_set(out, k, m) < 0 || json_object_del(last, base) < 0)
+			goto out;
+	}
+	if (json_object_clear(v) < 0 || json_object_update(v, out) < 0)
+		goto out;
+	r = 0;
+out:
+	free(key);
+	json_decref(last);
+	json_decref(out);
+	if (r < 0 && !im->failed)
+		fail_at(im, 0, "out of memory");
+	return r;
+}
+
 /* ---- the whole file ---- */
 
 static int convert(struct importer *im, FILE *body, FILE *head)
@@ -1246,6 +1410,8 @@ static int convert(struct importer *im, FILE *body, FILE *head)
 		fail_at(im, 0, "an rt-app file is a JSON object");
 		goto out;
 	}
+	if (!im->workgen && collapse(im, root) < 0)
+		goto out;
 	json_object_foreach(root, k, v) {
 		int key = key_id(k, base, sizeof(base));
 		if (!strcmp(base, "tasks") && !tasks) {
@@ -1282,11 +1448,18 @@ int import_rtapp_detect(const char *text, size_t len)
 	return i < len && text[i] == '{';
 }
 
-int import_rtapp(const char *name, const char *text, size_t len, FILE *out, FILE *warn_to,
-		 char *err, size_t errlen)
+int import_rtapp(const char *name, const char *text, size_t len, const struct import_rtapp_opts *o, FILE *out,
+		 FILE *warn_to, char *err, size_t errlen)
 {
-	struct importer im = { .name = name, .text = text, .len = len, .warn = warn_to,
-			       .err = err, .errlen = errlen, .default_policy = POL_OTHER, .max_cpu = -1 };
+	struct importer im = { .name = name,
+			       .text = text,
+			       .len = len,
+			       .warn = warn_to,
+			       .workgen = o && o->workgen,
+			       .err = err,
+			       .errlen = errlen,
+			       .default_policy = POL_OTHER,
+			       .max_cpu = -1 };
 	char *head = NULL, *body = NULL;
 	size_t head_len = 0, body_len = 0;
 	FILE *hf, *bf;

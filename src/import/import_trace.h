@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sched/api/scenario.h"
 #include "sched/api/types.h"
 
 enum trace_format { TRACE_FTRACE, TRACE_TRACE_CMD, TRACE_PERF };
@@ -31,6 +32,11 @@ enum trace_rec_type {
 	TREC_MIGRATE,
 	TREC_FORK,
 	TREC_EXIT,
+	TREC_CGROUP, /* cgroup:cgroup_attach_task: pid moved to path in hierarchy root */
+	/* the buffer statistics `trace-cmd report --stat` prints (and per_cpu/cpuN/stats) */
+	TREC_STAT_CPU,	/* "CPU: N": the statistics below are CPU N's */
+	TREC_STAT_NOW,	/* "now ts: S.F": when they were taken, the recording's end */
+	TREC_STAT_LOST, /* "overrun: N", "dropped events: N": N events lost */
 };
 
 /* The kernel's comm is 15 bytes; perf and tools may print a little more. */
@@ -56,6 +62,10 @@ struct trace_rec {
 	char comm2[TRACE_COMM_MAX];
 	int target_cpu;		/* wakeups: target_cpu; migrate: dest_cpu */
 	int nr_cpus;		/* a header's CPU count (#P:N, cpus=N), else 0 */
+	int root;		/* cgroup: the hierarchy (dst_root) */
+	char path[SCHED_GROUP_PATH_LEN]; /* cgroup: dst_path, cut to what a scenario holds */
+	bool path_cut;			 /* ... and it was longer */
+	u64 nr_lost;			 /* TREC_STAT_LOST */
 };
 
 /*
@@ -71,6 +81,9 @@ struct import_trace_opts {
 	bool keep_idle;		/* each CPU's idle task (pid 0) as a task */
 	bool keep_tracer;	/* trace-cmd and perf threads */
 	bool pin;		/* cpus= the CPUs each task was seen running on */
+	const char *leave_out;	/* comm globs, separated by commas: tasks left out like the tracer's */
+	bool has_cgroup_root;	/* cgroup_root given; else it is told from the trace */
+	int cgroup_root;	/* the cpu controller's cgroup hierarchy (/proc/cgroups) */
 };
 
 /*

@@ -376,6 +376,33 @@ static int wake_plugin(struct lp *lp, const char *b, const char *e, struct trace
 	return comm_pid_prio(lp, b, cpu, r->comm, &r->pid, &r->prio);
 }
 
+/* "dst_root=1 dst_id=17 dst_level=1 dst_path=/a b pid=42 comm=sh": the path runs up to " pid=". */
+static int cgroup_tp(struct lp *lp, const char *b, const char *e, struct trace_rec *r)
+{
+	const char *p, *q;
+	size_t n;
+
+	if (int_key(lp, b, e, "dst_root", &r->root) || int_key(lp, b, e, "pid", &r->pid))
+		return -1;
+	p = find_key(b, e, "dst_path");
+	if (!p)
+		return fail(lp, e, "expected 'dst_path='");
+	q = find_key(p, e, "pid");
+	if (!q)
+		return fail(lp, p, "expected 'pid=' after 'dst_path='");
+	q -= strlen("pid") + 1; /* the blank before "pid=" ends the path */
+	n = q > p ? (size_t)(q - 1 - p) : 0;
+	r->path_cut = n >= sizeof(r->path);
+	if (r->path_cut)
+		n = sizeof(r->path) - 1;
+	memcpy(r->path, p, n);
+	r->path[n] = '\0';
+	p = find_key(b, e, "comm");
+	if (p)
+		copy_comm(r->comm, p, e);
+	return 0;
+}
+
 static int body(struct lp *lp, enum trace_format fmt, const char *b, struct trace_rec *r)
 {
 	const char *e = lp->end;
@@ -408,6 +435,8 @@ static int body(struct lp *lp, enum trace_format fmt, const char *b, struct trac
 	case TREC_EXIT:
 		return comm_key(lp, b, e, "comm", "pid", r->comm) || int_key(lp, b, e, "pid", &r->pid) ||
 		       int_key(lp, b, e, "prio", &r->prio);
+	case TREC_CGROUP:
+		return cgroup_tp(lp, b, e, r);
 	}
 	return 0;
 }
@@ -416,13 +445,10 @@ static const struct {
 	const char *name;
 	int type;
 } events[] = {
-	{ "sched_switch", TREC_SWITCH },
-	{ "sched_waking", TREC_WAKING },
-	{ "sched_wakeup", TREC_WAKEUP },
-	{ "sched_wakeup_new", TREC_WAKEUP_NEW },
-	{ "sched_migrate_task", TREC_MIGRATE },
-	{ "sched_process_fork", TREC_FORK },
-	{ "sched_process_exit", TREC_EXIT },
+	{ "sched_switch", TREC_SWITCH },	{ "sched_waking", TREC_WAKING },
+	{ "sched_wakeup", TREC_WAKEUP },	{ "sched_wakeup_new", TREC_WAKEUP_NEW },
+	{ "sched_migrate_task", TREC_MIGRATE }, { "sched_process_fork", TREC_FORK },
+	{ "sched_process_exit", TREC_EXIT },	{ "cgroup_attach_task", TREC_CGROUP },
 };
 
 static int event_type(const char *p, const char *e)
@@ -432,11 +458,92 @@ static int event_type(const char *p, const char *e)
 	if (n > 6 && !memcmp(p, "sched:", 6)) {
 		p += 6;
 		n -= 6;
+	} else if (n > 7 && !memcmp(p, "cgroup:", 7)) {
+		p += 7;
+		n -= 7;
 	}
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
 		if (strlen(events[i].name) == n && !memcmp(events[i].name, p, n))
 			return events[i].type;
 	return TREC_SKIP;
+}
+
+/* "<s>.<us>" of a statistics line into ns; NULL if it is not one. */
+static const char *stat_time(const char *p, const char *e, u64 *ns)
+{
+	u64 s = 0, us = 0;
+	int k = 0;
+
+	for (; p < e && is_digit(*p) && k < 11; k++)
+		s = s * 10 + (u64)(*p++ - '0');
+	if (!k || p >= e || *p != '.')
+		return NULL;
+	for (p++, k = 0; p < e && is_digit(*p) && k < 6; k++)
+		us = us * 10 + (u64)(*p++ - '0');
+	if (k != 6)
+		return NULL;
+	*ns = s * 1000000000ull + us * 1000;
+	return p;
+}
+
+/* A u64 count ending the line. */
+static bool stat_count(const char *p, const char *e, u64 *v)
+{
+	int k = 0;
+
+	*v = 0;
+	p = skip_blanks(p, e);
+	for (; p < e && is_digit(*p) && k < 19; k++)
+		*v = *v * 10 + (u64)(*p++ - '0');
+	return k && p == e;
+}
+
+/*
+ * The ring buffer's statistics, as per_cpu/cpuN/stats and `trace-cmd report
+ * --stat` print them: "CPU: N" (trace-cmd) names the CPU of the lines below,
+ * "now ts:" is when they were read (the recording's end), "overrun:" and
+ * "dropped events:" count lost events. 1 for such a line (r->type says
+ * which), 0 for another.
+ */
+static int stat_line(const char *s, const char *e, struct trace_rec *r)
+{
+	static const char *const skip[] = {
+		"Kernel buffer statistics:",
+		"Note: ",
+		"recorded in the trace data.",
+		"entries:",
+		"commit overrun:",
+		"bytes:",
+		"oldest event ts:",
+		"read events:",
+	};
+	const char *p;
+	int v;
+
+	if (starts(s, e, "CPU: ") && digits(s + 5, e, &v) == e) {
+		r->type = TREC_STAT_CPU;
+		r->cpu = v;
+		return 1;
+	}
+	if (starts(s, e, "now ts:") && (p = stat_time(skip_blanks(s + 7, e), e, &r->ts)) &&
+	    skip_blanks(p, e) == e) {
+		r->type = TREC_STAT_NOW;
+		return 1;
+	}
+	if ((starts(s, e, "overrun:") && stat_count(s + 8, e, &r->nr_lost)) ||
+	    (starts(s, e, "dropped events:") && stat_count(s + 15, e, &r->nr_lost))) {
+		r->type = TREC_STAT_LOST;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (starts(s, e, skip[i]))
+			return 1;
+	/* "CPU0 data recorded at offset=0x1000", "    8192 bytes in size (0 uncompressed)" */
+	if (starts(s, e, "CPU") && (p = digits(s + 3, e, &v)) && starts(p, e, " data recorded at offset="))
+		return 1;
+	if ((p = digits(s, e, &v)) && starts(p, e, " bytes in size"))
+		return 1;
+	return 0;
 }
 
 /* Lines without an event: headers, comments, markers of lost events. */
@@ -446,6 +553,8 @@ static int header_line(enum trace_format fmt, const char *s, const char *e, stru
 	int v;
 
 	if (s == e)
+		return 1;
+	if (stat_line(s, e, r))
 		return 1;
 	if (*s == '#') {
 		/* "# entries-in-buffer/entries-written: 3323/3323   #P:2" */

@@ -6,7 +6,9 @@
  *
  *	"%16s-%-7d [%03d] %5s %5lu.%06lu: %s: <fields>"
  *
- * with the timestamp rounded to the microsecond as ns2usecs() rounds it.
+ * with the timestamp rounded to the microsecond as ns2usecs() rounds it (the
+ * trace file of Linux 6.18 prints 2837.743437774 s as 2837.743438: rounded,
+ * not truncated; perf script truncates).
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -63,6 +65,7 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_LB] = "..s1.",
 	[EV_SCHED_HERD] = "d..2.", /* with the sched_migrate_task that completes it */
 	[EV_PROG_TIMER] = ".....",
+	[EV_PROG_LOG] = ".....",
 	[EV_RT_THROTTLE] = "d..2.",   /* update_curr_rt() under the rq lock */
 	[EV_RT_UNTHROTTLE] = "d.h2.", /* the period hrtimer, in hardirq */
 	[EV_DL_THROTTLE] = "d..2.",   /* update_curr_dl_se() under the rq lock */
@@ -458,6 +461,11 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			ev->ext_exit.exit_code);
 		put_note_text(f, text_of(w, ev->ext_exit.text));
 		fputc('\n', f);
+		break;
+	case EV_PROG_LOG:
+		fprintf(f, "comm=%s pid=%d sum_exec=%" PRIu64 " run_wall=%" PRIu64 " run_asked=%" PRIu64 "\n",
+			comm_of(w, ev->log.pid, cpu, a), ev->log.pid, ev->log.sum_exec, ev->log.run_wall,
+			ev->log.run_asked);
 		break;
 	case EV_NOTE: {
 		const char *text = w->o.note ? w->o.note(w->o.ctx, ev->note.index) : NULL;

@@ -65,7 +65,7 @@ struct trace_perfetto {
 	struct task_state *task;
 	char *globs;		/* o.tasks with ',' turned into NULs */
 	size_t globs_len;
-	struct json j;
+	struct json_writer j;
 };
 
 /* ---- writing one trace event ---- */
@@ -77,31 +77,39 @@ static int cpu_tid(int cpu)
 
 static void put_time(struct trace_perfetto *w, const char *key, u64 ns)
 {
-	json_key(&w->j, key);
+	jw_key(&w->j, key);
 	/* microseconds; exact to the nanosecond below 2^53 ns */
-	json_fixed(&w->j, (double)ns / 1000.0, 3);
+	jw_fixed(&w->j, (double)ns / 1000.0, 3);
 }
 
-static struct json *ev_begin(struct trace_perfetto *w, const char *ph, const char *name,
-			     int pid, int tid, u64 ts)
+static struct json_writer *ev_begin(struct trace_perfetto *w, const char *ph, const char *name, int pid,
+				    int tid, u64 ts)
 {
 	if (w->entries)
 		fputs(",\n", w->f);
-	json_init(&w->j, w->f, JSON_COMPACT);
-	json_begin_object(&w->j);
-	json_kv_str(&w->j, "ph", ph);
-	if (ph[0] != 'M')
-		json_kv_str(&w->j, "cat", CAT);
-	json_kv_str(&w->j, "name", name);
-	json_kv_s64(&w->j, "pid", pid);
-	json_kv_s64(&w->j, "tid", tid);
+	jw_init(&w->j, w->f, JW_COMPACT);
+	jw_begin_object(&w->j);
+	jw_kv_str(&w->j, "ph", ph);
+	/* Chrome files its metadata events under "__metadata" */
+	jw_kv_str(&w->j, "cat", ph[0] == 'M' ? "__metadata" : CAT);
+	jw_kv_str(&w->j, "name", name);
+	jw_kv_s64(&w->j, "pid", pid);
+	jw_kv_s64(&w->j, "tid", tid);
 	put_time(w, "ts", ts);
 	return &w->j;
 }
 
+/* "args":{}, which Chrome writes on every event and consumers may expect */
+static void put_no_args(struct trace_perfetto *w)
+{
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
+	jw_end_object(&w->j);
+}
+
 static void ev_end(struct trace_perfetto *w)
 {
-	json_end_object(&w->j);
+	jw_end_object(&w->j);
 	if (w->j.error || w->j.depth || !w->j.done)
 		w->error = true;
 	w->entries++;
@@ -110,15 +118,15 @@ static void ev_end(struct trace_perfetto *w)
 static void put_metadata(struct trace_perfetto *w, const char *what, int pid, int tid,
 			 const char *name, s64 sort_index)
 {
-	struct json *j = ev_begin(w, "M", what, pid, tid, 0);
+	struct json_writer *j = ev_begin(w, "M", what, pid, tid, 0);
 
-	json_key(j, "args");
-	json_begin_object(j);
+	jw_key(j, "args");
+	jw_begin_object(j);
 	if (name)
-		json_kv_str(j, "name", name);
+		jw_kv_str(j, "name", name);
 	else
-		json_kv_s64(j, "sort_index", sort_index);
-	json_end_object(j);
+		jw_kv_s64(j, "sort_index", sort_index);
+	jw_end_object(j);
 	ev_end(w);
 }
 
@@ -131,15 +139,15 @@ static bool in_window(const struct trace_perfetto *w, u64 t)
 static void put_counter(struct trace_perfetto *w, int pid, const char *name, u64 t, bool is_signed,
 			u64 v)
 {
-	struct json *j = ev_begin(w, "C", name, pid, pid, t);
+	struct json_writer *j = ev_begin(w, "C", name, pid, pid, t);
 
-	json_key(j, "args");
-	json_begin_object(j);
+	jw_key(j, "args");
+	jw_begin_object(j);
 	if (is_signed)
-		json_kv_s64(j, "value", (s64)v);
+		jw_kv_s64(j, "value", (s64)v);
 	else
-		json_kv_u64(j, "value", v);
-	json_end_object(j);
+		jw_kv_u64(j, "value", v);
+	jw_end_object(j);
 	ev_end(w);
 }
 
@@ -235,7 +243,8 @@ struct trace_perfetto *trace_perfetto_open(FILE *f, const struct trace_perfetto_
 	for (int c = 0; c < w->nr_cpus; c++)
 		w->cpu[c].nr_written = -1;
 
-	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", f);
+	/* ts and dur in microseconds, as the format has them; no displayTimeUnit, as Chrome writes none */
+	fputs("{\"traceEvents\":[\n", f);
 	put_metadata(w, "process_name", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, "CPUs", 0);
 	put_metadata(w, "process_sort_index", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, NULL, 0);
 	for (int c = 0; c < w->nr_cpus; c++) {
@@ -305,14 +314,14 @@ static void put_running(struct trace_perfetto *w, int cpu, int pid, int prio, ch
 				 on_cpu ? TRACE_PERFETTO_CPUS_PID : TRACE_PERFETTO_TASKS_PID,
 				 on_cpu ? cpu_tid(cpu) : pid, start, end))
 			return;
-		json_key(&w->j, "args");
-		json_begin_object(&w->j);
-		json_kv_s64(&w->j, "pid", pid);
-		json_kv_s64(&w->j, "prio", prio);
+		jw_key(&w->j, "args");
+		jw_begin_object(&w->j);
+		jw_kv_s64(&w->j, "pid", pid);
+		jw_kv_s64(&w->j, "prio", prio);
 		if (state)
-			json_kv_str(&w->j, "prev_state", state_string(state, st));
-		json_kv_s64(&w->j, "cpu", cpu);
-		json_end_object(&w->j);
+			jw_kv_str(&w->j, "prev_state", state_string(state, st));
+		jw_kv_s64(&w->j, "cpu", cpu);
+		jw_end_object(&w->j);
 		ev_end(w);
 	}
 }
@@ -321,11 +330,11 @@ static void put_runnable(struct trace_perfetto *w, int pid, u64 start, u64 end, 
 {
 	if (!slice_begin(w, "Runnable", TRACE_PERFETTO_TASKS_PID, pid, start, end))
 		return;
-	json_key(&w->j, "args");
-	json_begin_object(&w->j);
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
 	if (cpu >= 0)
-		json_kv_s64(&w->j, "cpu", cpu);
-	json_end_object(&w->j);
+		jw_kv_s64(&w->j, "cpu", cpu);
+	jw_end_object(&w->j);
 	ev_end(w);
 }
 
@@ -420,7 +429,7 @@ static void put_instant(struct trace_perfetto *w, const char *name, int pid, int
 			const char *scope)
 {
 	ev_begin(w, "i", name, pid, tid, t);
-	json_kv_str(&w->j, "s", scope);
+	jw_kv_str(&w->j, "s", scope);
 }
 
 static void on_switch(struct trace_perfetto *w, const struct sched_event *ev)
@@ -458,7 +467,8 @@ static void on_switch(struct trace_perfetto *w, const struct sched_event *ev)
 		if (tn->flow_id && tn->flow_dest == ev->cpu && in_window(w, t)) {
 			/* no "bp": binds to the next slice on this row, the one starting here */
 			ev_begin(w, "f", "migrate", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), t);
-			json_kv_u64(&w->j, "id", tn->flow_id);
+			jw_kv_u64(&w->j, "id", tn->flow_id);
+			put_no_args(w);
 			ev_end(w);
 		}
 		tn->flow_id = 0;
@@ -476,12 +486,12 @@ static void on_wakeup(struct trace_perfetto *w, const struct sched_event *ev)
 	if (in_window(w, t)) {
 		put_instant(w, ev->type == EV_SCHED_WAKEUP_NEW ? "wakeup_new" : "wakeup",
 			    TRACE_PERFETTO_TASKS_PID, ev->wake.pid, t, "t");
-		json_key(&w->j, "args");
-		json_begin_object(&w->j);
-		json_kv_s64(&w->j, "target_cpu", ev->wake.target_cpu);
-		json_kv_s64(&w->j, "waker_cpu", ev->cpu);
-		json_kv_s64(&w->j, "prio", ev->wake.prio);
-		json_end_object(&w->j);
+		jw_key(&w->j, "args");
+		jw_begin_object(&w->j);
+		jw_kv_s64(&w->j, "target_cpu", ev->wake.target_cpu);
+		jw_kv_s64(&w->j, "waker_cpu", ev->cpu);
+		jw_kv_s64(&w->j, "prio", ev->wake.prio);
+		jw_end_object(&w->j);
 		ev_end(w);
 	}
 	if (!ts->running && !ts->waiting) {
@@ -508,23 +518,24 @@ static void on_migrate(struct trace_perfetto *w, const struct sched_event *ev)
 		char buf[32];
 
 		put_instant(w, "migrate", TRACE_PERFETTO_CPUS_PID, cpu_tid(orig), t, "t");
-		json_key(&w->j, "args");
-		json_begin_object(&w->j);
-		json_kv_s64(&w->j, "pid", ev->migrate.pid);
-		json_kv_str(&w->j, "comm", task_name(w, ev->migrate.pid, orig, buf, sizeof(buf)));
-		json_kv_s64(&w->j, "prio", ev->migrate.prio);
-		json_kv_s64(&w->j, "orig_cpu", orig);
-		json_kv_s64(&w->j, "dest_cpu", dest);
+		jw_key(&w->j, "args");
+		jw_begin_object(&w->j);
+		jw_kv_s64(&w->j, "pid", ev->migrate.pid);
+		jw_kv_str(&w->j, "comm", task_name(w, ev->migrate.pid, orig, buf, sizeof(buf)));
+		jw_kv_s64(&w->j, "prio", ev->migrate.prio);
+		jw_kv_s64(&w->j, "orig_cpu", orig);
+		jw_kv_s64(&w->j, "dest_cpu", dest);
 		if (ev->migrate.reason < NR_MIGRATE_REASONS)
-			json_kv_str(&w->j, "reason", migrate_reason_names[ev->migrate.reason]);
-		json_kv_u64(&w->j, "decision", ev->migrate.cause);
-		json_end_object(&w->j);
+			jw_kv_str(&w->j, "reason", migrate_reason_names[ev->migrate.reason]);
+		jw_kv_u64(&w->j, "decision", ev->migrate.cause);
+		jw_end_object(&w->j);
 		ev_end(w);
 
 		ts->flow_id = ++w->flow_seq;
 		ts->flow_dest = dest;
 		ev_begin(w, "s", "migrate", TRACE_PERFETTO_CPUS_PID, cpu_tid(orig), t);
-		json_kv_u64(&w->j, "id", ts->flow_id);
+		jw_kv_u64(&w->j, "id", ts->flow_id);
+		put_no_args(w);
 		ev_end(w);
 	}
 	if (ts->queued && cpu_of(w, dest)) {
@@ -543,32 +554,32 @@ static void on_command(struct trace_perfetto *w, const struct sched_event *ev)
 
 	snprintf(name, sizeof(name), "command %s", kind ? kind : "?");
 	put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
-	json_key(&w->j, "args");
-	json_begin_object(&w->j);
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
 	/* -1: typed at the console rather than a scenario `at` line */
-	json_kv_s64(&w->j, "index", ev->command.index == ~0u ? -1 : (s64)ev->command.index);
+	jw_kv_s64(&w->j, "index", ev->command.index == ~0u ? -1 : (s64)ev->command.index);
 	if (kind)
-		json_kv_str(&w->j, "kind", kind);
+		jw_kv_str(&w->j, "kind", kind);
 	else
-		json_kv_s64(&w->j, "kind", ev->command.kind);
+		jw_kv_s64(&w->j, "kind", ev->command.kind);
 	switch (ev->command.kind) {
 	case CMD_SET_TUNABLE:
 		if (key >= 0 && key < NR_SCHED_TUNABLES)
-			json_kv_str(&w->j, "tunable", sched_tunable_descs[key].name);
+			jw_kv_str(&w->j, "tunable", sched_tunable_descs[key].name);
 		break;
 	case CMD_SET_FEATURE:
 		if (key >= 0 && key < NR_SCHED_FEATURES)
-			json_kv_str(&w->j, "feature", sched_feature_names[key]);
+			jw_kv_str(&w->j, "feature", sched_feature_names[key]);
 		break;
 	default:
 		/* per-task commands: task is an index, pids are index + 1 */
-		json_kv_s64(&w->j, "pid", ev->command.task + 1);
-		json_kv_str(&w->j, "task", task_name(w, ev->command.task + 1, ev->cpu, buf, sizeof(buf)));
+		jw_kv_s64(&w->j, "pid", ev->command.task + 1);
+		jw_kv_str(&w->j, "task", task_name(w, ev->command.task + 1, ev->cpu, buf, sizeof(buf)));
 		break;
 	}
-	json_kv_s64(&w->j, "key", key);
-	json_kv_s64(&w->j, "value", ev->command.value);
-	json_end_object(&w->j);
+	jw_kv_s64(&w->j, "key", key);
+	jw_kv_s64(&w->j, "value", ev->command.value);
+	jw_end_object(&w->j);
 	ev_end(w);
 }
 
@@ -586,14 +597,14 @@ static void on_bandwidth(struct trace_perfetto *w, const struct sched_event *ev)
 		snprintf(name, sizeof(name), "%s %s", ev->type == EV_CFS_THROTTLE ? "throttle" : "unthrottle",
 			 path);
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
-		json_key(&w->j, "args");
-		json_begin_object(&w->j);
-		json_kv_str(&w->j, "group", path);
-		json_kv_s64(&w->j, "runtime_remaining_ns", ev->bw.runtime_remaining);
-		json_kv_s64(&w->j, "pool_ns", ev->bw.pool);
+		jw_key(&w->j, "args");
+		jw_begin_object(&w->j);
+		jw_kv_str(&w->j, "group", path);
+		jw_kv_s64(&w->j, "runtime_remaining_ns", ev->bw.runtime_remaining);
+		jw_kv_s64(&w->j, "pool_ns", ev->bw.pool);
 		if (ev->type == EV_CFS_UNTHROTTLE)
-			json_kv_u64(&w->j, "throttled_ns", ev->bw.extra);
-		json_end_object(&w->j);
+			jw_kv_u64(&w->j, "throttled_ns", ev->bw.extra);
+		jw_end_object(&w->j);
 		ev_end(w);
 	}
 	snprintf(name, sizeof(name), "runtime left %s", path);
@@ -607,10 +618,10 @@ static void on_note(struct trace_perfetto *w, const struct sched_event *ev)
 
 	snprintf(buf, sizeof(buf), "note %u", ev->note.index);
 	put_instant(w, text ? text : buf, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
-	json_key(&w->j, "args");
-	json_begin_object(&w->j);
-	json_kv_u64(&w->j, "index", ev->note.index);
-	json_end_object(&w->j);
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
+	jw_kv_u64(&w->j, "index", ev->note.index);
+	jw_end_object(&w->j);
 	ev_end(w);
 }
 
@@ -619,11 +630,11 @@ static void on_exit_event(struct trace_perfetto *w, const struct sched_event *ev
 	if (!task_of(w, ev->exit.pid, ev->cpu) || !in_window(w, ev->time))
 		return;
 	put_instant(w, "exit", TRACE_PERFETTO_TASKS_PID, ev->exit.pid, ev->time, "t");
-	json_key(&w->j, "args");
-	json_begin_object(&w->j);
-	json_kv_s64(&w->j, "cpu", ev->cpu);
-	json_kv_s64(&w->j, "prio", ev->exit.prio);
-	json_end_object(&w->j);
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
+	jw_kv_s64(&w->j, "cpu", ev->cpu);
+	jw_kv_s64(&w->j, "prio", ev->exit.prio);
+	jw_end_object(&w->j);
 	ev_end(w);
 }
 
@@ -635,12 +646,12 @@ static void on_rt_throttle(struct trace_perfetto *w, const struct sched_event *e
 	snprintf(name, sizeof(name), "%s cpu %d", ev->type == EV_RT_THROTTLE ? "rt_throttle" : "rt_unthrottle",
 		 ev->cpu);
 	put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
-	json_key(&w->j, "args");
-	json_begin_object(&w->j);
-	json_kv_s64(&w->j, "cpu", ev->cpu);
-	json_kv_u64(&w->j, "rt_time_ns", ev->rt_bw.rt_time);
-	json_kv_u64(&w->j, "rt_runtime_ns", ev->rt_bw.rt_runtime);
-	json_end_object(&w->j);
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
+	jw_kv_s64(&w->j, "cpu", ev->cpu);
+	jw_kv_u64(&w->j, "rt_time_ns", ev->rt_bw.rt_time);
+	jw_kv_u64(&w->j, "rt_runtime_ns", ev->rt_bw.rt_runtime);
+	jw_end_object(&w->j);
 	ev_end(w);
 }
 
@@ -652,92 +663,96 @@ static void on_rt_throttle(struct trace_perfetto *w, const struct sched_event *e
  */
 static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 {
-	struct json *j = &w->j;
+	struct json_writer *j = &w->j;
 	char name[64], buf[32];
 
 	switch (ev->type) {
 	case EV_SCHED_SELECT_RQ:
 		put_instant(w, "select_rq", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_u64(j, "decision", ev->seq);
-		json_kv_str(j, "comm", task_name(w, ev->select.pid, ev->cpu, buf, sizeof(buf)));
-		json_kv_str(j, "why", ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup");
-		json_kv_s64(j, "prev_cpu", ev->select.prev_cpu);
-		json_kv_s64(j, "target_cpu", ev->select.target);
-		json_kv_s64(j, "new_cpu", ev->select.new_cpu);
-		json_kv_str(j, "wake_affine", sched_name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine));
-		json_kv_str(j, "path", sched_name_of(select_path_names, NR_SELECT_PATHS, ev->select.path));
-		json_kv_s64(j, "scanned", ev->select.nr_scanned);
-		json_kv_s64(j, "this_eff_load", ev->select.this_eff_load);
-		json_kv_s64(j, "prev_eff_load", ev->select.prev_eff_load);
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_u64(j, "decision", ev->seq);
+		jw_kv_str(j, "comm", task_name(w, ev->select.pid, ev->cpu, buf, sizeof(buf)));
+		jw_kv_str(j, "why", ev->select.wake_flags & SELECT_WF_FORK ? "fork" : "wakeup");
+		jw_kv_s64(j, "prev_cpu", ev->select.prev_cpu);
+		jw_kv_s64(j, "target_cpu", ev->select.target);
+		jw_kv_s64(j, "new_cpu", ev->select.new_cpu);
+		jw_kv_str(j, "wake_affine",
+			  sched_name_of(wake_affine_names, NR_WAKE_AFFINE_RESULTS, ev->select.affine));
+		jw_kv_str(j, "path", sched_name_of(select_path_names, NR_SELECT_PATHS, ev->select.path));
+		jw_kv_s64(j, "scanned", ev->select.nr_scanned);
+		jw_kv_s64(j, "this_eff_load", ev->select.this_eff_load);
+		jw_kv_s64(j, "prev_eff_load", ev->select.prev_eff_load);
+		jw_end_object(j);
 		break;
 	case EV_SCHED_LB_GROUP:
 		put_instant(w, "lb_group", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_u64(j, "decision", ev->lb_group.decision);
-		json_kv_s64(j, "level", ev->lb_group.depth);
-		json_kv_s64(j, "group_cpu", ev->lb_group.first_cpu);
-		json_kv_bool(j, "local", ev->lb_group.local);
-		json_kv_str(j, "group_type", sched_name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type));
-		json_kv_u64(j, "avg_load", ev->lb_group.avg_load);
-		json_kv_u64(j, "group_load", ev->lb_group.group_load);
-		json_kv_u64(j, "group_util", ev->lb_group.group_util);
-		json_kv_u64(j, "group_capacity", ev->lb_group.group_capacity);
-		json_kv_u64(j, "nr_running", ev->lb_group.sum_nr_running);
-		json_kv_u64(j, "h_nr_running", ev->lb_group.sum_h_nr_running);
-		json_kv_u64(j, "idle_cpus", ev->lb_group.idle_cpus);
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_u64(j, "decision", ev->lb_group.decision);
+		jw_kv_s64(j, "level", ev->lb_group.depth);
+		jw_kv_s64(j, "group_cpu", ev->lb_group.first_cpu);
+		jw_kv_bool(j, "local", ev->lb_group.local);
+		jw_kv_str(j, "group_type",
+			  sched_name_of(group_type_names, NR_GROUP_TYPES, ev->lb_group.group_type));
+		jw_kv_u64(j, "avg_load", ev->lb_group.avg_load);
+		jw_kv_u64(j, "group_load", ev->lb_group.group_load);
+		jw_kv_u64(j, "group_util", ev->lb_group.group_util);
+		jw_kv_u64(j, "group_capacity", ev->lb_group.group_capacity);
+		jw_kv_u64(j, "nr_running", ev->lb_group.sum_nr_running);
+		jw_kv_u64(j, "h_nr_running", ev->lb_group.sum_h_nr_running);
+		jw_kv_u64(j, "idle_cpus", ev->lb_group.idle_cpus);
+		jw_end_object(j);
 		break;
 	case EV_SCHED_LB_TASK:
 		put_instant(w, "lb_task", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_u64(j, "decision", ev->lb_task.decision);
-		json_kv_str(j, "comm", task_name(w, ev->lb_task.pid, ev->cpu, buf, sizeof(buf)));
-		json_kv_str(j, "result", sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
-		json_kv_u64(j, "load", ev->lb_task.load);
-		json_kv_s64(j, "imbalance_left", ev->lb_task.imbalance);
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_u64(j, "decision", ev->lb_task.decision);
+		jw_kv_str(j, "comm", task_name(w, ev->lb_task.pid, ev->cpu, buf, sizeof(buf)));
+		jw_kv_str(j, "result",
+			  sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
+		jw_kv_u64(j, "load", ev->lb_task.load);
+		jw_kv_s64(j, "imbalance_left", ev->lb_task.imbalance);
+		jw_end_object(j);
 		break;
 	case EV_SCHED_LB:
 		snprintf(name, sizeof(name), "load_balance %s %s", sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
 			 sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_u64(j, "decision", ev->lb.decision);
-		json_kv_s64(j, "level", ev->lb.depth);
-		json_kv_str(j, "idle", sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle));
-		json_kv_str(j, "outcome", sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
-		json_kv_str(j, "why", sched_name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why));
-		json_kv_s64(j, "imbalance", ev->lb.imbalance);
-		json_kv_str(j, "migration_type", sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type));
-		json_kv_s64(j, "busiest_group", ev->lb.busiest_group);
-		json_kv_s64(j, "busiest_cpu", ev->lb.busiest_cpu);
-		json_kv_u64(j, "moved", ev->lb.nr_moved);
-		json_kv_u64(j, "hot_moved", ev->lb.nr_hot_moved);
-		json_kv_u64(j, "nr_balance_failed", ev->lb.nr_balance_failed);
-		json_kv_u64(j, "balance_interval_ms", ev->lb.balance_interval);
-		json_kv_bool(j, "active", ev->lb.active);
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_u64(j, "decision", ev->lb.decision);
+		jw_kv_s64(j, "level", ev->lb.depth);
+		jw_kv_str(j, "idle", sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle));
+		jw_kv_str(j, "outcome", sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
+		jw_kv_str(j, "why", sched_name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why));
+		jw_kv_s64(j, "imbalance", ev->lb.imbalance);
+		jw_kv_str(j, "migration_type",
+			  sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type));
+		jw_kv_s64(j, "busiest_group", ev->lb.busiest_group);
+		jw_kv_s64(j, "busiest_cpu", ev->lb.busiest_cpu);
+		jw_kv_u64(j, "moved", ev->lb.nr_moved);
+		jw_kv_u64(j, "hot_moved", ev->lb.nr_hot_moved);
+		jw_kv_u64(j, "nr_balance_failed", ev->lb.nr_balance_failed);
+		jw_kv_u64(j, "balance_interval_ms", ev->lb.balance_interval);
+		jw_kv_bool(j, "active", ev->lb.active);
+		jw_end_object(j);
 		break;
 	default:	/* EV_SCHED_HERD */
 		snprintf(name, sizeof(name), "herd %s", sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_u64(j, "migrations", ev->herd.nr);
-		json_kv_u64(j, "src_cpus", ev->herd.nr_src);
-		json_kv_u64(j, "dst_cpus", ev->herd.nr_dst);
-		json_kv_u64(j, "first_seq", ev->herd.first_seq);
-		json_kv_u64(j, "first_ns", ev->herd.first_time);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_u64(j, "migrations", ev->herd.nr);
+		jw_kv_u64(j, "src_cpus", ev->herd.nr_src);
+		jw_kv_u64(j, "dst_cpus", ev->herd.nr_dst);
+		jw_kv_u64(j, "first_seq", ev->herd.first_seq);
+		jw_kv_u64(j, "first_ns", ev->herd.first_time);
 		for (int r = 0; r < NR_MIGRATE_REASONS; r++)
 			if (ev->herd.by_reason[r])
-				json_kv_u64(j, migrate_reason_names[r], ev->herd.by_reason[r]);
-		json_end_object(j);
+				jw_kv_u64(j, migrate_reason_names[r], ev->herd.by_reason[r]);
+		jw_end_object(j);
 		break;
 	}
 	ev_end(w);
@@ -758,12 +773,12 @@ static void on_dl(struct trace_perfetto *w, const struct sched_event *ev)
 			return;
 		put_instant(w, name, TRACE_PERFETTO_TASKS_PID, ev->dl.pid, ev->time, "t");
 	}
-	json_key(&w->j, "args");
-	json_begin_object(&w->j);
-	json_kv_s64(&w->j, "cpu", ev->cpu);
-	json_kv_s64(&w->j, ev->type == EV_DL_MISS ? "lateness_ns" : "runtime_ns", ev->dl.runtime);
-	json_kv_u64(&w->j, "deadline_ns", ev->dl.deadline);
-	json_end_object(&w->j);
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
+	jw_kv_s64(&w->j, "cpu", ev->cpu);
+	jw_kv_s64(&w->j, ev->type == EV_DL_MISS ? "lateness_ns" : "runtime_ns", ev->dl.runtime);
+	jw_kv_u64(&w->j, "deadline_ns", ev->dl.deadline);
+	jw_end_object(&w->j);
 	ev_end(w);
 }
 
@@ -774,12 +789,12 @@ static void on_timer(struct trace_perfetto *w, const struct sched_event *ev)
 		return;
 	put_instant(w, ev->timer.missed ? "timer missed" : "timer", TRACE_PERFETTO_TASKS_PID,
 		    ev->timer.pid, ev->time, "t");
-	json_key(&w->j, "args");
-	json_begin_object(&w->j);
-	json_kv_u64(&w->j, "expires_ns", ev->timer.expires);
-	json_kv_s64(&w->j, "slack_ns", ev->timer.slack);
-	json_kv_u64(&w->j, "period_ns", ev->timer.period);
-	json_end_object(&w->j);
+	jw_key(&w->j, "args");
+	jw_begin_object(&w->j);
+	jw_kv_u64(&w->j, "expires_ns", ev->timer.expires);
+	jw_kv_s64(&w->j, "slack_ns", ev->timer.slack);
+	jw_kv_u64(&w->j, "period_ns", ev->timer.period);
+	jw_end_object(&w->j);
 	ev_end(w);
 }
 
@@ -797,7 +812,7 @@ static const char *text_of(const struct trace_perfetto *w, u32 id)
  */
 static void on_ext(struct trace_perfetto *w, const struct sched_event *ev)
 {
-	struct json *j = &w->j;
+	struct json_writer *j = &w->j;
 	char name[96], dsq[32];
 	const char *op;
 
@@ -810,54 +825,54 @@ static void on_ext(struct trace_perfetto *w, const struct sched_event *ev)
 		snprintf(name, sizeof(name), "ext %s %s (%s)",
 			 sched_name_of(ext_dispatch_how_names, NR_EXT_DSP_HOWS, ev->ext_dsp.how), dsq, op);
 		put_instant(w, name, TRACE_PERFETTO_TASKS_PID, ev->ext_dsp.pid, ev->time, "t");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_str(j, "op", op);
-		json_kv_str(j, "dsq", dsq);
-		json_kv_s64(j, "dest_cpu", ev->ext_dsp.dest_cpu);
-		json_kv_s64(j, "cpu", ev->cpu);
-		json_kv_u64(j, "slice_ns", ev->ext_dsp.slice);
-		json_kv_u64(j, "vtime", ev->ext_dsp.vtime);
-		json_kv_u64(j, "enq_flags", ev->ext_dsp.enq_flags);
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", op);
+		jw_kv_str(j, "dsq", dsq);
+		jw_kv_s64(j, "dest_cpu", ev->ext_dsp.dest_cpu);
+		jw_kv_s64(j, "cpu", ev->cpu);
+		jw_kv_u64(j, "slice_ns", ev->ext_dsp.slice);
+		jw_kv_u64(j, "vtime", ev->ext_dsp.vtime);
+		jw_kv_u64(j, "enq_flags", ev->ext_dsp.enq_flags);
+		jw_end_object(j);
 		break;
 	case EV_EXT_KICK:
 		snprintf(name, sizeof(name), "ext kick cpu %d", ev->ext_kick.target_cpu);
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_kick.op));
-		json_kv_u64(j, "flags", ev->ext_kick.flags);
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_kick.op));
+		jw_kv_u64(j, "flags", ev->ext_kick.flags);
+		jw_end_object(j);
 		break;
 	case EV_EXT_PRINTK:
 		snprintf(name, sizeof(name), "printk: %.80s", text_of(w, ev->ext_print.text));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_print.op));
-		json_kv_s64(j, "pid", ev->ext_print.pid);
-		json_kv_str(j, "text", text_of(w, ev->ext_print.text));
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_print.op));
+		jw_kv_s64(j, "pid", ev->ext_print.pid);
+		jw_kv_str(j, "text", text_of(w, ev->ext_print.text));
+		jw_end_object(j);
 		break;
 	case EV_EXT_ENABLE:
 		snprintf(name, sizeof(name), "ext policy %s enabled", text_of(w, ev->ext_exit.text));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_bool(j, "partial", ev->ext_exit.kind);
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_bool(j, "partial", ev->ext_exit.kind);
+		jw_end_object(j);
 		break;
 	case EV_EXT_EXIT:
 		snprintf(name, sizeof(name), "ext policy disabled (%s)", ext_exit_reason(ev->ext_exit.kind));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
-		json_key(j, "args");
-		json_begin_object(j);
-		json_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_exit.op));
-		json_kv_s64(j, "pid", ev->ext_exit.pid);
-		json_kv_s64(j, "exit_code", ev->ext_exit.exit_code);
-		json_kv_str(j, "msg", text_of(w, ev->ext_exit.text));
-		json_end_object(j);
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_exit.op));
+		jw_kv_s64(j, "pid", ev->ext_exit.pid);
+		jw_kv_s64(j, "exit_code", ev->ext_exit.exit_code);
+		jw_kv_str(j, "msg", text_of(w, ev->ext_exit.text));
+		jw_end_object(j);
 		break;
 	}
 	ev_end(w);
@@ -984,15 +999,15 @@ int trace_perfetto_close(struct trace_perfetto *w, u64 end)
 	}
 
 	fputs("\n],\"otherData\":", w->f);
-	json_init(&w->j, w->f, JSON_COMPACT);
-	json_begin_object(&w->j);
-	json_kv_str(&w->j, "generator", "schedscope");
-	json_kv_str(&w->j, "clock", "simulated time from the start of the run");
-	json_kv_u64(&w->j, "window_from_ns", w->from);
+	jw_init(&w->j, w->f, JW_COMPACT);
+	jw_begin_object(&w->j);
+	jw_kv_str(&w->j, "generator", "schedscope");
+	jw_kv_str(&w->j, "clock", "simulated time from the start of the run");
+	jw_kv_u64(&w->j, "window_from_ns", w->from);
 	if (w->to != NO_END)
-		json_kv_u64(&w->j, "window_to_ns", w->to);
-	json_kv_u64(&w->j, "end_ns", end);
-	json_end_object(&w->j);
+		jw_kv_u64(&w->j, "window_to_ns", w->to);
+	jw_kv_u64(&w->j, "end_ns", end);
+	jw_end_object(&w->j);
 	if (w->j.error || w->j.depth || !w->j.done)
 		w->error = true;
 	fputs("}\n", w->f);

@@ -3,8 +3,8 @@
  * The event stream as Chrome/Perfetto JSON (the "Trace Event Format"), which
  * ui.perfetto.dev and chrome://tracing open directly:
  *
- *	{"displayTimeUnit":"ns","traceEvents":[
- *	{"ph":"M","name":"process_name","pid":1000000,"tid":1000000,"args":{"name":"CPUs"}},
+ *	{"traceEvents":[
+ *	{"ph":"M","cat":"__metadata","name":"process_name","pid":1000000,"tid":1000000,"args":{"name":"CPUs"}},
  *	...
  *	{"ph":"X","cat":"sched","name":"hog.0","pid":1000000,"tid":1000001,"ts":4000.000,"dur":2500.125,"args":{...}},
  *	...
@@ -17,7 +17,7 @@
  *           Counters "CPU N nr_running", "CPU N load_avg", "CPU N util_avg".
  *           Migrations: an instant "migrate" on the source CPU at the migration
  *           and a flow arrow (ph s, there) to the task's next switch-in on the
- *           destination CPU (ph f, bp e).
+ *           destination CPU (ph f, no bp: it binds to the slice starting there).
  *   "Tasks" (pid TRACE_PERFETTO_TASKS_PID): a thread per task (tid = its pid)
  *           with "Running on CPU N" and "Runnable" slices, wakeup and exit
  *           instants, and for the selected tasks counters "NAME vruntime",

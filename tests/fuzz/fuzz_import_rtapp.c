@@ -28,7 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!out || !warn)
 		abort();
 	err[0] = 0;
-	r = import_rtapp("fuzz.json", (const char *)data, size, out, warn, err, sizeof(err));
+	/* the last byte picks the reading of repeated keys: '\n' rt-app's, '}' workgen's */
+	struct import_rtapp_opts o = { .workgen = size && (data[size - 1] & 1) };
+
+	r = import_rtapp("fuzz.json", (const char *)data, size, &o, out, warn, err, sizeof(err));
 	fclose(out);
 	fclose(warn);
 	if (r < 0) {

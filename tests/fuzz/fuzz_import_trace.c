@@ -26,6 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.keep_idle = data[0] & 4;
 	o.keep_tracer = data[0] & 8;
 	o.pin = data[0] & 16;
+	o.has_cgroup_root = data[0] & 32;
+	o.cgroup_root = 1;
+	o.leave_out = data[0] & 64 ? "sh,kworker/*" : NULL;
 	if (import_trace("fuzz.txt", (const char *)data + 1, size - 1, (enum trace_format)(data[0] % 3), &o,
 			 &scn, NULL, err, sizeof(err)))
 		return 0;

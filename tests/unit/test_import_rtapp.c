@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 static char *out, *warns, err[512];
+static struct import_rtapp_opts opts; /* rt-app's own reading unless a test asks for workgen's */
 static int rc;
 
 /* Import text; out/warns hold what was written (freed by the next call). */
@@ -34,7 +35,7 @@ static void import(const char *text)
 	assert_non_null(o);
 	assert_non_null(w);
 	err[0] = 0;
-	rc = import_rtapp("t.json", text, strlen(text), o, w, err, sizeof(err));
+	rc = import_rtapp("t.json", text, strlen(text), &opts, o, w, err, sizeof(err));
 	fclose(o);
 	fclose(w);
 }
@@ -59,8 +60,12 @@ static void has(const char *s, const char *what)
 /* json-c's comments and trailing commas, workgen's duplicate keys and bare suspend */
 static void test_leniency(void **state)
 {
-	import("{ // line comment\n" G "\"tasks\": { \"t x\": { /* block */ \"loop\": 2,\n"
-	       "  \"run\": 1, \"sleep\": 2, \"run\": 3, \"suspend\", \"run\": 4, }, }, }");
+	const char *t = "{ // line comment\n" G "\"tasks\": { \"t x\": { /* block */ \"loop\": 2,\n"
+			"  \"run\": 1, \"sleep\": 2, \"run\": 3, \"suspend\", \"run\": 4, }, }, }";
+
+	opts.workgen = true;
+	import(t);
+	opts.workgen = false;
 	assert_int_equal(rc, 0);
 	in_order(out, "run 1us", "sleep 2us");
 	in_order(out, "sleep 2us", "run 3us");
@@ -68,6 +73,35 @@ static void test_leniency(void **state)
 	in_order(out, "suspend t_x", "run 4us");
 	has(out, "program t_x {\n        loop 2 {\n");
 	assert_string_equal(warns, "");
+
+	/* rt-app itself (json-c): one "run", the last value at the first one's place */
+	import(t);
+	assert_int_equal(rc, 3);
+	has(warns,
+	    "t.json:3:35: warning: a key without a value is workgen's syntax, which rt-app itself refuses: "
+	    "read as workgen reads it\n");
+	has(out, "        loop 2 {\n                run 4us\n                sleep 2us\n"
+		 "                suspend t_x\n                log\n        }\n");
+	assert_null(strstr(out, "run 1us"));
+	assert_null(strstr(out, "run 3us"));
+	has(warns,
+	    "t.json:3:3: warning: \"run\" is repeated: rt-app (json-c) keeps only its last value, at its "
+	    "first place (--workgen keeps each)\n");
+	has(warns, "t.json:3:25: warning: \"run\" is repeated");
+}
+
+/*
+ * mp3-short.json's AudioOut as Debian's rt-app runs it: its log shows
+ * c_duration 4725 per loop, and AudioTrack woken after the run.
+ */
+static void test_repeated_keys_as_rtapp_runs_them(void **state)
+{
+	import("{" G "\"tasks\": { \"AudioOut\": { \"loop\": -1, \"run\": 275, \"resume\": \"AudioTrack\",\n"
+	       "\"run\": 4725, \"suspend\": \"AudioOut\" } } }");
+	assert_int_equal(rc, 1);
+	has(out, "        loop {\n                run 4725us\n                resume AudioTrack\n"
+		 "                suspend AudioOut\n                log\n        }\n");
+	has(warns, "t.json:1:68: warning: \"run\" is repeated");
 }
 
 /* Event keys by prefix, as rt-app matches them: "runtime" before "run", "run2" is a run. */
@@ -87,6 +121,7 @@ static void test_prefixes(void **state)
 /* instance 0 tasks are started by fork: as many as the forks in their loops, at most 16. */
 static void test_fork_pools(void **state)
 {
+	opts.workgen = true; /* two "fork" keys */
 	import("{" G "\"tasks\": { \"p\": { \"loop\": 3, \"fork\": \"c\", \"fork\": \"d\", \"sleep\": 1 },"
 	       " \"c\": { \"instance\": 0, \"loop\": 1, \"run\": 1 },"
 	       " \"d\": { \"instance\": 2, \"loop\": 1, \"run\": 1 } } }");
@@ -100,8 +135,30 @@ static void test_fork_pools(void **state)
 	import("{" G "\"tasks\": { \"p\": { \"fork\": \"c\", \"sleep\": 1 },"
 	       " \"c\": { \"instance\": 0, \"loop\": 1, \"run\": 1 } } }");
 	assert_int_equal(rc, 1);
+	opts.workgen = false;
 	has(out, "task c count=16 program=c\n");
 	has(warns, "t.json:1:76: warning: task c is forked forever or more than 16 times: 16 instances are declared for it");
+}
+
+/*
+ * rt-app sets each phase's cpus as the phase begins; a scenario task has
+ * one affinity: the same set in every phase is exact, different ones give
+ * their union with a warning.
+ */
+static void test_phase_cpus(void **state)
+{
+	import("{" G "\"tasks\": { \"a\": { \"phases\": { \"p1\": { \"cpus\": [1], \"run\": 1 },"
+	       " \"p2\": { \"cpus\": [1], \"run\": 2 } } } } }");
+	assert_int_equal(rc, 0);
+	has(out, "task a cpus=1 program=a\n");
+	import("{" G
+	       "\"tasks\": { \"a\": { \"cpus\": [2], \"phases\": { \"p1\": { \"cpus\": [0], \"run\": 1 },"
+	       " \"p2\": { \"run\": 2 }, \"p3\": { \"cpus\": [0, 2], \"run\": 3 } } } } }");
+	assert_int_equal(rc, 1);
+	has(out, "task a cpus=0,2 program=a\n");
+	has(warns,
+	    "warning: task a changes its cpus from phase to phase: the scenario has no per-phase affinity, "
+	    "it keeps their union in all 3 phases (2 of them wider than written)\n");
 }
 
 /* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, the RT and deadline policies. */
@@ -199,12 +256,10 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_leniency),
-		cmocka_unit_test(test_prefixes),
-		cmocka_unit_test(test_fork_pools),
-		cmocka_unit_test(test_attributes),
-		cmocka_unit_test(test_conversions),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_leniency),    cmocka_unit_test(test_repeated_keys_as_rtapp_runs_them),
+		cmocka_unit_test(test_prefixes),    cmocka_unit_test(test_fork_pools),
+		cmocka_unit_test(test_attributes),  cmocka_unit_test(test_phase_cpus),
+		cmocka_unit_test(test_conversions), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_reads_back),
 	};
 

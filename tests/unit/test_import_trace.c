@@ -300,8 +300,9 @@ static void assert_contains(const char *needle)
 		fail_msg("no '%s' in\n%s", needle, scn);
 }
 
-#define SW(c, t, a, ap, st, b, bp) \
-	"  x-1 [00" #c "] d..2. " t ": sched_switch: prev_comm=" a " prev_pid=" #ap " prev_prio=120 " \
+#define SW(c, t, a, ap, st, b, bp)                                                            \
+	"  " a "-" #ap " [00" #c "] d..2. " t ": sched_switch: prev_comm=" a " prev_pid=" #ap \
+	" prev_prio=120 "                                                                     \
 	"prev_state=" st " ==> next_comm=" b " next_pid=" #bp " next_prio=120\n"
 
 static void test_wake_edge_and_preemption(void **state)
@@ -414,12 +415,12 @@ static void test_missing_wakeup_is_a_timer(void **state)
 static void test_tracer_and_idle_options(void **state)
 {
 	struct import_trace_opts o = { .keep_idle = true, .keep_tracer = true };
-	const char *t =
-		SW(0, "1.000000", "swapper/0", 0, "R", "trace-cmd", 40)
-		"  trace-cmd-40 [000] d..2. 1.001000: sched_waking: comm=w pid=41 prio=120 target_cpu=000\n"
-		SW(0, "1.002000", "trace-cmd", 40, "S", "w", 41)
-		SW(0, "1.003000", "w", 41, "S", "swapper/0", 0)
-		"  x-1 [000] d.h2. 1.004000: sched_waking: comm=z pid=99 prio=120 target_cpu=000\n";
+	const char *t = SW(0, "1.000000", "swapper/0", 0, "R", "trace-cmd",
+			   40) "  trace-cmd-40 [000] d..2. 1.001000: sched_waking: comm=w pid=41 prio=120 "
+			       "target_cpu=000\n" SW(0, "1.002000", "trace-cmd", 40, "S", "w", 41)
+				       SW(0, "1.003000", "w", 41, "S", "swapper/0",
+					  0) "  <idle>-0 [000] d.h2. 1.004000: sched_waking: comm=z pid=99 "
+					     "prio=120 target_cpu=000\n";
 
 	/* left out: its wakeup of w is a sleep from the start (1.000) */
 	assert_int_equal(import(t, NULL), 0);
@@ -503,6 +504,206 @@ static void test_repeats_become_loops(void **state)
 	assert_contains("program p-3 {\n\tloop 4 {\n\t\trun 1ms\n\t\tsleep 1ms\n\t}\n\trun 2ms\n}\n");
 }
 
+/* Import with the warnings caught in log. */
+static int import_log(const char *text, const struct import_trace_opts *o, char *log, size_t n)
+{
+	FILE *w = tmpfile();
+	int rc;
+
+	assert_non_null(w);
+	free(scn);
+	scn = NULL;
+	rc = import_trace("t.txt", text, strlen(text), TRACE_FTRACE, o ? o : &no_opts, &scn, w, err,
+			  sizeof(err));
+	rewind(w);
+	log[fread(log, 1, n - 1, w)] = '\0';
+	fclose(w);
+	return rc;
+}
+
+/*
+ * The trace loses tok's switch to the idle task (as CPU 1 of the test
+ * machine loses tokio's): the idle task's next switch, 900 ms later, shows
+ * tok gone. It ran to its last event (100 us), then a timer woke it at 1.5:
+ * it slept. No CPU hog.
+ */
+static void test_lost_switch_out_to_idle(void **state)
+{
+	char log[2048];
+
+	assert_int_equal(
+		import_log(SW(1, "1.000000", "swapper/1", 0, "R", "tok",
+			      81) "  tok-81 [001] d.h2. 1.000100: sched_waking: comm=a pid=5 prio=120 "
+				  "target_cpu=000\n"
+				  "  <idle>-0 [000] d.h2. 1.500000: sched_waking: comm=tok pid=81 prio=120 "
+				  "target_cpu=001\n" SW(1, "1.900000", "swapper/1", 0, "R", "b", 6)
+					  SW(1, "1.900500", "b", 6, "S", "swapper/1", 0),
+			   NULL, log, sizeof(log)),
+		0);
+	assert_scenario();
+	assert_contains("program tok-81 {\n\trun 100us\n\tsleep 499900us\n}\n");
+	assert_non_null(strstr(log,
+			       "t.txt:4: warning: tok-81 was still running on CPU 1: its switch-out was not "
+			       "recorded, taken at its last event there\n"));
+	assert_non_null(strstr(log, "t.txt: warning: 1 repairs:\n"));
+	assert_non_null(strstr(log, "t.txt: warning:        1 switch-outs not recorded"));
+	assert_non_null(strstr(log,
+			       "t.txt: warning: tok-81: 1 switch-outs not recorded, taken at its last event "
+			       "on the CPU; 1 of them followed by a wakeup (it slept)\n"));
+}
+
+/* A wakeup while t runs, then another task's event on its CPU: t had blocked before the wakeup. */
+static void test_wakeup_then_lost_switch_out(void **state)
+{
+	char log[2048];
+
+	assert_int_equal(import_log(SW(0, "1.000000", "swapper/0", 0, "R", "t",
+				       7) "  t-7 [000] d.h2. 1.001000: sched_waking: comm=z pid=9 prio=120 "
+					  "target_cpu=001\n"
+					  "  <idle>-0 [001] d.h2. 1.002000: sched_waking: comm=t pid=7 "
+					  "prio=120 target_cpu=000\n" SW(0, "1.004000", "u", 8, "S", "t", 7)
+						  SW(0, "1.005000", "t", 7, "S", "swapper/0", 0),
+				    NULL, log, sizeof(log)),
+			 0);
+	assert_scenario();
+	/* t: 1 ms to its last event, asleep to the wakeup, runnable until u gives it the CPU */
+	assert_contains("program t-7 {\n\trun 1ms\n\tsleep 1ms\n\trun 1ms\n}\n");
+	/* u came in after t's last event (1.001), first seen then: no warning of its own */
+	assert_contains("program u-8 {\n\trun 3ms\n");
+	assert_non_null(strstr(log, "t.txt:4: warning: t-7 was still running on CPU 0"));
+}
+
+/* A wakeup of a task still on its CPU that goes on running is the race with its blocking: no repair. */
+static void test_wakeup_while_running_is_no_evidence(void **state)
+{
+	char log[2048];
+
+	assert_int_equal(import_log(SW(0, "1.000000", "swapper/0", 0, "R", "t",
+				       7) "  <idle>-0 [001] d.h2. 1.001000: sched_waking: comm=t pid=7 "
+					  "prio=120 target_cpu=000\n"
+					  "  t-7 [000] d.h2. 1.002000: sched_waking: comm=z pid=9 prio=120 "
+					  "target_cpu=001\n" SW(0, "1.003000", "t", 7, "S", "swapper/0", 0),
+				    NULL, log, sizeof(log)),
+			 0);
+	assert_contains("program t-7 {\n\trun 3ms\n}\n");
+	assert_string_equal(log, "");
+}
+
+/* Seen switched in on CPU 1 while running on CPU 0: it left CPU 0 at its last event there. */
+static void test_switch_in_elsewhere(void **state)
+{
+	char log[2048];
+
+	assert_int_equal(import_log(SW(0, "1.000000", "swapper/0", 0, "R", "t",
+				       7) "  t-7 [000] d.h2. 1.001000: sched_waking: comm=z pid=9 prio=120 "
+					  "target_cpu=001\n" SW(1, "1.003000", "swapper/1", 0, "R", "t", 7)
+						  SW(1, "1.004000", "t", 7, "S", "swapper/1", 0),
+				    NULL, log, sizeof(log)),
+			 0);
+	assert_contains("program t-7 {\n\trun 2ms\n}\n");
+	assert_non_null(strstr(log, "t.txt:3: warning: t-7 was still running on CPU 0"));
+}
+
+/*
+ * cgroup_attach_task in the unified hierarchy (0): a child forked before its
+ * parent moves starts in the parent's group of the time; a task that ran
+ * before its move moves at that time. Moves in another hierarchy (1) are
+ * not followed.
+ */
+static void test_cgroup_moves(void **state)
+{
+	const char *t =
+		SW(0, "1.000000", "swapper/0", 0, "R", "sh",
+		   10) "  sh-10 [000] ..... 1.000100: cgroup_attach_task: dst_root=0 dst_id=5 dst_level=1 "
+		       "dst_path=/web "
+		       "pid=10 comm=sh\n"
+		       "  sh-10 [000] ..... 1.000100: cgroup_attach_task: dst_root=1 dst_id=5 dst_level=1 "
+		       "dst_path=/other "
+		       "pid=10 comm=sh\n"
+		       "  sh-10 [000] ..... 1.000200: sched_process_fork: comm=sh pid=10 child_comm=sh "
+		       "child_pid=11\n"
+		       "  sh-10 [000] ..... 1.000300: cgroup_attach_task: dst_root=0 dst_id=6 dst_level=2 "
+		       "dst_path=/web/a b@1 pid=11 comm=sh\n" SW(0, "1.001000", "sh", 10, "S", "sh", 11)
+			       SW(0, "1.002000", "sh", 11, "S", "swapper/0", 0);
+
+	assert_int_equal(import(t, NULL), 0);
+	assert_scenario();
+	assert_contains("\ngroup /web\ngroup /web/a_b_1\n");
+	assert_contains("task sh-11 at=200us group=/web/a_b_1 program=sh-11\n");
+	assert_contains("task sh-10 program=sh-10\n");
+	assert_contains("at 100us move task sh-10 to /web\n");
+	assert_null(strstr(scn, "/other"));
+}
+
+/*
+ * prio -1 is SCHED_DEADLINE: woken every 10 ms, jobs of 1 ms and 2 ms, so
+ * runtime 2ms, period and deadline 10ms.
+ */
+static void test_deadline_reservation_inferred(void **state)
+{
+	char text[4096], log[2048];
+	size_t k = 0;
+
+	for (int i = 0; i < 4; i++)
+		k += (size_t)snprintf(
+			text + k, sizeof(text) - k,
+			"  <idle>-0 [000] d.h2. 1.%03d000: sched_waking: comm=d pid=3 prio=-1 "
+			"target_cpu=000\n"
+			"  <idle>-0 [000] d..2. 1.%03d000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+			"prev_prio=120 "
+			"prev_state=R ==> next_comm=d next_pid=3 next_prio=-1\n"
+			"  d-3 [000] d..2. 1.%03d000: sched_switch: prev_comm=d prev_pid=3 prev_prio=-1 "
+			"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n",
+			10 * i, 10 * i, 10 * i + 1 + (i == 2));
+	assert_int_equal(import_log(text, NULL, log, sizeof(log)), 0);
+	assert_scenario();
+	assert_contains("task d-3 policy=deadline runtime=2ms deadline=10ms period=10ms program=d-3\n");
+	assert_non_null(strstr(log, "t.txt: warning: d-3 is a SCHED_DEADLINE task: runtime 2000000 ns per "
+				    "10000000 ns, inferred from its 4 jobs"));
+}
+
+/*
+ * `trace-cmd report --stat` before the events: the recording ended at
+ * "now ts" (1.010), so the duration and the last sleep reach it; CPU 1's
+ * overrun is a warning.
+ */
+static void test_buffer_statistics(void **state)
+{
+	char log[2048];
+	const char *t =
+		"cpus=2\n"
+		"\n"
+		"Kernel buffer statistics:\n"
+		"  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
+		"        recorded in the trace data. They should all be zero.\n"
+		"\n"
+		"CPU: 0\nentries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\noldest event ts:     1.000000\n"
+		"now ts:     1.010000\ndropped events: 0\nread events: 3\n\n"
+		"CPU: 1\nentries: 0\noverrun: 12\ncommit overrun: 0\nbytes: 0\noldest event ts:     "
+		"1.000000\n"
+		"now ts:     1.010002\ndropped events: 0\nread events: 0\n\n"
+		"CPU0 data recorded at offset=0x1000\n    8192 bytes in size (0 uncompressed)\n"
+		"          <idle>-0     [000]     1.000000: sched_switch:         swapper/0:0 [120] R ==> "
+		"a:5 [120]\n"
+		"               a-5     [000]     1.001000: sched_switch:         a:5 [120] S ==> "
+		"swapper/0:0 [120]\n";
+
+	FILE *w = tmpfile();
+
+	assert_non_null(w);
+	free(scn);
+	scn = NULL;
+	assert_int_equal(
+		import_trace("t.txt", t, strlen(t), TRACE_TRACE_CMD, &no_opts, &scn, w, err, sizeof(err)), 0);
+	rewind(w);
+	log[fread(log, 1, sizeof(log) - 1, w)] = '\0';
+	fclose(w);
+	assert_scenario();
+	assert_contains("duration 11ms\n");
+	assert_contains("program a-5 {\n\trun 1ms\n\tsleep 9002us\n}\n");
+	assert_non_null(strstr(log, "t.txt:19: warning: the buffer statistics say CPU 1 lost 12 events\n"));
+}
+
 static int teardown(void **state)
 {
 	free(scn);
@@ -534,6 +735,13 @@ int main(void)
 		cmocka_unit_test_teardown(test_affinity, teardown),
 		cmocka_unit_test_teardown(test_refusals_leave_nothing, teardown),
 		cmocka_unit_test_teardown(test_repeats_become_loops, teardown),
+		cmocka_unit_test_teardown(test_lost_switch_out_to_idle, teardown),
+		cmocka_unit_test_teardown(test_wakeup_then_lost_switch_out, teardown),
+		cmocka_unit_test_teardown(test_wakeup_while_running_is_no_evidence, teardown),
+		cmocka_unit_test_teardown(test_switch_in_elsewhere, teardown),
+		cmocka_unit_test_teardown(test_cgroup_moves, teardown),
+		cmocka_unit_test_teardown(test_deadline_reservation_inferred, teardown),
+		cmocka_unit_test_teardown(test_buffer_statistics, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,7 +19,7 @@ struct capture {
 	FILE *f;
 	char *buf;
 	size_t len;
-	struct json j;
+	struct json_writer j;
 };
 
 static void capture_open(struct capture *c, int style)
@@ -27,7 +27,7 @@ static void capture_open(struct capture *c, int style)
 	memset(c, 0, sizeof(*c));
 	c->f = open_memstream(&c->buf, &c->len);
 	assert_non_null(c->f);
-	json_init(&c->j, c->f, style);
+	jw_init(&c->j, c->f, style);
 }
 
 static const char *capture_text(struct capture *c)
@@ -47,9 +47,9 @@ static void check_string(const char *in, size_t n, const char *want)
 {
 	struct capture c;
 
-	capture_open(&c, JSON_COMPACT);
-	json_string_n(&c.j, in, n);
-	assert_int_equal(json_finish(&c.j), 0);
+	capture_open(&c, JW_COMPACT);
+	jw_string_n(&c.j, in, n);
+	assert_int_equal(jw_finish(&c.j), 0);
 	assert_string_equal(capture_text(&c), want);
 	capture_close(&c);
 }
@@ -58,45 +58,45 @@ static void check_double(double v, const char *want)
 {
 	struct capture c;
 
-	capture_open(&c, JSON_COMPACT);
-	json_double(&c.j, v);
-	assert_int_equal(json_finish(&c.j), 0);
+	capture_open(&c, JW_COMPACT);
+	jw_double(&c.j, v);
+	assert_int_equal(jw_finish(&c.j), 0);
 	assert_string_equal(capture_text(&c), want);
 	capture_close(&c);
 }
 
-static void write_sample(struct json *j)
+static void write_sample(struct json_writer *j)
 {
-	json_begin_object(j);
-	json_kv_u64(j, "a", 1);
-	json_key(j, "b");
-	json_begin_array(j);
-	json_u64(j, 1);
-	json_s64(j, -2);
-	json_string(j, "x");
-	json_end_array(j);
-	json_key(j, "c");
-	json_begin_object(j);
-	json_end_object(j);
-	json_key(j, "d");
-	json_begin_array(j);
-	json_end_array(j);
-	json_kv_bool(j, "e", true);
-	json_key(j, "f");
-	json_null(j);
-	json_kv_double(j, "g", 0.25);
-	json_kv_s64(j, "h", -7);
-	json_kv_str(j, "i", NULL);
-	json_end_object(j);
+	jw_begin_object(j);
+	jw_kv_u64(j, "a", 1);
+	jw_key(j, "b");
+	jw_begin_array(j);
+	jw_u64(j, 1);
+	jw_s64(j, -2);
+	jw_string(j, "x");
+	jw_end_array(j);
+	jw_key(j, "c");
+	jw_begin_object(j);
+	jw_end_object(j);
+	jw_key(j, "d");
+	jw_begin_array(j);
+	jw_end_array(j);
+	jw_kv_bool(j, "e", true);
+	jw_key(j, "f");
+	jw_null(j);
+	jw_kv_double(j, "g", 0.25);
+	jw_kv_s64(j, "h", -7);
+	jw_kv_str(j, "i", NULL);
+	jw_end_object(j);
 }
 
 static void test_compact(void **state)
 {
 	struct capture c;
 
-	capture_open(&c, JSON_COMPACT);
+	capture_open(&c, JW_COMPACT);
 	write_sample(&c.j);
-	assert_int_equal(json_finish(&c.j), 0);
+	assert_int_equal(jw_finish(&c.j), 0);
 	assert_string_equal(capture_text(&c),
 			    "{\"a\":1,\"b\":[1,-2,\"x\"],\"c\":{},\"d\":[],\"e\":true,\"f\":null,"
 			    "\"g\":0.25,\"h\":-7,\"i\":null}");
@@ -107,9 +107,9 @@ static void test_pretty(void **state)
 {
 	struct capture c;
 
-	capture_open(&c, JSON_PRETTY);
+	capture_open(&c, JW_PRETTY);
 	write_sample(&c.j);
-	assert_int_equal(json_finish(&c.j), 0);
+	assert_int_equal(jw_finish(&c.j), 0);
 	assert_string_equal(capture_text(&c),
 			    "{\n"
 			    "  \"a\": 1,\n"
@@ -178,14 +178,14 @@ static void test_integers(void **state)
 {
 	struct capture c;
 
-	capture_open(&c, JSON_COMPACT);
-	json_begin_array(&c.j);
-	json_u64(&c.j, 0);
-	json_u64(&c.j, UINT64_MAX);
-	json_s64(&c.j, INT64_MIN);
-	json_s64(&c.j, INT64_MAX);
-	json_end_array(&c.j);
-	assert_int_equal(json_finish(&c.j), 0);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_array(&c.j);
+	jw_u64(&c.j, 0);
+	jw_u64(&c.j, UINT64_MAX);
+	jw_s64(&c.j, INT64_MIN);
+	jw_s64(&c.j, INT64_MAX);
+	jw_end_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), 0);
 	assert_string_equal(capture_text(&c),
 			    "[0,18446744073709551615,-9223372036854775808,9223372036854775807]");
 	capture_close(&c);
@@ -235,12 +235,12 @@ static void test_double_round_trip(void **state)
 		} while (!isfinite(d));
 		in[i] = d;
 	}
-	capture_open(&c, JSON_COMPACT);
-	json_begin_array(&c.j);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_array(&c.j);
 	for (int i = 0; i < N; i++)
-		json_double(&c.j, in[i]);
-	json_end_array(&c.j);
-	assert_int_equal(json_finish(&c.j), 0);
+		jw_double(&c.j, in[i]);
+	jw_end_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), 0);
 
 	const char *p = capture_text(&c) + 1;
 	for (int i = 0; i < N; i++) {
@@ -259,14 +259,14 @@ static void test_fixed(void **state)
 {
 	struct capture c;
 
-	capture_open(&c, JSON_COMPACT);
-	json_begin_array(&c.j);
-	json_fixed(&c.j, 1234.5678, 3);
-	json_fixed(&c.j, 7.0, 0);
-	json_fixed(&c.j, 0.1, 20);	/* clamped to 17 */
-	json_fixed(&c.j, NAN, 3);
-	json_end_array(&c.j);
-	assert_int_equal(json_finish(&c.j), 0);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_array(&c.j);
+	jw_fixed(&c.j, 1234.5678, 3);
+	jw_fixed(&c.j, 7.0, 0);
+	jw_fixed(&c.j, 0.1, 20); /* clamped to 17 */
+	jw_fixed(&c.j, NAN, 3);
+	jw_end_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), 0);
 	assert_string_equal(capture_text(&c), "[1234.568,7,0.10000000000000001,null]");
 	capture_close(&c);
 }
@@ -290,51 +290,51 @@ static void test_misuse_is_reported(void **state)
 	struct capture c;
 
 	/* a value in an object without a key */
-	capture_open(&c, JSON_COMPACT);
-	json_begin_object(&c.j);
-	json_u64(&c.j, 1);
-	json_end_object(&c.j);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_object(&c.j);
+	jw_u64(&c.j, 1);
+	jw_end_object(&c.j);
+	assert_int_equal(jw_finish(&c.j), -1);
 	capture_close(&c);
 
 	/* a key in an array */
-	capture_open(&c, JSON_COMPACT);
-	json_begin_array(&c.j);
-	json_key(&c.j, "k");
-	json_end_array(&c.j);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_array(&c.j);
+	jw_key(&c.j, "k");
+	jw_end_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), -1);
 	capture_close(&c);
 
 	/* mismatched and missing ends */
-	capture_open(&c, JSON_COMPACT);
-	json_begin_object(&c.j);
-	json_end_array(&c.j);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_object(&c.j);
+	jw_end_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), -1);
 	capture_close(&c);
 
-	capture_open(&c, JSON_COMPACT);
-	json_begin_array(&c.j);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), -1);
 	capture_close(&c);
 
 	/* a key left without its value */
-	capture_open(&c, JSON_COMPACT);
-	json_begin_object(&c.j);
-	json_key(&c.j, "k");
-	json_end_object(&c.j);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	jw_begin_object(&c.j);
+	jw_key(&c.j, "k");
+	jw_end_object(&c.j);
+	assert_int_equal(jw_finish(&c.j), -1);
 	capture_close(&c);
 
 	/* two top-level values; nothing at all */
-	capture_open(&c, JSON_COMPACT);
-	json_u64(&c.j, 1);
-	json_u64(&c.j, 2);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	jw_u64(&c.j, 1);
+	jw_u64(&c.j, 2);
+	assert_int_equal(jw_finish(&c.j), -1);
 	assert_string_equal(capture_text(&c), "1");
 	capture_close(&c);
 
-	capture_open(&c, JSON_COMPACT);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	assert_int_equal(jw_finish(&c.j), -1);
 	capture_close(&c);
 }
 
@@ -342,20 +342,20 @@ static void test_nesting_limit(void **state)
 {
 	struct capture c;
 
-	capture_open(&c, JSON_COMPACT);
-	for (int i = 0; i < JSON_MAX_DEPTH; i++)
-		json_begin_array(&c.j);
-	for (int i = 0; i < JSON_MAX_DEPTH; i++)
-		json_end_array(&c.j);
-	assert_int_equal(json_finish(&c.j), 0);
+	capture_open(&c, JW_COMPACT);
+	for (int i = 0; i < JW_MAX_DEPTH; i++)
+		jw_begin_array(&c.j);
+	for (int i = 0; i < JW_MAX_DEPTH; i++)
+		jw_end_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), 0);
 	capture_close(&c);
 
-	capture_open(&c, JSON_COMPACT);
-	for (int i = 0; i < JSON_MAX_DEPTH + 5; i++)
-		json_begin_array(&c.j);
-	for (int i = 0; i < JSON_MAX_DEPTH + 5; i++)
-		json_end_array(&c.j);
-	assert_int_equal(json_finish(&c.j), -1);
+	capture_open(&c, JW_COMPACT);
+	for (int i = 0; i < JW_MAX_DEPTH + 5; i++)
+		jw_begin_array(&c.j);
+	for (int i = 0; i < JW_MAX_DEPTH + 5; i++)
+		jw_end_array(&c.j);
+	assert_int_equal(jw_finish(&c.j), -1);
 	capture_close(&c);
 }
 
@@ -366,7 +366,7 @@ static void test_write_escaped_alone(void **state)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	json_write_escaped(f, "a\"b", 3);
+	jw_write_escaped(f, "a\"b", 3);
 	fclose(f);
 	assert_string_equal(buf, "\"a\\\"b\"");
 	free(buf);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The ftrace text writer: the exact bytes of the header and of each kind of line. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,6 +412,45 @@ static void test_timer_wakeup_flags(void **state)
 	free(text);
 }
 
+/*
+ * Timestamps as Linux prints them: ns2usecs() adds 500 ns before dividing,
+ * so /sys/kernel/tracing/trace rounds to the nearest microsecond. The pairs
+ * are one recording on Linux 6.18 read twice: the trace file's text, and
+ * `trace-cmd report -t` of the same buffer (the nanoseconds). Truncating
+ * would print 5 of these 8 a microsecond early.
+ */
+static void test_timestamps_as_linux_prints_them(void **state)
+{
+	static const struct {
+		u64 ns;
+		const char *text;
+	} pairs[] = {
+		{ 2837743437774ull, "2837.743438" }, { 2837743452631ull, "2837.743453" },
+		{ 2837743503448ull, "2837.743503" }, { 2837747436427ull, "2837.747436" },
+		{ 2837750795967ull, "2837.750796" }, { 2837756680502ull, "2837.756681" },
+		{ 2837756923994ull, "2837.756924" }, { 2837760745892ull, "2837.760746" },
+	};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		FILE *f = tmpfile();
+		struct trace_ftrace *w;
+		struct sched_event ev;
+		char *text, want[64];
+
+		assert_non_null(f);
+		w = trace_ftrace_open(f, &opts);
+		ev = fx_wake_event(pairs[i].ns, EV_SCHED_WAKING, 0, 1, 0);
+		trace_ftrace_event(w, &ev);
+		assert_int_equal(trace_ftrace_close(w), 0);
+		text = fx_read_all(f);
+		fclose(f);
+		snprintf(want, sizeof(want), " %s: sched_waking:", pairs[i].text);
+		if (!strstr(text, want))
+			fail_msg("%" PRIu64 " ns: expected '%s' in\n%s", pairs[i].ns, want, text);
+		free(text);
+	}
+}
+
 static void test_pipe_keeps_placeholder(void **state)
 {
 	int fds[2];
@@ -470,10 +510,15 @@ static void test_patch_after_preamble(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_header_empty_trace),   cmocka_unit_test(test_lines_latest_kernel),
-		cmocka_unit_test(test_lines_kernel_6_1),     cmocka_unit_test(test_schedscope_events),
-		cmocka_unit_test(test_timer_wakeup_flags),   cmocka_unit_test(test_rt_dl_events),
-		cmocka_unit_test(test_ext_events),	     cmocka_unit_test(test_pipe_keeps_placeholder),
+		cmocka_unit_test(test_header_empty_trace),
+		cmocka_unit_test(test_lines_latest_kernel),
+		cmocka_unit_test(test_lines_kernel_6_1),
+		cmocka_unit_test(test_schedscope_events),
+		cmocka_unit_test(test_timer_wakeup_flags),
+		cmocka_unit_test(test_rt_dl_events),
+		cmocka_unit_test(test_ext_events),
+		cmocka_unit_test(test_pipe_keeps_placeholder),
+		cmocka_unit_test(test_timestamps_as_linux_prints_them),
 		cmocka_unit_test(test_patch_after_preamble),
 	};
 

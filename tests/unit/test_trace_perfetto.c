@@ -249,13 +249,20 @@ static void test_document_and_metadata(void **state)
 {
 	char *t = export(0, 0);
 
-	assert_memory_equal(t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", 39);
-	assert_non_null(strstr(t, "{\"ph\":\"M\",\"name\":\"process_name\"," CPUS ",\"tid\":1000000,\"ts\":0.000,\"args\":{\"name\":\"CPUs\"}},\n"));
-	assert_non_null(strstr(t, "{\"ph\":\"M\",\"name\":\"thread_name\"," CPUS ",\"tid\":1000001,\"ts\":0.000,\"args\":{\"name\":\"CPU 0\"}},\n"));
-	assert_non_null(strstr(t, "{\"ph\":\"M\",\"name\":\"thread_name\"," CPUS ",\"tid\":1000002,\"ts\":0.000,\"args\":{\"name\":\"CPU 1\"}},\n"));
-	assert_non_null(strstr(t, "{\"ph\":\"M\",\"name\":\"thread_sort_index\"," CPUS ",\"tid\":1000002,\"ts\":0.000,\"args\":{\"sort_index\":1}},\n"));
-	assert_non_null(strstr(t, "{\"ph\":\"M\",\"name\":\"process_name\"," TASKS ",\"tid\":2000000,\"ts\":0.000,\"args\":{\"name\":\"Tasks\"}},\n"));
-	assert_non_null(strstr(t, "{\"ph\":\"M\",\"name\":\"thread_name\"," TASKS ",\"tid\":2,\"ts\":0.000,\"args\":{\"name\":\"web.1\"}},\n"));
+	/* no displayTimeUnit: ts in microseconds, as the format says and Chrome writes it */
+	assert_memory_equal(t, "{\"traceEvents\":[\n", 17);
+	assert_non_null(strstr(t, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"process_name\"," CPUS
+				  ",\"tid\":1000000,\"ts\":0.000,\"args\":{\"name\":\"CPUs\"}},\n"));
+	assert_non_null(strstr(t, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"thread_name\"," CPUS
+				  ",\"tid\":1000001,\"ts\":0.000,\"args\":{\"name\":\"CPU 0\"}},\n"));
+	assert_non_null(strstr(t, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"thread_name\"," CPUS
+				  ",\"tid\":1000002,\"ts\":0.000,\"args\":{\"name\":\"CPU 1\"}},\n"));
+	assert_non_null(strstr(t, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"thread_sort_index\"," CPUS
+				  ",\"tid\":1000002,\"ts\":0.000,\"args\":{\"sort_index\":1}},\n"));
+	assert_non_null(strstr(t, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"process_name\"," TASKS
+				  ",\"tid\":2000000,\"ts\":0.000,\"args\":{\"name\":\"Tasks\"}},\n"));
+	assert_non_null(strstr(t, "{\"ph\":\"M\",\"cat\":\"__metadata\",\"name\":\"thread_name\"," TASKS
+				  ",\"tid\":2,\"ts\":0.000,\"args\":{\"name\":\"web.1\"}},\n"));
 	/* the caption, escaped, as a global instant */
 	assert_non_null(strstr(t, "{\"ph\":\"i\",\"cat\":\"sched\",\"name\":\"two \\\"hogs\\\"\\nshare CPU 0\"," CPUS
 				  ",\"tid\":1000000,\"ts\":0.100,\"s\":\"g\",\"args\":{\"index\":0}},\n"));
@@ -296,8 +303,10 @@ static void test_slices(void **state)
 static void test_migration_flow(void **state)
 {
 	char *t = export(0, 0);
-	const char *s = strstr(t, "{\"ph\":\"s\",\"cat\":\"sched\",\"name\":\"migrate\"," CPUS ",\"tid\":1000001,\"ts\":3.000,\"id\":1}");
-	const char *f = strstr(t, "{\"ph\":\"f\",\"cat\":\"sched\",\"name\":\"migrate\"," CPUS ",\"tid\":1000002,\"ts\":3.500,\"id\":1}");
+	const char *s = strstr(t, "{\"ph\":\"s\",\"cat\":\"sched\",\"name\":\"migrate\"," CPUS
+				  ",\"tid\":1000001,\"ts\":3.000,\"id\":1,\"args\":{}}");
+	const char *f = strstr(t, "{\"ph\":\"f\",\"cat\":\"sched\",\"name\":\"migrate\"," CPUS
+				  ",\"tid\":1000002,\"ts\":3.500,\"id\":1,\"args\":{}}");
 
 	assert_non_null(s);
 	assert_non_null(f);
