@@ -5,12 +5,13 @@ PREFIX    ?= /usr/local
 BINDIR     = $(PREFIX)/bin
 DATADIR    = $(PREFIX)/share/schedscope
 MANDIR     = $(PREFIX)/share/man
+INCLUDEDIR = $(PREFIX)/include
 
 CC        ?= cc
 CSTD       = -std=gnu11
 WARN       = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT       ?= -O2 -g
-CPPFLAGS  += -I. -D_GNU_SOURCE -DSCHEDSCOPE_DATADIR='"$(DATADIR)"'
+CPPFLAGS  += -I. -D_GNU_SOURCE -DSCHEDSCOPE_DATADIR='"$(DATADIR)"' -DSCHEDSCOPE_INCLUDEDIR='"$(INCLUDEDIR)"'
 CFLAGS    += $(CSTD) $(WARN) $(OPT)
 JANSSON    = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 LDLIBS    += $(JANSSON) -lm
@@ -37,6 +38,13 @@ UNIT_FIXTURE = tests/unit/fixture.c
 BENCH_UTIL = tests/bench/bench_util.c
 BENCH_SRC  = $(filter-out $(BENCH_UTIL),$(wildcard tests/bench/*.c))
 
+# the kfuncs an ext policy plug-in binds to, exported by every program that can load one
+EXT_EXPORTS = -Wl,--dynamic-list=sched/ext.dynlist
+EXT_SRC    = $(wildcard ext/*.c)
+EXT_SOS    = $(patsubst ext/%.c,$(B)/ext/%.so,$(EXT_SRC))
+TEST_EXT_SOS = $(patsubst tests/ext/%.c,$(B)/tests/ext/%.so,$(wildcard tests/ext/*.c))
+EXT_HEADERS = $(B)/include/schedscope/ext.h $(B)/include/schedscope/types.h
+
 UI_CFLAGS  = $(shell pkg-config --cflags ncursesw termkey 2>/dev/null)
 UI_LIBS    = $(shell pkg-config --libs ncursesw termkey 2>/dev/null) -lreadline
 CMOCKA     = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -58,7 +66,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 
 .PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
-	format-check clang-build validate sweep-screenshot
+	ext-examples format-check clang-build validate sweep-screenshot
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -75,13 +83,13 @@ $(call lib_of,$(1),$(l)): $$(call objs,$(1),$$(call layer_src,$(l)))
 )
 $(1)/LIBS = $(foreach l,$(call reverse,$(LAYERS)),$(call lib_of,$(1),$(l)))
 
-$(1)/schedscope: $$(call objs,$(1),$$(PROG_SRC) $$(GEN_SRC)) $$($(1)/LIBS)
+$(1)/schedscope: $$(call objs,$(1),$$(PROG_SRC) $$(GEN_SRC)) $$($(1)/LIBS) sched/ext.dynlist
 	@echo "  LINK    $$@"
-	$$(Q)$(3) $$(CFLAGS) $(2) -o $$@ $$^ $$(UI_LIBS) $$(LDLIBS)
+	$$(Q)$(3) $$(CFLAGS) $(2) $$(EXT_EXPORTS) -o $$@ $$(filter-out %.dynlist,$$^) $$(UI_LIBS) $$(LDLIBS)
 
-$(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $$($(1)/LIBS)
+$(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $$($(1)/LIBS) sched/ext.dynlist
 	@echo "  LINK    $$@"
-	$$(Q)$(3) $$(CFLAGS) $(2) -o $$@ $$^ $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
+	$$(Q)$(3) $$(CFLAGS) $(2) $$(EXT_EXPORTS) -o $$@ $$(filter-out %.dynlist,$$^) $$(CMOCKA) $$(UI_LIBS) $$(LDLIBS)
 endef
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -92,10 +100,31 @@ $(eval $(call BUILD_TREE,$(B)/asan,$(SAN) -DSCHEDSCOPE_CHECK_INVARIANTS,$(CC)))
 schedscope: $(B)/schedscope
 	@cp $< $@
 
+# ---- ext policies: the installed header, and the examples built as a user would ----
+
+$(B)/include/schedscope/%.h: sched/api/%.h
+	@mkdir -p $(dir $@)
+	@cp $< $@
+
+# built as a user builds a policy (`schedscope ext build`, which also checks it loads)
+$(B)/ext/%.so: ext/%.c $(EXT_HEADERS) $(B)/schedscope
+	@mkdir -p $(dir $@)
+	@echo "  EXT     $@"
+	$(Q)$(B)/schedscope ext build $< -o $@ -Werror $(if $(V),,2>$@.log || { cat $@.log; rm -f $@; exit 1; })
+
+ext-examples: $(EXT_SOS) $(TEST_EXT_SOS)
+
+# policies for the tests: compiled as above but not checked, since some must be refused at load
+$(B)/tests/ext/%.so: tests/ext/%.c $(wildcard tests/ext/*.c) $(EXT_HEADERS) $(B)/schedscope
+	@mkdir -p $(dir $@)
+	@echo "  EXT     $@"
+	$(Q)$(CC) $$($(B)/schedscope ext cflags) -Werror -o $@ $<
+
 # The data folder is compiled in: rebuild what uses it when PREFIX changes.
 $(B)/datadir.stamp: FORCE
-	@mkdir -p $(B); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
-$(B)/src/format/topology_file.o $(B)/asan/src/format/topology_file.o: $(B)/datadir.stamp
+	@mkdir -p $(B); echo '$(DATADIR) $(INCLUDEDIR)' | cmp -s - $@ || echo '$(DATADIR) $(INCLUDEDIR)' > $@
+$(foreach t,$(B) $(B)/asan,$(foreach o,src/format/topology_file src/format/ext_policy src/cmd_ext,$(t)/$(o).o)): \
+	$(B)/datadir.stamp
 FORCE:
 
 UNIT_BINS      = $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
@@ -146,7 +175,7 @@ run: check-deps
 test: check-deps
 	@rm -f $(B)/test-results
 	@tests/check-layers.sh
-	@$(MAKE) --no-print-directory schedscope $(UNIT_BINS)
+	@$(MAKE) --no-print-directory schedscope $(UNIT_BINS) ext-examples
 	@tests/run-unit.sh $(UNIT_BINS)
 	@tests/run-scenarios.sh ./schedscope
 	@tests/run-import.sh ./schedscope
@@ -165,7 +194,7 @@ ui-e2e: schedscope
 	@tests/ui/e2e.sh ./schedscope
 
 asan-test:
-	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS)
+	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS) ext-examples
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-sweep.sh $(B)/asan/schedscope quick
@@ -228,21 +257,25 @@ fuzz: $(FUZZ_BINS)
 BENCH_BINS = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 $(B)/bench/%: tests/bench/%.c $(BENCH_UTIL) $(BENCH_UTIL:.c=.h) $($(B)/LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(filter-out %.h,$^) $(UI_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXT_EXPORTS) -o $@ $(filter-out %.h,$^) $(UI_LIBS) $(LDLIBS)
 
-bench: schedscope $(BENCH_BINS)
+bench: schedscope $(BENCH_BINS) ext-examples
 	@for b in $(BENCH_BINS); do $$b || exit 1; done
 
 # ---- install ----
 
-install: schedscope
+install: schedscope ext-examples
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/topologies $(DESTDIR)$(DATADIR)/scenarios \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(DATADIR)/ext $(DESTDIR)$(INCLUDEDIR)/schedscope \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	install -m 755 schedscope $(DESTDIR)$(BINDIR)/
 	install -m 644 topologies/*.topo $(DESTDIR)$(DATADIR)/topologies/
 	install -m 644 scenarios/*.scn $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 644 ext/*.c $(EXT_SOS) $(DESTDIR)$(DATADIR)/ext/
+	install -m 644 $(EXT_HEADERS) $(DESTDIR)$(INCLUDEDIR)/schedscope/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 
 clean:
 	rm -rf $(B) schedscope

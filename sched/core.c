@@ -4,13 +4,14 @@
  * schedule(), wakeups, fork, nice and policy changes, yield and exit.
  */
 #include "internal.h"
+#include "ext.h"
 
-/* Highest first: stop > dl > rt > fair > idle (no stop class: no CPU hotplug or migration threads). */
+/*
+ * Highest first: stop > dl > rt > fair > ext > idle (no stop class: no CPU
+ * hotplug or migration threads).
+ */
 static const struct sched_class *const sched_class_order[] = {
-	&dl_sched_class,
-	&rt_sched_class,
-	&fair_sched_class,
-	&idle_sched_class,
+	&dl_sched_class, &rt_sched_class, &fair_sched_class, &ext_sched_class, &idle_sched_class,
 };
 
 static int class_rank(const struct sched_class *c)
@@ -19,6 +20,21 @@ static int class_rank(const struct sched_class *c)
 		if (sched_class_order[i] == c)
 			return i;
 	return (int)ARRAY_SIZE(sched_class_order);
+}
+
+bool sched_class_above(const struct sched_class *a, const struct sched_class *b)
+{
+	return class_rank(a) < class_rank(b);
+}
+
+/* next_active_class(): fair is skipped when ext has every task, ext when no policy runs. */
+static bool class_active(const struct sched_class *class)
+{
+	if (class == &fair_sched_class)
+		return !scx_switched_all();
+	if (class == &ext_sched_class)
+		return scx_enabled();
+	return true;
 }
 
 /* ---- clocks ---- */
@@ -103,10 +119,14 @@ void sched_tick(struct rq *rq)
 	if (legacy_balance())
 		update_cpu_load(rq);
 	curr->sched_class->task_tick(rq, curr, 0);
+	if (ST->scx)
+		scx_tick(rq);
 	if (sched_feat(TG_SHARES_UP_WALK) && ST->nr_groups > 1)
 		tg_shares_up_walk(rq);
 	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
-	sched_balance_trigger(rq);
+	/* with every task on ext there is nothing for the fair balancer to move */
+	if (!scx_switched_all())
+		sched_balance_trigger(rq);
 }
 
 void hrtick_start(struct rq *rq, u64 delay)
@@ -161,13 +181,36 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 
 /* ---- schedule() ---- */
 
+/*
+ * prev_balance(), for what the engine models while a policy runs: ext must
+ * balance before every pick, starting from prev's class or ext, whichever
+ * is higher; the classes above stop the walk once they know of a task of
+ * their own or higher (rt and dl: one is queued; fair: any task is queued,
+ * else its newidle balance pulled one).
+ */
+static void prev_balance(struct rq *rq, struct task_struct *prev)
+{
+	scx_note_balance_pending(rq);
+	if (sched_class_above(prev->sched_class, &fair_sched_class) &&
+	    (rq->dl.dl_nr_running || rq->rt.rt_queued))
+		return;
+	if (sched_class_above(prev->sched_class, &ext_sched_class) && class_active(&fair_sched_class) &&
+	    (rq->nr_running || sched_balance_newidle(rq) > 0))
+		return;
+	ext_sched_class.balance(rq, prev);
+}
+
 /* The first class with a runnable task wins; prev is put and next set unless they are one. */
 static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *prev)
 {
+	if (scx_enabled())
+		prev_balance(rq, prev);
 	for (int i = 0; i < (int)ARRAY_SIZE(sched_class_order); i++) {
 		const struct sched_class *class = sched_class_order[i];
 		struct task_struct *p;
 
+		if (!class_active(class))
+			continue;
 		if (class->pick_next_task) {
 			p = class->pick_next_task(rq, prev);
 			if (p)
@@ -177,7 +220,7 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 		p = class->pick_task(rq);
 		if (p) {
 			if (p != prev) {
-				prev->sched_class->put_prev_task(rq, prev);
+				prev->sched_class->put_prev_task(rq, prev, p);
 				p->sched_class->set_next_task(rq, p);
 			}
 			return p;
@@ -256,14 +299,14 @@ void __schedule(struct rq *rq)
 	if (rq->active_balance && is_idle_task(prev))
 		rq->active_balance = false;	/* nothing running to push */
 	if (rq->active_balance) {
-		/* the CPU stopper takes the CPU from the running task */
+		/* the CPU stopper takes the CPU from the running task (a class above all: no next) */
 		next = rq->idle;
-		prev->sched_class->put_prev_task(rq, prev);
+		prev->sched_class->put_prev_task(rq, prev, NULL);
 		next->sched_class->set_next_task(rq, next);
 	} else {
 		next = pick_next_task(rq, prev);
-		/* nothing to run: pull before going idle */
-		if (is_idle_task(next) && sched_balance_newidle(rq) > 0)
+		/* nothing to run: pull before going idle (with a policy, prev_balance() did) */
+		if (is_idle_task(next) && !scx_enabled() && sched_balance_newidle(rq) > 0)
 			next = pick_next_task(rq, next);
 	}
 	if (next == prev)
@@ -282,6 +325,9 @@ void __schedule(struct rq *rq)
 	rq->nr_switches++;
 	sched_info_switch(rq, prev, next);
 	emit_switch(rq, prev, next);
+	/* finish_task_switch(): a dead task is gone once off its CPU */
+	if (prev->state == TASK_DEAD && ST->scx)
+		scx_task_dead(prev);
 
 	if (is_idle_task(next)) {
 		timer_cancel(&ST->tq, &rq->work);
@@ -389,7 +435,10 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	set_task_cpu(p, cpu, this_cpu, decision, MIGRATE_WAKEUP);
 	rq = cpu_rq(cpu);
 	update_rq_clock(rq);
-	activate_task(rq, p, ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0));
+	/* ENQUEUE_RQ_SELECTED: the class's select_task_rq() ran (ext tells its policy) */
+	activate_task(rq, p,
+		      ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0) |
+			      (p->nr_cpus_allowed > 1 ? ENQUEUE_RQ_SELECTED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
 	update_avg_idle(rq);
 	if (p->sched_class == &rt_sched_class)
@@ -435,12 +484,15 @@ void set_load_weight(struct task_struct *p, bool update_load)
 	}
 }
 
+/* __setscheduler_class() */
 static const struct sched_class *policy_class(int policy)
 {
 	if (dl_policy(policy))
 		return &dl_sched_class;
 	if (rt_policy(policy))
 		return &rt_sched_class;
+	if (task_should_scx(policy))
+		return &ext_sched_class;
 	return &fair_sched_class;
 }
 
@@ -500,6 +552,9 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 		update_rq_clock(cpu_rq(from));
 		p->sched_class->task_fork(p);
 	}
+	/* sched_cgroup_fork() and sched_post_fork(): ops.init_task(), then ops.enable() */
+	if (ST->scx)
+		scx_fork(p);
 	/* __set_task_cpu(): a fork is placed, not migrated (no migrate event) */
 	p->recent_used_cpu = from;
 	p->cpu = select_task_rq(p, from, WF_FORK, from);
@@ -642,11 +697,14 @@ static int change_attr(struct task_struct *p, const struct sched_attr *attr, int
 	if (queued)
 		dequeue_task(rq, p, dequeue_flags);
 	if (running)
-		p->sched_class->put_prev_task(rq, p);
+		p->sched_class->put_prev_task(rq, p, NULL);
 
 	__setscheduler_params(p, attr, true);
 	p->prio = normal_prio(p);
 	p->sched_class = policy_class(p->policy);
+	/* check_class_changing() */
+	if (p->sched_class != prev_class && p->sched_class->switching_to)
+		p->sched_class->switching_to(rq, p);
 	/* a queued task whose priority drops goes first among its new peers */
 	if (old_prio < p->prio)
 		enqueue_flags |= ENQUEUE_HEAD;
@@ -681,7 +739,7 @@ void sched_move_task(struct task_struct *p, struct task_group *tg)
 	if (queued)
 		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
 	if (running)
-		p->sched_class->put_prev_task(rq, p);
+		p->sched_class->put_prev_task(rq, p, NULL);
 	p->sched_task_group = tg;
 	if (p->sched_class->task_change_group)
 		p->sched_class->task_change_group(p);
@@ -694,6 +752,27 @@ void sched_move_task(struct task_struct *p, struct task_group *tg)
 		/* it may have joined a throttled group: let schedule() decide */
 		resched_curr(rq);
 	}
+}
+
+void sched_change_class(struct task_struct *p, const struct sched_class *class)
+{
+	struct rq *rq = task_rq(p);
+	const struct sched_class *prev_class = p->sched_class;
+	bool queued = task_on_rq_queued(p), running = task_current(rq, p);
+
+	update_rq_clock(rq);
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	if (running)
+		p->sched_class->put_prev_task(rq, p, NULL);
+	p->sched_class = class;
+	if (class->switching_to)
+		class->switching_to(rq, p);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
+	if (running)
+		class->set_next_task(rq, p);
+	check_class_changed(rq, p, prev_class, p->prio);
 }
 
 void set_user_nice(struct task_struct *p, int nice)

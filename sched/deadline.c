@@ -559,7 +559,7 @@ again:
 	return p;
 }
 
-static void put_prev_task_dl(struct rq *rq, struct task_struct *p)
+static void put_prev_task_dl(struct rq *rq, struct task_struct *p, struct task_struct *next)
 {
 	update_curr_dl(rq);
 	update_dl_rq_load_avg(rq_clock_pelt(rq), rq, 1);

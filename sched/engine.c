@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "balance.h"
+#include "ext.h"
 #include "api/topology.h"
 
 struct sched_engine *cur_engine;
@@ -51,7 +52,7 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 static int nr_timer_slots(const struct sched_scenario *sc)
 {
 	return sc->topo->nr_cpus * 5 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2 +
-	       (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs;
+	       (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs + (sc->ext_ops ? 1 + SCX_NR_TIMERS : 0);
 }
 
 static size_t arena_need(const struct sched_scenario *sc, const struct sched_domains *sds)
@@ -71,6 +72,7 @@ static size_t arena_need(const struct sched_scenario *sc, const struct sched_dom
 					      sizeof(struct cfs_rq) + 32));
 	n += timers * sizeof(struct timer_slot) + 16;
 	n += balance_arena_need(sds, sc->topo->nr_cpus) + herd_arena_need();
+	n += scx_arena_need(sc);
 	return n;
 }
 
@@ -278,8 +280,11 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 
 	st->sync = arena_alloc(e, (size_t)sc->nr_sync * sizeof(struct sync_state));
 	st->task = arena_alloc(e, (size_t)sc->nr_tasks * sizeof(struct task_struct));
-	for (int i = 0; i < sc->nr_tasks; i++) {
+	for (int i = 0; i < sc->nr_tasks; i++)
 		init_task(e, &st->task[i], i);
+	/* a policy is loaded at boot: its enable is the first thing at time 0, before any fork */
+	scx_init(arena_alloc);
+	for (int i = 0; i < sc->nr_tasks; i++) {
 		/* a task another one forks waits for that `fork` */
 		if (!sc->task[i].forked)
 			timer_arm(&st->tq, &st->task[i].fork_timer, sc->task[i].start);
@@ -308,6 +313,7 @@ void sched_engine_destroy(struct sched_engine *e)
 		return;
 	if (cur_engine == e)
 		cur_engine = NULL;
+	sched_texts_free(&e->texts);
 	sched_domains_free(e->sds);
 	free(e->invariant_sums);
 	free(e->idle_comm);
@@ -380,6 +386,7 @@ static int check_policy(const struct sched_command *c, char *err, size_t errlen)
 	case SCHED_NORMAL:
 	case SCHED_BATCH:
 	case SCHED_IDLE:
+	case SCHED_EXT:
 		break;
 	case SCHED_FIFO:
 	case SCHED_RR:
@@ -524,6 +531,8 @@ static void run_pending_reschedules(void)
 	for (;;) {
 		int cpu = -1;
 
+		/* what the ext class deferred to the end of the operation that asked for it */
+		scx_run_deferred();
 		for (int w = 0; w < CPUMASK_WORDS && w * 64 < ST->nr_cpus; w++) {
 			if (ST->resched_pending[w]) {
 				cpu = w * 64 + __builtin_ctzll(ST->resched_pending[w]);
@@ -595,6 +604,12 @@ static void fire_timer(struct sched_timer *t)
 		break;
 	case T_DL_TIMER:
 		dl_task_timer(t->arg >= 0 ? &ST->task[t->arg].dl : &cpu_rq(-1 - t->arg)->fair_server);
+		break;
+	case T_SCX_WATCHDOG:
+		scx_watchdog_timer_fn();
+		break;
+	case T_SCX_TIMER:
+		scx_timer_fn(t->arg);
 		break;
 	}
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Event names, as the kernel's tracepoints (and schedscope's own records) are called. */
+#include <stdio.h>
+
 #include "api/event.h"
+#include "api/ext.h"
 #include "api/scenario.h"
 
 const char *const sched_event_names[NR_SCHED_EVENTS] = {
@@ -34,7 +37,80 @@ const char *const sched_event_names[NR_SCHED_EVENTS] = {
 	[EV_DL_THROTTLE] = "schedscope_dl_throttle",
 	[EV_DL_REPLENISH] = "schedscope_dl_replenish",
 	[EV_DL_MISS] = "schedscope_dl_miss",
+	[EV_EXT_ENABLE] = "schedscope_ext_enable",
+	[EV_EXT_DISPATCH] = "schedscope_ext_dispatch",
+	[EV_EXT_KICK] = "schedscope_ext_kick",
+	[EV_EXT_PRINTK] = "schedscope_ext_printk",
+	[EV_EXT_EXIT] = "schedscope_ext_exit",
 };
+
+const char *const ext_op_names[NR_EXT_OPS] = {
+	[EXT_OP_CORE] = "core",
+	[EXT_OP_SELECT_CPU] = "select_cpu",
+	[EXT_OP_ENQUEUE] = "enqueue",
+	[EXT_OP_DEQUEUE] = "dequeue",
+	[EXT_OP_DISPATCH] = "dispatch",
+	[EXT_OP_TICK] = "tick",
+	[EXT_OP_RUNNABLE] = "runnable",
+	[EXT_OP_RUNNING] = "running",
+	[EXT_OP_STOPPING] = "stopping",
+	[EXT_OP_QUIESCENT] = "quiescent",
+	[EXT_OP_YIELD] = "yield",
+	[EXT_OP_SET_WEIGHT] = "set_weight",
+	[EXT_OP_SET_CPUMASK] = "set_cpumask",
+	[EXT_OP_UPDATE_IDLE] = "update_idle",
+	[EXT_OP_CPU_ACQUIRE] = "cpu_acquire",
+	[EXT_OP_CPU_RELEASE] = "cpu_release",
+	[EXT_OP_INIT_TASK] = "init_task",
+	[EXT_OP_EXIT_TASK] = "exit_task",
+	[EXT_OP_ENABLE] = "enable",
+	[EXT_OP_DISABLE] = "disable",
+	[EXT_OP_INIT] = "init",
+	[EXT_OP_EXIT] = "exit",
+	[EXT_OP_TIMER] = "timer",
+};
+
+const char *const ext_dispatch_how_names[NR_EXT_DSP_HOWS] = {
+	[EXT_DSP_INSERT] = "insert",
+	[EXT_DSP_INSERT_VTIME] = "insert_vtime",
+	[EXT_DSP_MOVE] = "move",
+};
+
+const char *const ext_exit_kind_names[NR_EXT_EXIT_KINDS] = {
+	"unreg", "unreg_bpf", "unreg_kern", "sysrq", "error", "error_bpf", "error_stall",
+};
+
+int ext_exit_kind_index(unsigned kind)
+{
+	if (kind >= SCX_EXIT_UNREG && kind <= SCX_EXIT_SYSRQ)
+		return (int)(kind - SCX_EXIT_UNREG);
+	if (kind >= SCX_EXIT_ERROR && kind <= SCX_EXIT_ERROR_STALL)
+		return 4 + (int)(kind - SCX_EXIT_ERROR);
+	return -1;
+}
+
+/* kernel/sched/ext.c's scx_exit_reason() */
+const char *ext_exit_reason(unsigned kind)
+{
+	switch (kind) {
+	case SCX_EXIT_UNREG:
+		return "unregistered from user space";
+	case SCX_EXIT_UNREG_BPF:
+		return "unregistered from BPF";
+	case SCX_EXIT_UNREG_KERN:
+		return "unregistered from the main kernel";
+	case SCX_EXIT_SYSRQ:
+		return "disabled by sysrq-S";
+	case SCX_EXIT_ERROR:
+		return "runtime error";
+	case SCX_EXIT_ERROR_BPF:
+		return "scx_bpf_error";
+	case SCX_EXIT_ERROR_STALL:
+		return "runnable task stall";
+	default:
+		return "<UNKNOWN>";
+	}
+}
 
 const char *const herd_cause_names[NR_HERD_CAUSES] = {
 	[HERD_NEWIDLE] = "newidle", [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
@@ -47,9 +123,9 @@ const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
 };
 
 const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
-	[MIGRATE_WAKEUP] = "wakeup", [MIGRATE_FORK] = "fork", [MIGRATE_BALANCE] = "balance",
-	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle", [MIGRATE_ACTIVE] = "active",
-	[MIGRATE_RT_PUSH] = "rt_push", [MIGRATE_RT_PULL] = "rt_pull",
+	[MIGRATE_WAKEUP] = "wakeup",   [MIGRATE_FORK] = "fork",	      [MIGRATE_BALANCE] = "balance",
+	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle",  [MIGRATE_ACTIVE] = "active",
+	[MIGRATE_RT_PUSH] = "rt_push", [MIGRATE_RT_PULL] = "rt_pull", [MIGRATE_EXT] = "ext",
 };
 
 const char *const select_path_names[NR_SELECT_PATHS] = {
@@ -66,6 +142,7 @@ const char *const select_path_names[NR_SELECT_PATHS] = {
 	[SEL_FALLBACK] = "fallback",
 	[SEL_RT] = "rt",
 	[SEL_DL_PREV] = "dl_prev",
+	[SEL_EXT] = "ext",
 };
 
 const char *const wake_affine_names[NR_WAKE_AFFINE_RESULTS] = {
@@ -144,3 +221,16 @@ const char *const sched_command_names[NR_SCHED_COMMANDS] = {
 	[CMD_SET_GROUP_BURST] = "set_group_burst",
 	[CMD_MOVE_TASK] = "move_task",
 };
+
+const char *ext_dsq_format(char *buf, size_t len, u64 dsq_id)
+{
+	if (dsq_id == SCX_DSQ_GLOBAL)
+		snprintf(buf, len, "global");
+	else if (dsq_id == SCX_DSQ_LOCAL)
+		snprintf(buf, len, "local");
+	else if ((dsq_id & SCX_DSQ_LOCAL_ON) == SCX_DSQ_LOCAL_ON)
+		snprintf(buf, len, "local_on:%llu", (unsigned long long)(dsq_id & SCX_DSQ_LOCAL_CPU_MASK));
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)dsq_id);
+	return buf;
+}

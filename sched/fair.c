@@ -703,7 +703,7 @@ again:
 	return task_of(se);
 }
 
-static void put_prev_task_fair(struct rq *rq, struct task_struct *prev)
+static void put_prev_task_fair(struct rq *rq, struct task_struct *prev, struct task_struct *next)
 {
 	struct sched_entity *se = &prev->se;
 
@@ -747,7 +747,7 @@ static struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct
 	if (!p || prev == p)
 		return p;
 	if (prev->sched_class != &fair_sched_class) {
-		prev->sched_class->put_prev_task(rq, prev);
+		prev->sched_class->put_prev_task(rq, prev, p);
 		set_next_task_fair(rq, p);
 		return p;
 	}

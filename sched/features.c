@@ -35,6 +35,7 @@ const char *const sched_feature_names[NR_SCHED_FEATURES] = {
 	[FEAT_TG_SHARES_UP_WALK] = "TG_SHARES_UP_WALK",
 	[FEAT_IRQ_TIME_ACCOUNTING] = "IRQ_TIME_ACCOUNTING",
 	[FEAT_PARAVIRT_TIME_ACCOUNTING] = "PARAVIRT_TIME_ACCOUNTING",
+	[FEAT_SKIP_SCHED_IDLE_RQ] = "SKIP_SCHED_IDLE_RQ",
 };
 
 const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
@@ -55,7 +56,9 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_RT_RUNTIME] = { "sched_rt_runtime_us", true, 0, RUNTIME_INF },
 	[TUN_RR_TIMESLICE] = { "sched_rr_timeslice_ms", true, 0, 2147483647ULL * NSEC_PER_MSEC },
 	[TUN_FAIR_SERVER_RUNTIME] = { "fair_server_runtime", true, 0, 2147483647ULL * NSEC_PER_USEC },
-	[TUN_FAIR_SERVER_PERIOD] = { "fair_server_period", true, 100 * NSEC_PER_USEC, 4194304ULL * NSEC_PER_USEC },
+	[TUN_FAIR_SERVER_PERIOD] = { "fair_server_period", true, 100 * NSEC_PER_USEC,
+				     4194304ULL * NSEC_PER_USEC },
+	[TUN_SCX_WATCHDOG_TIMEOUT] = { "scx_watchdog_timeout", true, NSEC_PER_MSEC, 30 * NSEC_PER_SEC },
 };
 
 int sched_feature_lookup(const char *name)
@@ -171,6 +174,8 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return 50 * NSEC_PER_MSEC;
 	case TUN_FAIR_SERVER_PERIOD:
 		return NSEC_PER_SEC;
+	case TUN_SCX_WATCHDOG_TIMEOUT:
+		return 30 * NSEC_PER_SEC;
 	default:
 		return 0;
 	}

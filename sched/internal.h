@@ -100,6 +100,8 @@ enum timer_kind {
 	T_IRQ_END,	/* the CPU's interruption ends */
 	T_RT_PERIOD,	/* def_rt_bandwidth's period timer (<= 6.11) */
 	T_DL_TIMER,	/* a deadline entity's dl_timer: arg = task index, or -1 - cpu for a fair server */
+	T_SCX_WATCHDOG, /* the ext class's watchdog work */
+	T_SCX_TIMER,	/* a policy's bpf_timer: arg = its slot */
 };
 
 struct sched_timer {
@@ -430,6 +432,7 @@ enum {
 	ENQUEUE_MIGRATED = 0x40,
 	ENQUEUE_INITIAL = 0x80,
 	ENQUEUE_DELAYED = 0x200,
+	ENQUEUE_RQ_SELECTED = 0x400, /* the class's select_task_rq() was called */
 };
 enum {
 	DEQUEUE_SLEEP = 0x01,
@@ -453,7 +456,8 @@ struct sched_class {
 	struct task_struct *(*pick_task)(struct rq *rq);
 	/* optional: picks and does put_prev/set_next itself (the fair class's cheap group switch) */
 	struct task_struct *(*pick_next_task)(struct rq *rq, struct task_struct *prev);
-	void (*put_prev_task)(struct rq *rq, struct task_struct *p);
+	/* next: what the pick chose instead, NULL when p is put for a change of its attributes */
+	void (*put_prev_task)(struct rq *rq, struct task_struct *p, struct task_struct *next);
 	void (*set_next_task)(struct rq *rq, struct task_struct *p);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
 	void (*reweight_task)(struct rq *rq, struct task_struct *p, unsigned long weight, u32 inv);
@@ -464,11 +468,16 @@ struct sched_class {
 	void (*switched_from)(struct rq *rq, struct task_struct *p);
 	void (*switched_to)(struct rq *rq, struct task_struct *p);
 	void (*prio_changed)(struct rq *rq, struct task_struct *p, int oldprio);
+	/* optional (ext): joining the class, before the task is queued on it */
+	void (*switching_to)(struct rq *rq, struct task_struct *p);
+	/* optional (ext): before a pick, may this class find a task to run (prev_balance()) */
+	int (*balance)(struct rq *rq, struct task_struct *prev);
 };
 
 extern const struct sched_class dl_sched_class;
 extern const struct sched_class rt_sched_class;
 extern const struct sched_class fair_sched_class;
+extern const struct sched_class ext_sched_class;
 extern const struct sched_class idle_sched_class;
 
 /* ---- the whole state: the arena starts with this ---- */
@@ -508,6 +517,7 @@ struct sched_state {
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
 	struct herd_window *herd;
+	struct scx_sched *scx; /* the ext class, NULL unless a policy is loaded */
 	struct {
 		struct cpumask idle_cpus_mask;
 		int nr_cpus;
@@ -539,7 +549,23 @@ struct sched_engine {
 	sched_invariant_fn invariant_fn;
 	void *invariant_ctx;
 	struct cfs_rq_sum *invariant_sums;
+	/*
+	 * Texts events refer to (the ext policy's printk lines and messages),
+	 * interned: the same text always gets the same id, so a replay after a
+	 * rewind emits byte-identical events. Output only, never read by the
+	 * simulation, hence outside the arena.
+	 */
+	struct sched_texts {
+		char **text; /* [nr], text[0] = "" */
+		u32 nr, cap;
+		u32 *slot; /* [nr_slots] open-addressing index of text ids, 0 = empty */
+		u32 nr_slots;
+	} texts;
 };
+
+/* The id of a text (sched_text() gives it back). */
+u32 sched_text_intern(struct sched_engine *e, const char *s);
+void sched_texts_free(struct sched_texts *t);
 
 /*
  * The engine is single-threaded and the kernel's functions take no engine
@@ -647,6 +673,10 @@ struct sched_attr {
 	u64 dl_runtime, dl_deadline, dl_period;
 };
 int __sched_setscheduler(struct task_struct *p, const struct sched_attr *attr);
+/* sched_class_above(): a's tasks run before b's. */
+bool sched_class_above(const struct sched_class *a, const struct sched_class *b);
+/* Move p to another class as sched_ext's enable and disable paths do (dequeue, put, switch, back). */
+void sched_change_class(struct task_struct *p, const struct sched_class *class);
 void sched_getattr(const struct task_struct *p, struct sched_attr *attr);
 
 /* ---- rt.c ---- */

@@ -7,6 +7,7 @@
 const char *const sched_policy_names[NR_SCHED_POLICIES] = {
 	[SCHED_NORMAL] = "normal", [SCHED_FIFO] = "fifo", [SCHED_RR] = "rr",
 	[SCHED_BATCH] = "batch",   [SCHED_IDLE] = "idle", [SCHED_DEADLINE] = "deadline",
+	[SCHED_EXT] = "ext",
 };
 
 int sched_policy_lookup(const char *name, size_t len)

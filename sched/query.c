@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "ext.h"
 #include "api/topology.h"
 
 /* Readers may be called between steps of any engine. */
@@ -87,6 +88,8 @@ void sched_task_info(const struct sched_engine *e, int task, struct sched_task_i
 		out->eligible = entity_eligible(cfs_rq, se);
 	}
 	avg_info(&se->avg, &out->avg);
+	out->ext_dsq = SCX_DSQ_INVALID;
+	scx_task_info(p, out);
 }
 
 /* Tasks a queue's throttle holds off its CPU: to 6.17 all below it, from 6.18 those in its limbo. */
@@ -125,6 +128,8 @@ void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info
 		.fair_server_active = rq->fair_server.dl_server_active,
 		.fair_server_runtime = rq->fair_server.runtime,
 	};
+	if (ST->scx)
+		out->ext_nr_local = (int)ST->scx->rq[cpu].local_dsq.nr;
 	for (int g = 1; g < ST->nr_groups; g++) {
 		const struct cfs_rq *q = ST->tg[g].cfs_rq[cpu];
 

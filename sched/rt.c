@@ -430,7 +430,7 @@ static struct task_struct *pick_task_rt(struct rq *rq)
 }
 
 /* A preempted RT task stays where it is in its queue: at the head. */
-static void put_prev_task_rt(struct rq *rq, struct task_struct *p)
+static void put_prev_task_rt(struct rq *rq, struct task_struct *p, struct task_struct *next)
 {
 	update_curr_rt(rq);
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);

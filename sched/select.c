@@ -9,6 +9,7 @@
  * overutilized and find_energy_efficient_cpu() is never consulted.
  */
 #include "balance.h"
+#include "ext.h"
 
 /* The task running on this_cpu: the waker (`current`). */
 static struct task_struct *current_on(int cpu)
@@ -117,9 +118,21 @@ static int wake_affine(const struct sched_domain *sd, struct task_struct *curr, 
 
 /* ---- the idle-CPU search ---- */
 
-static bool idle_or_sched_idle(int cpu)
+/*
+ * choose_sched_idle_rq(): a CPU running only SCHED_IDLE tasks counts as
+ * idle for a wakee that would preempt them. "sched/fair: Skip SCHED_IDLE rq
+ * for SCHED_IDLE task" (fd54d81c2c0e, after 6.19; SKIP_SCHED_IDLE_RQ here):
+ * not for a SCHED_IDLE wakee, which would only share the CPU with them.
+ */
+static bool choose_sched_idle_rq(int cpu, const struct task_struct *p)
 {
-	return available_idle_cpu(cpu) || sched_idle_cpu(cpu);
+	return sched_idle_cpu(cpu) && !(sched_feat(SKIP_SCHED_IDLE_RQ) && task_has_idle_policy(p));
+}
+
+/* choose_idle_cpu(): idle, or running only what the wakee would preempt */
+static bool choose_idle_cpu(int cpu, const struct task_struct *p)
+{
+	return available_idle_cpu(cpu) || choose_sched_idle_rq(cpu, p);
 }
 
 /* cpu_smt_mask(): the CPUs of cpu's SMT domain, or cpu alone. */
@@ -161,7 +174,7 @@ static void cpumask_clear_cpus(struct cpumask *m, const struct cpumask *drop)
 		m->bits[w] &= ~drop->bits[w];
 }
 
-static int select_idle_core(int core, struct cpumask *cpus, int *idle_cpu)
+static int select_idle_core(const struct task_struct *p, int core, struct cpumask *cpus, int *idle_cpu)
 {
 	struct cpumask one;
 	const struct cpumask *m = smt_mask(core, &one);
@@ -172,7 +185,7 @@ static int select_idle_core(int core, struct cpumask *cpus, int *idle_cpu)
 		if (!available_idle_cpu(cpu)) {
 			idle = false;
 			if (*idle_cpu == -1) {
-				if (sched_idle_cpu(cpu) && cpumask_test(cpus, cpu)) {
+				if (choose_sched_idle_rq(cpu, p) && cpumask_test(cpus, cpu)) {
 					*idle_cpu = cpu;
 					break;
 				}
@@ -198,7 +211,7 @@ static int select_idle_smt(struct task_struct *p, const struct sched_domain *sd,
 	for_each_cpu(cpu, m) {
 		if (cpu == target || !task_allowed_on_cpu(p, cpu) || !cpumask_test(&sd->span, cpu))
 			continue;
-		if (idle_or_sched_idle(cpu))
+		if (choose_idle_cpu(cpu, p))
 			return cpu;
 	}
 	return -1;
@@ -231,15 +244,15 @@ static int next_wrap(const struct cpumask *m, int target, int prev)
 }
 
 /* One scan step over the LLC, from target + 1 with wrap-around. */
-static int scan_one(int cpu, bool has_idle_core, struct cpumask *cpus, int *idle_cpu, int *nr,
-		    struct select_record *r)
+static int scan_one(const struct task_struct *p, int cpu, bool has_idle_core, struct cpumask *cpus,
+		    int *idle_cpu, int *nr, struct select_record *r)
 {
 	r->nr_scanned++;
 	if (has_idle_core)
-		return select_idle_core(cpu, cpus, idle_cpu);
+		return select_idle_core(p, cpu, cpus, idle_cpu);
 	if (--*nr <= 0)
 		return -2;	/* scan budget spent */
-	if (idle_or_sched_idle(cpu)) {
+	if (choose_idle_cpu(cpu, p)) {
 		*idle_cpu = cpu;
 		return cpu;
 	}
@@ -273,7 +286,7 @@ static int select_idle_cpu(struct task_struct *p, const struct sched_domain *sd,
 
 				if (!cpumask_test(&cpus, cpu))
 					continue;
-				i = scan_one(cpu, has_idle_core, &cpus, &idle_cpu, &nr, r);
+				i = scan_one(p, cpu, has_idle_core, &cpus, &idle_cpu, &nr, r);
 				if (i == -2)
 					return -1;
 				if (i >= 0)
@@ -284,7 +297,7 @@ static int select_idle_cpu(struct task_struct *p, const struct sched_domain *sd,
 	}
 
 	for (int cpu = next_wrap(&cpus, target, -1); cpu >= 0; cpu = next_wrap(&cpus, target, cpu)) {
-		int i = scan_one(cpu, has_idle_core, &cpus, &idle_cpu, &nr, r);
+		int i = scan_one(p, cpu, has_idle_core, &cpus, &idle_cpu, &nr, r);
 
 		if (i == -2)
 			return -1;
@@ -305,7 +318,7 @@ static int select_idle_capacity(struct task_struct *p, const struct sched_domain
 	for (int k = 0; k < n; k++) {
 		int cpu = (target + k) % n;
 
-		if (!cpumask_test(&sd->span, cpu) || !task_allowed_on_cpu(p, cpu) || !idle_or_sched_idle(cpu))
+		if (!cpumask_test(&sd->span, cpu) || !task_allowed_on_cpu(p, cpu) || !choose_idle_cpu(cpu, p))
 			continue;
 		if (task_fits_cpu(p, cpu))
 			return cpu;
@@ -328,11 +341,11 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target, stru
 	int i, recent_used_cpu, prev_aff = -1;
 	bool has_idle_core = false;
 
-	if (idle_or_sched_idle(target) && asym_fits_cpu(p, target)) {
+	if (choose_idle_cpu(target, p) && asym_fits_cpu(p, target)) {
 		r->path = SEL_IDLE_TARGET;
 		return target;
 	}
-	if (prev != target && cpus_share_cache(prev, target) && idle_or_sched_idle(prev) &&
+	if (prev != target && cpus_share_cache(prev, target) && choose_idle_cpu(prev, p) &&
 	    asym_fits_cpu(p, prev)) {
 		if (!SDS()->cluster_active || cpus_share_resources(prev, target)) {
 			r->path = SEL_IDLE_PREV;
@@ -344,7 +357,7 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target, stru
 	recent_used_cpu = p->recent_used_cpu;
 	p->recent_used_cpu = prev;
 	if (recent_used_cpu != prev && recent_used_cpu != target &&
-	    cpus_share_cache(recent_used_cpu, target) && idle_or_sched_idle(recent_used_cpu) &&
+	    cpus_share_cache(recent_used_cpu, target) && choose_idle_cpu(recent_used_cpu, p) &&
 	    task_allowed_on_cpu(p, recent_used_cpu) && asym_fits_cpu(p, recent_used_cpu)) {
 		if (!SDS()->cluster_active || cpus_share_resources(recent_used_cpu, target)) {
 			r->path = SEL_IDLE_RECENT;
@@ -595,7 +608,7 @@ static int find_idlest_group_cpu(const struct sched_group *group, struct task_st
 	for_each_cpu(i, &group->span) {
 		if (!task_allowed_on_cpu(p, i))
 			continue;
-		if (sched_idle_cpu(i))
+		if (choose_sched_idle_rq(i, p))
 			return i;
 		if (available_idle_cpu(i)) {
 			/* no idle states: the most recently idled CPU has the warmest cache */
@@ -708,7 +721,10 @@ int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this
 	int cpu;
 
 	/* the class's select_task_rq(); a deadline task is placed as the fair task it forked as */
-	if (p->nr_cpus_allowed > 1 && p->sched_class == &rt_sched_class) {
+	if (p->sched_class == &ext_sched_class) {
+		cpu = select_task_rq_scx(p, prev_cpu, wake_flags, this_cpu);
+		r.path = p->nr_cpus_allowed > 1 ? SEL_EXT : SEL_PINNED;
+	} else if (p->nr_cpus_allowed > 1 && p->sched_class == &rt_sched_class) {
 		cpu = select_task_rq_rt(p, prev_cpu);
 		r.path = SEL_RT;
 	} else if (p->nr_cpus_allowed > 1 && dl_task(p) && (wake_flags & WF_TTWU)) {

@@ -31,6 +31,8 @@ static void usage(FILE *out)
 		"                       [--out FILE.json|FILE.csv] [--plot FILE.svg|-]\n"
 		"                       [--metric M] [--row R] [--matrix]\n"
 		"       schedscope sweep merge PART.json... [--out ...] [--plot ...] [--matrix]\n"
+		"       schedscope ext build SOURCE.c [-o OUT.so] [CFLAGS...] | ext check FILE.so | ext "
+		"cflags\n"
 		"\n"
 		"run options:\n"
 		"  --until T           stop at simulated time T (default: the scenario's duration)\n"
@@ -44,6 +46,7 @@ static void usage(FILE *out)
 		"  --seed N            override the scenario's seed\n"
 		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
 		"  --param NAME=VALUE  a value for the scenario's `param NAME=DEFAULT`\n"
+		"                      (sched=ext:POLICY.so runs an ext policy, schedscope-ext(7))\n"
 		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the "
 		"state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
@@ -85,6 +88,8 @@ int main(int argc, char **argv)
 		return cmd_topology(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "ext"))
+		return cmd_ext(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare-log"))
 		return cmd_compare_log(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sweep"))

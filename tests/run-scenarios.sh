@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Every shipped scenario is a test: run it with --check (its expect lines),
-# and so is every engine regression scenario in tests/scenario/regress/.
+# every engine regression scenario in tests/scenario/regress/, and every
+# tests/scenario/ext/*.scn (ext policies built for the tests).
 # scenarios/linsched/ holds LinSched's basic_tests with its expected figures:
 # a minute each on up to 24 CPUs, checked here but kept out of the trace,
 # determinism and rewind runs (their traces run to hundreds of MB).
@@ -12,7 +13,7 @@ bin=$1
 results=${RESULTS:-build/test-results}
 mkdir -p "$(dirname "$results")"
 pass=0 fail=0
-for s in scenarios/*.scn scenarios/linsched/*.scn tests/scenario/regress/*.scn; do
+for s in scenarios/*.scn scenarios/linsched/*.scn tests/scenario/regress/*.scn tests/scenario/ext/*.scn; do
 	[ -e "$s" ] || continue
 	# a hang (an engine bug some regression scenarios guard against) fails, not waits
 	if out=$(timeout 900 "$bin" run "$s" --check 2>&1); then

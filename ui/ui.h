@@ -139,6 +139,9 @@ u64 decision_of(const struct sched_event *ev);
 /* Draw that record ("why") in a; returns the rows used, 0 when there is none. */
 int decision_draw(struct pane *pane, struct cellbuf *cb, struct rect a, const struct sched_event *ev);
 
+/* The ext class's queues (the runqueue view's top part): rows used, 0 without a policy. */
+int ext_queues_draw(struct pane *pn, struct cellbuf *cb, struct rect a, int cpu);
+
 /* A stable colour per task group, bold so groups stand out from tasks. */
 struct style ui_group_style(const struct ui *ui, int group);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/api/ext.h"
 #include "ui.h"
 
 #define MAX_QUEUE 64
@@ -203,9 +204,59 @@ static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, i
 		shown++;
 	}
 	if (queued > shown && x < right)
-		cb_print(cb, x, y, right - x, dim, "+%d", queued - shown);
+		x += cb_print(cb, x, y, right - x, dim, "+%d ", queued - shown);
 	else if (n >= MAX_QUEUE && x < right)
-		cb_print(cb, x, y, right - x, dim, "+more");
+		x += cb_print(cb, x, y, right - x, dim, "+more ");
+	/* the ext class's local dispatch queue, head first */
+	if (ci.ext_nr_local && x + 4 < right) {
+		n = sched_ext_dsq_tasks(pn->run->e, -1 - cpu, q, MAX_QUEUE);
+		x += cb_print(cb, x, y, right - x, dim, "\u2502 ");
+		for (shown = 0;
+		     shown < n && x + (int)strlen(sched_comm(pn->run->e, q[shown] + 1, cpu)) + 4 < right;
+		     shown++)
+			x += cb_print(cb, x, y, right - x, ui_task_style(pn->ui, q[shown] + 1), "%s ",
+				      sched_comm(pn->run->e, q[shown] + 1, cpu));
+		if (ci.ext_nr_local > shown && x < right)
+			cb_print(cb, x, y, right - x, dim, "+%d", ci.ext_nr_local - shown);
+	}
+}
+
+static bool ext_enabled(const struct pane *pn)
+{
+	struct sched_ext_info xi;
+
+	sched_ext_info(pn->run->e, &xi);
+	return xi.enabled;
+}
+
+/* The ext policy's shared dispatch queues on one line: "ext simple: global 0 · 0x0 vtime 3". */
+static void draw_ext_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w)
+{
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	struct sched_ext_info xi;
+	int right = x + w;
+	char id[32];
+
+	sched_ext_info(pn->run->e, &xi);
+	if (!xi.loaded)
+		return;
+	if (!xi.enabled) {
+		cb_print(cb, x, y, w, xi.exit_kind ? sty(C_RED, COLOR_DEFAULT, 0) : dim, "ext %s %s", xi.name,
+			 xi.exit_kind ? ext_exit_reason(xi.exit_kind) : "not enabled yet");
+		return;
+	}
+	x += cb_print(cb, x, y, right - x, sty(C_CYAN, COLOR_DEFAULT, A_BOLD_), "ext %s:", xi.name);
+	for (int i = 0; i < xi.nr_dsqs && x < right; i++) {
+		struct sched_ext_dsq_info di;
+
+		sched_ext_dsq(pn->run->e, i, &di);
+		if (di.id == SCX_DSQ_GLOBAL)
+			snprintf(id, sizeof(id), "global");
+		else
+			ext_dsq_format(id, sizeof(id), di.id);
+		x += cb_print(cb, x, y, right - x, dim, "%s %s%s %d", i ? " \u00b7" : "", id,
+			      di.vtime ? " vtime" : "", di.nr);
+	}
 }
 
 static u32 core_mark(const int *order, int n, int i, const struct pane *pn)
@@ -270,7 +321,8 @@ static void draw_detailed(struct pane *pn, struct cellbuf *cb, struct rect a, co
 			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 6, "load_avg/cap");
 			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 6, "util_avg/cap");
 		}
-		cb_print(cb, x, y, a.x + a.w - x, hdr, "queued (tree order, ~ delayed)");
+		cb_print(cb, x, y, a.x + a.w - x, hdr, "queued (tree order, ~ delayed%s)",
+			 ext_enabled(pn) ? ", \u2502 ext local queue" : "");
 		y++;
 	}
 
@@ -290,6 +342,8 @@ static void draw_detailed(struct pane *pn, struct cellbuf *cb, struct rect a, co
 		cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
 		y++;
 	}
+	if (y < a.y + a.h)
+		draw_ext_line(pn, cb, a.x, y, a.w);
 }
 
 /* ---- the heat strip ---- */

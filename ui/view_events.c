@@ -97,6 +97,12 @@ static bool ev_match(const struct pane *pn, const struct filter *f, const struct
 		return pid_match(pn, f, ev->log.pid);
 	case EV_COMMAND:
 		return ev->command.task >= 0 && pid_match(pn, f, ev->command.task + 1);
+	case EV_EXT_DISPATCH:
+		return pid_match(pn, f, ev->ext_dsp.pid);
+	case EV_EXT_PRINTK:
+		return pid_match(pn, f, ev->ext_print.pid);
+	case EV_EXT_EXIT:
+		return pid_match(pn, f, ev->ext_exit.pid);
 	default:
 		return false;
 	}

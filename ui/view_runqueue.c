@@ -234,6 +234,17 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 	sched_group_info(pn->run->e, group, &gi);
 	u64 ref = cfs ? qi.min_vruntime : qi.avg_vruntime;
 	int n = sched_cfs_rq_entities(pn->run->e, cpu, group, q, RQ_MAX);
+	struct sched_ext_info xi;
+
+	/* an ext policy's queues first; they are the whole view when the fair class has nothing */
+	sched_ext_info(pn->run->e, &xi);
+	if (xi.loaded) {
+		int rows = n || !xi.enabled ? MIN(xi.enabled ? 3 + xi.nr_dsqs : 1, a.h / 2) : a.h;
+
+		y += ext_queues_draw(pn, cb, (struct rect){ a.x, y, a.w, rows }, cpu) + 1;
+		if ((!n && xi.enabled) || y >= bottom)
+			return;
+	}
 
 	for (int i = 0; i < n; i++) {
 		struct rq_ent *en = &ents[i];

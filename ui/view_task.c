@@ -13,6 +13,7 @@
 #include "src/analysis/report.h"
 #include "src/analysis/stats.h"
 #include "format.h"
+#include "sched/api/ext.h"
 #include "ui.h"
 
 static struct {
@@ -222,6 +223,21 @@ static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			 fmt_dur(b5, sizeof(b5), (s64)ti.dl_abs_deadline, false),
 			 ti.dl_throttled ? "  (throttled)" : "");
 	y++;
+
+	/* the ext class: what the policy set, and where the task waits */
+	if (ti.ext && y + 1 < bottom) {
+		char dsq[32];
+
+		cb_print(cb, x, y++, w, head, "ext (the policy's task)");
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN,
+			 "slice left %s   dsq_vtime %" PRIu64 "   weight %u   %s%s",
+			 ti.ext_slice == SCX_SLICE_INF ? "infinite"
+						       : fmt_dur(b1, sizeof(b1), (s64)ti.ext_slice, false),
+			 ti.ext_vtime, ti.ext_weight,
+			 ti.ext_dsq == SCX_DSQ_INVALID ? "on no queue" : "queued on ",
+			 ti.ext_dsq == SCX_DSQ_INVALID ? "" : ext_dsq_format(dsq, sizeof(dsq), ti.ext_dsq));
+		y++;
+	}
 
 	/* the fair class: EEVDF or CFS */
 	if (y < bottom)

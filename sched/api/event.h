@@ -40,6 +40,11 @@ enum sched_event_type {
 	EV_DL_THROTTLE,		/* a deadline entity ran out of runtime (or yielded) */
 	EV_DL_REPLENISH,	/* its replenishment: new runtime and deadline */
 	EV_DL_MISS,		/* a SCHED_DEADLINE job ended after its absolute deadline */
+	EV_EXT_ENABLE,		/* the ext policy was enabled (its name is a text) */
+	EV_EXT_DISPATCH,	/* a task went into an ext dispatch queue, or moved to a local one */
+	EV_EXT_KICK,		/* the policy kicked a CPU (scx_bpf_kick_cpu) */
+	EV_EXT_PRINTK,		/* a line the policy wrote (bpf_printk) */
+	EV_EXT_EXIT,		/* the policy was disabled: an error, the watchdog or its own exit */
 	NR_SCHED_EVENTS
 };
 
@@ -53,6 +58,7 @@ enum migrate_reason {
 	MIGRATE_ACTIVE,		/* active balance: the CPU stopper pushed a task */
 	MIGRATE_RT_PUSH,	/* push_rt_tasks(): a waiting RT task to a CPU running lower */
 	MIGRATE_RT_PULL,	/* pull_rt_task(): a CPU dropping in priority takes one */
+	MIGRATE_EXT,		/* the ext class moved it to another CPU's local DSQ */
 	NR_MIGRATE_REASONS
 };
 
@@ -74,6 +80,7 @@ enum select_path {
 	SEL_FALLBACK,		/* the choice was not allowed: select_fallback_rq() */
 	SEL_RT,			/* select_task_rq_rt(): find_lowest_rq() or the CPU asked */
 	SEL_DL_PREV,		/* a deadline task stays where it ran (no find_later_rq()) */
+	SEL_EXT,		/* select_task_rq_scx(): the policy's ops.select_cpu() or the default */
 	NR_SELECT_PATHS
 };
 
@@ -156,6 +163,42 @@ enum lb_task_result {
 	LBT_THROTTLED,		/* its group is throttled on either CPU (before 6.18) */
 	LBT_DELAYED,		/* queued only by DELAY_DEQUEUE, not a load migration (6.14+) */
 	NR_LB_TASK_RESULTS
+};
+
+/* The ext policy's operations (struct sched_ext_ops), or the class itself (EXT_OP_CORE). */
+enum ext_op {
+	EXT_OP_CORE,
+	EXT_OP_SELECT_CPU,
+	EXT_OP_ENQUEUE,
+	EXT_OP_DEQUEUE,
+	EXT_OP_DISPATCH,
+	EXT_OP_TICK,
+	EXT_OP_RUNNABLE,
+	EXT_OP_RUNNING,
+	EXT_OP_STOPPING,
+	EXT_OP_QUIESCENT,
+	EXT_OP_YIELD,
+	EXT_OP_SET_WEIGHT,
+	EXT_OP_SET_CPUMASK,
+	EXT_OP_UPDATE_IDLE,
+	EXT_OP_CPU_ACQUIRE,
+	EXT_OP_CPU_RELEASE,
+	EXT_OP_INIT_TASK,
+	EXT_OP_EXIT_TASK,
+	EXT_OP_ENABLE,
+	EXT_OP_DISABLE,
+	EXT_OP_INIT,
+	EXT_OP_EXIT,
+	EXT_OP_TIMER, /* a bpf_timer callback */
+	NR_EXT_OPS
+};
+
+/* How a task entered a dispatch queue (EV_EXT_DISPATCH.how). */
+enum ext_dispatch_how {
+	EXT_DSP_INSERT,	      /* FIFO: scx_bpf_dispatch(), or the class's own insert */
+	EXT_DSP_INSERT_VTIME, /* by vtime: scx_bpf_dispatch_vtime() */
+	EXT_DSP_MOVE,	      /* from dsq_id to dest_cpu's local DSQ: consumed */
+	NR_EXT_DSP_HOWS
 };
 
 /* prev_state of sched_switch, as the kernel prints it. */
@@ -304,6 +347,33 @@ struct sched_event {
 			s64 runtime;	/* budget left (throttle, replenish); lateness (miss) */
 			u64 deadline;	/* absolute, ns of simulated time */
 		} dl;
+		struct {
+			s32 pid;
+			s16 dest_cpu; /* the local DSQ's CPU, -1 for a shared queue */
+			u8 op;	      /* enum ext_op: the operation that made the dispatch */
+			u8 how;	      /* enum ext_dispatch_how */
+			u64 dsq_id;   /* the queue it went into (MOVE: the one it came from) */
+			u64 slice;
+			u64 vtime;
+			u64 enq_flags;
+		} ext_dsp;
+		struct {
+			s32 target_cpu;
+			u8 op;
+			u64 flags; /* SCX_KICK_* */
+		} ext_kick;
+		struct {
+			s32 pid;  /* the task the operation was called for, 0 for none */
+			u32 text; /* sched_text() */
+			u8 op;
+		} ext_print;
+		struct {
+			s32 pid;  /* the task the message names, 0 for none */
+			u32 text; /* the message (exit) or the policy's name (enable) */
+			u16 kind; /* enum scx_exit_kind (exit); 1 if SCX_OPS_SWITCH_PARTIAL (enable) */
+			u8 op;	  /* the operation that failed */
+			s64 exit_code;
+		} ext_exit;
 	};
 };
 
@@ -321,6 +391,17 @@ extern const char *const fbg_reason_names[NR_FBG_REASONS];
 extern const char *const lb_task_result_names[NR_LB_TASK_RESULTS];
 extern const char *const herd_cause_names[NR_HERD_CAUSES];
 extern const char *const sd_level_names[NR_SD_LEVEL_NAMES];
+extern const char *const ext_op_names[NR_EXT_OPS];
+extern const char *const ext_dispatch_how_names[NR_EXT_DSP_HOWS];
+/* scx_exit_reason(): the kernel's words for an exit kind. */
+const char *ext_exit_reason(unsigned kind);
+/* The exit kinds by the kernel's enum names, lowercased and without SCX_EXIT_ ("error_stall"). */
+#define NR_EXT_EXIT_KINDS 7
+extern const char *const ext_exit_kind_names[NR_EXT_EXIT_KINDS];
+/* Index of a kind in ext_exit_kind_names, -1 for another value. */
+int ext_exit_kind_index(unsigned kind);
+/* A dispatch queue ID as traces and views show it: "global", "local", "local_on:3", "0x2a". */
+const char *ext_dsq_format(char *buf, size_t len, u64 dsq_id);
 
 /* names[i] of one of the tables above, "?" for a value it does not name. */
 static inline const char *sched_name_of(const char *const *names, unsigned n, unsigned i)

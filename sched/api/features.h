@@ -42,6 +42,9 @@ enum sched_feature {
 	/* kernel configs: interrupt / steal time kept out of clock_task */
 	FEAT_IRQ_TIME_ACCOUNTING,
 	FEAT_PARAVIRT_TIME_ACCOUNTING,
+	/* schedscope's flag for a patch after the newest release modelled: "sched/fair: Skip
+	 * SCHED_IDLE rq for SCHED_IDLE task" (fd54d81c2c0e) */
+	FEAT_SKIP_SCHED_IDLE_RQ,
 	NR_SCHED_FEATURES
 };
 
@@ -84,6 +87,7 @@ enum sched_tunable {
 	TUN_RR_TIMESLICE,	/* sysctl_sched_rr_timeslice_ms; 0 = RR_TIMESLICE */
 	TUN_FAIR_SERVER_RUNTIME, /* debugfs fair_server/cpuN/runtime (6.12+; 0 disables) */
 	TUN_FAIR_SERVER_PERIOD,	/* debugfs fair_server/cpuN/period (6.12+) */
+	TUN_SCX_WATCHDOG_TIMEOUT, /* schedscope: the ext watchdog when ops.timeout_ms is 0 (30 s) */
 	NR_SCHED_TUNABLES
 };
 

@@ -128,6 +128,7 @@ enum sched_policy {
 	SCHED_BATCH = 3,
 	SCHED_IDLE = 5,
 	SCHED_DEADLINE = 6,
+	SCHED_EXT = 7, /* the ext class when a policy is loaded, SCHED_NORMAL otherwise */
 	NR_SCHED_POLICIES
 };
 
@@ -216,8 +217,13 @@ struct sched_note {
 
 /* ---- the whole scenario ---- */
 
+struct sched_ext_ops;
+
 struct sched_scenario {
 	const struct sched_topology *topo;
+	/* `sched ext:PATH`: the loaded policy's operations (src/ loads the shared
+	 * object; its code and this table stay mapped while the engine lives) */
+	const struct sched_ext_ops *ext_ops;
 	int kernel;			/* KV(major, minor) whose rules apply */
 	int variant;			/* enum sched_variant */
 	u32 hz;				/* CONFIG_HZ: 100, 250, 300, 1000 */

@@ -25,6 +25,10 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc,
 					 char *err, size_t errlen);
 void sched_engine_destroy(struct sched_engine *e);
 
+/* A text an event refers to by id (EV_EXT_*'s text): "" for an unknown id.
+ * Valid while the engine lives. */
+const char *sched_text(const struct sched_engine *e, u32 id);
+
 /* The program's out-of-memory policy, for the engine's allocations after
  * creation (the history's log and checkpoints), which have no caller to
  * return an error to. Until one is set the engine aborts. Process-wide. */
@@ -128,6 +132,13 @@ struct sched_task_info {
 	u64 nvcsw, nivcsw;	/* voluntary / involuntary switches */
 	int group;		/* index in scenario.group, 0 = root */
 	struct sched_avg_info avg;
+	/* the ext class (schedscope-ext(7)), when the task is on it */
+	bool ext;
+	u64 ext_slice;	/* p->scx.slice: ns left */
+	u64 ext_vtime;	/* p->scx.dsq_vtime */
+	u32 ext_weight; /* p->scx.weight: 1..10000, 100 for nice 0 */
+	u64 ext_dsq;	/* the queue it waits in (SCX_DSQ_LOCAL_ON | cpu for a local one), or
+				   SCX_DSQ_INVALID: running, or held by the policy itself */
 };
 
 void sched_task_info(const struct sched_engine *e, int task, struct sched_task_info *out);
@@ -156,6 +167,7 @@ struct sched_cpu_info {
 	int dl_nr_running;	/* deadline entities queued, the fair server included */
 	bool fair_server_active;
 	s64 fair_server_runtime;	/* its budget left */
+	int ext_nr_local;		/* tasks on the ext class's local dispatch queue */
 };
 
 void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info *out);
@@ -226,6 +238,31 @@ struct sched_cfs_rq_info {
 	int nr_running, h_nr_running;
 };
 void sched_cfs_rq_info(const struct sched_engine *e, int cpu, int group, struct sched_cfs_rq_info *out);
+
+/* ---- the ext class: a policy plug-in (schedscope-ext(7)) ---- */
+
+struct sched_ext_info {
+	bool loaded;	      /* the scenario loads a policy */
+	bool enabled;	      /* it schedules now (false before time 0 and after its exit) */
+	bool partial;	      /* SCX_OPS_SWITCH_PARTIAL: only SCHED_EXT tasks are its */
+	const char *name;     /* ops.name */
+	unsigned exit_kind;   /* enum scx_exit_kind, SCX_EXIT_NONE while it runs */
+	const char *exit_msg; /* what the exit said */
+	int nr_dsqs;	      /* shared queues: the global ones (one per node), then the policy's */
+};
+void sched_ext_info(const struct sched_engine *e, struct sched_ext_info *out);
+
+struct sched_ext_dsq_info {
+	u64 id; /* SCX_DSQ_GLOBAL, or the ID the policy created it with */
+	int node;
+	int nr;	    /* tasks queued */
+	bool vtime; /* ordered by p->scx.dsq_vtime */
+};
+/* Shared queue i (0 .. nr_dsqs - 1): destroyed ones are left out of the count. */
+void sched_ext_dsq(const struct sched_engine *e, int i, struct sched_ext_dsq_info *out);
+/* Task indexes queued on shared queue i, or on cpu's local queue (i = -1 - cpu),
+ * head first; returns how many were written (at most max). */
+int sched_ext_dsq_tasks(const struct sched_engine *e, int i, int *tasks, int max);
 
 /* Effective tunable and feature values now. */
 u64 sched_tunable_value(const struct sched_engine *e, enum sched_tunable t);

@@ -211,20 +211,39 @@ static bool holds(const struct expect *x, double v)
 	return false;
 }
 
-/* herds(CAUSE): one number for the whole machine, the herds of the matching causes. */
-static bool check_herds(const struct expect *x, const struct stats *st, struct msgbuf *m)
+/*
+ * herds(CAUSE), ext_dispatches(OP), ext_exits(KIND): one number for the
+ * whole machine, the count of the names matching the glob.
+ */
+static bool check_machine(const struct expect *x, const struct stats *st, struct msgbuf *m)
 {
+	const char *const *names = herd_cause_names;
+	const u64 *count = st->herds;
+	int n = NR_HERD_CAUSES, matched = 0;
+	const char *what = "herd cause";
 	double v = 0;
-	int matched = 0;
 
-	for (int c = 0; c < NR_HERD_CAUSES; c++)
-		if (fnmatch(x->pattern, herd_cause_names[c], 0) == 0) {
-			v += (double)st->herds[c];
+	if (x->metric == EXPECT_EXT_DISPATCHES) {
+		names = ext_op_names;
+		count = st->ext_dispatches;
+		n = NR_EXT_OPS;
+		what = "ext operation";
+	} else if (x->metric == EXPECT_EXT_EXITS) {
+		names = ext_exit_kind_names;
+		count = st->ext_exits;
+		n = NR_EXT_EXIT_KINDS;
+		what = "ext exit kind";
+	}
+	for (int c = 0; c < n; c++)
+		if (fnmatch(x->pattern, names[c], 0) == 0) {
+			v += (double)count[c];
 			matched++;
 		}
 	if (!matched) {
-		msg_add(m, ": FAILED: no herd cause matches %.*s (newidle, wakeup, imbalance, mixed)",
-			(int)sizeof(x->pattern), x->pattern);
+		msg_add(m, ": FAILED: no %s matches %.*s (", what, (int)sizeof(x->pattern), x->pattern);
+		for (int c = 0; c < n; c++)
+			msg_add(m, "%s%s", c ? ", " : "", names[c]);
+		msg_add(m, ")");
 		return false;
 	}
 	msg_add(m, holds(x, v) ? ": ok (" : ": FAILED: measured ");
@@ -286,8 +305,8 @@ bool expect_check(const struct expect *x, const struct stats *st,
 	if (msglen)
 		msg[0] = '\0';
 	msg_add_expect(&m, x);
-	if (x->metric == EXPECT_HERDS)
-		return check_herds(x, st, &m);
+	if (x->metric == EXPECT_HERDS || x->metric == EXPECT_EXT_DISPATCHES || x->metric == EXPECT_EXT_EXITS)
+		return check_machine(x, st, &m);
 
 	if (x->pattern[0] == '/')
 		return expect_check_groups(x, st, &m);

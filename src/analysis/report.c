@@ -252,6 +252,54 @@ static void report_groups_text(FILE *out, const struct report *r, u64 win)
 		"tg_shares_up walks (whole run)\n", (unsigned long long)calcs, (unsigned long long)visits);
 }
 
+/* The ext policy: how it ended if it did, and which operations dispatched how much. */
+static void report_ext_text(FILE *out, const struct report *r)
+{
+	const struct stats *st = r->st;
+	struct sched_ext_info xi;
+
+	sched_ext_info(r->e, &xi);
+	if (!xi.loaded)
+		return;
+	if (xi.exit_kind)
+		fprintf(out, "\next policy \"%s\": disabled (%s): %s\n", xi.name,
+			ext_exit_reason(xi.exit_kind), xi.exit_msg);
+	else
+		fprintf(out, "\next policy \"%s\"%s: %s\n", xi.name,
+			xi.partial ? " (SCHED_EXT tasks only)" : "", xi.enabled ? "enabled" : "not enabled");
+	fprintf(out, "dispatches by operation:");
+	for (int op = 0; op < NR_EXT_OPS; op++)
+		if (st->ext_dispatches[op])
+			fprintf(out, " %s %llu", ext_op_names[op],
+				(unsigned long long)st->ext_dispatches[op]);
+	fputc('\n', out);
+}
+
+static void report_ext_json(struct json_writer *j, const struct report *r)
+{
+	struct sched_ext_info xi;
+
+	sched_ext_info(r->e, &xi);
+	if (!xi.loaded)
+		return;
+	jw_key(j, "ext");
+	jw_begin_object(j);
+	jw_kv_str(j, "name", xi.name);
+	jw_kv_bool(j, "partial", xi.partial);
+	jw_kv_bool(j, "enabled", xi.enabled);
+	if (xi.exit_kind) {
+		jw_kv_u64(j, "exit_kind", xi.exit_kind);
+		jw_kv_str(j, "exit_reason", ext_exit_reason(xi.exit_kind));
+		jw_kv_str(j, "exit_msg", xi.exit_msg);
+	}
+	jw_key(j, "dispatches");
+	jw_begin_object(j);
+	for (int op = 0; op < NR_EXT_OPS; op++)
+		jw_kv_u64(j, ext_op_names[op], r->st->ext_dispatches[op]);
+	jw_end_object(j);
+	jw_end_object(j);
+}
+
 void report_text(FILE *out, const struct report *r)
 {
 	const struct sched_scenario *sc = &r->f->sc;
@@ -305,6 +353,7 @@ void report_text(FILE *out, const struct report *r)
 			(unsigned long long)cs->rt_throttles, (unsigned long long)cs->fair_server_throttles);
 	}
 	report_balance_text(out, r);
+	report_ext_text(out, r);
 	for (int i = 0; i < r->nr_checks; i++)
 		fprintf(out, "%s%s\n", i ? "" : "\n", r->check_msg[i]);
 }
@@ -487,6 +536,7 @@ void report_json(FILE *out, const struct report *r)
 		jw_end_array(&j);
 	}
 
+	report_ext_json(&j, r);
 	jw_key(&j, "totals");
 	jw_begin_object(&j);
 	jw_kv_u64(&j, "sim_ns", window_ns(st));

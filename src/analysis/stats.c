@@ -488,6 +488,14 @@ void stats_event(void *arg, const struct sched_event *ev)
 		if (in_window(st, ev->time) && ev->herd.cause < NR_HERD_CAUSES)
 			st->herds[ev->herd.cause]++;
 		break;
+	case EV_EXT_DISPATCH:
+		if (in_window(st, ev->time) && ev->ext_dsp.op < NR_EXT_OPS)
+			st->ext_dispatches[ev->ext_dsp.op]++;
+		break;
+	case EV_EXT_EXIT:
+		if (in_window(st, ev->time) && ext_exit_kind_index(ev->ext_exit.kind) >= 0)
+			st->ext_exits[ext_exit_kind_index(ev->ext_exit.kind)]++;
+		break;
 	case EV_SCHED_MIGRATE_TASK:
 		if (in_window(st, ev->time) && ev->migrate.reason < NR_MIGRATE_REASONS)
 			st->migrations[ev->migrate.reason]++;

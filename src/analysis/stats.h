@@ -139,6 +139,8 @@ struct stats {
 	u64 events;		/* events inside the window */
 	u64 migrations[NR_MIGRATE_REASONS];	/* sched_migrate_task, by cause */
 	u64 herds[NR_HERD_CAUSES];		/* schedscope_herd, by cause */
+	u64 ext_dispatches[NR_EXT_OPS];		/* schedscope_ext_dispatch, by the operation that made it */
+	u64 ext_exits[NR_EXT_EXIT_KINDS];	/* schedscope_ext_exit, by kind */
 	u64 end;		/* time the statistics were closed at */
 	/* called for each period ending inside the window (task index), when set */
 	void (*period_fn)(void *ctx, int task, const struct period_row *row);

@@ -84,8 +84,10 @@ int command_policy(struct lexer *lx, const struct lex_span *word, int *policy)
 {
 	*policy = sched_policy_lookup(word->p, word->n);
 	if (*policy < 0)
-		return lex_error(lx, word, "unknown policy '%s' (expected normal, batch, idle, fifo, rr or "
-				 "deadline)", SNIP(word));
+		return lex_error(lx, word,
+				 "unknown policy '%s' (expected normal, batch, idle, fifo, rr, "
+				 "deadline or ext)",
+				 SNIP(word));
 	return 0;
 }
 

@@ -21,6 +21,8 @@ enum expect_metric {
 	EXPECT_DEADLINE_MISSES,	/* SCHED_DEADLINE jobs ending past their deadline */
 	EXPECT_MIGRATION_RATE,	/* sched_migrate_task per second of the window */
 	EXPECT_HERDS,		/* schedscope_herd count; the pattern names causes, not tasks */
+	EXPECT_EXT_DISPATCHES,	/* schedscope_ext_dispatch count; the pattern names operations */
+	EXPECT_EXT_EXITS,	/* schedscope_ext_exit count; the pattern names exit kinds */
 	EXPECT_RUNTIME,		/* ns the scheduler charged (sched_stat_runtime): without interrupt time when accounted */
 	/* groups only (a pattern starting with '/'): cpu.stat */
 	EXPECT_NR_PERIODS,	/* bandwidth periods that ended */

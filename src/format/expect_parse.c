@@ -10,6 +10,9 @@
  * missed_periods, slack_min, period_latency; PATTERN a task glob.
  * herds(CAUSE) counts the machine's herd
  * migrations whose cause matches the glob (newidle, wakeup, imbalance, mixed);
+ * ext_dispatches(OP) the ext class's dispatches made by the operations
+ * matching the glob (enqueue, dispatch, select_cpu, core...), ext_exits(KIND)
+ * its policy's exits (error, error_stall, error_bpf, unreg_bpf...);
  * OP = < > <= >=; VALUE a duration for the time metrics, a fraction or a
  * percentage for share (0.333 or 33.3%), a number otherwise. `+- TOL` only
  * with `=`; `over A..B` limits the window (A < B).
@@ -31,6 +34,8 @@ const char *const expect_metric_names[NR_EXPECT_METRICS] = {
 	[EXPECT_PREEMPTIONS] = "preemptions",
 	[EXPECT_MIGRATION_RATE] = "migration_rate",
 	[EXPECT_HERDS] = "herds",
+	[EXPECT_EXT_DISPATCHES] = "ext_dispatches",
+	[EXPECT_EXT_EXITS] = "ext_exits",
 	[EXPECT_RUNTIME] = "runtime",
 	[EXPECT_NR_PERIODS] = "nr_periods",
 	[EXPECT_NR_THROTTLED] = "nr_throttled",
@@ -153,11 +158,15 @@ int expect_parse(struct lexer *lx, const struct token *m, struct expect *x)
 		if (span_is(&m->s, expect_metric_names[x->metric]))
 			break;
 	if (x->metric == NR_EXPECT_METRICS)
-		return lex_error(lx, &m->s, "unknown metric '%s' (expected share, cpu_time, wait_time, "
-				 "wakeup_latency, migrations, migration_rate, switches, wakeups, preemptions, "
-				 "runtime, dl_throttles, deadline_misses, periods, missed_periods, slack_min, "
-				 "period_latency, herds; for groups also nr_periods, nr_throttled, "
-				 "throttled_time, nr_bursts)", SNIP(&m->s));
+		return lex_error(
+			lx, &m->s,
+			"unknown metric '%s' (expected share, cpu_time, wait_time, "
+			"wakeup_latency, migrations, migration_rate, switches, wakeups, preemptions, "
+			"runtime, dl_throttles, deadline_misses, periods, missed_periods, slack_min, "
+			"period_latency, herds, ext_dispatches, ext_exits; for groups also nr_periods, "
+			"nr_throttled, "
+			"throttled_time, nr_bursts)",
+			SNIP(&m->s));
 	x->line = m->s.line;
 	x->col = m->s.col;
 	if (expect_call(lx, m, x) < 0)

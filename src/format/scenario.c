@@ -10,7 +10,8 @@
  *   hz 100|250|300|1000           CONFIG_HZ (default 250)
  *   seed N                        the engine's random seed (default 1)
  *   duration D                    how long the run lasts (default 10s)
- *   sched eevdf|cfs               the fair class (default eevdf; cfs implies kernel 6.1)
+ *   sched eevdf|cfs|ext:PATH      the fair class (default eevdf; cfs implies kernel 6.1),
+ *                                 or an ext policy plug-in over EEVDF (6.12+, ext_policy.h)
  *   kernel VERSION                3.0 .. 6.19 or latest: the release whose rules and
  *                                 defaults apply; without `sched`, < 6.6 means cfs
  *   feature [NO_]NAME...          a sched_feature on or off (later lines win)
@@ -20,7 +21,7 @@
  *   }
  *   group PATH [cpu.weight=N] [cpu.max="Q P"] ...   a task group (group_parse.h);
  *                                 parents first, before the tasks that join them
- *   task NAME [count=N] [nice=N] [policy=normal|batch|idle] [slice=D] [cpus=LIST]
+ *   task NAME [count=N] [nice=N] [policy=normal|batch|idle|ext] [slice=D] [cpus=LIST]
  *        [group=PATH] [at=T] program="TEXT"|program=NAME
  *   irq|steal cpu=LIST every=D cost=D   interrupt or steal time (irq_parse.h)
  *        (or policy=fifo|rr prio=1..99, or policy=deadline runtime=D deadline=D [period=D])
@@ -163,14 +164,54 @@ static int parse_hz(struct lexer *lx, const struct lex_span *s, u32 *hz)
 	return 0;
 }
 
+#define KV_FIRST_EXT KV(6, 12)
+
+static bool span_is_ext(const struct lex_span *s)
+{
+	return s->n >= 4 && !memcmp(s->p, "ext:", 4);
+}
+
 static int parse_sched(struct lexer *lx, const struct lex_span *s, int *variant)
 {
-	if (span_is(s, "eevdf"))
+	if (span_is(s, "eevdf") || span_is_ext(s))
 		*variant = SCHED_VARIANT_EEVDF;
 	else if (span_is(s, "cfs"))
 		*variant = SCHED_VARIANT_CFS;
 	else
-		return lex_error(lx, s, "unknown scheduler '%s' (expected eevdf or cfs)", SNIP(s));
+		return lex_error(lx, s, "unknown scheduler '%s' (expected eevdf, cfs or ext:PATH)", SNIP(s));
+	return 0;
+}
+
+static int ext_too_old(struct lexer *lx, const struct lex_span *at, int kv)
+{
+	return lex_error(lx, at, "sched_ext first appears in 6.12, not in kernel %d.%d", kv / 100, kv % 100);
+}
+
+/*
+ * `sched ext:PATH`: load the policy (relative to base, the scenario's path)
+ * in place of any earlier one; `sched eevdf|cfs` drops it.
+ */
+static int set_ext_policy(struct lexer *lx, const struct lex_span *s, const char *base,
+			  struct scenario_file *f)
+{
+	char name[1024], path[2048], msg[1024];
+	struct ext_policy pol;
+
+	if (!span_is_ext(s)) {
+		ext_policy_unload(&f->ext);
+		f->sc.ext_ops = NULL;
+		return 0;
+	}
+	if (s->n - 4 >= sizeof(name))
+		return lex_error(lx, s, "policy path '%s' is too long", SNIP(s));
+	memcpy(name, s->p + 4, s->n - 4);
+	name[s->n - 4] = 0;
+	if (ext_policy_resolve(name, base, path, sizeof(path), msg, sizeof(msg)) < 0 ||
+	    ext_policy_load(path, &pol, msg, sizeof(msg)) < 0)
+		return lex_error(lx, s, "%s", msg);
+	ext_policy_unload(&f->ext);
+	f->ext = pol;
+	f->sc.ext_ops = pol.ops;
 	return 0;
 }
 
@@ -451,8 +492,12 @@ static int do_sched(struct parser *ps, const struct token *dir)
 		return -1;
 	if (f->sc.variant == SCHED_VARIANT_EEVDF && f->kernel_given && f->sc.kernel < KV_FIRST_EEVDF)
 		return eevdf_too_old(&ps->lx, &v.s, f->sc.kernel);
+	if (span_is_ext(&v.s) && f->kernel_given && f->sc.kernel < KV_FIRST_EXT)
+		return ext_too_old(&ps->lx, &v.s, f->sc.kernel);
+	if (lex_expect_eol(&ps->lx) < 0 || set_ext_policy(&ps->lx, &v.s, ps->name, f) < 0)
+		return -1;
 	f->sched_given = true;
-	return lex_expect_eol(&ps->lx);
+	return 0;
 }
 
 static int do_kernel(struct parser *ps, const struct token *dir)
@@ -465,6 +510,8 @@ static int do_kernel(struct parser *ps, const struct token *dir)
 		return -1;
 	if (f->sched_given && f->sc.variant == SCHED_VARIANT_EEVDF && f->sc.kernel < KV_FIRST_EEVDF)
 		return eevdf_too_old(&ps->lx, &v.s, f->sc.kernel);
+	if (f->sc.ext_ops && f->sc.kernel < KV_FIRST_EXT)
+		return ext_too_old(&ps->lx, &v.s, f->sc.kernel);
 	f->kernel_given = true;
 	return lex_expect_eol(&ps->lx);
 }
@@ -1266,6 +1313,7 @@ void scenario_free(struct scenario_file *f)
 		free(f->brk[i].text);
 	free(f->brk);
 	topology_free(&f->topo);
+	ext_policy_unload(&f->ext);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -1310,6 +1358,10 @@ int scenario_set(struct scenario_file *f, const char *assignment, char *err, siz
 			return -1;
 		if (variant == SCHED_VARIANT_EEVDF && f->kernel_given && sc->kernel < KV_FIRST_EEVDF)
 			return eevdf_too_old(&lx, val, sc->kernel);
+		if (span_is_ext(val) && f->kernel_given && sc->kernel < KV_FIRST_EXT)
+			return ext_too_old(&lx, val, sc->kernel);
+		if (set_ext_policy(&lx, val, "", f) < 0)
+			return -1;
 		sc->variant = variant;
 		f->sched_given = true;
 		if (!f->kernel_given)
@@ -1320,6 +1372,8 @@ int scenario_set(struct scenario_file *f, const char *assignment, char *err, siz
 			return -1;
 		if (f->sched_given && sc->variant == SCHED_VARIANT_EEVDF && kv < KV_FIRST_EEVDF)
 			return eevdf_too_old(&lx, val, kv);
+		if (sc->ext_ops && kv < KV_FIRST_EXT)
+			return ext_too_old(&lx, val, kv);
 		sc->kernel = kv;
 		f->kernel_given = true;
 		if (!f->sched_given)

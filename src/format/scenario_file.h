@@ -6,6 +6,7 @@
 #include "sched/api/scenario.h"
 #include "expect.h"
 #include "params.h"
+#include "ext_policy.h"
 
 /* A parsed scenario and everything it owns. */
 struct scenario_file {
@@ -27,6 +28,7 @@ struct scenario_file {
 	/* `sched` / `kernel` were given (in the file or by --set): the other
 	 * one then follows the rule "cfs implies 6.1, < 6.6 implies cfs". */
 	bool sched_given, kernel_given;
+	struct ext_policy ext; /* `sched ext:PATH`: sc.ext_ops is ext.ops */
 };
 
 /*
@@ -61,7 +63,9 @@ struct breakpoint_scope;
 void scenario_breakpoint_scope(const struct scenario_file *f, struct breakpoint_scope *out);
 
 /* Apply a `--set KEY=VALUE` override (tunable, feature, hz, seed, duration,
- * sched, kernel) after parsing; -1 with a message on a bad key or value. */
+ * sched, kernel) after parsing; -1 with a message on a bad key or value.
+ * sched=ext:PATH loads a policy (PATH relative to the current directory),
+ * sched=eevdf or cfs drops the scenario's. */
 int scenario_set(struct scenario_file *f, const char *assignment, char *err, size_t errlen);
 
 #endif

@@ -71,6 +71,11 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_DL_THROTTLE] = "d..2.",   /* update_curr_dl_se() under the rq lock */
 	[EV_DL_REPLENISH] = "d.h2.",  /* mostly from the dl_timer hrtimer */
 	[EV_DL_MISS] = "d..2.",	      /* dequeue at the job's end */
+	[EV_EXT_ENABLE] = ".....",    /* the ops helper kthread */
+	[EV_EXT_DISPATCH] = "d..2.",  /* under the rq lock */
+	[EV_EXT_KICK] = "d..2.",
+	[EV_EXT_PRINTK] = "d..2.", /* bpf_printk() from an operation */
+	[EV_EXT_EXIT] = ".....",   /* scx_ops_disable_workfn() */
 };
 
 /*
@@ -255,6 +260,13 @@ static void put_note_text(FILE *f, const char *s)
 		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
+static const char *text_of(const struct trace_ftrace *w, u32 id)
+{
+	const char *s = w->o.text ? w->o.text(w->o.ctx, id) : NULL;
+
+	return s ? s : "";
+}
+
 static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 {
 	char a[KERNEL_COMM_MAX + 1], b[KERNEL_COMM_MAX + 1];
@@ -412,6 +424,43 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 		fprintf(f, "comm=%s pid=%d expires=%" PRIu64 " slack=%" PRId64 " missed=%d\n",
 			comm_of(w, ev->timer.pid, cpu, a), ev->timer.pid, ev->timer.expires,
 			ev->timer.slack, ev->timer.missed);
+		break;
+	case EV_EXT_ENABLE:
+		fprintf(f, "name=%s partial=%d\n", text_of(w, ev->ext_exit.text), ev->ext_exit.kind);
+		break;
+	case EV_EXT_DISPATCH: {
+		char dsq[32];
+
+		fprintf(f,
+			"comm=%s pid=%d op=%s how=%s dsq=%s dest_cpu=%d slice=%" PRIu64 " vtime=%" PRIu64
+			" enq_flags=0x%" PRIx64 "\n",
+			comm_of(w, ev->ext_dsp.pid, cpu, a), ev->ext_dsp.pid,
+			sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_dsp.op),
+			sched_name_of(ext_dispatch_how_names, NR_EXT_DSP_HOWS, ev->ext_dsp.how),
+			ext_dsq_format(dsq, sizeof(dsq), ev->ext_dsp.dsq_id), ev->ext_dsp.dest_cpu,
+			ev->ext_dsp.slice, ev->ext_dsp.vtime, ev->ext_dsp.enq_flags);
+		break;
+	}
+	case EV_EXT_KICK:
+		fprintf(f, "op=%s target_cpu=%d flags=0x%" PRIx64 "\n",
+			sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_kick.op), ev->ext_kick.target_cpu,
+			ev->ext_kick.flags);
+		break;
+	case EV_EXT_PRINTK:
+		fprintf(f, "op=%s comm=%s pid=%d text=",
+			sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_print.op),
+			ev->ext_print.pid ? comm_of(w, ev->ext_print.pid, cpu, a) : "-", ev->ext_print.pid);
+		put_note_text(f, text_of(w, ev->ext_print.text));
+		fputc('\n', f);
+		break;
+	case EV_EXT_EXIT:
+		fprintf(f, "kind=%u reason=%s op=%s comm=%s pid=%d exit_code=%" PRId64 " msg=",
+			ev->ext_exit.kind, ext_exit_reason(ev->ext_exit.kind),
+			sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_exit.op),
+			ev->ext_exit.pid ? comm_of(w, ev->ext_exit.pid, cpu, a) : "-", ev->ext_exit.pid,
+			ev->ext_exit.exit_code);
+		put_note_text(f, text_of(w, ev->ext_exit.text));
+		fputc('\n', f);
 		break;
 	case EV_PROG_LOG:
 		fprintf(f, "comm=%s pid=%d sum_exec=%" PRIu64 " run_wall=%" PRIu64 " run_asked=%" PRIu64 "\n",

@@ -41,6 +41,8 @@ struct trace_ftrace_opts {
 	const char *(*group)(void *ctx, int index);
 	/* Name of interrupt source `index` (irq_handler_entry's name=), optional. */
 	const char *(*irq_name)(void *ctx, int index);
+	/* A text an ext event refers to (sched_text()), optional. */
+	const char *(*text)(void *ctx, u32 id);
 	void *ctx;
 };
 

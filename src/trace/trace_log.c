@@ -31,6 +31,11 @@ static const char *trace_irq_name(void *ctx, int index)
 	return index >= 0 && index < sc->nr_irqs ? sc->irq[index].name : NULL;
 }
 
+static const char *trace_text(void *ctx, u32 id)
+{
+	return sched_text(ctx, id);
+}
+
 static void trace_cpu_info(void *ctx, int cpu, struct sched_cpu_info *out)
 {
 	sched_cpu_info(ctx, cpu, out);
@@ -55,6 +60,7 @@ void trace_ftrace_opts_for(struct trace_ftrace_opts *o, struct sched_engine *e)
 		.note = trace_note,
 		.group = trace_group,
 		.irq_name = trace_irq_name,
+		.text = trace_text,
 		.ctx = e,
 	};
 }
@@ -66,6 +72,7 @@ void trace_perfetto_opts_for(struct trace_perfetto_opts *o, struct sched_engine 
 		.comm = trace_comm,
 		.note = trace_note,
 		.group = trace_group,
+		.text = trace_text,
 		.cpu_info = live ? trace_cpu_info : NULL,
 		.task_info = live ? trace_task_info : NULL,
 		.ctx = e,

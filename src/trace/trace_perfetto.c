@@ -798,6 +798,86 @@ static void on_timer(struct trace_perfetto *w, const struct sched_event *ev)
 	ev_end(w);
 }
 
+static const char *text_of(const struct trace_perfetto *w, u32 id)
+{
+	const char *s = w->o.text ? w->o.text(w->o.ctx, id) : NULL;
+
+	return s ? s : "";
+}
+
+/*
+ * The ext class: each dispatch an instant on its task's track naming the
+ * operation that made it; kicks and the policy's printk lines on the CPU's
+ * track; enable and disable (with the message) global.
+ */
+static void on_ext(struct trace_perfetto *w, const struct sched_event *ev)
+{
+	struct json_writer *j = &w->j;
+	char name[96], dsq[32];
+	const char *op;
+
+	switch (ev->type) {
+	case EV_EXT_DISPATCH:
+		if (!task_of(w, ev->ext_dsp.pid, ev->cpu))
+			return;
+		op = sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_dsp.op);
+		ext_dsq_format(dsq, sizeof(dsq), ev->ext_dsp.dsq_id);
+		snprintf(name, sizeof(name), "ext %s %s (%s)",
+			 sched_name_of(ext_dispatch_how_names, NR_EXT_DSP_HOWS, ev->ext_dsp.how), dsq, op);
+		put_instant(w, name, TRACE_PERFETTO_TASKS_PID, ev->ext_dsp.pid, ev->time, "t");
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", op);
+		jw_kv_str(j, "dsq", dsq);
+		jw_kv_s64(j, "dest_cpu", ev->ext_dsp.dest_cpu);
+		jw_kv_s64(j, "cpu", ev->cpu);
+		jw_kv_u64(j, "slice_ns", ev->ext_dsp.slice);
+		jw_kv_u64(j, "vtime", ev->ext_dsp.vtime);
+		jw_kv_u64(j, "enq_flags", ev->ext_dsp.enq_flags);
+		jw_end_object(j);
+		break;
+	case EV_EXT_KICK:
+		snprintf(name, sizeof(name), "ext kick cpu %d", ev->ext_kick.target_cpu);
+		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_kick.op));
+		jw_kv_u64(j, "flags", ev->ext_kick.flags);
+		jw_end_object(j);
+		break;
+	case EV_EXT_PRINTK:
+		snprintf(name, sizeof(name), "printk: %.80s", text_of(w, ev->ext_print.text));
+		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_print.op));
+		jw_kv_s64(j, "pid", ev->ext_print.pid);
+		jw_kv_str(j, "text", text_of(w, ev->ext_print.text));
+		jw_end_object(j);
+		break;
+	case EV_EXT_ENABLE:
+		snprintf(name, sizeof(name), "ext policy %s enabled", text_of(w, ev->ext_exit.text));
+		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_bool(j, "partial", ev->ext_exit.kind);
+		jw_end_object(j);
+		break;
+	case EV_EXT_EXIT:
+		snprintf(name, sizeof(name), "ext policy disabled (%s)", ext_exit_reason(ev->ext_exit.kind));
+		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
+		jw_key(j, "args");
+		jw_begin_object(j);
+		jw_kv_str(j, "op", sched_name_of(ext_op_names, NR_EXT_OPS, ev->ext_exit.op));
+		jw_kv_s64(j, "pid", ev->ext_exit.pid);
+		jw_kv_s64(j, "exit_code", ev->ext_exit.exit_code);
+		jw_kv_str(j, "msg", text_of(w, ev->ext_exit.text));
+		jw_end_object(j);
+		break;
+	}
+	ev_end(w);
+}
+
 /* Every counter's value at the window's start, once the stream reaches it. */
 static void start_window(struct trace_perfetto *w, u64 t)
 {
@@ -876,6 +956,14 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 	case EV_CFS_PERIOD:
 		if (in_window(w, ev->time))
 			on_bandwidth(w, ev);
+		break;
+	case EV_EXT_ENABLE:
+	case EV_EXT_DISPATCH:
+	case EV_EXT_KICK:
+	case EV_EXT_PRINTK:
+	case EV_EXT_EXIT:
+		if (in_window(w, ev->time))
+			on_ext(w, ev);
 		break;
 	default:
 		/* waking, stat_runtime, set_nice, yield: seen through the others */

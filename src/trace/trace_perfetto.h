@@ -59,6 +59,8 @@ struct trace_perfetto_opts {
 	const char *(*note)(void *ctx, u32 index);
 	/* Path of task group `index`, optional (without it the index is printed). */
 	const char *(*group)(void *ctx, int index);
+	/* A text an ext event refers to (sched_text()), optional. */
+	const char *(*text)(void *ctx, u32 id);
 	/* The state now, optional: called while the event is being delivered. */
 	void (*cpu_info)(void *ctx, int cpu, struct sched_cpu_info *out);
 	bool (*task_info)(void *ctx, int pid, struct sched_task_info *out);

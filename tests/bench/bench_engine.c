@@ -15,7 +15,10 @@
  *
  * Output: one line per figure, `bench: NAME VALUE UNIT`.
  *
- * Usage: bench_engine [-q] [-v] [-k M.N] [a|b|c|d|e|f ...]
+ * (g) is (b) scheduled by the scx_simple example policy (ext/scx_simple.c,
+ * built in build/ext), to compare a plug-in's cost with the built-in class's.
+ *
+ * Usage: bench_engine [-q] [-v] [-k M.N] [a|b|c|d|e|f|g ...]
  *   -q      one run per figure instead of REPS (for profiling)
  *   -v      also print each run's events by type and CPU share, on stderr
  *   -k M.N  model kernel M.N in the EEVDF figures (a, b, c) instead of the
@@ -29,6 +32,7 @@
 #include <sys/resource.h>
 
 #include "bench_util.h"
+#include "src/format/ext_policy.h"
 
 /* ---- topology ---- */
 
@@ -313,6 +317,35 @@ static void fig_e(void)
 	free_topo(&t);
 }
 
+/* (g) (b) under the scx_simple policy: events per second against the built-in EEVDF's */
+static void fig_g(void)
+{
+	struct topo_holder t;
+	struct scen_holder s;
+	struct loop_prog lp;
+	struct ext_policy pol;
+	struct result r;
+	char err[1024];
+
+	if (ext_policy_load("build/ext/scx_simple.so", &pol, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bench: %s (make ext-examples builds it)\n", err);
+		exit(1);
+	}
+	make_topo(&t, "4x4", 4, 4, 1);
+	make_loop_prog(&lp, 1 * MS, 9 * MS);
+	make_scenario(&s, &t.topo, KV(6, 12), SCHED_VARIANT_EEVDF, 250, 60 * SEC, 100, 100, &lp.prog);
+	s.sc.ext_ops = pol.ops;
+	r = run_best(&s.sc);
+	print_rate("g_ext_simple_16cpu_200tasks_60s", &r);
+	if (have_b)
+		printf("bench: g_vs_b events_per_sec_ratio %.2f x\n",
+		       ((double)res_b.events / res_b.wall) / ((double)r.events / r.wall));
+	fflush(stdout);
+	free(s.task);
+	free_topo(&t);
+	ext_policy_unload(&pol);
+}
+
 /*
  * (f) engine state per task for (b) and (c): the arena's used bytes (what a
  * checkpoint copies) over the task count; and the process's peak RSS, which
@@ -345,7 +378,8 @@ int main(int argc, char **argv)
 		char name;
 		void (*fn)(void);
 	} figs[] = {
-		{ 'a', fig_a }, { 'b', fig_b }, { 'c', fig_c }, { 'd', fig_d }, { 'e', fig_e }, { 'f', fig_f },
+		{ 'a', fig_a }, { 'b', fig_b }, { 'c', fig_c }, { 'd', fig_d },
+		{ 'e', fig_e }, { 'f', fig_f }, { 'g', fig_g },
 	};
 	bool want[ARRAY_SIZE(figs)] = { 0 };
 	bool any = false;
@@ -376,7 +410,7 @@ int main(int argc, char **argv)
 				goto next;
 			}
 		}
-		fprintf(stderr, "usage: %s [-q] [-v] [-k M.N] [a|b|c|d|e|f ...]\n", argv[0]);
+		fprintf(stderr, "usage: %s [-q] [-v] [-k M.N] [a|b|c|d|e|f|g ...]\n", argv[0]);
 		return 2;
 next:;
 	}

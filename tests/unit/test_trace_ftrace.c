@@ -310,6 +310,81 @@ static void test_rt_dl_events(void **state)
 	fclose(f);
 }
 
+static const char *test_text(void *ctx, u32 id)
+{
+	static const char *const texts[] = { "", "simple", "local=4 global=10",
+					     "hog.0[1] failed to run for 30.004s" };
+
+	return id < 4 ? texts[id] : NULL;
+}
+
+/* The ext class's events: a dispatch naming its operation and queue, a kick, a printk line, the exit. */
+static void test_ext_events(void **state)
+{
+	struct trace_ftrace_opts o = opts;
+	FILE *f = tmpfile();
+	struct trace_ftrace *w;
+	struct sched_event ev;
+	char *text;
+
+	assert_non_null(f);
+	o.text = test_text;
+	w = trace_ftrace_open(f, &o);
+	ev = fx_event(0, EV_EXT_ENABLE, 0);
+	ev.ext_exit.text = 1;
+	trace_ftrace_event(w, &ev);
+	ev = fx_event(20000000, EV_EXT_DISPATCH, 1);
+	ev.ext_dsp.pid = 1;
+	ev.ext_dsp.dest_cpu = -1;
+	ev.ext_dsp.op = EXT_OP_ENQUEUE;
+	ev.ext_dsp.how = EXT_DSP_INSERT_VTIME;
+	ev.ext_dsp.dsq_id = 0x2a;
+	ev.ext_dsp.slice = 20000000;
+	ev.ext_dsp.vtime = 123;
+	ev.ext_dsp.enq_flags = 1;
+	trace_ftrace_event(w, &ev);
+	ev.ext_dsp.op = EXT_OP_DISPATCH;
+	ev.ext_dsp.how = EXT_DSP_MOVE;
+	ev.ext_dsp.dest_cpu = 1;
+	ev.ext_dsp.dsq_id = 1ULL << 63 | 1; /* SCX_DSQ_GLOBAL */
+	ev.ext_dsp.enq_flags = 0;
+	trace_ftrace_event(w, &ev);
+	ev = fx_event(21000000, EV_EXT_KICK, 0);
+	ev.ext_kick.target_cpu = 1;
+	ev.ext_kick.op = EXT_OP_TIMER;
+	ev.ext_kick.flags = 2;
+	trace_ftrace_event(w, &ev);
+	ev = fx_event(30004000000, EV_EXT_PRINTK, 0);
+	ev.ext_print.text = 2;
+	ev.ext_print.op = EXT_OP_EXIT;
+	trace_ftrace_event(w, &ev);
+	ev = fx_event(30004000000, EV_EXT_EXIT, 1);
+	ev.ext_exit.pid = 1;
+	ev.ext_exit.text = 3;
+	ev.ext_exit.kind = 1026;
+	trace_ftrace_event(w, &ev);
+	assert_int_equal(trace_ftrace_close(w), 0);
+
+	text = fx_read_all(f);
+	assert_non_null(strstr(text,
+			       "          <idle>-0       [000] .....     0.000000: schedscope_ext_enable: "
+			       "name=simple partial=0\n"));
+	assert_non_null(strstr(
+		text, "[001] d..2.     0.020000: schedscope_ext_dispatch: comm=hog.0 pid=1 op=enqueue "
+		      "how=insert_vtime dsq=0x2a dest_cpu=-1 slice=20000000 vtime=123 enq_flags=0x1\n"));
+	assert_non_null(strstr(text,
+			       "schedscope_ext_dispatch: comm=hog.0 pid=1 op=dispatch how=move dsq=global "
+			       "dest_cpu=1 slice=20000000 vtime=123 enq_flags=0x0\n"));
+	assert_non_null(strstr(
+		text, "[000] d..2.     0.021000: schedscope_ext_kick: op=timer target_cpu=1 flags=0x2\n"));
+	assert_non_null(strstr(text, "schedscope_ext_printk: op=exit comm=- pid=0 text=local=4 global=10\n"));
+	assert_non_null(strstr(
+		text, "[001] .....    30.004000: schedscope_ext_exit: kind=1026 reason=runnable task "
+		      "stall op=core comm=hog.0 pid=1 exit_code=0 msg=hog.0[1] failed to run for 30.004s\n"));
+	free(text);
+	fclose(f);
+}
+
 /* CPUs outside #P and a pipe that cannot be patched. */
 /* A sleep's timer wakes from hardirq context: 'h' in the third flag column, as hrtimer_wakeup() shows. */
 static void test_timer_wakeup_flags(void **state)
@@ -441,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_schedscope_events),
 		cmocka_unit_test(test_timer_wakeup_flags),
 		cmocka_unit_test(test_rt_dl_events),
+		cmocka_unit_test(test_ext_events),
 		cmocka_unit_test(test_pipe_keeps_placeholder),
 		cmocka_unit_test(test_timestamps_as_linux_prints_them),
 		cmocka_unit_test(test_patch_after_preamble),

@@ -206,6 +206,39 @@ static void test_runqueue_cfs(void **state)
 	fx_free(x);
 }
 
+/* An ext policy (build/ext/scx_simple.so): the runqueue view shows its dispatch queues, the CPUs
+ * view its local queues and the shared ones on one line. */
+static const char ext_cpus[] = "topology packages=1 cores=2 threads=1\n"
+			       "hz 1000\n"
+			       "seed 1\n"
+			       "duration 1s\n"
+			       "sched ext:build/ext/scx_simple.so\n"
+			       "task alpha cpus=0 program=\"run forever\"\n"
+			       "task beta cpus=0 program=\"run forever\"\n"
+			       "task gamma cpus=0 program=\"run forever\"\n";
+
+static void test_runqueue_ext(void **state)
+{
+	struct fx *x = fx_new(ext_cpus, 100 * NSEC_PER_MSEC, 120, 40);
+	struct sched_cpu_info ci;
+
+	draw(x, &view_runqueue);
+	assert_true(screen_has(x, "ext policy \"simple\""));
+	assert_true(screen_has(x, "local CPU 0"));
+	assert_true(screen_has(x, "global node 0"));
+	/* the two tasks not running wait in the policy's queues, named in the view */
+	sched_cpu_info(x->e, 0, &ci);
+	assert_true(screen_has(x, "alpha"));
+	assert_true(screen_has(x, "beta"));
+	assert_true(screen_has(x, "gamma"));
+	assert_non_null(strstr(row(x, find_row(x, "ext policy")), sched_comm(x->e, ci.curr_pid, 0)));
+
+	draw(x, &view_cpus);
+	assert_true(screen_has(x, "ext simple:"));
+	assert_true(screen_has(x, "CPU0"));
+	fx_free(x);
+}
+
 /* ---- timeline ---- */
 
 /* pid running on cpu at time t, from the log (the state after all events at or before t) */
@@ -451,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_cpus_rows),
 		cmocka_unit_test(test_runqueue_eevdf),
 		cmocka_unit_test(test_runqueue_cfs),
+		cmocka_unit_test(test_runqueue_ext),
 		cmocka_unit_test(test_timeline_lane),
 		cmocka_unit_test(test_timeline_keys),
 		cmocka_unit_test(test_events_order_and_filter),
