@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "ext.h"
 
 /* What the entities queued on one cfs_rq add up to. */
 struct cfs_rq_sum {
@@ -321,9 +322,11 @@ static void check_task(struct task_struct *p)
 {
 	int cpu = p->cpu;
 	const char *name = task_name(p);
-	const struct sched_class *want = dl_prio(p->prio)   ? &dl_sched_class
-					 : rt_prio(p->prio) ? &rt_sched_class
-							    : &fair_sched_class;
+	/* __setscheduler_class(): ext takes the fair policies while a policy is loaded */
+	const struct sched_class *want = dl_prio(p->prio)	     ? &dl_sched_class
+					 : rt_prio(p->prio)	     ? &rt_sched_class
+					 : task_should_scx(p->policy) ? &ext_sched_class
+								      : &fair_sched_class;
 
 	CHECK(cpu >= 0 && cpu < ST->nr_cpus, "task.cpu", 0, "%s on CPU %d", name, cpu);
 	CHECK(p->on_cpu == (cpu_rq(cpu)->curr == p), "task.on_cpu", cpu, "%s: on_cpu %d, curr is %s", name,
@@ -460,8 +463,10 @@ static void check_rq(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 	unsigned int levels = 0, currs = 0;
 
-	CHECK(rq->nr_running == rq->cfs.h_nr_running + rt + dl, "rq.nr_running", cpu,
-	      "%u; fair %u, rt %u, deadline %u", rq->nr_running, rq->cfs.h_nr_running, rt, dl);
+	unsigned int ext = ST->scx ? scx_rq(rq)->nr_running : 0;
+
+	CHECK(rq->nr_running == rq->cfs.h_nr_running + rt + dl + ext, "rq.nr_running", cpu,
+	      "%u; fair %u, rt %u, deadline %u, ext %u", rq->nr_running, rq->cfs.h_nr_running, rt, dl, ext);
 	CHECK(rq->clock <= SCHED_CLOCK_BOOT + ST->now && rq->clock_task <= rq->clock &&
 		      rq_clock_pelt(rq) <= rq->clock_task,
 	      "rq.clock", cpu, "clock %llu, clock_task %llu, clock_pelt %llu", (unsigned long long)rq->clock,
