@@ -19,15 +19,15 @@ enum {
 	FALLBACK_DSQ_ID = 0,
 	MS_TO_NS = 1000LLU * 1000,
 	TIMER_INTERVAL_NS = 1 * MS_TO_NS,
-	QUEUE_LEN = 4096,	/* central_q's max_entries */
-	MAX_LOOPS = 8388608,	/* BPF_MAX_LOOPS */
+	QUEUE_LEN = 4096,    /* central_q's max_entries */
+	MAX_LOOPS = 8388608, /* BPF_MAX_LOOPS */
 };
 
 static const s32 central_cpu = 0;
 static const u64 slice_ns = SCX_SLICE_DFL;
 
 struct central_global {
-	s32 q[QUEUE_LEN];	/* central_q: pids in FIFO order */
+	s32 q[QUEUE_LEN]; /* central_q: pids in FIFO order */
 	u32 q_head, q_len;
 	struct bpf_timer timer;
 	bool timer_pinned;
@@ -36,8 +36,8 @@ struct central_global {
 };
 
 struct central_cpu {
-	bool gimme_task;	/* the CPU has asked the central one for a task */
-	u64 started_at;		/* when its task started, 0 when idle */
+	bool gimme_task; /* the CPU has asked the central one for a task */
+	u64 started_at;	 /* when its task started, 0 when idle */
 };
 
 static struct central_global *glob(void)
@@ -183,7 +183,7 @@ void BPF_STRUCT_OPS(central_running, struct scx_task *p)
 {
 	u64 now = bpf_ktime_get_ns();
 
-	cpu_ctx(scx_bpf_task_cpu(p))->started_at = now ? now : 1;	/* 0 indicates idle */
+	cpu_ctx(scx_bpf_task_cpu(p))->started_at = now ? now : 1; /* 0 indicates idle */
 }
 
 void BPF_STRUCT_OPS(central_stopping, struct scx_task *p, bool runnable)
@@ -251,11 +251,12 @@ void BPF_STRUCT_OPS(central_exit, struct scx_exit_info *ei)
 {
 	struct central_global *g = glob();
 
-	bpf_printk("total=%llu local=0 queued=%llu lost=%llu timer=%llu dispatch=%llu mismatch=%llu retry=%llu",
-		   (unsigned long long)g->nr_total, (unsigned long long)g->nr_queued,
-		   (unsigned long long)g->nr_lost_pids, (unsigned long long)g->nr_timers,
-		   (unsigned long long)g->nr_dispatches, (unsigned long long)g->nr_mismatches,
-		   (unsigned long long)g->nr_retries);
+	bpf_printk(
+		"total=%llu local=0 queued=%llu lost=%llu timer=%llu dispatch=%llu mismatch=%llu retry=%llu",
+		(unsigned long long)g->nr_total, (unsigned long long)g->nr_queued,
+		(unsigned long long)g->nr_lost_pids, (unsigned long long)g->nr_timers,
+		(unsigned long long)g->nr_dispatches, (unsigned long long)g->nr_mismatches,
+		(unsigned long long)g->nr_retries);
 }
 
 SCX_OPS_DEFINE(central_ops,
@@ -263,14 +264,7 @@ SCX_OPS_DEFINE(central_ops,
 		* Every decision is made on the central CPU, so being the last task
 		* on a CPU means nothing special: enqueue it like any other.
 		*/
-	       .flags = SCX_OPS_ENQ_LAST,
-	       .select_cpu = central_select_cpu,
-	       .enqueue = central_enqueue,
-	       .dispatch = central_dispatch,
-	       .running = central_running,
-	       .stopping = central_stopping,
-	       .init = central_init,
-	       .exit = central_exit,
-	       .name = "central",
-	       .global_size = sizeof(struct central_global),
-	       .cpu_size = sizeof(struct central_cpu));
+	       .flags = SCX_OPS_ENQ_LAST, .select_cpu = central_select_cpu, .enqueue = central_enqueue,
+	       .dispatch = central_dispatch, .running = central_running, .stopping = central_stopping,
+	       .init = central_init, .exit = central_exit, .name = "central",
+	       .global_size = sizeof(struct central_global), .cpu_size = sizeof(struct central_cpu));

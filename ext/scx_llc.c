@@ -14,8 +14,8 @@
 
 struct llc_global {
 	u32 nr_llcs;
-	s32 llc_node[MAX_LLCS];		/* the NUMA node of each LLC */
-	u64 vtime_now[MAX_LLCS];	/* each queue's clock, as scx_simple's vtime_now */
+	s32 llc_node[MAX_LLCS];	 /* the NUMA node of each LLC */
+	u64 vtime_now[MAX_LLCS]; /* each queue's clock, as scx_simple's vtime_now */
 	u64 nr_direct, nr_queued, nr_stolen;
 };
 
@@ -139,7 +139,7 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(llc_init)
 	g->nr_llcs = scx_nr_llc_ids();
 	if (g->nr_llcs > MAX_LLCS) {
 		scx_bpf_error("%u LLCs, more than the %d this policy keeps queues for", g->nr_llcs, MAX_LLCS);
-		return -7;	/* -E2BIG */
+		return -7; /* -E2BIG */
 	}
 	for (u32 cpu = nr_cpus; cpu-- > 0;)
 		g->llc_node[scx_cpu_llc((s32)cpu)] = scx_bpf_cpu_node((s32)cpu);
@@ -160,14 +160,6 @@ void BPF_STRUCT_OPS(llc_exit, struct scx_exit_info *ei)
 		   (unsigned long long)g->nr_queued, (unsigned long long)g->nr_stolen);
 }
 
-SCX_OPS_DEFINE(llc_ops,
-	       .select_cpu = llc_select_cpu,
-	       .enqueue = llc_enqueue,
-	       .dispatch = llc_dispatch,
-	       .running = llc_running,
-	       .stopping = llc_stopping,
-	       .enable = llc_enable,
-	       .init = llc_init,
-	       .exit = llc_exit,
-	       .name = "llc",
-	       .global_size = sizeof(struct llc_global));
+SCX_OPS_DEFINE(llc_ops, .select_cpu = llc_select_cpu, .enqueue = llc_enqueue, .dispatch = llc_dispatch,
+	       .running = llc_running, .stopping = llc_stopping, .enable = llc_enable, .init = llc_init,
+	       .exit = llc_exit, .name = "llc", .global_size = sizeof(struct llc_global));

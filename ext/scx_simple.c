@@ -31,7 +31,7 @@
 
 struct simple_global {
 	u64 vtime_now;
-	u64 nr_local, nr_global;	/* the BPF version's stats map: [local, global] */
+	u64 nr_local, nr_global; /* the BPF version's stats map: [local, global] */
 };
 
 static struct simple_global *glob(void)
@@ -51,7 +51,7 @@ s32 BPF_STRUCT_OPS(simple_select_cpu, struct scx_task *p, s32 prev_cpu, u64 wake
 
 	cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
 	if (is_idle) {
-		glob()->nr_local++;	/* count local queueing */
+		glob()->nr_local++; /* count local queueing */
 		scx_bpf_dispatch(p, SCX_DSQ_LOCAL, SCX_SLICE_DFL, 0);
 	}
 	return cpu;
@@ -59,7 +59,7 @@ s32 BPF_STRUCT_OPS(simple_select_cpu, struct scx_task *p, s32 prev_cpu, u64 wake
 
 void BPF_STRUCT_OPS(simple_enqueue, struct scx_task *p, u64 enq_flags)
 {
-	glob()->nr_global++;	/* count global queueing */
+	glob()->nr_global++; /* count global queueing */
 
 	if (FIFO_SCHED) {
 		scx_bpf_dispatch(p, SHARED_DSQ, SCX_SLICE_DFL, enq_flags);
@@ -115,14 +115,7 @@ void BPF_STRUCT_OPS(simple_exit, struct scx_exit_info *ei)
 		   (unsigned long long)glob()->nr_global);
 }
 
-SCX_OPS_DEFINE(simple_ops,
-	       .select_cpu = simple_select_cpu,
-	       .enqueue = simple_enqueue,
-	       .dispatch = simple_dispatch,
-	       .running = simple_running,
-	       .stopping = simple_stopping,
-	       .enable = simple_enable,
-	       .init = simple_init,
-	       .exit = simple_exit,
-	       .name = SIMPLE_NAME,
+SCX_OPS_DEFINE(simple_ops, .select_cpu = simple_select_cpu, .enqueue = simple_enqueue,
+	       .dispatch = simple_dispatch, .running = simple_running, .stopping = simple_stopping,
+	       .enable = simple_enable, .init = simple_init, .exit = simple_exit, .name = SIMPLE_NAME,
 	       .global_size = sizeof(struct simple_global));

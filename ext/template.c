@@ -48,13 +48,9 @@ void BPF_STRUCT_OPS(my_dispatch, s32 cpu, struct scx_task *prev)
 /* The policy goes away (the run ends it only on an error or scx_bpf_exit()). */
 void BPF_STRUCT_OPS(my_exit, struct scx_exit_info *ei)
 {
-	bpf_printk("%s after %llu enqueues: %s", ei->reason, (unsigned long long)glob()->nr_enqueued, ei->msg);
+	bpf_printk("%s after %llu enqueues: %s", ei->reason, (unsigned long long)glob()->nr_enqueued,
+		   ei->msg);
 }
 
-SCX_OPS_DEFINE(my_ops,
-	       .enqueue = my_enqueue,
-	       .dispatch = my_dispatch,
-	       .exit = my_exit,
-	       .name = "template",
-	       .global_size = sizeof(struct my_global),
-	       .task_size = sizeof(struct my_task));
+SCX_OPS_DEFINE(my_ops, .enqueue = my_enqueue, .dispatch = my_dispatch, .exit = my_exit, .name = "template",
+	       .global_size = sizeof(struct my_global), .task_size = sizeof(struct my_task));

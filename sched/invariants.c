@@ -323,8 +323,8 @@ static void check_task(struct task_struct *p)
 	int cpu = p->cpu;
 	const char *name = task_name(p);
 	/* __setscheduler_class(): ext takes the fair policies while a policy is loaded */
-	const struct sched_class *want = dl_prio(p->prio)	     ? &dl_sched_class
-					 : rt_prio(p->prio)	     ? &rt_sched_class
+	const struct sched_class *want = dl_prio(p->prio)	      ? &dl_sched_class
+					 : rt_prio(p->prio)	      ? &rt_sched_class
 					 : task_should_scx(p->policy) ? &ext_sched_class
 								      : &fair_sched_class;
 
