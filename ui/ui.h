@@ -45,9 +45,6 @@ struct ui_run {
 		u32 idx;	/* in scenario.note */
 	} *notes;
 	size_t nr_notes, cap_notes;
-	/* for every event, the engine step that emitted it (sched_nr_steps() then) */
-	u64 *step_of;
-	size_t cap_steps;
 };
 
 /* How one pane looks at its run: what is selected, where lists are scrolled,
