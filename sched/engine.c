@@ -692,6 +692,12 @@ void sched_run_until(struct sched_engine *e, u64 t)
 		e->st->now = t;
 }
 
+int sched_check_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen)
+{
+	cur_engine = e;
+	return check_command(c, err, errlen);
+}
+
 int sched_apply_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen)
 {
 	sched_enter(e);
