@@ -281,7 +281,9 @@ int cmd_run(int argc, char **argv)
 	struct sched_history *h = NULL;
 	if (o.rewind_check || o.brk) {
 		if (o.history_budget < history_min_budget(e)) {
-			fprintf(stderr, "schedscope: %s: a history budget of %zu MiB is below the %zu MiB this scenario needs\n",
+			fprintf(stderr,
+				"schedscope: %s: a history budget of %zu MiB is below the %zu MiB this "
+				"scenario needs\n",
 				path, o.history_budget >> 20, (history_min_budget(e) + (1 << 20) - 1) >> 20);
 			rc = 2;
 			goto out;

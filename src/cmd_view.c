@@ -174,10 +174,14 @@ out:
 int cmd_ui(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "commands", required_argument, NULL, 'C' }, { "colors", required_argument, NULL, 'c' },
-		{ "speed", required_argument, NULL, 'p' },    { "paused", no_argument, NULL, 'P' },
-		{ "seed", required_argument, NULL, 's' },     { "param", required_argument, NULL, 'm' },
-		{ "set", required_argument, NULL, 'e' },      { "history-budget", required_argument, NULL, 'H' },
+		{ "commands", required_argument, NULL, 'C' },
+		{ "colors", required_argument, NULL, 'c' },
+		{ "speed", required_argument, NULL, 'p' },
+		{ "paused", no_argument, NULL, 'P' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "param", required_argument, NULL, 'm' },
+		{ "set", required_argument, NULL, 'e' },
+		{ "history-budget", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };

@@ -44,7 +44,7 @@ struct history_usage {
 	size_t budget, checkpoint_bytes, log_bytes;
 	size_t total;		/* all of the above in use, and the scratch state of a replay */
 	u64 resident_events;	/* the rest were given back */
-	u64 regenerated_chunks;	/* read after they were given back */
+	u64 regenerated_chunks; /* read after they were given back */
 };
 
 /* The smallest budget for this engine; a smaller one is raised to it. */
@@ -82,7 +82,7 @@ int history_checkpoint(struct sched_history *h, const char *name);
 s64 history_find_checkpoint(const struct sched_history *h, const char *name);
 int history_nr_checkpoints(const struct sched_history *h);
 void history_checkpoint_info(const struct sched_history *h, int i, struct history_checkpoint_info *out);
-size_t history_bytes(const struct sched_history *h);	/* budgeted memory in use */
+size_t history_bytes(const struct sched_history *h); /* budgeted memory in use */
 void history_usage(const struct sched_history *h, struct history_usage *out);
 
 /*
