@@ -240,7 +240,8 @@ static int open_why(struct outfile *o, const char *path, struct why *w)
 		char *real = realpath(path, NULL);
 
 		if (!real) {
-			fail(o, errno == ENOENT ? "a symbolic link to a missing file (not replaced)" : strerror(errno));
+			fail(o, errno == ENOENT ? "a symbolic link to a missing file (not replaced)"
+						: strerror(errno));
 			goto err;
 		}
 		o->target = real;

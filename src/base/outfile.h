@@ -18,13 +18,13 @@
 #include <stdio.h>
 
 struct outfile {
-	FILE *f;		/* write here */
-	char *path;		/* as the user named it, for messages */
-	char *target;		/* the file replaced: path, or a symlink's target */
-	char *tmp;		/* the temporary file; NULL when written in place */
-	int slot;		/* in the table the signal handler cleans */
-	struct sink *sink;	/* f's file descriptor and first error */
-	struct why *why;	/* during a call: where its error goes */
+	FILE *f;	   /* write here */
+	char *path;	   /* as the user named it, for messages */
+	char *target;	   /* the file replaced: path, or a symlink's target */
+	char *tmp;	   /* the temporary file; NULL when written in place */
+	int slot;	   /* in the table the signal handler cleans */
+	struct sink *sink; /* f's file descriptor and first error */
+	struct why *why;   /* during a call: where its error goes */
 };
 
 /*
