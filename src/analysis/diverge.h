@@ -17,9 +17,9 @@
 #include "sched/api/sched.h"
 
 struct divergence {
-	u64 time;		      /* the earlier of the two events */
-	bool has[2];		      /* false: that side made no decision at or after it */
-	struct sched_event ev[2];     /* A's and B's (valid where has[]) */
+	u64 time;		  /* the earlier of the two events */
+	bool has[2];		  /* false: that side made no decision at or after it */
+	struct sched_event ev[2]; /* A's and B's (valid where has[]) */
 };
 
 struct diverge_queue {
@@ -29,12 +29,12 @@ struct diverge_queue {
 
 /* The comparison of two streams fed as they come (listeners on two engines). */
 struct diverge {
-	u64 from, until;	/* decisions compared: from <= time <= until */
-	struct diverge_queue q[2];	/* one side's decisions the other has not matched yet */
+	u64 from, until;	   /* decisions compared: from <= time <= until */
+	struct diverge_queue q[2]; /* one side's decisions the other has not matched yet */
 	bool ended[2];
 	bool found;
 	struct divergence d;
-	u64 matched;		/* pairs that were the same */
+	u64 matched; /* pairs that were the same */
 };
 
 /* Is ev a decision the comparison looks at? */

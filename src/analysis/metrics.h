@@ -11,12 +11,12 @@
 #include "stats.h"
 
 enum metric_kind {
-	MET_SHARE,	/* CPU time / window: 1.0 is one CPU */
-	MET_WAIT,	/* runnable but not running, ns */
-	MET_P50,	/* wakeup latency, ns */
+	MET_SHARE, /* CPU time / window: 1.0 is one CPU */
+	MET_WAIT,  /* runnable but not running, ns */
+	MET_P50,   /* wakeup latency, ns */
 	MET_P99,
 	MET_MIGRATIONS,
-	MET_THROTTLED,	/* cpu.stat throttled_usec (groups), ns */
+	MET_THROTTLED, /* cpu.stat throttled_usec (groups), ns */
 	NR_METRICS
 };
 
@@ -28,15 +28,15 @@ int metric_lookup(const char *name, size_t len);
 bool metric_is_time(int metric);
 
 struct metric_row {
-	const char *name;	/* a task's name or a group's path: valid as long as the scenario */
+	const char *name; /* a task's name or a group's path: valid as long as the scenario */
 	bool group;
-	bool has[NR_METRICS];	/* latencies need a wakeup; throttled time is a group's */
+	bool has[NR_METRICS]; /* latencies need a wakeup; throttled time is a group's */
 	double v[NR_METRICS];
 };
 
 struct metrics {
-	u64 window;		/* ns the statistics covered */
-	int nr_rows, nr_tasks;	/* rows: the tasks, then the groups (none without groups) */
+	u64 window;	       /* ns the statistics covered */
+	int nr_rows, nr_tasks; /* rows: the tasks, then the groups (none without groups) */
 	struct metric_row *row;
 };
 

@@ -1324,7 +1324,8 @@ int scenario_set(struct scenario_file *f, const char *assignment, char *err, siz
 	return scenario_set_as(f, "--set", assignment, err, errlen);
 }
 
-int scenario_set_as(struct scenario_file *f, const char *what, const char *assignment, char *err, size_t errlen)
+int scenario_set_as(struct scenario_file *f, const char *what, const char *assignment, char *err,
+		    size_t errlen)
 {
 	struct sched_scenario *sc = &f->sc;
 	struct lexer lx;

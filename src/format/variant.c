@@ -13,8 +13,8 @@ bool variant_given(const struct variant *v)
 int variant_add_file(struct variant *v, const char *path, char *err, size_t errlen)
 {
 	if (v->path) {
-		snprintf(err, errlen, "--vs: given twice ('%s' and '%s'); one run compares with one other", v->path,
-			 path);
+		snprintf(err, errlen, "--vs: given twice ('%s' and '%s'); one run compares with one other",
+			 v->path, path);
 		return -1;
 	}
 	if (!*path) {

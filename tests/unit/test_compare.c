@@ -182,10 +182,10 @@ static void test_extra_decision(void **state)
 /* "The next divergence after T": the runs lined up again from T + 1. */
 static void test_next_divergence(void **state)
 {
-	struct sched_event a[] = { wakeup(0, 0, 1), sw(0, 0, 0, 1), sw(5, 0, 1, 2), sw(6, 0, 2, 1),
-				   sw(8, 0, 1, 2), sw(9, 0, 2, 1) };
-	struct sched_event b[] = { wakeup(0, 0, 1), sw(0, 0, 0, 1), sw(5, 0, 1, 3), sw(6, 0, 3, 1),
-				   sw(8, 0, 1, 2), sw(9, 0, 2, 3) };
+	struct sched_event a[] = { wakeup(0, 0, 1), sw(0, 0, 0, 1), sw(5, 0, 1, 2),
+				   sw(6, 0, 2, 1),  sw(8, 0, 1, 2), sw(9, 0, 2, 1) };
+	struct sched_event b[] = { wakeup(0, 0, 1), sw(0, 0, 0, 1), sw(5, 0, 1, 3),
+				   sw(6, 0, 3, 1),  sw(8, 0, 1, 2), sw(9, 0, 2, 3) };
 	struct diverge d;
 
 	diverge_init(&d, 0, UINT64_MAX);
@@ -217,8 +217,8 @@ static void test_next_divergence(void **state)
 /* ---- engines ---- */
 
 #define TWO_CPUS "topology packages=1 cores=2\nhz 1000\nduration 2s\n"
-#define WORKLOAD                                                            \
-	"task hog count=2 program=\"run forever\"\n"                        \
+#define WORKLOAD                                     \
+	"task hog count=2 program=\"run forever\"\n" \
 	"task web count=2 program=\"loop { run 1ms; sleep 3ms }\"\n"
 
 static void load(struct scenario_file *f, const char *text)
