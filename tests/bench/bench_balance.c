@@ -29,7 +29,7 @@ static u64 nr_lb;
 static void count_lb(void *ctx, const struct sched_event *ev)
 {
 	(void)ctx;
-	nr_lb += ev->type == EV_SCHED_LB;
+	nr_lb += ev->type == EV_LOAD_BALANCE;
 }
 
 static void bench_size(int nr_cpus)

@@ -116,7 +116,7 @@ static void test_fork_spreads(void **state)
 	for (size_t i = 0; i < elog.nr; i++) {
 		const struct sched_event *ev = &elog.ev[i];
 
-		if (ev->type != EV_SCHED_SELECT_RQ)
+		if (ev->type != EV_SELECT_RQ)
 			continue;
 		assert_true(ev->select.wake_flags & SELECT_WF_FORK);
 		assert_int_equal(ev->select.path, SEL_IDLEST);
@@ -134,7 +134,7 @@ static void test_fork_spreads(void **state)
 
 /* ---- calculate_imbalance() against the group records ---- */
 
-/* The migrate_load case recomputed from the record's EV_SCHED_LB_GROUP events. */
+/* The migrate_load case recomputed from the record's EV_LB_GROUP events. */
 static void test_load_imbalance_matches_groups(void **state)
 {
 	int checked = 0;
@@ -145,13 +145,14 @@ static void test_load_imbalance_matches_groups(void **state)
 		const struct sched_event *ev = &elog.ev[i];
 		u64 total_load = 0, total_cap = 0, local_avg = 0, busiest_avg = 0, busiest_cap = 0, local_cap = 0;
 
-		if (ev->type != EV_SCHED_LB || (ev->lb.outcome != LB_MOVED && ev->lb.outcome != LB_FAILED))
+		if (ev->type != EV_LOAD_BALANCE ||
+		    (ev->lb.outcome != LB_MOVED && ev->lb.outcome != LB_FAILED))
 			continue;
 		assert_int_equal(ev->lb.migration_type, migrate_load);
 		for (size_t k = 0; k < i; k++) {
 			const struct sched_event *g = &elog.ev[k];
 
-			if (g->type != EV_SCHED_LB_GROUP || g->lb_group.decision != ev->lb.decision)
+			if (g->type != EV_LB_GROUP || g->lb_group.decision != ev->lb.decision)
 				continue;
 			total_load += g->lb_group.group_load;
 			total_cap += g->lb_group.group_capacity;
@@ -173,7 +174,7 @@ static void test_load_imbalance_matches_groups(void **state)
 	assert_true(checked > 10);
 	/* the first one by hand: loads 2048 and 1024, domain average 1536 -> 512 */
 	for (size_t i = 0; i < elog.nr; i++)
-		if (elog.ev[i].type == EV_SCHED_LB && elog.ev[i].lb.outcome == LB_FAILED) {
+		if (elog.ev[i].type == EV_LOAD_BALANCE && elog.ev[i].lb.outcome == LB_FAILED) {
 			assert_int_equal(elog.ev[i].lb.imbalance, 512);
 			break;
 		}
@@ -195,15 +196,15 @@ static void test_migrations_trace_to_decisions(void **state)
 		assert_int_equal(m->migrate.reason, MIGRATE_BALANCE);
 		assert_true(m->migrate.cause < m->seq);
 		/* the record's first event is one of its groups */
-		assert_int_equal(elog.ev[m->migrate.cause].type, EV_SCHED_LB_GROUP);
+		assert_int_equal(elog.ev[m->migrate.cause].type, EV_LB_GROUP);
 		for (size_t k = m->migrate.cause; k < elog.nr && !out; k++) {
 			const struct sched_event *e = &elog.ev[k];
 
-			if (e->type == EV_SCHED_LB_TASK && e->lb_task.decision == m->migrate.cause &&
+			if (e->type == EV_LB_TASK && e->lb_task.decision == m->migrate.cause &&
 			    e->lb_task.pid == m->migrate.pid &&
 			    (e->lb_task.result == LBT_MOVED || e->lb_task.result == LBT_MOVED_HOT))
 				task = e;
-			if (e->type == EV_SCHED_LB && e->lb.decision == m->migrate.cause)
+			if (e->type == EV_LOAD_BALANCE && e->lb.decision == m->migrate.cause)
 				out = e;
 		}
 		assert_non_null(task);
@@ -252,7 +253,7 @@ static void test_balance_interval(void **state)
 	for (size_t i = 0; i < elog.nr; i++) {
 		const struct sched_event *ev = &elog.ev[i];
 
-		if (ev->type != EV_SCHED_LB)
+		if (ev->type != EV_LOAD_BALANCE)
 			continue;
 		if (ev->lb.outcome == LB_NOBUSYG || ev->lb.outcome == LB_BALANCED) {
 			assert_int_equal(ev->lb.nr_balance_failed, 0);
@@ -273,7 +274,7 @@ static int count_results(int result)
 	int n = 0;
 
 	for (size_t i = 0; i < elog.nr; i++)
-		n += elog.ev[i].type == EV_SCHED_LB_TASK && elog.ev[i].lb_task.result == result;
+		n += elog.ev[i].type == EV_LB_TASK && elog.ev[i].lb_task.result == result;
 	return n;
 }
 
@@ -328,11 +329,12 @@ static void test_idle_cpu_scan_depth(void **state)
 			const struct sched_event *ev = &elog.ev[i];
 			u64 sum = 0, x, tmp, y;
 
-			if (ev->type != EV_SCHED_LB || ev->lb.idle == CPU_NEWLY_IDLE ||
+			if (ev->type != EV_LOAD_BALANCE || ev->lb.idle == CPU_NEWLY_IDLE ||
 			    ev->lb.why == FBG_NOT_DESIGNATED)
 				continue;
 			for (size_t k = 0; k < i; k++)
-				if (elog.ev[k].type == EV_SCHED_LB_GROUP && elog.ev[k].lb_group.decision == ev->lb.decision)
+				if (elog.ev[k].type == EV_LB_GROUP &&
+				    elog.ev[k].lb_group.decision == ev->lb.decision)
 					sum += elog.ev[k].lb_group.group_util;
 			/* update_idle_cpu_scan(): x = util / weight, t = x^2 pct^2 / (10^4 * 1024) */
 			x = sum / 4;
@@ -352,7 +354,7 @@ static void check_affine(void *ctx, const struct sched_event *ev)
 {
 	int *n = ctx;
 
-	if (ev->type != EV_SCHED_SELECT_RQ || ev->select.affine < WA_SYNC_THIS)
+	if (ev->type != EV_SELECT_RQ || ev->select.affine < WA_SYNC_THIS)
 		return;
 	/* called while the state is the decision's own */
 	struct task_struct *p = &ST->task[ev->select.pid - 1], *waker = cpu_rq(ev->cpu)->curr;
@@ -417,7 +419,7 @@ static void test_wake_affine_sync(void **state)
 	sched_add_listener(f->e, log_event, &elog);
 	sched_run_until(f->e, 1 * SEC);
 	for (size_t i = 0; i < elog.nr; i++)
-		sync_this += elog.ev[i].type == EV_SCHED_SELECT_RQ && elog.ev[i].select.affine == WA_SYNC_THIS;
+		sync_this += elog.ev[i].type == EV_SELECT_RQ && elog.ev[i].select.affine == WA_SYNC_THIS;
 	assert_true(n > 0);
 	assert_true(sync_this > 0);
 }
@@ -480,7 +482,7 @@ static void test_newidle_pull(void **state)
 		for (size_t k = i; k < elog.nr; k++) {
 			const struct sched_event *e = &elog.ev[k];
 
-			if (e->type == EV_SCHED_LB && e->lb.decision == m->migrate.cause) {
+			if (e->type == EV_LOAD_BALANCE && e->lb.decision == m->migrate.cause) {
 				assert_int_equal(e->lb.idle, CPU_NEWLY_IDLE);
 				/* a preemptible kernel's newidle balance takes one task */
 				assert_int_equal(e->lb.nr_moved, 1);
@@ -522,7 +524,7 @@ static void test_newidle_random(void **state)
 	for (size_t i = 0; i < elog.nr; i++) {
 		const struct sched_event *ev = &elog.ev[i];
 
-		if (ev->type == EV_SCHED_LB && ev->cpu == 0 && ev->lb.idle == CPU_NEWLY_IDLE) {
+		if (ev->type == EV_LOAD_BALANCE && ev->cpu == 0 && ev->lb.idle == CPU_NEWLY_IDLE) {
 			attempts++;
 			pulled += ev->lb.nr_moved > 0;
 		}
@@ -573,7 +575,7 @@ static void test_misfit_active_push(void **state)
 		for (size_t k = 0; k < elog.nr; k++) {
 			const struct sched_event *e = &elog.ev[k];
 
-			if (e->type != EV_SCHED_LB || e->lb.decision != m->migrate.cause)
+			if (e->type != EV_LOAD_BALANCE || e->lb.decision != m->migrate.cause)
 				continue;
 			if (e->lb.outcome == LB_FAILED)
 				kick = e;
@@ -619,7 +621,7 @@ static void note_delayed(void *ctx, const struct sched_event *ev)
 {
 	(void)ctx;
 	log_event(&elog, ev);
-	if (ev->type == EV_SCHED_LB_TASK)
+	if (ev->type == EV_LB_TASK)
 		delayed_at[ev->seq] = ST->task[ev->lb_task.pid - 1].se.sched_delayed;
 }
 
@@ -643,10 +645,11 @@ static struct delayed_seen run_delayed(const char *kernel)
 		const struct sched_event *t = &elog.ev[i];
 		int type = -1;
 
-		if (t->type != EV_SCHED_LB_TASK)
+		if (t->type != EV_LB_TASK)
 			continue;
 		for (size_t k = i; k < elog.nr && type < 0; k++)
-			if (elog.ev[k].type == EV_SCHED_LB && elog.ev[k].lb.decision == t->lb_task.decision)
+			if (elog.ev[k].type == EV_LOAD_BALANCE &&
+			    elog.ev[k].lb.decision == t->lb_task.decision)
 				type = elog.ev[k].lb.migration_type;
 		if (t->lb_task.result == LBT_DELAYED) {
 			seen.skipped++;
@@ -707,7 +710,7 @@ static int herds(int cause)
 	int n = 0;
 
 	for (size_t i = 0; i < elog.nr; i++)
-		n += elog.ev[i].type == EV_SCHED_HERD && (cause < 0 || elog.ev[i].herd.cause == cause);
+		n += elog.ev[i].type == EV_HERD && (cause < 0 || elog.ev[i].herd.cause == cause);
 	return n;
 }
 

@@ -126,7 +126,7 @@ static void on_select(void *ctx, const struct sched_event *ev)
 {
 	struct placements *p = ctx;
 
-	if (ev->type == EV_SCHED_SELECT_RQ && (ev->select.wake_flags & WF_FORK))
+	if (ev->type == EV_SELECT_RQ && (ev->select.wake_flags & WF_FORK))
 		p->cpu[p->nr++] = ev->select.new_cpu;
 }
 
@@ -174,11 +174,12 @@ static void on_lb(void *ctx, const struct sched_event *ev)
 {
 	struct lb_log *l = ctx;
 
-	if (ev->type == EV_SCHED_LB_GROUP) {
+	if (ev->type == EV_LB_GROUP) {
 		if (l->cur.nr_grp && l->cur.grp[0].lb_group.decision != ev->lb_group.decision)
 			l->cur.nr_grp = 0;
 		l->cur.grp[l->cur.nr_grp++] = *ev;
-	} else if (ev->type == EV_SCHED_LB && (ev->lb.outcome == LB_MOVED || ev->lb.outcome == LB_FAILED) &&
+	} else if (ev->type == EV_LOAD_BALANCE &&
+		   (ev->lb.outcome == LB_MOVED || ev->lb.outcome == LB_FAILED) &&
 		   l->nr < (int)ARRAY_SIZE(l->rec)) {
 		l->cur.lb = *ev;
 		if (l->cur.nr_grp && l->cur.grp[0].lb_group.decision == ev->lb.decision)
