@@ -15,8 +15,8 @@ bool diverge_is_decision(const struct sched_event *ev)
 	case EV_SCHED_MIGRATE_TASK:
 	case EV_SCHED_PROCESS_FORK:
 	case EV_SCHED_PROCESS_EXIT:
-	case EV_SCHED_SET_NICE:
-	case EV_SCHED_YIELD:
+	case EV_SET_NICE:
+	case EV_YIELD:
 	case EV_COMMAND:
 	case EV_CFS_THROTTLE:
 	case EV_CFS_UNTHROTTLE:
@@ -51,9 +51,9 @@ bool diverge_same(const struct sched_event *a, const struct sched_event *b)
 		return a->fork.parent_pid == b->fork.parent_pid && a->fork.child_pid == b->fork.child_pid;
 	case EV_SCHED_PROCESS_EXIT:
 		return a->exit.pid == b->exit.pid;
-	case EV_SCHED_SET_NICE:
+	case EV_SET_NICE:
 		return a->nice.pid == b->nice.pid;
-	case EV_SCHED_YIELD:
+	case EV_YIELD:
 		return a->yield.pid == b->yield.pid && a->yield.to_pid == b->yield.to_pid;
 	case EV_COMMAND:
 		return a->command.kind == b->command.kind && a->command.task == b->command.task;

@@ -64,7 +64,7 @@ static struct sched_event wakeup(u64 t, int cpu, int pid)
 
 static struct sched_event select_rq(u64 t, int cpu, int pid, int new_cpu)
 {
-	struct sched_event ev = ev_at(t, EV_SCHED_SELECT_RQ, cpu);
+	struct sched_event ev = ev_at(t, EV_SELECT_RQ, cpu);
 
 	ev.select.pid = pid;
 	ev.select.new_cpu = (s16)new_cpu;
