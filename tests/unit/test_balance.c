@@ -696,8 +696,8 @@ static void test_delayed_not_migrated(void **state)
  * itself in the record's own unit, and task_h_load() cached and fresh.
  */
 struct truth {
-	u64 decision_cpu[1 << 16];	/* the balancing CPU of each decision, by seq & 0xffff */
-	unsigned last_after[4096];	/* per domain: nr_balance_failed after its last attempt */
+	u64 decision_cpu[1 << 16]; /* the balancing CPU of each decision, by seq & 0xffff */
+	unsigned last_after[4096]; /* per domain: nr_balance_failed after its last attempt */
 	int nr_tasks, nr_compared, nr_util, nr_stale, nr_lb, nr_failed_reset;
 };
 
@@ -724,10 +724,10 @@ static unsigned long h_load_fresh(struct cfs_rq *q)
 static void check_truth(void *ctx, const struct sched_event *ev)
 {
 	struct truth *t = ctx;
-	u64 decision = ev->type == EV_SCHED_LB_GROUP ? ev->lb_group.decision
+	u64 decision = ev->type == EV_SCHED_LB_GROUP  ? ev->lb_group.decision
 		       : ev->type == EV_SCHED_LB_TASK ? ev->lb_task.decision
-		       : ev->type == EV_SCHED_LB	  ? ev->lb.decision
-						  : ~0ULL;
+		       : ev->type == EV_SCHED_LB      ? ev->lb.decision
+						      : ~0ULL;
 
 	if (decision == ~0ULL)
 		return;
