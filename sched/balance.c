@@ -13,9 +13,9 @@
  * The NO_HZ idle balancer that runs sched_balance_domains() on behalf of
  * idle CPUs is in nohz.c.
  *
- * Each attempt is recorded on the event stream: one EV_SCHED_LB_GROUP per
- * group compared, one EV_SCHED_LB_TASK per task detach_tasks() looked at
- * (followed by its sched_migrate_task when moved), and one EV_SCHED_LB
+ * Each attempt is recorded on the event stream: one EV_LB_GROUP per
+ * group compared, one EV_LB_TASK per task detach_tasks() looked at
+ * (followed by its sched_migrate_task when moved), and one EV_LOAD_BALANCE
  * with the outcome. They all carry the seq of the record's first event,
  * and so do the migrations, so every move traces back to its decision.
  *
@@ -220,7 +220,7 @@ void emit_group(const struct lb_env *env, const struct sched_group *sg, const st
 {
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_SCHED_LB_GROUP, env->dst_cpu);
+	sched_event_init(&ev, EV_LB_GROUP, env->dst_cpu);
 	ev.lb_group.decision = env->decision;
 	ev.lb_group.avg_load = sgs->avg_load;
 	ev.lb_group.group_load = (u32)MIN(sgs->group_load, 0xffffffffUL);
@@ -240,7 +240,7 @@ void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long lo
 {
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_SCHED_LB_TASK, env->dst_cpu);
+	sched_event_init(&ev, EV_LB_TASK, env->dst_cpu);
 	ev.lb_task.decision = env->decision;
 	ev.lb_task.pid = p->pid;
 	ev.lb_task.load = (u32)MIN(load, 0xffffffffUL);
@@ -265,7 +265,7 @@ void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_gr
 {
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_SCHED_LB, env->dst_cpu);
+	sched_event_init(&ev, EV_LOAD_BALANCE, env->dst_cpu);
 	ev.lb.decision = env->decision;
 	ev.lb.imbalance = env->found_imbalance;
 	ev.lb.busiest_group = (s16)(busiest_group ? cpumask_first(&busiest_group->span) : -1);

@@ -83,7 +83,7 @@ struct lb_env {
 	bool active; /* kicked an active balance */
 };
 
-/* The record of one placement (EV_SCHED_SELECT_RQ). */
+/* The record of one placement (EV_SELECT_RQ). */
 struct select_record {
 	int target;
 	int affine; /* enum wake_affine_result */

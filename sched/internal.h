@@ -574,8 +574,17 @@ void sched_texts_free(struct sched_texts *t);
  * engines, never concurrently).
  */
 extern struct sched_engine *cur_engine;
+
+/* Every public call, and a white-box test before it calls a kernel function, names its instance. */
+static inline void sched_enter(const struct sched_engine *e)
+{
+	cur_engine = (struct sched_engine *)e;
+}
 #define E (cur_engine)
 #define ST (cur_engine->st)
+
+/* Whether c would apply (sched_apply_command's check), changing nothing. */
+int sched_check_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen);
 
 /* realloc(), or the program's out-of-memory policy (sched_set_oom_handler()). */
 void *sched_realloc(void *p, size_t size, const char *what);

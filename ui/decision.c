@@ -26,13 +26,13 @@ static const char *nm(const char *const *names, unsigned n, unsigned i)
 u64 decision_of(const struct sched_event *ev)
 {
 	switch (ev->type) {
-	case EV_SCHED_SELECT_RQ:
+	case EV_SELECT_RQ:
 		return ev->seq;
-	case EV_SCHED_LB_GROUP:
+	case EV_LB_GROUP:
 		return ev->lb_group.decision;
-	case EV_SCHED_LB_TASK:
+	case EV_LB_TASK:
 		return ev->lb_task.decision;
-	case EV_SCHED_LB:
+	case EV_LOAD_BALANCE:
 		return ev->lb.decision;
 	case EV_SCHED_MIGRATE_TASK:
 		return ev->migrate.cause;
@@ -111,7 +111,7 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 	for (u64 s = first; s < limit && s < first + RECORD_SCAN; s++) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
-		if (ev->type == EV_SCHED_LB && ev->lb.decision == first) {
+		if (ev->type == EV_LOAD_BALANCE && ev->lb.decision == first) {
 			sum = ev;
 			break;
 		}
@@ -142,7 +142,7 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 	for (u64 s = first; s < sum->seq && y < bottom; s++) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
-		if (ev->type != EV_SCHED_LB_GROUP || ev->lb_group.decision != first)
+		if (ev->type != EV_LB_GROUP || ev->lb_group.decision != first)
 			continue;
 		cb_print(cb, a.x + 2, y++, a.w - 2, ev->lb_group.first_cpu == sum->lb.busiest_group ? bold : STYLE_PLAIN,
 			 "CPU %-3d%-3s %-13s %9" PRIu64 " %9u %7u %8u %6u %6u", ev->lb_group.first_cpu,
@@ -153,7 +153,7 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 	for (u64 s = first; s < sum->seq && y < bottom; s++) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
-		if (ev->type != EV_SCHED_LB_TASK || ev->lb_task.decision != first)
+		if (ev->type != EV_LB_TASK || ev->lb_task.decision != first)
 			continue;
 		y += draw_task(pn, cb, (struct rect){ a.x + 2, y, a.w - 2, 1 }, ev);
 	}
@@ -170,7 +170,7 @@ int decision_draw(struct pane *pn, struct cellbuf *cb, struct rect a, const stru
 	if (a.h <= 0 || first == ~0ULL || first >= history_nr_logged(pn->run->h))
 		return 0;
 	head = history_event(pn->run->h, first);
-	if (head->type == EV_SCHED_SELECT_RQ)
+	if (head->type == EV_SELECT_RQ)
 		return draw_select(pn, cb, a, head);
 	return draw_balance(pn, cb, a, first);
 }

@@ -667,7 +667,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 	char name[64], buf[32];
 
 	switch (ev->type) {
-	case EV_SCHED_SELECT_RQ:
+	case EV_SELECT_RQ:
 		put_instant(w, "select_rq", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
 		jw_key(j, "args");
 		jw_begin_object(j);
@@ -685,7 +685,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_s64(j, "prev_eff_load", ev->select.prev_eff_load);
 		jw_end_object(j);
 		break;
-	case EV_SCHED_LB_GROUP:
+	case EV_LB_GROUP:
 		put_instant(w, "lb_group", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
 		jw_key(j, "args");
 		jw_begin_object(j);
@@ -704,7 +704,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_u64(j, "idle_cpus", ev->lb_group.idle_cpus);
 		jw_end_object(j);
 		break;
-	case EV_SCHED_LB_TASK:
+	case EV_LB_TASK:
 		put_instant(w, "lb_task", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
 		jw_key(j, "args");
 		jw_begin_object(j);
@@ -722,7 +722,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 			jw_kv_u64(j, "load_fresh", ev->lb_task.load_fresh);
 		jw_end_object(j);
 		break;
-	case EV_SCHED_LB:
+	case EV_LOAD_BALANCE:
 		snprintf(name, sizeof(name), "load_balance %s %s", sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
 			 sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
@@ -746,7 +746,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_bool(j, "active", ev->lb.active);
 		jw_end_object(j);
 		break;
-	default:	/* EV_SCHED_HERD */
+	default: /* EV_HERD */
 		snprintf(name, sizeof(name), "herd %s", sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
 		jw_key(j, "args");
@@ -947,11 +947,11 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 		if (in_window(w, ev->time))
 			on_dl(w, ev);
 		break;
-	case EV_SCHED_SELECT_RQ:
-	case EV_SCHED_LB_GROUP:
-	case EV_SCHED_LB_TASK:
-	case EV_SCHED_LB:
-	case EV_SCHED_HERD:
+	case EV_SELECT_RQ:
+	case EV_LB_GROUP:
+	case EV_LB_TASK:
+	case EV_LOAD_BALANCE:
+	case EV_HERD:
 		if (in_window(w, ev->time))
 			on_decision(w, ev);
 		break;
