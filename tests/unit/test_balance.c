@@ -734,10 +734,10 @@ static unsigned long h_load_fresh(struct cfs_rq *q)
 static void check_truth(void *ctx, const struct sched_event *ev)
 {
 	struct truth *t = ctx;
-	u64 decision = ev->type == EV_LB_GROUP ? ev->lb_group.decision
-		       : ev->type == EV_LB_TASK ? ev->lb_task.decision
+	u64 decision = ev->type == EV_LB_GROUP	     ? ev->lb_group.decision
+		       : ev->type == EV_LB_TASK	     ? ev->lb_task.decision
 		       : ev->type == EV_LOAD_BALANCE ? ev->lb.decision
-						      : ~0ULL;
+						     : ~0ULL;
 
 	if (decision == ~0ULL)
 		return;
