@@ -202,7 +202,8 @@ int diverge_engines(struct sched_engine *a, struct sched_engine *b, u64 from, u6
 	return result(&d, out);
 }
 
-int diverge_logs(struct sched_history *a, struct sched_history *b, u64 from, u64 until, struct divergence *out)
+int diverge_logs(struct sched_history *a, struct sched_history *b, u64 from, u64 until,
+		 struct divergence *out)
 {
 	struct sched_history *h[2] = { a, b };
 	u64 next[2] = { history_seq_at_time(a, from), history_seq_at_time(b, from) };
