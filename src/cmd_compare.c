@@ -44,8 +44,8 @@ static int parse_seeds(const char *s, struct compare_opts *o)
 	const char *dots = strstr(s, "..");
 
 	if (!dots || parse_u64(s, (size_t)(dots - s), &o->seed_first) != PARSE_OK ||
-	    parse_u64(dots + 2, strlen(dots + 2), &o->seed_last) != PARSE_OK || o->seed_first > o->seed_last ||
-	    o->seed_last - o->seed_first >= 10000)
+	    parse_u64(dots + 2, strlen(dots + 2), &o->seed_last) != PARSE_OK ||
+	    o->seed_first > o->seed_last || o->seed_last - o->seed_first >= 10000)
 		return cli_usage_error("--seeds: '%s' is not FIRST..LAST with FIRST <= LAST (e.g. 1..10), "
 				       "at most 10000 seeds",
 				       s);
@@ -61,7 +61,8 @@ static int add_fail_if(const char *s, struct compare_opts *o)
 	if (o->nr_fail_if == MAX_FAIL_IF)
 		return cli_usage_error("--fail-if: more than %d", MAX_FAIL_IF);
 	if (diff_expr_parse(s, strlen(s), &o->fail_if[o->nr_fail_if], &col, err, sizeof(err)) < 0) {
-		fprintf(stderr, "schedscope: --fail-if:1:%u: %s\n  %s\n  %*s^\n", col, err, s, (int)col - 1, "");
+		fprintf(stderr, "schedscope: --fail-if:1:%u: %s\n  %s\n  %*s^\n", col, err, s, (int)col - 1,
+			"");
 		return 2;
 	}
 	o->nr_fail_if++;
@@ -91,7 +92,8 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 			break;
 		case 'w':
 			if (cli_parse_window(optarg, &o->from, &o->to))
-				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)", optarg);
+				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)",
+						       optarg);
 			o->has_window = true;
 			break;
 		case 'N':
@@ -124,7 +126,8 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 	if (argc - optind == 2 && cli_add_variant(&o->v, argv[optind + 1], true))
 		return 2;
 	if (!variant_given(&o->v))
-		return cli_usage_error("compare: nothing to compare %s with (give B.scn, --vs or --vs-set)", o->path);
+		return cli_usage_error("compare: nothing to compare %s with (give B.scn, --vs or --vs-set)",
+				       o->path);
 	return 0;
 }
 

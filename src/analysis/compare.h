@@ -30,11 +30,11 @@ void compare_free(struct compare *c);
 void compare_add(struct compare *c, int seed, const struct metrics *a, const struct metrics *b);
 
 struct compare_cell {
-	bool has;		      /* both sides have a value for some seed */
-	struct sample_summary s[2];   /* A's and B's values over the seeds */
-	struct welch w;		      /* B - A */
-	double rel;		      /* the change in percent of A's mean (infinite from 0) */
-	bool significant;	      /* p < WELCH_ALPHA (needs two seeds on each side) */
+	bool has;		    /* both sides have a value for some seed */
+	struct sample_summary s[2]; /* A's and B's values over the seeds */
+	struct welch w;		    /* B - A */
+	double rel;		    /* the change in percent of A's mean (infinite from 0) */
+	bool significant;	    /* p < WELCH_ALPHA (needs two seeds on each side) */
 };
 
 void compare_cell(const struct compare *c, int row, int metric, struct compare_cell *out);

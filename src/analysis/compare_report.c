@@ -9,7 +9,7 @@
 /* A metric's value as the report prints it: share in percent, times in ms. */
 static const char *value_text(char *buf, size_t n, int metric, double v, bool sign)
 {
-	const char *fmt = metric == MET_SHARE ? (sign ? "%+.2f%%" : "%.2f%%")
+	const char *fmt = metric == MET_SHARE	   ? (sign ? "%+.2f%%" : "%.2f%%")
 			  : metric_is_time(metric) ? (sign ? "%+.3fms" : "%.3fms")
 						   : (sign ? "%+.1f" : "%.1f");
 	double scaled = metric == MET_SHARE ? v * 100 : metric_is_time(metric) ? v / 1e6 : v;
@@ -53,7 +53,8 @@ static void row_text(FILE *out, const struct compare_report *r, int row, int met
 	if (many_seeds(r) && cell.w.valid) {
 		snprintf(ci, sizeof(ci), "[%s, %s]", value_text(lo, sizeof(lo), metric, cell.w.lo, true),
 			 value_text(hi, sizeof(hi), metric, cell.w.hi, true));
-		fprintf(out, "  %-27s %7.4f %s", ci, cell.w.p, cell.significant ? "significant" : "not significant");
+		fprintf(out, "  %-27s %7.4f %s", ci, cell.w.p,
+			cell.significant ? "significant" : "not significant");
 	}
 	fputc('\n', out);
 }
@@ -93,7 +94,8 @@ void compare_report_text(FILE *out, const struct compare_report *r)
 		fprintf(out, "first divergence (seed %llu) at %.9f s:\n", (unsigned long long)r->seed_first,
 			(double)r->div_time / 1e9);
 		for (int s = 0; s < 2; s++)
-			fprintf(out, "  %c: %s\n", "AB"[s], r->event[s] ? r->event[s] : "(no more decisions)");
+			fprintf(out, "  %c: %s\n", "AB"[s],
+				r -> event[s] ? r -> event[s] : "(no more decisions)");
 	} else {
 		fprintf(out, "no divergence (seed %llu): both runs decide the same to %.3f s\n",
 			(unsigned long long)r->seed_first, (double)r->to / 1e9);

@@ -73,7 +73,8 @@ static int parse_pattern(struct cursor *c, struct diff_expr *x)
 	size_t start;
 
 	if (c->i == c->n || c->s[c->i] != '(')
-		return fail_at(c, c->i, "expected '(' and a task or group glob after %s", metric_names[x->metric]);
+		return fail_at(c, c->i, "expected '(' and a task or group glob after %s",
+			       metric_names[x->metric]);
 	start = ++c->i;
 	while (c->i < c->n && c->s[c->i] != ')')
 		c->i++;
@@ -123,15 +124,17 @@ static int parse_value(struct cursor *c, struct diff_expr *x)
 	x->relative = c->s[end - 1] == '%';
 	if (x->relative) {
 		if (parse_decimal(c->s + c->i, end - 1 - c->i, &x->value) != PARSE_OK)
-			return fail_at(c, start, "'%.*s' is not a percentage", (int)(end - start), c->s + start);
+			return fail_at(c, start, "'%.*s' is not a percentage", (int)(end - start),
+				       c->s + start);
 	} else if (metric_is_time(x->metric)) {
 		if (parse_duration(c->s + c->i, end - c->i, &ns) != PARSE_OK)
-			return fail_at(c, start, "'%.*s' is not a duration (e.g. 2ms) or a percentage (e.g. 10%%)",
+			return fail_at(c, start,
+				       "'%.*s' is not a duration (e.g. 2ms) or a percentage (e.g. 10%%)",
 				       (int)(end - start), c->s + start);
 		x->value = (double)ns;
 	} else if (parse_decimal(c->s + c->i, end - c->i, &x->value) != PARSE_OK) {
-		return fail_at(c, start, "'%.*s' is not a number or a percentage (e.g. 10%%)", (int)(end - start),
-			       c->s + start);
+		return fail_at(c, start, "'%.*s' is not a number or a percentage (e.g. 10%%)",
+			       (int)(end - start), c->s + start);
 	}
 	x->value *= sign;
 	c->i = c->n;

@@ -32,7 +32,12 @@ int metric_lookup(const char *name, size_t len);
 /* Is the metric a time (ns)? */
 bool metric_is_time(int metric);
 
-enum diff_op { DIFF_LT, DIFF_LE, DIFF_GT, DIFF_GE };
+enum diff_op {
+	DIFF_LT,
+	DIFF_LE,
+	DIFF_GT,
+	DIFF_GE
+};
 
 struct diff_expr {
 	int metric;	  /* enum metric_kind */
