@@ -187,6 +187,7 @@ test: check-deps
 	@tests/run-perfetto-check.sh ./schedscope $(TRACE_ENGINE)
 	@tests/run-sweep.sh ./schedscope
 	@tests/run-compare.sh ./schedscope
+	@tests/run-hostile.sh ./schedscope
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
@@ -200,6 +201,7 @@ asan-test:
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-sweep.sh $(B)/asan/schedscope quick
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-compare.sh $(B)/asan/schedscope
+	@ASAN_OPTIONS=detect_leaks=1 tests/run-hostile.sh $(B)/asan/schedscope
 	@tests/run-cross-build.sh ./schedscope $(B)/asan/schedscope
 
 # ---- the other compiler, and the formatting of changed lines (CI runs both) ----

@@ -509,6 +509,11 @@ static int c_trace(struct ui *ui, struct pane *pn, struct args *a)
 			return -1;
 		}
 	}
+	/* stdout is the screen here */
+	if (!strcmp(a->w[1], "-")) {
+		ui_error(ui, "trace: '-' is the terminal here: name a file");
+		return -1;
+	}
 	if (trace_write_log(a->w[1], pn->run->e, pn->run->h, from, to, &written, err, sizeof(err))) {
 		ui_error(ui, "trace: %s", err);
 		return -1;
