@@ -38,7 +38,8 @@ static void bench_run(const char *name, const struct sched_scenario *sc)
 		t1 = now_sec();
 		consumer_finish(&c, sched_now(e));
 		if (rep && c.nr_events != events) {
-			fprintf(stderr, "bench: %s: run %d differs from run 0 (not deterministic)\n", name, rep);
+			fprintf(stderr, "bench: %s: run %d differs from run 0 (not deterministic)\n", name,
+				rep);
 			exit(1);
 		}
 		events = c.nr_events;

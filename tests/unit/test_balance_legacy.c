@@ -82,7 +82,7 @@ static void test_power_of(void **state)
 	f->cpu[1].core = 0;
 	f->cpu[1].thread = 1;
 	fx_start(f);
-	cur_engine = f->e;
+	sched_enter(f->e);
 	assert_int_equal(power_of(0), 589);
 	assert_int_equal(power_of(1), 589);
 	assert_int_equal(power_of(2), 1024);
@@ -100,7 +100,7 @@ static void test_avg_idle(void **state)
 
 	(void)state;
 	fx_start(f);
-	cur_engine = f->e;
+	sched_enter(f->e);
 	rq = cpu_rq(0);
 	assert_int_equal(rq->avg_idle, 1000000); /* boots at 2 * migration_cost */
 	rq->idle_stamp = rq->clock - 300 * US;
@@ -151,7 +151,7 @@ static void test_fork_placement(void **state)
 	assert_int_equal(p.nr, 4);
 	assert_memory_equal(p.cpu, want, sizeof(want));
 	/* two hogs per CPU: nothing is ever moved */
-	cur_engine = f->e;
+	sched_enter(f->e);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(T(f->e, i)->se.nr_migrations, 0);
 }

@@ -467,7 +467,7 @@ static void check_stream(int kernel, int variant)
 			assert_int_equal(ci.curr_pid, a.running[c]);
 		}
 		/* CPU time from sched_switch = sum_exec_runtime, exactly */
-		cur_engine = f->e;
+		sched_enter(f->e);
 		for (int i = 0; i < f->sc.nr_tasks; i++) {
 			struct task_struct *p = &f->e->st->task[i];
 			struct sched_task_info ti;
