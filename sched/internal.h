@@ -140,7 +140,10 @@ bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b);
  * A binary heap: a 4-ary one has half the levels but mispredicts more
  * (choosing among 4 children), and its ~200 slots fit in L1 anyway.
  */
-static inline int timer_heap_parent(int i) { return (i - 1) / 2; }
+static inline int timer_heap_parent(int i)
+{
+	return (i - 1) / 2;
+}
 static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
 	return q->nr ? q->heap[0].t : NULL;
