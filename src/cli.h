@@ -53,6 +53,7 @@ int cmd_ui(int, char **);
 int cmd_topology(int, char **);
 int cmd_import(int, char **);
 int cmd_ext(int, char **);
+int cmd_compare(int, char **);
 int cmd_compare_log(int, char **);
 int cmd_sweep(int, char **);
 

@@ -25,6 +25,9 @@ static void usage(FILE *out)
 		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format "
 		"ftrace|trace-cmd|perf|rtapp]\n"
 		"                       [--keep-idle] [--keep-tracer] [--pin] [--cgroup-root N] [--workgen]\n"
+		"       schedscope compare A.scn [B.scn] [--vs B.scn] [--vs-set KEY=VALUE]...\n"
+		"                       [--window A..B] [--seeds A..B] [--report text|json]\n"
+		"                       [--fail-if EXPR]...\n"
 		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT] [--min-lines "
 		"N]\n"
 		"       schedscope sweep SCENARIO... [--topology LIST] [--kernel LIST] [--sched LIST]\n"
@@ -101,6 +104,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ext"))
 		return cmd_ext(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare-log"))
 		return cmd_compare_log(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sweep"))
