@@ -10,9 +10,9 @@
 
 struct trace_job {
 	struct sched_engine *e;
-	struct sched_history *h;	/* replays the branch's commands */
+	struct sched_history *h; /* replays the branch's commands */
 	struct trace_stream *ts;
-	u64 until;			/* the last time written */
+	u64 until; /* the last time written */
 	bool done;
 	char path[256];
 };
