@@ -70,7 +70,9 @@ struct rq_ent {
 	int group;			/* the child group the entity stands for, -1 for a task */
 	s64 rel_v;	/* vruntime - reference (V in EEVDF, min_vruntime in CFS) */
 	s64 rel_d;	/* deadline - reference */
-	bool curr;
+	s64 prot_rel;	/* curr's protection end (vprot) - reference */
+	bool curr, protect;
+	u64 ideal_slice;
 };
 
 /* ---- the number line ---- */
@@ -137,76 +139,61 @@ static void draw_axis(struct cellbuf *cb, const struct axis *ax, int y, const ch
 	cb_print(cb, ref_x - (int)strlen(ref_name) / 2, y + 1, 16, bold, "%s", ref_name);
 }
 
-/* ---- the pick ---- */
+/* ---- the pick: the engine's answer (sched_cfs_rq_pick()), put in words ---- */
 
-/* Index into ents of the entity pick_eevdf() would take, with the reason. */
-static int eevdf_pick(const struct pane *pn, const struct rq_ent *ents, int n, char *why, size_t wn)
+static void pick_words(const struct pane *pn, const struct rq_ent *ents, const struct sched_pick_info *pi, bool cfs,
+		       char *why, size_t wn)
 {
+	const struct rq_ent *en = pi->index >= 0 ? &ents[pi->index] : NULL;
+	const char *who = en ? en->ti.name : "";
+	const char *curr = en && en->curr ? "curr " : "";
 	char b1[32];
-	int curr = -1, best = -1, nr_elig = 0;
-	int kv = sched_kernel_version(pn->run->e);
-	bool parity = sched_feature_enabled(pn->run->e, FEAT_RUN_TO_PARITY);
+	int n = 0;
 
-	if (n == 0) {
-		snprintf(why, wn, "nothing queued: the CPU runs its idle task");
-		return -1;
+	switch (pi->why) {
+	case PICK_IDLE:
+		n = snprintf(why, wn, "nothing queued: the CPU runs its idle task");
+		break;
+	case PICK_ONLY:
+		n = snprintf(why, wn, "%s is the only entity: %s takes it", who,
+			     cfs ? "pick_next_entity()" : "pick_eevdf()");
+		break;
+	case PICK_NEXT_BUDDY:
+		n = cfs ? snprintf(why, wn, "%s: the next buddy (the wakee), within wakeup_granularity of the leftmost",
+				   who)
+			: snprintf(why, wn, "%s: the next buddy (the wakee) and eligible: PICK_BUDDY takes it first", who);
+		break;
+	case PICK_PROTECTED:
+		n = snprintf(why, wn,
+			     "curr %s: eligible and its slice is protected (%s) until its vruntime reaches V%s: it keeps "
+			     "the CPU",
+			     who, sched_kernel_version(pn->run->e) >= KV(6, 17) ? "vprot" : "RUN_TO_PARITY",
+			     fmt_dur(b1, sizeof(b1), en->prot_rel, true));
+		break;
+	case PICK_EARLIEST:
+		n = snprintf(why, wn, "%s%s: earliest deadline (V%s) among %d eligible (lag >= 0)", curr, who,
+			     fmt_dur(b1, sizeof(b1), en->rel_d, true), pi->nr_eligible);
+		break;
+	case PICK_LEFTMOST:
+		n = snprintf(why, wn,
+			     "%s%s: leftmost (smallest vruntime, curr included); curr runs until its ideal slice is used "
+			     "(check_preempt_tick) or a wakeup preempts it",
+			     curr, who);
+		break;
+	case PICK_SKIP_SECOND:
+		n = snprintf(why, wn, "%s: the leftmost yielded (skip buddy) and the runner-up is within "
+			     "wakeup_granularity", who);
+		break;
+	case PICK_LAST_BUDDY:
+		n = snprintf(why, wn, "%s: the last buddy (the preempted task), within wakeup_granularity of the leftmost",
+			     who);
+		break;
+	default:
+		n = snprintf(why, wn, "%s", who);
+		break;
 	}
-	if (n == 1) {
-		snprintf(why, wn, "%s is the only entity: pick_eevdf() takes it", ents[0].ti.name);
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		if (ents[i].curr)
-			curr = i;
-		if (!ents[i].ti.eligible)
-			continue;
-		nr_elig++;
-		if (!ents[i].curr && (best < 0 || ents[i].rel_d < ents[best].rel_d))
-			best = i;
-	}
-	if (curr >= 0 && !ents[curr].ti.eligible) {
-		if (best < 0) {
-			snprintf(why, wn, "no entity is eligible: the first in the tree is taken");
-			return 0;
-		}
-		snprintf(why, wn, "curr %s is not eligible (lag < 0): %s has the earliest deadline (V%s) of %d eligible",
-			 ents[curr].ti.name, ents[best].ti.name,
-			 fmt_dur(b1, sizeof(b1), ents[best].rel_d, true), nr_elig);
-		return best;
-	}
-	if (curr >= 0 && (parity || kv >= KV(6, 17)) && ents[curr].rel_d > ents[curr].rel_v) {
-		snprintf(why, wn, "curr %s: eligible and its slice is protected (%s): keeps the CPU "
-			 "until the protection ends (at its deadline at the latest)", ents[curr].ti.name,
-			 kv >= KV(6, 17) ? "vprot" : "RUN_TO_PARITY");
-		return curr;
-	}
-	if (curr >= 0 && (best < 0 || ents[curr].rel_d < ents[best].rel_d)) {
-		snprintf(why, wn, "curr %s: eligible with the earliest deadline (V%s) of %d eligible",
-			 ents[curr].ti.name, fmt_dur(b1, sizeof(b1), ents[curr].rel_d, true), nr_elig);
-		return curr;
-	}
-	if (best < 0) {
-		snprintf(why, wn, "no entity is eligible: the first in the tree is taken");
-		return 0;
-	}
-	snprintf(why, wn, "%s: earliest deadline (V%s) among %d eligible (lag >= 0)", ents[best].ti.name,
-		 fmt_dur(b1, sizeof(b1), ents[best].rel_d, true), nr_elig);
-	return best;
-}
-
-/* ---- CFS: sched_slice() from the tunables ---- */
-
-static u64 cfs_slice(const struct pane *pn, const struct sched_cfs_rq_info *ci, u64 weight)
-{
-	u64 latency = sched_tunable_value(pn->run->e, TUN_LATENCY);
-	u64 min_gran = sched_tunable_value(pn->run->e, TUN_MIN_GRANULARITY);
-	u64 nr = (u64)MAX(ci->nr_running, 1);
-	u64 nr_latency = min_gran ? latency / min_gran : 8;
-	u64 period = nr > nr_latency ? nr * min_gran : latency;
-
-	if (!ci->load_weight)
-		return period;
-	return (u64)((double)period * (double)weight / (double)ci->load_weight);
+	if (pi->delayed && n >= 0 && (size_t)n < wn)
+		snprintf(why + n, wn - (size_t)n, "; it is delayed: picking it dequeues it, and the pick runs again");
 }
 
 static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
@@ -270,6 +257,9 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		en->rel_v = (s64)(en->ti.vruntime - ref);
 		en->rel_d = (s64)(en->ti.deadline - ref);
 		en->curr = q[i].curr;
+		en->protect = q[i].protect;
+		en->prot_rel = (s64)(q[i].vprot - ref);
+		en->ideal_slice = q[i].ideal_slice;
 	}
 
 	/* header */
@@ -291,23 +281,12 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		y++;
 	}
 
-	int pick;
+	struct sched_pick_info pi;
 
-	if (cfs) {
-		pick = -1;
-		for (int i = 0; i < n; i++)
-			if (!ents[i].curr && (pick < 0 || ents[i].rel_v < ents[pick].rel_v))
-				pick = i;
-		if (n == 0)
-			snprintf(why, sizeof(why), "nothing queued: the CPU runs its idle task");
-		else if (pick < 0)
-			pick = 0, snprintf(why, sizeof(why), "%s is the only task", ents[0].ti.name);
-		else
-			snprintf(why, sizeof(why), "next: leftmost %s (smallest vruntime); curr runs until its ideal "
-				 "slice is used (check_preempt_tick) or a wakeup preempts it", ents[pick].ti.name);
-	} else {
-		pick = eevdf_pick(pn, ents, n, why, sizeof(why));
-	}
+	sched_cfs_rq_pick(pn->run->e, cpu, group, &pi);
+	pick_words(pn, ents, &pi, cfs, why, sizeof(why));
+	int pick = pi.index;
+
 	if (y < bottom) {
 		int x = a.x;
 
@@ -368,6 +347,8 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 				for (int x = xv + 1; x < xd; x++)
 					cb_put(cb, x, y, 0x2500, span);	/* ─ the request still to run */
 				cb_put(cb, xd, y, ']', bold);
+				if (en->protect && axis_x(&ax, en->prot_rel) != xd)
+					cb_put(cb, axis_x(&ax, en->prot_rel), y, 0x2016, bold);	/* ‖ */
 			}
 			u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb;	/* ● ○ */
 
@@ -389,7 +370,7 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 				x += cb_print(cb, x, y, right - x, dim, " eligible  ");
 				cb_put(cb, x++, y, 0x25cb, inel);
 				x += cb_print(cb, x, y, right - x, dim, " not  ");
-				x += cb_print(cb, x, y, right - x, dim, "d delayed  ] deadline  ");
+				x += cb_print(cb, x, y, right - x, dim, "d delayed  ] deadline  \u2016 protected to  ");
 			}
 			cb_print(cb, x, y, right - x, dim, "* running  \u25b6 pick");
 			y++;
@@ -422,7 +403,7 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %14s %12s %12s %8" PRIu64,
 				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true),
 				 fmt_dur(b2, sizeof(b2), (s64)en->ti.sum_exec_runtime, false),
-				 fmt_dur(b3, sizeof(b3), (s64)cfs_slice(pn, &qi, en->ti.weight), false),
+				 fmt_dur(b3, sizeof(b3), (s64)en->ideal_slice, false),
 				 en->ti.weight >> 10);
 		} else {
 			char lag[40] = "";
