@@ -266,8 +266,7 @@ static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect, in
 	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
 		curr = NULL;
 
-	if (curr && protect && protect_slice(curr) &&
-	    (kernel_at_least(6, 17) || sched_feat(RUN_TO_PARITY))) {
+	if (curr && protect && protect_slice(curr) && (kernel_at_least(6, 17) || sched_feat(RUN_TO_PARITY))) {
 		*why = PICK_PROTECTED;
 		return curr;
 	}

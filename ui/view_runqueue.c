@@ -141,8 +141,8 @@ static void draw_axis(struct cellbuf *cb, const struct axis *ax, int y, const ch
 
 /* ---- the pick: the engine's answer (sched_cfs_rq_pick()), put in words ---- */
 
-static void pick_words(const struct pane *pn, const struct rq_ent *ents, const struct sched_pick_info *pi, bool cfs,
-		       char *why, size_t wn)
+static void pick_words(const struct pane *pn, const struct rq_ent *ents, const struct sched_pick_info *pi,
+		       bool cfs, char *why, size_t wn)
 {
 	const struct rq_ent *en = pi->index >= 0 ? &ents[pi->index] : NULL;
 	const char *who = en ? en->ti.name : "";
@@ -159,13 +159,18 @@ static void pick_words(const struct pane *pn, const struct rq_ent *ents, const s
 			     cfs ? "pick_next_entity()" : "pick_eevdf()");
 		break;
 	case PICK_NEXT_BUDDY:
-		n = cfs ? snprintf(why, wn, "%s: the next buddy (the wakee), within wakeup_granularity of the leftmost",
-				   who)
-			: snprintf(why, wn, "%s: the next buddy (the wakee) and eligible: PICK_BUDDY takes it first", who);
+		n = cfs ? snprintf(
+				  why, wn,
+				  "%s: the next buddy (the wakee), within wakeup_granularity of the leftmost",
+				  who)
+			: snprintf(why, wn,
+				   "%s: the next buddy (the wakee) and eligible: PICK_BUDDY takes it first",
+				   who);
 		break;
 	case PICK_PROTECTED:
 		n = snprintf(why, wn,
-			     "curr %s: eligible and its slice is protected (%s) until its vruntime reaches V%s: it keeps "
+			     "curr %s: eligible and its slice is protected (%s) until its vruntime reaches "
+			     "V%s: it keeps "
 			     "the CPU",
 			     who, sched_kernel_version(pn->run->e) >= KV(6, 17) ? "vprot" : "RUN_TO_PARITY",
 			     fmt_dur(b1, sizeof(b1), en->prot_rel, true));
@@ -176,24 +181,30 @@ static void pick_words(const struct pane *pn, const struct rq_ent *ents, const s
 		break;
 	case PICK_LEFTMOST:
 		n = snprintf(why, wn,
-			     "%s%s: leftmost (smallest vruntime, curr included); curr runs until its ideal slice is used "
+			     "%s%s: leftmost (smallest vruntime, curr included); curr runs until its ideal "
+			     "slice is used "
 			     "(check_preempt_tick) or a wakeup preempts it",
 			     curr, who);
 		break;
 	case PICK_SKIP_SECOND:
-		n = snprintf(why, wn, "%s: the leftmost yielded (skip buddy) and the runner-up is within "
-			     "wakeup_granularity", who);
+		n = snprintf(why, wn,
+			     "%s: the leftmost yielded (skip buddy) and the runner-up is within "
+			     "wakeup_granularity",
+			     who);
 		break;
 	case PICK_LAST_BUDDY:
-		n = snprintf(why, wn, "%s: the last buddy (the preempted task), within wakeup_granularity of the leftmost",
-			     who);
+		n = snprintf(
+			why, wn,
+			"%s: the last buddy (the preempted task), within wakeup_granularity of the leftmost",
+			who);
 		break;
 	default:
 		n = snprintf(why, wn, "%s", who);
 		break;
 	}
 	if (pi->delayed && n >= 0 && (size_t)n < wn)
-		snprintf(why + n, wn - (size_t)n, "; it is delayed: picking it dequeues it, and the pick runs again");
+		snprintf(why + n, wn - (size_t)n,
+			 "; it is delayed: picking it dequeues it, and the pick runs again");
 }
 
 static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
@@ -348,7 +359,7 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 					cb_put(cb, x, y, 0x2500, span);	/* ─ the request still to run */
 				cb_put(cb, xd, y, ']', bold);
 				if (en->protect && axis_x(&ax, en->prot_rel) != xd)
-					cb_put(cb, axis_x(&ax, en->prot_rel), y, 0x2016, bold);	/* ‖ */
+					cb_put(cb, axis_x(&ax, en->prot_rel), y, 0x2016, bold); /* ‖ */
 			}
 			u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb;	/* ● ○ */
 
@@ -370,7 +381,8 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 				x += cb_print(cb, x, y, right - x, dim, " eligible  ");
 				cb_put(cb, x++, y, 0x25cb, inel);
 				x += cb_print(cb, x, y, right - x, dim, " not  ");
-				x += cb_print(cb, x, y, right - x, dim, "d delayed  ] deadline  \u2016 protected to  ");
+				x += cb_print(cb, x, y, right - x, dim,
+					      "d delayed  ] deadline  \u2016 protected to  ");
 			}
 			cb_print(cb, x, y, right - x, dim, "* running  \u25b6 pick");
 			y++;
@@ -400,11 +412,11 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(pn->ui, en->group)
 							   : ui_task_style(pn->ui, en->ti.pid), "%s", en->ti.name);
 		if (cfs) {
-			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %14s %12s %12s %8" PRIu64,
-				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true),
+			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs,
+				 " %-8s %14s %12s %12s %8" PRIu64, state,
+				 fmt_dur(b1, sizeof(b1), en->rel_v, true),
 				 fmt_dur(b2, sizeof(b2), (s64)en->ti.sum_exec_runtime, false),
-				 fmt_dur(b3, sizeof(b3), (s64)en->ideal_slice, false),
-				 en->ti.weight >> 10);
+				 fmt_dur(b3, sizeof(b3), (s64)en->ideal_slice, false), en->ti.weight >> 10);
 		} else {
 			char lag[40] = "";
 

@@ -63,7 +63,8 @@ static bool fair_decides(struct sched_engine *e, int cpu)
 }
 
 /* cpu's state is saved by the caller, which restores it afterwards. */
-static void check_cpu(const char *path, struct sched_engine *e, int cpu, void *charged, void *again, struct agree *a)
+static void check_cpu(const char *path, struct sched_engine *e, int cpu, void *charged, void *again,
+		      struct agree *a)
 {
 	size_t size = sched_state_size(e);
 	struct rq *rq;
@@ -83,10 +84,12 @@ static void check_cpu(const char *path, struct sched_engine *e, int cpu, void *c
 		struct sched_pick_info pi;
 		sched_cfs_rq_entities(e, cpu, 0, ents, 64);
 		sched_state_save(e, again);
-		if (memcmp(again, charged, size)) fprintf(stderr, "entities changed\n");
+		if (memcmp(again, charged, size))
+			fprintf(stderr, "entities changed\n");
 		sched_cfs_rq_pick(e, cpu, 0, &pi);
 		sched_state_save(e, again);
-		if (memcmp(again, charged, size)) fprintf(stderr, "pick changed\n");
+		if (memcmp(again, charged, size))
+			fprintf(stderr, "pick changed\n");
 	}
 	want = query_task(e, cpu, &why, &delayed);
 	/* the query changed nothing */
@@ -97,16 +100,17 @@ static void check_cpu(const char *path, struct sched_engine *e, int cpu, void *c
 	__schedule(rq);
 	if (want < 0) {
 		/* picking it dequeued it */
-		struct sched_entity *se = delayed.task >= 0 ? &ST->task[delayed.task].se
-							     : ST->tg[delayed.group].se[cpu];
+		struct sched_entity *se =
+			delayed.task >= 0 ? &ST->task[delayed.task].se : ST->tg[delayed.group].se[cpu];
 
 		assert_false(se->on_rq);
 		a->delayed++;
 		return;
 	}
 	if (rq->curr->idx != want)
-		print_message("%s: at %llu ns on CPU %d the query named task %d (why %d), the engine ran %d\n",
-			      path, (unsigned long long)ST->now, cpu, want, why, rq->curr->idx);
+		print_message(
+			"%s: at %llu ns on CPU %d the query named task %d (why %d), the engine ran %d\n",
+			path, (unsigned long long)ST->now, cpu, want, why, rq->curr->idx);
 	assert_int_equal(rq->curr->idx, want);
 	a->compared++;
 	a->by_why[why]++;
@@ -149,7 +153,7 @@ static void agree_on(const char *const *sets, const char *name, bool cfs)
 {
 	static const char *const scenarios[] = {
 		"scenarios/groups-nested.scn", "scenarios/latency-mix.scn", "scenarios/yield-to.scn",
-		"scenarios/custom-slice.scn",  "scenarios/sched-idle.scn",   "scenarios/periodic-eevdf.scn",
+		"scenarios/custom-slice.scn",  "scenarios/sched-idle.scn",  "scenarios/periodic-eevdf.scn",
 	};
 	struct agree a = { 0 };
 
@@ -157,9 +161,9 @@ static void agree_on(const char *const *sets, const char *name, bool cfs)
 		run(scenarios[i], sets, &a);
 	print_message("%s: %d picks agreed (%d only, %d next buddy, %d protected, %d earliest deadline, "
 		      "%d leftmost, %d skip, %d last buddy), %d delayed dequeued first\n",
-		      name, a.compared, a.by_why[PICK_ONLY], a.by_why[PICK_NEXT_BUDDY], a.by_why[PICK_PROTECTED],
-		      a.by_why[PICK_EARLIEST], a.by_why[PICK_LEFTMOST], a.by_why[PICK_SKIP_SECOND],
-		      a.by_why[PICK_LAST_BUDDY], a.delayed);
+		      name, a.compared, a.by_why[PICK_ONLY], a.by_why[PICK_NEXT_BUDDY],
+		      a.by_why[PICK_PROTECTED], a.by_why[PICK_EARLIEST], a.by_why[PICK_LEFTMOST],
+		      a.by_why[PICK_SKIP_SECOND], a.by_why[PICK_LAST_BUDDY], a.delayed);
 	assert_true(a.compared > 1000);
 	if (cfs) {
 		assert_true(a.by_why[PICK_LEFTMOST] > 0);
@@ -203,7 +207,8 @@ static void test_pick_eevdf_6_19(void **state)
 
 static void test_pick_cfs(void **state)
 {
-	static const char *const sets[] = { "sched=cfs", "kernel=6.1", "feature=NEXT_BUDDY", "duration=1s", NULL };
+	static const char *const sets[] = { "sched=cfs", "kernel=6.1", "feature=NEXT_BUDDY", "duration=1s",
+					    NULL };
 
 	(void)state;
 	agree_on(sets, "CFS 6.1", true);

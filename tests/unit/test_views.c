@@ -202,7 +202,6 @@ static void test_runqueue_pick_is_engines(void **state)
 	check_view_pick("sched cfs\nkernel 6.1\n");
 }
 
-
 static void test_runqueue_eevdf(void **state)
 {
 	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 40);
@@ -549,16 +548,11 @@ static void test_256_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpus_rows),
-		cmocka_unit_test(test_runqueue_eevdf),
-		cmocka_unit_test(test_runqueue_cfs),
-		cmocka_unit_test(test_runqueue_pick_is_engines),
-		cmocka_unit_test(test_runqueue_ext),
-		cmocka_unit_test(test_timeline_lane),
-		cmocka_unit_test(test_timeline_keys),
-		cmocka_unit_test(test_events_order_and_filter),
-		cmocka_unit_test(test_task_numbers),
-		cmocka_unit_test(test_small_screen),
+		cmocka_unit_test(test_cpus_rows),     cmocka_unit_test(test_runqueue_eevdf),
+		cmocka_unit_test(test_runqueue_cfs),  cmocka_unit_test(test_runqueue_pick_is_engines),
+		cmocka_unit_test(test_runqueue_ext),  cmocka_unit_test(test_timeline_lane),
+		cmocka_unit_test(test_timeline_keys), cmocka_unit_test(test_events_order_and_filter),
+		cmocka_unit_test(test_task_numbers),  cmocka_unit_test(test_small_screen),
 		cmocka_unit_test(test_256_cpus),
 	};
 
