@@ -7,7 +7,6 @@
  * runs must be the one the query named (walking down through the groups
  * as pick_task_fair() does). The query must also change nothing.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,18 +78,6 @@ static void check_cpu(const char *path, struct sched_engine *e, int cpu, void *c
 		for (struct sched_entity *se = &rq->curr->se; se; se = se->parent)
 			update_curr(cfs_rq_of(se));
 	sched_state_save(e, charged);
-	{
-		struct sched_entity_info ents[64];
-		struct sched_pick_info pi;
-		sched_cfs_rq_entities(e, cpu, 0, ents, 64);
-		sched_state_save(e, again);
-		if (memcmp(again, charged, size))
-			fprintf(stderr, "entities changed\n");
-		sched_cfs_rq_pick(e, cpu, 0, &pi);
-		sched_state_save(e, again);
-		if (memcmp(again, charged, size))
-			fprintf(stderr, "pick changed\n");
-	}
 	want = query_task(e, cpu, &why, &delayed);
 	/* the query changed nothing */
 	sched_state_save(e, again);
