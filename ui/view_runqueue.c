@@ -8,6 +8,8 @@
  * a table below with the numbers. Legacy CFS: vruntimes against min_vruntime,
  * the leftmost pick and each task's ideal slice (sched_slice()).
  */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,8 @@
 #include "ui.h"
 
 #define RQ_MAX 256
+#define RQ_MIN_SPAN 1000LL			/* 1 us of virtual time across the axis */
+#define RQ_MAX_SPAN (1000LL * 1000000000LL)	/* 1000 s */
 
 /* A tick label: "+10ms", "-500us", "+1.5ms" (no trailing zeros). */
 static void fmt_tick(char *buf, size_t n, s64 ns)
@@ -207,6 +211,68 @@ static void pick_words(const struct pane *pn, const struct rq_ent *ents, const s
 			 "; it is delayed: picking it dequeues it, and the pick runs again");
 }
 
+/*
+ * The axis: a round span (1, 2, 5 x 10^k virtual ns) around the reference,
+ * kept from frame to frame while the queue fits in it and is not lost in
+ * it (a fifth of it), so that stepping does not re-scale what a teacher
+ * is pointing at; locked, it is the user's (z, x) and entities past it are
+ * drawn at its edge as « ». EEVDF: V in the middle; CFS: min_vruntime near
+ * the left, since vruntimes are not below it.
+ */
+static void axis_fit(struct pane *pn, struct axis *ax, const struct rq_ent *ents, int n, bool cfs)
+{
+	s64 need = 1000;
+
+	for (int i = 0; i < n; i++) {
+		s64 v = ents[i].rel_v < 0 ? -ents[i].rel_v : ents[i].rel_v;
+		s64 d = ents[i].rel_d < 0 ? -ents[i].rel_d : ents[i].rel_d;
+
+		need = MAX(need, cfs ? (ents[i].rel_v < 0 ? 8 * v : v + v / 7) : 2 * MAX(v, d));
+	}
+	need += need / 10;
+	if (!pn->rq_locked && (pn->rq_span < need || pn->rq_span > 5 * need))
+		pn->rq_span = (s64)round_step((u64)(need + need / 4));
+	pn->rq_span = MAX(pn->rq_span, RQ_MIN_SPAN);
+	ax->lo = cfs ? -pn->rq_span / 8 : -pn->rq_span / 2;
+	ax->hi = ax->lo + pn->rq_span;
+}
+
+static bool rq_key(struct pane *pn, int key)
+{
+	switch (key) {
+	case 'z':
+		pn->rq_locked = true;
+		pn->rq_span = MAX(pn->rq_span / 2, RQ_MIN_SPAN);
+		return true;
+	case 'x':
+		pn->rq_locked = true;
+		pn->rq_span = MIN(pn->rq_span * 2, RQ_MAX_SPAN);
+		return true;
+	case 'a':
+		pn->rq_locked = false;
+		return true;
+	case 'j':
+		pn->rq_top++;
+		return true;
+	case 'k':
+		pn->rq_top = MAX(pn->rq_top - 1, 0);
+		return true;
+	case KEY_NPAGE:
+		pn->rq_top += 10;
+		return true;
+	case KEY_PPAGE:
+		pn->rq_top = MAX(pn->rq_top - 10, 0);
+		return true;
+	case KEY_HOME:
+		pn->rq_top = 0;
+		return true;
+	case KEY_END:
+		pn->rq_top = RQ_MAX;	/* the draw clamps it to the last page */
+		return true;
+	}
+	return false;
+}
+
 static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
 	struct rq_ent ents[RQ_MAX];	/* one frame's worth: about 90 KB of stack with q */
@@ -320,26 +386,20 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 	int name_w = MIN(14, MAX(a.w / 7, 6));
 	bool wide = a.w >= 96;
 	struct axis ax = { 0, 0, a.x + name_w + 2, a.w - name_w - 3 };
+	/* the lanes and the table scroll together over every queued entity */
+	int top = CLAMP(pn->rq_top, 0, MAX(n - MAX(lanes, 1), 0));
 
-	for (int i = 0; i < lanes; i++) {
-		ax.lo = MIN(ax.lo, ents[i].rel_v);
-		ax.hi = MAX(ax.hi, cfs ? ents[i].rel_v : ents[i].rel_d);
-		if (!cfs)
-			ax.lo = MIN(ax.lo, ents[i].rel_d);
-	}
-	if (ax.hi - ax.lo < 1000) {
-		ax.lo -= 500;
-		ax.hi += 500;
-	}
-	s64 pad = (ax.hi - ax.lo) / 20;
-
-	ax.lo -= pad;
-	ax.hi += pad;
+	pn->rq_top = top;
+	axis_fit(pn, &ax, ents, n, cfs);
 
 	if (lanes > 0 && ax.w > 4) {
 		int ref_x = axis_x(&ax, 0);
 
-		for (int i = 0; i < lanes && y < bottom; i++, y++) {
+		if (top > 0 && y < bottom) {
+			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more above (k, PgUp, Home)", top);
+			lanes = MIN(lanes, MAX(bottom - y - 3, 1));
+		}
+		for (int i = top; i < MIN(top + lanes, n) && y < bottom; i++, y++) {
 			const struct rq_ent *en = &ents[i];
 			struct style ns = en->group >= 0 ? ui_group_style(pn->ui, en->group) : ui_task_style(pn->ui, en->ti.pid);
 			int xv = axis_x(&ax, en->rel_v);
@@ -357,19 +417,28 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 
 				for (int x = xv + 1; x < xd; x++)
 					cb_put(cb, x, y, 0x2500, span);	/* ─ the request still to run */
-				cb_put(cb, xd, y, ']', bold);
+				cb_put(cb, xd, y, en->rel_d > ax.hi ? 0x00bb : ']', bold);	/* » past the edge */
 				if (en->protect && axis_x(&ax, en->prot_rel) != xd)
 					cb_put(cb, axis_x(&ax, en->prot_rel), y, 0x2016, bold); /* ‖ */
 			}
 			u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb;	/* ● ○ */
 
+			if (en->rel_v < ax.lo || en->rel_v > ax.hi)
+				mark = en->rel_v < ax.lo ? 0x00ab : 0x00bb;	/* « » off the axis */
 			cb_put(cb, xv, y, mark, en->ti.eligible ? elig : inel);
 		}
-		if (lanes < n && y < bottom)
-			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below", n - lanes);
+		if (top + lanes < n && y < bottom)
+			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below (j, PgDn, End)", n - top - lanes);
 		if (y + 1 < bottom) {
 			draw_axis(cb, &ax, y, cfs ? "min_vruntime" : "V");
 			y += 2;
+		}
+		if (y < bottom) {
+			char b5[32];
+
+			cb_print(cb, a.x, y++, a.w, dim, "axis %s of virtual time, %s (z/x zoom, a auto)",
+				 fmt_dur(b5, sizeof(b5), ax.hi - ax.lo, false),
+				 pn->rq_locked ? "locked" : "fitted to the queue, kept while it fits");
 		}
 		if (y < bottom) {
 			int x = a.x;
@@ -399,13 +468,14 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %10s%s %10s %9s %6s %4s %7s", name_w, "entity",
 			 "state", "vrt-V", wide ? "        lag" : "", "deadline-V", "slice", "weight", "elig", "delayed");
 	y++;
-	for (int i = 0; i < n && y < bottom; i++, y++) {
+	for (int i = top; i < n && y < bottom; i++, y++) {
 		const struct rq_ent *en = &ents[i];
 		const char *state = en->curr ? "running" : en->ti.sched_delayed ? "delayed" : "queued";
 		struct style rs = i == pick ? bold : STYLE_PLAIN;
 
-		if (i == table_rows - 1 && i + 1 < n) {
-			cb_print(cb, a.x + 2, y, a.w - 2, dim, "... %d more", n - i);
+		if (i - top == table_rows - 2 && i + 1 < n) {
+			cb_print(cb, a.x + 2, y, a.w - 2, dim, "... %d more (j, PgDn, End)", n - i);
+			y++;
 			break;
 		}
 		cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);
@@ -438,5 +508,5 @@ const struct view view_runqueue = {
 	.name = "runqueue",
 	.title = "Runqueue",
 	.draw = rq_draw,
-	.key = NULL,
+	.key = rq_key,
 };
