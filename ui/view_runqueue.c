@@ -19,8 +19,8 @@
 #include "ui.h"
 
 #define RQ_MAX 256
-#define RQ_MIN_SPAN 1000LL			/* 1 us of virtual time across the axis */
-#define RQ_MAX_SPAN (1000LL * 1000000000LL)	/* 1000 s */
+#define RQ_MIN_SPAN 1000LL		    /* 1 us of virtual time across the axis */
+#define RQ_MAX_SPAN (1000LL * 1000000000LL) /* 1000 s */
 
 /* A tick label: "+10ms", "-500us", "+1.5ms" (no trailing zeros). */
 static void fmt_tick(char *buf, size_t n, s64 ns)
@@ -267,7 +267,7 @@ static bool rq_key(struct pane *pn, int key)
 		pn->rq_top = 0;
 		return true;
 	case KEY_END:
-		pn->rq_top = RQ_MAX;	/* the draw clamps it to the last page */
+		pn->rq_top = RQ_MAX; /* the draw clamps it to the last page */
 		return true;
 	}
 	return false;
@@ -417,18 +417,20 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 
 				for (int x = xv + 1; x < xd; x++)
 					cb_put(cb, x, y, 0x2500, span);	/* ─ the request still to run */
-				cb_put(cb, xd, y, en->rel_d > ax.hi ? 0x00bb : ']', bold);	/* » past the edge */
+				cb_put(cb, xd, y, en->rel_d > ax.hi ? 0x00bb : ']',
+				       bold); /* » past the edge */
 				if (en->protect && axis_x(&ax, en->prot_rel) != xd)
 					cb_put(cb, axis_x(&ax, en->prot_rel), y, 0x2016, bold); /* ‖ */
 			}
 			u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb;	/* ● ○ */
 
 			if (en->rel_v < ax.lo || en->rel_v > ax.hi)
-				mark = en->rel_v < ax.lo ? 0x00ab : 0x00bb;	/* « » off the axis */
+				mark = en->rel_v < ax.lo ? 0x00ab : 0x00bb; /* « » off the axis */
 			cb_put(cb, xv, y, mark, en->ti.eligible ? elig : inel);
 		}
 		if (top + lanes < n && y < bottom)
-			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below (j, PgDn, End)", n - top - lanes);
+			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below (j, PgDn, End)",
+				 n - top - lanes);
 		if (y + 1 < bottom) {
 			draw_axis(cb, &ax, y, cfs ? "min_vruntime" : "V");
 			y += 2;
