@@ -825,6 +825,8 @@ void detach_entity_cfs_rq(struct sched_entity *se);
 void update_blocked_averages(int cpu);
 void update_cfs_rq_h_load(struct cfs_rq *cfs_rq);
 unsigned long task_h_load(struct task_struct *p);
+unsigned long h_load_now(struct cfs_rq *q);
+unsigned long task_h_load_now(struct task_struct *p);
 void task_change_group_fair(struct task_struct *p);
 void sched_group_set_shares(struct task_group *tg, unsigned long shares);
 void sched_group_set_idle(struct task_group *tg, int idle);

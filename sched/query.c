@@ -169,16 +169,6 @@ int sched_cpu_queue(const struct sched_engine *e, int cpu, int *tasks, int max)
 	return n;
 }
 
-/* update_cfs_rq_h_load() without its per-jiffy cache: reading must not change what the balancer sees. */
-static unsigned long h_load_peek(struct cfs_rq *q)
-{
-	struct sched_entity *se = q->tg->se ? q->tg->se[rq_of(q)->cpu] : NULL;
-
-	if (!se)
-		return q->avg.load_avg;
-	return h_load_peek(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_of(se)->avg.load_avg + 1);
-}
-
 void sched_shares_cost(const struct sched_engine *e, u64 *calc_group_shares, u64 *walk_visits)
 {
 	*calc_group_shares = e->st->nr_calc_group_shares;
@@ -289,7 +279,7 @@ void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, stru
 		.load_avg = q->avg.load_avg,
 		.util_avg = q->avg.util_avg,
 		.tg_load_avg_contrib = q->tg_load_avg_contrib,
-		.h_load = h_load_peek(q),
+		.h_load = h_load_now(q),
 		.throttled = q->throttled,
 		.nr_throttled_tasks = throttled_tasks(q),
 		.throttle_count = q->throttle_count,

@@ -288,10 +288,15 @@ struct sched_event {
 		struct {
 			u64 decision;
 			s32 pid;
-			u32 load;	/* what it would take off the imbalance */
+			u32 load;	/* what it would take off the imbalance, in migration_type's unit */
 			s64 imbalance;	/* left after it */
+			u32 load_fresh; /* migrate_load: task_h_load() from an h_load computed now */
+			u16 nr_balance_failed; /* the domain's, as the check read it */
 			u8 result;	/* enum lb_task_result */
 			u8 depth;
+			u8 migration_type; /* enum migration_type: what load counts */
+			u8 h_load_stale; /* migrate_load: h_load was cached earlier this jiffy and differs */
+			u8 compared; /* load >> MIN(nr_balance_failed, 63) was held against the imbalance */
 		} lb_task;
 		struct {
 			u64 decision;
@@ -301,6 +306,7 @@ struct sched_event {
 			u16 nr_moved;
 			u16 nr_hot_moved;	/* moved although cache hot */
 			u16 nr_balance_failed;	/* after this attempt */
+			u16 nr_balance_failed_before; /* when it ran: what detach_tasks() checked */
 			u8 depth;
 			u8 idle;		/* enum cpu_idle_type */
 			u8 migration_type;	/* enum migration_type */

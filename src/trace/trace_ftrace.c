@@ -371,22 +371,32 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			ev->lb_group.sum_h_nr_running, ev->lb_group.idle_cpus);
 		break;
 	case EV_LB_TASK:
-		fprintf(f, "decision=%" PRIu64 " level=%d comm=%s pid=%d result=%s load=%u imbalance=%" PRId64 "\n",
+		fprintf(f,
+			"decision=%" PRIu64 " level=%d comm=%s pid=%d result=%s migration_type=%s load=%u "
+			"imbalance=%" PRId64 " nr_balance_failed=%u",
 			ev->lb_task.decision, ev->lb_task.depth, comm_of(w, ev->lb_task.pid, cpu, a),
-			ev->lb_task.pid, sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result),
-			ev->lb_task.load, ev->lb_task.imbalance);
+			ev->lb_task.pid,
+			sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result),
+			sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb_task.migration_type),
+			ev->lb_task.load, ev->lb_task.imbalance, ev->lb_task.nr_balance_failed);
+		if (ev->lb_task.h_load_stale)
+			fprintf(f, " h_load_stale load_fresh=%u", ev->lb_task.load_fresh);
+		fputc('\n', f);
 		break;
 	case EV_LOAD_BALANCE:
-		fprintf(f, "decision=%" PRIu64 " level=%d name=%s idle=%s outcome=%s why=%s busiest_group=%d "
+		fprintf(f,
+			"decision=%" PRIu64 " level=%d name=%s idle=%s outcome=%s why=%s busiest_group=%d "
 			"busiest_cpu=%d migration_type=%s imbalance=%" PRId64 " moved=%u hot_moved=%u "
-			"nr_balance_failed=%u balance_interval=%u\n",
-			ev->lb.decision, ev->lb.depth, sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
+			"nr_balance_failed_before=%u nr_balance_failed=%u balance_interval=%u\n",
+			ev->lb.decision, ev->lb.depth,
+			sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
 			sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
 			sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome),
 			sched_name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why), ev->lb.busiest_group,
-			ev->lb.busiest_cpu, sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
-			ev->lb.imbalance, ev->lb.nr_moved, ev->lb.nr_hot_moved, ev->lb.nr_balance_failed,
-			ev->lb.balance_interval);
+			ev->lb.busiest_cpu,
+			sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
+			ev->lb.imbalance, ev->lb.nr_moved, ev->lb.nr_hot_moved,
+			ev->lb.nr_balance_failed_before, ev->lb.nr_balance_failed, ev->lb.balance_interval);
 		break;
 	case EV_HERD:
 		fprintf(f, "cause=%s nr=%u src_cpus=%u dst_cpus=%u first_seq=%" PRIu64 " since=%" PRIu64 ".%06" PRIu64,

@@ -712,8 +712,14 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_str(j, "comm", task_name(w, ev->lb_task.pid, ev->cpu, buf, sizeof(buf)));
 		jw_kv_str(j, "result",
 			  sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
+		jw_kv_str(
+			j, "migration_type",
+			sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb_task.migration_type));
 		jw_kv_u64(j, "load", ev->lb_task.load);
 		jw_kv_s64(j, "imbalance_left", ev->lb_task.imbalance);
+		jw_kv_u64(j, "nr_balance_failed", ev->lb_task.nr_balance_failed);
+		if (ev->lb_task.h_load_stale)
+			jw_kv_u64(j, "load_fresh", ev->lb_task.load_fresh);
 		jw_end_object(j);
 		break;
 	case EV_LOAD_BALANCE:
@@ -734,6 +740,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_s64(j, "busiest_cpu", ev->lb.busiest_cpu);
 		jw_kv_u64(j, "moved", ev->lb.nr_moved);
 		jw_kv_u64(j, "hot_moved", ev->lb.nr_hot_moved);
+		jw_kv_u64(j, "nr_balance_failed_before", ev->lb.nr_balance_failed_before);
 		jw_kv_u64(j, "nr_balance_failed", ev->lb.nr_balance_failed);
 		jw_kv_u64(j, "balance_interval_ms", ev->lb.balance_interval);
 		jw_kv_bool(j, "active", ev->lb.active);

@@ -697,6 +697,137 @@ static void test_delayed_not_migrated(void **state)
 		      now.skipped, now.moved_delayed_load);
 }
 
+/* ---- the records are true at decision time ---- */
+
+/*
+ * Each schedscope_lb_task and schedscope_load_balance field checked, as it
+ * is emitted, against the engine's state then: nr_balance_failed as the
+ * check read it (not the value after the outcome reset it), the check
+ * itself in the record's own unit, and task_h_load() cached and fresh.
+ */
+struct truth {
+	u64 decision_cpu[1 << 16]; /* the balancing CPU of each decision, by seq & 0xffff */
+	unsigned last_after[4096]; /* per domain: nr_balance_failed after its last attempt */
+	int nr_tasks, nr_compared, nr_util, nr_stale, nr_lb, nr_failed_reset;
+};
+
+static const struct sched_domain *sd_at(int cpu, int depth)
+{
+	const struct sched_domain *sd;
+
+	for_each_domain (cpu, sd)
+		if (sd->depth == depth)
+			return sd;
+	return NULL;
+}
+
+/* The kernel's h_load, top down from the CPU's root load, computed afresh. */
+static unsigned long h_load_fresh(struct cfs_rq *q)
+{
+	struct sched_entity *se = q->tg->se ? q->tg->se[rq_of(q)->cpu] : NULL;
+
+	if (!se)
+		return q->avg.load_avg;
+	return h_load_fresh(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_of(se)->avg.load_avg + 1);
+}
+
+static void check_truth(void *ctx, const struct sched_event *ev)
+{
+	struct truth *t = ctx;
+	u64 decision = ev->type == EV_LB_GROUP	     ? ev->lb_group.decision
+		       : ev->type == EV_LB_TASK	     ? ev->lb_task.decision
+		       : ev->type == EV_LOAD_BALANCE ? ev->lb.decision
+						     : ~0ULL;
+
+	if (decision == ~0ULL)
+		return;
+	if (decision == ev->seq)
+		t->decision_cpu[decision & 0xffff] = (u64)ev->cpu;
+	int cpu = (int)t->decision_cpu[decision & 0xffff];
+
+	if (ev->type == EV_LB_TASK) {
+		const struct sched_domain *sd = sd_at(cpu, ev->lb_task.depth);
+		struct task_struct *p = &ST->task[ev->lb_task.pid - 1];
+		struct cfs_rq *q = cfs_rq_of(&p->se);
+		bool moved = ev->lb_task.result <= LBT_MOVED_HOT;
+
+		assert_non_null(sd);
+		t->nr_tasks++;
+		/* detach_tasks() read it once; nothing changes it before the outcome */
+		assert_int_equal(ev->lb_task.nr_balance_failed, sd_lb(sd)->nr_balance_failed);
+		if (ev->lb_task.compared) {
+			unsigned shift = MIN(ev->lb_task.nr_balance_failed, 63u);
+			s64 before = ev->lb_task.imbalance + (moved ? (s64)ev->lb_task.load : 0);
+
+			assert_true(moved || ev->lb_task.result == LBT_TOO_BIG);
+			assert_int_equal(moved, (s64)(ev->lb_task.load >> shift) <= before);
+			t->nr_compared++;
+		}
+		if (ev->lb_task.migration_type == migrate_util) {
+			t->nr_util++;
+			if (ev->lb_task.compared)
+				assert_int_equal(ev->lb_task.load, p->se.avg.util_avg);
+		}
+		if (ev->lb_task.migration_type == migrate_load) {
+			unsigned long cached = p->se.avg.load_avg * q->h_load / (q->avg.load_avg + 1);
+			unsigned long fresh = p->se.avg.load_avg * h_load_fresh(q) / (q->avg.load_avg + 1);
+
+			if (ev->lb_task.compared)
+				assert_int_equal(ev->lb_task.load, MAX(cached, 1UL));
+			assert_int_equal(ev->lb_task.load_fresh, fresh);
+			assert_int_equal(ev->lb_task.h_load_stale, cached != fresh);
+			t->nr_stale += ev->lb_task.h_load_stale;
+		}
+	}
+	if (ev->type == EV_LOAD_BALANCE) {
+		const struct sched_domain *sd = sd_at(cpu, ev->lb.depth);
+
+		assert_non_null(sd);
+		assert_true(sd->id < 4096);
+		t->nr_lb++;
+		assert_int_equal(ev->lb.nr_balance_failed, sd_lb(sd)->nr_balance_failed);
+		assert_int_equal(ev->lb.nr_balance_failed_before, t->last_after[sd->id]);
+		t->nr_failed_reset += ev->lb.nr_balance_failed_before > ev->lb.nr_balance_failed;
+		t->last_after[sd->id] = ev->lb.nr_balance_failed;
+	}
+}
+
+static void run_truth(const char *path, const char *kernel, struct truth *t)
+{
+	struct scenario_file sf;
+	struct sched_engine *e;
+	char err[512];
+
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(scenario_load(path, &sf, err, sizeof(err)), 0);
+	if (kernel)
+		assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	sched_add_listener(e, check_truth, t);
+	while (sched_step(e))
+		;
+	sched_engine_destroy(e);
+	scenario_free(&sf);
+	print_message("%s %s: %d attempts (%d reset nr_balance_failed), %d tasks looked at, %d checked "
+		      "against the imbalance, %d util, %d stale h_load\n",
+		      path, kernel ? kernel : "", t->nr_lb, t->nr_failed_reset, t->nr_tasks, t->nr_compared,
+		      t->nr_util, t->nr_stale);
+}
+
+static void test_records_at_decision_time(void **state)
+{
+	static struct truth t;
+
+	(void)state;
+	run_truth("scenarios/balance-spread-16-busy.scn", NULL, &t);
+	assert_true(t.nr_compared > 0 && t.nr_util > 0 && t.nr_failed_reset > 0);
+	run_truth("scenarios/numa-imbalance.scn", NULL, &t);
+	assert_true(t.nr_compared > 0);
+	run_truth("scenarios/balance-3hogs-2cpus.scn", "kernel=6.6", &t);
+	assert_true(t.nr_tasks > 0);
+}
+
 /* ---- herds: the threshold within the window, and the cause ---- */
 
 static void migrate_at(struct fx *f, u64 t, int src, int dst, int reason)
@@ -780,6 +911,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
 		cmocka_unit_test_teardown(test_herd_detection, teardown),
 		cmocka_unit_test_teardown(test_delayed_not_migrated, teardown),
+		cmocka_unit_test(test_records_at_decision_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
