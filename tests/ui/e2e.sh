@@ -182,7 +182,6 @@ else
 fi
 $T kill-session -t e2e 2>/dev/null
 
-<<<<<<< HEAD
 # ---- the runqueue's number line: a stable axis, zoom lock, every task reachable ----
 cat > "$tmp/sixty.scn" <<'SCN'
 topology single
@@ -226,7 +225,7 @@ $T send-keys -t e2e a
 check "a fits the axis again" "fitted to the queue"
 $T send-keys -t e2e q
 wait_exit > /dev/null
-=======
+
 # ---- the split screen: a branch against the old future, one clock ----
 cat > "$tmp/split" <<'CMDS'
 pause
@@ -269,7 +268,6 @@ $T send-keys -t e2e q
 rc=$(wait_exit)
 if [ "$rc" = 0 ]; then ok "q quits the split with status 0"; else bad "split: exit status after q: $rc"; fi
 if restored; then ok "terminal restored after the split"; else bad "terminal not restored after the split"; fi
->>>>>>> main
 $T kill-session -t e2e 2>/dev/null
 
 # ---- monochrome ----
