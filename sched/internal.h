@@ -113,17 +113,16 @@ struct sched_timer {
 
 struct timer_slot {
 	u64 expires;
-	u64 seq;	/* arming order: ties at equal time fire in this order */
-	struct sched_timer *t;
 	/*
-	 * The flags fill one word, so that a slot has no padding for a copy to
-	 * fill with stack bytes (checkpoints are compared byte for byte).
+	 * Ties at equal expiry, as one number so that the heap compares two
+	 * words: bit 63 clear for a timer that fires before the others due then
+	 * (a task's `run` end); before 3.8, LinSched's order at one instant,
+	 * CPU by CPU (bits 47-62: cpu + 1, so not a CPU's first) and on each the
+	 * running task's `run` end last (bit 46); then the arming order (bits
+	 * 0-45: 7e13 arms, days of simulation at any speed).
 	 */
-	u16 first; /* fires before the others due at the same time */
-	/* before 3.8, LinSched's order at one instant: CPU by CPU (-1, not a CPU's,
-	 * first), and on each the running task's `run` end last */
-	u16 last;
-	s32 cpu;
+	u64 order;
+	struct sched_timer *t;
 };
 
 struct timer_queue {
@@ -137,6 +136,14 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t);
 static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
 struct sched_timer *timer_pop(struct timer_queue *q);
 bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b);
+/*
+ * A binary heap: a 4-ary one has half the levels but mispredicts more
+ * (choosing among 4 children), and its ~200 slots fit in L1 anyway.
+ */
+static inline int timer_heap_parent(int i)
+{
+	return (i - 1) / 2;
+}
 static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
 	return q->nr ? q->heap[0].t : NULL;
