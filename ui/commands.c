@@ -263,9 +263,9 @@ static int c_back(struct ui *ui, struct pane *pn, struct args *a)
 	/* go back n event-emitting steps: to the last event of the step before */
 	u64 s = ne - 1;
 	for (long i = 0; i < n; i++) {
-		u64 g = ui_event_step(pn->run, s), last = s;
+		u64 g = history_event_step(pn->run->h, s), last = s;
 
-		while (s > 0 && ui_event_step(pn->run, s - 1) == g)
+		while (s > 0 && history_event_step(pn->run->h, s - 1) == g)
 			s--;
 		if (s == 0) {
 			if (i == 0) {
