@@ -225,6 +225,7 @@ $T send-keys -t e2e a
 check "a fits the axis again" "fitted to the queue"
 $T send-keys -t e2e q
 wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
 
 # ---- the split screen: a branch against the old future, one clock ----
 cat > "$tmp/split" <<'CMDS'
