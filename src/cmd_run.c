@@ -124,6 +124,9 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
+			if (parse_duration(optarg, strlen(optarg), &o->until) == PARSE_OVERFLOW)
+				return cli_usage_error("--until: '%s' is too large (at most %llus)", optarg,
+						       SCHED_TIME_MAX / NSEC_PER_SEC);
 			if (parse_duration(optarg, strlen(optarg), &o->until) != PARSE_OK)
 				return cli_usage_error("--until: '%s' is not a duration (e.g. 2.5s)", optarg);
 			o->has_until = true;
