@@ -123,7 +123,13 @@ struct timer_slot {
 	/* before 3.8, LinSched's order at one instant: CPU by CPU (-1, not a CPU's,
 	 * first), and on each the running task's `run` end last */
 	u16 last;
-	s32 cpu;
+	/*
+	 * Then the rank: before 3.8 the CPU; since, a CPU's timer draws a random
+	 * rank from the engine's generator, so that CPUs whose interrupts come
+	 * at the same instant act in a seeded order, never CPU 0 first (-1: a
+	 * timer on no CPU, which keeps the arming order before them).
+	 */
+	s32 rank;
 };
 
 struct timer_queue {
@@ -133,6 +139,7 @@ struct timer_queue {
 };
 
 void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires);
+void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_cancel(struct timer_queue *q, struct sched_timer *t);
 static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
 struct sched_timer *timer_pop(struct timer_queue *q);
@@ -321,6 +328,7 @@ struct rq {
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct sched_timer tick, hrtick, work, intr_timer;
+	s32 slack_head;			/* first task asleep here in a slack range, -1: none (noise.c) */
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
 	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
@@ -397,6 +405,8 @@ struct task_struct {
 	u32 budget_used;
 	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
 	struct sched_timer wake_timer;
+	u64 wake_soft;			/* its hrtimer's range starts here (noise.c) */
+	s32 slack_cpu, slack_prev, slack_next;	/* on that CPU's slack list, or -1 */
 	struct sched_timer fork_timer;
 	/* wakeup placement (select.c) */
 	unsigned int wakee_flips;
@@ -905,6 +915,13 @@ void task_arm_work(struct rq *rq, struct task_struct *p);
 /* ---- rand.c ---- */
 void sched_rand_seed(u64 seed);
 u64 sched_rand(void);
+u64 sched_rand_upto(u64 hi);
+
+/* ---- noise.c ---- */
+u64 irq_entry_delay(void);
+void hrtimer_sleep(struct task_struct *p, u64 expires);
+void hrtimer_sleep_over(struct task_struct *p);
+void hrtimer_expire_ranges(struct rq *rq);
 u64 sched_sample_duration(const struct sched_duration *d);
 
 /* ---- events ---- */

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event queue: a binary min-heap of armed timers ordered by
- * (expiry, arming sequence), so simultaneous timers fire in a stable order.
+ * The event queue: a binary min-heap of armed timers ordered by expiry.
+ * With noise on, simultaneous interrupts of different CPUs fire in a seeded
+ * random order (on a real machine they run in parallel and either takes a
+ * shared lock first); the rest, and all of the ideal machine's, fire in
+ * arming order.
  * The keys sit in the heap array itself, so sifting compares without
  * following pointers.
  */
@@ -17,8 +20,8 @@ static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 		return a->expires < b->expires;
 	if (a->first != b->first)
 		return a->first;
-	if (a->cpu != b->cpu)
-		return a->cpu < b->cpu;
+	if (a->rank != b->rank)
+		return a->rank < b->rank;
 	if (a->last != b->last)
 		return b->last;
 	return a->seq < b->seq;
@@ -109,8 +112,7 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 	sift(q, i);
 }
 
-/* (Re)arm: a queued timer is re-keyed in place and counts as armed now. */
-void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
+static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool last)
 {
 	/*
 	 * A task's own `run` ending goes before anything else due at the same
@@ -119,12 +121,14 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 	 * Before 3.8 it goes after its CPU's other timers, as in LinSched, where
 	 * the task's program runs once the interrupt is over (sched_step()).
 	 */
-	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK, false, -1 };
+	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK, last, -1 };
 
 	if (legacy_balance()) {
 		s.first = false;
-		s.cpu = timer_cpu(t);
-		s.last = t->kind == T_WORK;
+		s.rank = timer_cpu(t);
+		s.last = last || t->kind == T_WORK;
+	} else if (cur_engine->sc->noise && t->kind != T_FORK && timer_cpu(t) >= 0) {
+		s.rank = (s32)(sched_rand() >> 33);
 	}
 
 	t->expires = expires;
@@ -135,6 +139,22 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 	}
 	heap_set(q, q->nr++, s);
 	sift_up(q, t->heap_idx);
+}
+
+/* (Re)arm: a queued timer is re-keyed in place and counts as armed now. */
+void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
+{
+	arm(q, t, expires, false);
+}
+
+/*
+ * Arm to fire in the same interrupt as another timer due at expires, after
+ * it (a sleeper whose slack range holds the tick: hrtimer_interrupt() runs
+ * the tick's earlier hard expiry first).
+ */
+void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires)
+{
+	arm(q, t, expires, true);
 }
 
 struct sched_timer *timer_pop(struct timer_queue *q)
