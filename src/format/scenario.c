@@ -92,7 +92,16 @@ struct pending_at {
 	u64 time;
 };
 
-enum single { S_TOPOLOGY, S_HZ, S_SEED, S_NOISE, S_DURATION, S_SCHED, S_KERNEL, NR_SINGLE };
+enum single {
+	S_TOPOLOGY,
+	S_HZ,
+	S_SEED,
+	S_NOISE,
+	S_DURATION,
+	S_SCHED,
+	S_KERNEL,
+	NR_SINGLE
+};
 
 struct parser {
 	struct lexer lx;
@@ -700,12 +709,15 @@ static int do_irq(struct parser *ps, const struct token *dir)
 
 enum task_key {
 	K_COUNT, K_NICE, K_POLICY, K_PRIO, K_RUNTIME, K_DEADLINE, K_PERIOD, K_SLICE, K_CPUS, K_GROUP,
-	K_AT, K_PROGRAM, K_TIMER_SLACK, NR_TASK_KEYS
+	K_AT,
+	K_PROGRAM,
+	K_TIMER_SLACK,
+	NR_TASK_KEYS
 };
 
 static const char *const task_keys[NR_TASK_KEYS] = {
-	"count", "nice", "policy", "prio", "runtime", "deadline", "period", "slice", "cpus", "group",
-	"at", "program", "timer_slack",
+	"count", "nice", "policy", "prio", "runtime", "deadline",    "period",
+	"slice", "cpus", "group",  "at",   "program", "timer_slack",
 };
 
 /* What a task line says, for each of its count instances. */
@@ -839,9 +851,11 @@ static int do_task(struct parser *ps, const struct token *dir)
 		while (key < NR_TASK_KEYS && !span_is(&kv.key, task_keys[key]))
 			key++;
 		if (key == NR_TASK_KEYS)
-			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, prio, "
-					 "runtime, deadline, period, slice, cpus, group, at, program, timer_slack)",
-					 SNIP(&kv.key));
+			return lex_error(
+				lx, &kv.key,
+				"unknown key '%s' (expected count, nice, policy, prio, "
+				"runtime, deadline, period, slice, cpus, group, at, program, timer_slack)",
+				SNIP(&kv.key));
 		if (seen[key].p)
 			return lex_error(lx, &kv.key, "duplicate key '%s'", task_keys[key]);
 		seen[key] = kv.key;
@@ -981,11 +995,12 @@ static int parse_lines(struct parser *ps)
 		while (i < ARRAY_SIZE(directives) && !span_is(&t.s, directives[i].name))
 			i++;
 		if (i == ARRAY_SIZE(directives))
-			return lex_error(lx, &t.s,
-					 "unknown directive '%s' (expected topology, hz, seed, "
-					 "noise, duration, sched, kernel, feature, tunable, program, group, task, "
-					 "irq, steal, at, note, expect, break, param)",
-					 SNIP(&t.s));
+			return lex_error(
+				lx, &t.s,
+				"unknown directive '%s' (expected topology, hz, seed, "
+				"noise, duration, sched, kernel, feature, tunable, program, group, task, "
+				"irq, steal, at, note, expect, break, param)",
+				SNIP(&t.s));
 		if (directives[i].parse(ps, &t) < 0)
 			return -1;
 	}
@@ -1423,8 +1438,10 @@ int scenario_set(struct scenario_file *f, const char *assignment, char *err, siz
 		char name[64];
 		int which;
 		if (!span_copy(key, name, sizeof(name)) || sched_tunable_lookup(name) < 0)
-			return lex_error(&lx, key, "unknown key '%s' (expected a tunable, feature, hz, seed, "
-					 "noise, duration, sched or kernel)", SNIP(key));
+			return lex_error(&lx, key,
+					 "unknown key '%s' (expected a tunable, feature, hz, seed, "
+					 "noise, duration, sched or kernel)",
+					 SNIP(key));
 		if (command_tunable(&lx, &t, &which, &v) < 0)
 			return -1;
 		sc->tunable[which] = v;

@@ -119,8 +119,7 @@ static void test_sleep_on_idle_cpu_ends_at_slack(void **state)
 		  210 * US },
 		{ "task s timer_slack=0 program=\"loop 10 { sleep 1ms; run 1ms }\"", NULL, 0, 10 * US },
 		/* RT tasks have no slack, only the interrupt's entry */
-		{ "task s policy=fifo prio=10 program=\"loop 10 { sleep 1ms; run 1ms }\"", NULL, 0,
-		  10 * US },
+		{ "task s policy=fifo prio=10 program=\"loop 10 { sleep 1ms; run 1ms }\"", NULL, 0, 10 * US },
 		{ "task s program=\"loop 10 { sleep 1ms; run 1ms }\"", "irq_jitter=0", 50 * US, 50 * US },
 	};
 

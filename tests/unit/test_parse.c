@@ -298,7 +298,7 @@ static void test_scenario_set(void **state)
 
 	assert_int_equal(scenario_set(&f, "x=1", err, sizeof(err)), -1);
 	assert_string_equal(err, "--set: unknown key 'x' (expected a tunable, feature, hz, seed, "
-			    "noise, duration, sched or kernel)");
+				 "noise, duration, sched or kernel)");
 	/* the real machine by default; noise=off is the ideal one */
 	assert_true(f.sc.noise);
 	assert_int_equal(scenario_set(&f, "noise=off", err, sizeof(err)), 0);
