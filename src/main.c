@@ -44,7 +44,7 @@ static void usage(FILE *out)
 		"  --trace-window A..B write only simulated time A..B to the trace (.json)\n"
 		"  --trace-tasks GLOB[,GLOB]  chart these tasks' vruntime, lag, deadline (.json)\n"
 		"  --seed N            override the scenario's seed\n"
-		"  --set KEY=VALUE     override a tunable, feature, hz, seed, duration, sched or kernel\n"
+		"  --set KEY=VALUE     override a tunable, feature, hz, seed, noise, duration, sched or kernel\n"
 		"  --param NAME=VALUE  a value for the scenario's `param NAME=DEFAULT`\n"
 		"                      (sched=ext:POLICY.so runs an ext policy, schedscope-ext(7))\n"
 		"  --break EXPR        stop where EXPR holds (e.g. 'switch cpu=0 next=hog.1'), show the "
