@@ -13,9 +13,9 @@
  * The NO_HZ idle balancer that runs sched_balance_domains() on behalf of
  * idle CPUs is in nohz.c.
  *
- * Each attempt is recorded on the event stream: one EV_SCHED_LB_GROUP per
- * group compared, one EV_SCHED_LB_TASK per task detach_tasks() looked at
- * (followed by its sched_migrate_task when moved), and one EV_SCHED_LB
+ * Each attempt is recorded on the event stream: one EV_LB_GROUP per
+ * group compared, one EV_LB_TASK per task detach_tasks() looked at
+ * (followed by its sched_migrate_task when moved), and one EV_LOAD_BALANCE
  * with the outcome. They all carry the seq of the record's first event,
  * and so do the migrations, so every move traces back to its decision.
  *
@@ -220,7 +220,7 @@ void emit_group(const struct lb_env *env, const struct sched_group *sg, const st
 {
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_SCHED_LB_GROUP, env->dst_cpu);
+	sched_event_init(&ev, EV_LB_GROUP, env->dst_cpu);
 	ev.lb_group.decision = env->decision;
 	ev.lb_group.avg_load = sgs->avg_load;
 	ev.lb_group.group_load = (u32)MIN(sgs->group_load, 0xffffffffUL);
@@ -240,13 +240,23 @@ void emit_task(const struct lb_env *env, struct task_struct *p, unsigned long lo
 {
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_SCHED_LB_TASK, env->dst_cpu);
+	sched_event_init(&ev, EV_LB_TASK, env->dst_cpu);
 	ev.lb_task.decision = env->decision;
 	ev.lb_task.pid = p->pid;
 	ev.lb_task.load = (u32)MIN(load, 0xffffffffUL);
 	ev.lb_task.imbalance = env->imbalance;
 	ev.lb_task.result = (u8)result;
 	ev.lb_task.depth = (u8)env->sd->depth;
+	ev.lb_task.nr_balance_failed = (u16)MIN(sd_lb(env->sd)->nr_balance_failed, 65535u);
+	ev.lb_task.migration_type = (u8)env->migration_type;
+	ev.lb_task.compared = env->compared;
+	if (env->migration_type == migrate_load && !legacy_balance()) {
+		/* the cache holds for a jiffy: loads may have moved since it was filled */
+		unsigned long fresh = task_h_load_now(p);
+
+		ev.lb_task.load_fresh = (u32)MIN(fresh, 0xffffffffUL);
+		ev.lb_task.h_load_stale = fresh != task_h_load(p);
+	}
 	sched_emit(&ev);
 }
 
@@ -255,7 +265,7 @@ void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_gr
 {
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_SCHED_LB, env->dst_cpu);
+	sched_event_init(&ev, EV_LOAD_BALANCE, env->dst_cpu);
 	ev.lb.decision = env->decision;
 	ev.lb.imbalance = env->found_imbalance;
 	ev.lb.busiest_group = (s16)(busiest_group ? cpumask_first(&busiest_group->span) : -1);
@@ -263,6 +273,7 @@ void emit_outcome(const struct lb_env *env, const struct sched_group *busiest_gr
 	ev.lb.nr_moved = (u16)moved;
 	ev.lb.nr_hot_moved = (u16)env->nr_hot_moved;
 	ev.lb.nr_balance_failed = (u16)MIN(sd_lb(env->sd)->nr_balance_failed, 65535u);
+	ev.lb.nr_balance_failed_before = (u16)MIN(env->nr_balance_failed, 65535u);
 	ev.lb.depth = (u8)env->sd->depth;
 	ev.lb.idle = (u8)env->idle;
 	ev.lb.migration_type = (u8)env->migration_type;
@@ -743,12 +754,14 @@ static int detach_tasks(struct lb_env *env, struct task_struct **detached_list, 
 		}
 		/* the coldest task: the least recently run is at the tail */
 		p = env->src_rq->cfs_tasks_tail;
+		env->compared = false;
 		why = can_migrate_task(p, env, &hot);
 		if (!why) {
 			switch (env->migration_type) {
 			case migrate_load:
 				load = MAX(task_h_load(p), 1UL);
-				if (sched_feat(LB_MIN) && load < 16 && !nr_failed)
+				env->compared = !(sched_feat(LB_MIN) && load < 16 && !nr_failed);
+				if (!env->compared)
 					why = LBT_TOO_BIG;
 				else if ((load >> MIN(nr_failed, 63u)) > (unsigned long)env->imbalance)
 					why = LBT_TOO_BIG;	/* bigger tasks pass as failures mount */
@@ -757,6 +770,7 @@ static int detach_tasks(struct lb_env *env, struct task_struct **detached_list, 
 				break;
 			case migrate_util:
 				load = task_util(p);
+				env->compared = true;
 				if ((load >> MIN(nr_failed, 63u)) > (unsigned long)env->imbalance)
 					why = LBT_TOO_BIG;
 				else
@@ -869,6 +883,7 @@ static int sched_balance_rq(int this_cpu, struct rq *this_rq, const struct sched
 		.reason = reason,
 		.loop_break = SCHED_NR_MIGRATE_BREAK,
 		.decision = ST->nr_events,
+		.nr_balance_failed = lb->nr_balance_failed,
 	};
 
 	env.cpus = sd->span;
@@ -1221,6 +1236,7 @@ void active_load_balance_cpu_stop(struct rq *busiest_rq)
 	env.flags = LBF_ACTIVE_LB;
 	/* the push continues the record of the balance attempt that asked for it */
 	env.decision = busiest_rq->active_decision;
+	env.nr_balance_failed = sd_lb(sd)->nr_balance_failed;
 	env.found_imbalance = 1;
 	/* the kernel's lb_env initializer leaves it 0: migrate_load, so delayed tasks may go */
 	env.migration_type = migrate_load;

@@ -75,13 +75,15 @@ struct lb_env {
 	bool sg_overloaded; /* some CPU of the domain has more than one task */
 	/* the decision record */
 	u64 decision;
-	long found_imbalance; /* what find_busiest_group() asked for */
-	int why;	      /* enum fbg_reason */
+	long found_imbalance;		/* what find_busiest_group() asked for */
+	unsigned int nr_balance_failed; /* the domain's when the attempt began, as its checks read it */
+	bool compared;			/* the task now looked at was held against the imbalance */
+	int why;			/* enum fbg_reason */
 	unsigned int nr_hot_moved;
 	bool active; /* kicked an active balance */
 };
 
-/* The record of one placement (EV_SCHED_SELECT_RQ). */
+/* The record of one placement (EV_SELECT_RQ). */
 struct select_record {
 	int target;
 	int affine; /* enum wake_affine_result */

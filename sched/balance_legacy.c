@@ -540,6 +540,7 @@ static int load_balance(int this_cpu, struct rq *exec_rq, const struct sched_dom
 		.reason = reason,
 		.migration_type = migrate_load,
 		.decision = ST->nr_events,
+		.nr_balance_failed = lb->nr_balance_failed,
 	};
 
 	/* cpu_active_mask: every CPU */
@@ -822,6 +823,7 @@ void active_load_balance_legacy(struct rq *busiest_rq)
 	env.idle = CPU_IDLE;
 	env.reason = MIGRATE_ACTIVE;
 	env.decision = busiest_rq->active_decision;
+	env.nr_balance_failed = sd_lb(sd)->nr_balance_failed;
 	env.found_imbalance = 1;
 	env.migration_type = migrate_load;
 	update_rq_clock(busiest_rq);

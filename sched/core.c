@@ -590,7 +590,7 @@ static void emit_set_nice(struct task_struct *p, int old_nice)
 {
 	struct sched_event ev;
 
-	sched_event_init(&ev, EV_SCHED_SET_NICE, p->cpu);
+	sched_event_init(&ev, EV_SET_NICE, p->cpu);
 	ev.nice.pid = p->pid;
 	ev.nice.old_nice = old_nice;
 	ev.nice.new_nice = PRIO_TO_NICE(p->static_prio);
@@ -809,7 +809,7 @@ void do_sched_yield(struct rq *rq)
 	struct sched_event ev;
 
 	update_rq_clock(rq);
-	sched_event_init(&ev, EV_SCHED_YIELD, rq->cpu);
+	sched_event_init(&ev, EV_YIELD, rq->cpu);
 	ev.yield.pid = rq->curr->pid;
 	sched_emit(&ev);
 	rq->curr->sched_class->yield_task(rq);
@@ -833,7 +833,7 @@ bool yield_to(struct task_struct *p)
 	    p->state != TASK_RUNNING || !task_on_rq_queued(p) || !p->sched_class->yield_to_task)
 		return false;
 	update_rq_clock(rq);
-	sched_event_init(&ev, EV_SCHED_YIELD, rq->cpu);
+	sched_event_init(&ev, EV_YIELD, rq->cpu);
 	ev.yield.pid = curr->pid;
 	ev.yield.to_pid = p->pid;
 	sched_emit(&ev);

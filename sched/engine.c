@@ -246,7 +246,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	}
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		snprintf(e->idle_comm[cpu], sizeof(e->idle_comm[cpu]), "swapper/%d", cpu);
-	cur_engine = e;
+	sched_enter(e);
 	st = e->st = arena_alloc(e, sizeof(*st));
 	st->nr_cpus = nr_cpus;
 	st->nr_tasks = sc->nr_tasks;
@@ -666,7 +666,7 @@ bool sched_step(struct sched_engine *e)
 	struct sched_timer *t;
 	int cpu;
 
-	cur_engine = e;
+	sched_enter(e);
 	if (e->st->finished)
 		return false;
 	t = timer_pop(&e->st->tq);
@@ -695,9 +695,15 @@ void sched_run_until(struct sched_engine *e, u64 t)
 		e->st->now = t;
 }
 
-int sched_apply_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen)
+int sched_check_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen)
 {
 	cur_engine = e;
+	return check_command(c, err, errlen);
+}
+
+int sched_apply_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen)
+{
+	sched_enter(e);
 	if (check_command(c, err, errlen))
 		return -1;
 	apply_command(c, ~0U);

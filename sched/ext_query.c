@@ -2,13 +2,11 @@
 /* The ext class as views, reports and tests may see it: see sched_ext_info() in api/sched.h. */
 #include "ext.h"
 
-#define ENTER(e) (cur_engine = (struct sched_engine *)(e))
-
 void sched_ext_info(const struct sched_engine *e, struct sched_ext_info *out)
 {
 	const struct scx_sched *s;
 
-	ENTER(e);
+	sched_enter(e);
 	s = ST->scx;
 	*out = (struct sched_ext_info){ .loaded = s != NULL };
 	if (!s)
@@ -43,7 +41,7 @@ void sched_ext_dsq(const struct sched_engine *e, int i, struct sched_ext_dsq_inf
 {
 	const struct scx_dispatch_q *dsq;
 
-	ENTER(e);
+	sched_enter(e);
 	dsq = shared_dsq(i);
 	*out = (struct sched_ext_dsq_info){ .id = SCX_DSQ_INVALID };
 	if (!dsq)
@@ -61,7 +59,7 @@ int sched_ext_dsq_tasks(const struct sched_engine *e, int i, int *tasks, int max
 	const struct scx_dispatch_q *dsq;
 	int n = 0;
 
-	ENTER(e);
+	sched_enter(e);
 	if (!ST->scx)
 		return 0;
 	dsq = i < 0 ? (-1 - i < ST->nr_cpus ? &ST->scx->rq[-1 - i].local_dsq : NULL) : shared_dsq(i);

@@ -298,6 +298,24 @@ void update_cfs_rq_h_load(struct cfs_rq *cfs_rq)
 	}
 }
 
+/* update_cfs_rq_h_load() without its per-jiffy cache: reading must not change what the balancer sees. */
+unsigned long h_load_now(struct cfs_rq *q)
+{
+	struct sched_entity *se = q->tg->se ? q->tg->se[rq_of(q)->cpu] : NULL;
+
+	if (!se)
+		return cfs_rq_load_avg(q);
+	return h_load_now(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_load_avg(cfs_rq_of(se)) + 1);
+}
+
+/* What task_h_load() would give with an h_load computed now; it changes nothing. */
+unsigned long task_h_load_now(struct task_struct *p)
+{
+	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);
+
+	return p->se.avg.load_avg * h_load_now(cfs_rq) / (cfs_rq_load_avg(cfs_rq) + 1);
+}
+
 unsigned long task_h_load(struct task_struct *p)
 {
 	struct cfs_rq *cfs_rq = cfs_rq_of(&p->se);

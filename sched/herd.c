@@ -3,7 +3,7 @@
  * Herd migrations: herd_threshold or more migrations within herd_window
  * (schedscope's tunables; "herd" is not a kernel term). The migrations of
  * the last window are kept in a ring; when their number reaches the
- * threshold one EV_SCHED_HERD names the burst and what drove it, and the
+ * threshold one EV_HERD names the burst and what drove it, and the
  * burst lasts until the window holds fewer again. The cause is read off the
  * migrations' reasons and CPUs:
  *   newidle   - most came from newidle balancing, to more than one CPU
@@ -72,7 +72,7 @@ static void emit_herd(const struct herd_window *h)
 	int most_dst, most_src, by[NR_MIGRATE_REASONS] = { 0 };
 	int balance;
 
-	sched_event_init(&ev, EV_SCHED_HERD, at(h, h->nr - 1)->dst);
+	sched_event_init(&ev, EV_HERD, at(h, h->nr - 1)->dst);
 	for (int i = 0; i < h->nr; i++)
 		by[at(h, i)->reason]++;
 	ev.herd.first_seq = at(h, 0)->seq;

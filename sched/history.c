@@ -3,49 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "api/history.h"
-
-struct checkpoint {
-	u64 time, nr_events, nr_steps;
-	int nr_cmd;		/* commands already applied in this state */
-	void *data;
-	char *name;
-};
-
-struct logged_command {
-	u64 nr_steps;		/* applied after this many steps */
-	u64 time;		/* ... with the clock reading this (it may be past the step) */
-	struct sched_command cmd;
-};
-
-struct sched_history {
-	struct sched_engine *e;
-	size_t budget, bytes, state_size;
-	u64 interval;
-
-	struct checkpoint *cp;
-	int nr_cp, cap_cp;
-
-	struct sched_event *log;
-	u64 nr_log, cap_log;
-	u64 mismatches;
-
-	struct logged_command *cmd;	/* in the order they were applied */
-	int nr_cmd, cap_cmd;
-	int cmd_next;			/* the first one not applied in the current state */
-
-	struct {
-		sched_event_fn fn;
-		void *ctx;
-	} listener[8];
-	int nr_listeners;
-
-	/* the predicate of history_run_until_event while it runs */
-	bool (*stop_fn)(void *ctx, const struct sched_event *ev);
-	void *stop_ctx;
-	s64 stop_seq;
-};
+#include "history_impl.h"
 
 /* Every event passes here: logged when new, compared when re-executed. */
 static void history_on_event(void *ctx, const struct sched_event *ev)
@@ -69,13 +27,13 @@ static void history_on_event(void *ctx, const struct sched_event *ev)
 		h->stop_seq = (s64)ev->seq;
 }
 
-static void checkpoint_free(struct checkpoint *c)
+static void history_checkpoint_free(struct checkpoint *c)
 {
 	free(c->data);
 	free(c->name);
 }
 
-static void take_checkpoint(struct sched_history *h, const char *name)
+void history_take_checkpoint(struct sched_history *h, const char *name)
 {
 	struct checkpoint c = {
 		.time = sched_now(h->e),
@@ -101,9 +59,9 @@ static void take_checkpoint(struct sched_history *h, const char *name)
 	h->bytes += h->state_size;
 }
 
-static void drop_checkpoint(struct sched_history *h, int i)
+void history_drop_checkpoint(struct sched_history *h, int i)
 {
-	checkpoint_free(&h->cp[i]);
+	history_checkpoint_free(&h->cp[i]);
 	memmove(&h->cp[i], &h->cp[i + 1], (size_t)(h->nr_cp - i - 1) * sizeof(*h->cp));
 	h->nr_cp--;
 	h->bytes -= h->state_size;
@@ -135,7 +93,7 @@ static void thin_checkpoints(struct sched_history *h)
 		}
 		if (best < 0)
 			return;
-		drop_checkpoint(h, best);
+		history_drop_checkpoint(h, best);
 	}
 }
 
@@ -151,7 +109,8 @@ struct sched_history *history_create(struct sched_engine *e, size_t budget_bytes
 	h->state_size = sched_state_size(e);
 	h->stop_seq = -1;
 	sched_add_listener(e, history_on_event, h);
-	take_checkpoint(h, NULL);
+	history_take_checkpoint(h, NULL);
+	history_branches_init(h);
 	return h;
 }
 
@@ -161,10 +120,11 @@ void history_destroy(struct sched_history *h)
 		return;
 	sched_remove_listener(h->e, history_on_event, h);
 	for (int i = 0; i < h->nr_cp; i++)
-		checkpoint_free(&h->cp[i]);
+		history_checkpoint_free(&h->cp[i]);
 	free(h->cp);
 	free(h->log);
 	free(h->cmd);
+	history_branches_free(h);
 	free(h);
 }
 
@@ -188,12 +148,12 @@ int history_add_listener(struct sched_history *h, sched_event_fn fn, void *ctx)
  * most `limit`, each with the clock at the time it was first applied (no
  * timer lies between the step and that time, or it would be a later step).
  */
-static void replay_commands(struct sched_history *h, u64 limit)
+void history_replay_commands(struct sched_history *h, u64 limit, int max_cmd)
 {
 	u64 steps = sched_nr_steps(h->e);
 	char err[128];
 
-	while (h->cmd_next < h->nr_cmd && h->cmd[h->cmd_next].nr_steps == steps &&
+	while (h->cmd_next < MIN(h->nr_cmd, max_cmd) && h->cmd[h->cmd_next].nr_steps == steps &&
 	       h->cmd[h->cmd_next].time <= limit) {
 		const struct logged_command *lc = &h->cmd[h->cmd_next++];
 
@@ -208,12 +168,12 @@ bool history_step(struct sched_history *h)
 	u64 last = h->nr_cp ? h->cp[h->nr_cp - 1].nr_events : 0;
 
 	/* commands given after the current step come before the next one */
-	replay_commands(h, UINT64_MAX);
+	history_replay_commands(h, UINT64_MAX, INT32_MAX);
 	more = sched_step(h->e);
 	/* a new automatic checkpoint only on ground not yet covered */
 	if (sched_nr_events(h->e) >= last + h->interval &&
 	    sched_nr_steps(h->e) > h->cp[h->nr_cp - 1].nr_steps) {
-		take_checkpoint(h, NULL);
+		history_take_checkpoint(h, NULL);
 		thin_checkpoints(h);
 	}
 	return more;
@@ -223,7 +183,7 @@ void history_run_until(struct sched_history *h, u64 t)
 {
 	while (!sched_finished(h->e) && sched_next_time(h->e) <= t)
 		history_step(h);
-	replay_commands(h, t);
+	history_replay_commands(h, t, INT32_MAX);
 	/* let the clock read t, as sched_run_until does */
 	sched_run_until(h->e, t);
 }
@@ -271,15 +231,18 @@ void history_goto_event(struct sched_history *h, u64 seq)
 		;
 }
 
-/* A change behind the newest point reached: the old future is dropped. */
+bool history_checkpoint_beyond(const struct sched_history *h, int i)
+{
+	return h->cp[i].nr_steps > sched_nr_steps(h->e) || h->cp[i].nr_cmd > h->cmd_next ||
+	       h->cp[i].time > sched_now(h->e);
+}
+
+/* A change behind the newest point reached: the old future becomes a branch. */
 static void truncate_future(struct sched_history *h)
 {
-	u64 steps = sched_nr_steps(h->e);
-
-	while (h->nr_cp > 1 && (h->cp[h->nr_cp - 1].nr_steps > steps ||
-				h->cp[h->nr_cp - 1].nr_cmd > h->cmd_next ||
-				h->cp[h->nr_cp - 1].time > sched_now(h->e)))
-		drop_checkpoint(h, h->nr_cp - 1);
+	history_keep_future(h);
+	while (h->nr_cp > 1 && history_checkpoint_beyond(h, h->nr_cp - 1))
+		history_drop_checkpoint(h, h->nr_cp - 1);
 	/* the commands not applied in the current state are the old future's */
 	h->nr_cmd = h->cmd_next;
 	if (h->nr_log > sched_nr_events(h->e))
@@ -291,6 +254,9 @@ int history_apply_command(struct sched_history *h, const struct sched_command *c
 {
 	struct sched_command probe = *c;
 
+	/* a command that cannot apply changes nothing, the future included */
+	if (sched_check_command(h->e, c, err, errlen))
+		return -1;
 	truncate_future(h);
 	if (sched_apply_command(h->e, &probe, err, errlen))
 		return -1;
@@ -309,8 +275,8 @@ int history_checkpoint(struct sched_history *h, const char *name)
 {
 	for (int i = 0; i < h->nr_cp; i++)
 		if (h->cp[i].name && !strcmp(h->cp[i].name, name))
-			drop_checkpoint(h, i--);
-	take_checkpoint(h, name);
+			history_drop_checkpoint(h, i--);
+	history_take_checkpoint(h, name);
 	thin_checkpoints(h);
 	return 0;
 }

@@ -584,8 +584,17 @@ void sched_texts_free(struct sched_texts *t);
  * engines, never concurrently).
  */
 extern struct sched_engine *cur_engine;
+
+/* Every public call, and a white-box test before it calls a kernel function, names its instance. */
+static inline void sched_enter(const struct sched_engine *e)
+{
+	cur_engine = (struct sched_engine *)e;
+}
 #define E (cur_engine)
 #define ST (cur_engine->st)
+
+/* Whether c would apply (sched_apply_command's check), changing nothing. */
+int sched_check_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen);
 
 /* realloc(), or the program's out-of-memory policy (sched_set_oom_handler()). */
 void *sched_realloc(void *p, size_t size, const char *what);
@@ -826,6 +835,8 @@ void detach_entity_cfs_rq(struct sched_entity *se);
 void update_blocked_averages(int cpu);
 void update_cfs_rq_h_load(struct cfs_rq *cfs_rq);
 unsigned long task_h_load(struct task_struct *p);
+unsigned long h_load_now(struct cfs_rq *q);
+unsigned long task_h_load_now(struct task_struct *p);
 void task_change_group_fair(struct task_struct *p);
 void sched_group_set_shares(struct task_group *tg, unsigned long shares);
 void sched_group_set_idle(struct task_group *tg, int idle);

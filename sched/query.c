@@ -7,7 +7,6 @@
 #include "api/topology.h"
 
 /* Readers may be called between steps of any engine. */
-#define ENTER(e) (cur_engine = (struct sched_engine *)(e))
 
 const struct sched_scenario *sched_scenario_of(const struct sched_engine *e)
 {
@@ -49,7 +48,7 @@ void sched_task_info(const struct sched_engine *e, int task, struct sched_task_i
 	struct sched_entity *se = &p->se;
 	struct cfs_rq *cfs_rq;
 
-	ENTER(e);
+	sched_enter(e);
 	cfs_rq = se->cfs_rq ? se->cfs_rq : &cpu_rq(p->cpu)->cfs;
 	*out = (struct sched_task_info){
 		.pid = p->pid,
@@ -102,7 +101,7 @@ void sched_cpu_info(const struct sched_engine *e, int cpu, struct sched_cpu_info
 {
 	struct rq *rq;
 
-	ENTER(e);
+	sched_enter(e);
 	rq = cpu_rq(cpu);
 	*out = (struct sched_cpu_info){
 		.cpu = cpu,
@@ -161,23 +160,13 @@ int sched_cpu_queue(const struct sched_engine *e, int cpu, int *tasks, int max)
 	struct cfs_rq *cfs_rq;
 	int n = 0;
 
-	ENTER(e);
+	sched_enter(e);
 	cfs_rq = &cpu_rq(cpu)->cfs;
 	if (cfs_rq->curr && cfs_rq->curr->on_rq)
 		n = entity_tasks(cfs_rq->curr, tasks, n, max);
 	for (struct sched_entity *se = __pick_first_entity(cfs_rq); se && n < max; se = __pick_next_entity(se))
 		n = entity_tasks(se, tasks, n, max);
 	return n;
-}
-
-/* update_cfs_rq_h_load() without its per-jiffy cache: reading must not change what the balancer sees. */
-static unsigned long h_load_peek(struct cfs_rq *q)
-{
-	struct sched_entity *se = q->tg->se ? q->tg->se[rq_of(q)->cpu] : NULL;
-
-	if (!se)
-		return q->avg.load_avg;
-	return h_load_peek(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_of(se)->avg.load_avg + 1);
 }
 
 void sched_shares_cost(const struct sched_engine *e, u64 *calc_group_shares, u64 *walk_visits)
@@ -214,7 +203,7 @@ int sched_cfs_rq_entities(const struct sched_engine *e, int cpu, int group, stru
 	struct cfs_rq *q;
 	int n = 0;
 
-	ENTER(e);
+	sched_enter(e);
 	q = ST->tg[group].cfs_rq[cpu];
 	if (q->curr && q->curr->on_rq && n < max)
 		entity_info(q, q->curr, &out[n++]);
@@ -227,7 +216,7 @@ void sched_cfs_rq_info(const struct sched_engine *e, int cpu, int group, struct 
 {
 	struct cfs_rq *q;
 
-	ENTER(e);
+	sched_enter(e);
 	q = ST->tg[group].cfs_rq[cpu];
 	*out = (struct sched_cfs_rq_info){
 		.min_vruntime = q->min_vruntime,
@@ -249,7 +238,7 @@ void sched_group_info(const struct sched_engine *e, int group, struct sched_grou
 	struct cfs_bandwidth *b;
 	int depth = 0;
 
-	ENTER(e);
+	sched_enter(e);
 	tg = &ST->tg[group];
 	b = &tg->cfs_bandwidth;
 	for (struct task_group *t = tg->parent; t; t = t->parent)
@@ -280,7 +269,7 @@ void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, stru
 	struct cfs_rq *q;
 	struct sched_entity *se;
 
-	ENTER(e);
+	sched_enter(e);
 	tg = &ST->tg[group];
 	q = tg->cfs_rq[cpu];
 	se = tg->se ? tg->se[cpu] : NULL;
@@ -290,7 +279,7 @@ void sched_group_cpu_info(const struct sched_engine *e, int group, int cpu, stru
 		.load_avg = q->avg.load_avg,
 		.util_avg = q->avg.util_avg,
 		.tg_load_avg_contrib = q->tg_load_avg_contrib,
-		.h_load = h_load_peek(q),
+		.h_load = h_load_now(q),
 		.throttled = q->throttled,
 		.nr_throttled_tasks = throttled_tasks(q),
 		.throttle_count = q->throttle_count,

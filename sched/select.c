@@ -4,7 +4,7 @@
  * core.c select_task_rq(), Linux 6.12): wake_wide(), wake_affine(),
  * select_idle_sibling() with select_idle_cpu()'s SIS_UTIL scan depth, and
  * the find_idlest_cpu() slow path. Every call ends in one
- * EV_SCHED_SELECT_RQ event naming the candidates and why the CPU won.
+ * EV_SELECT_RQ event naming the candidates and why the CPU won.
  * No energy model: EAS is never enabled, so the root domain counts as
  * overutilized and find_energy_efficient_cpu() is never consulted.
  */
@@ -742,7 +742,7 @@ int select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags, int this
 		r.path = SEL_FALLBACK;
 	}
 
-	sched_event_init(&ev, EV_SCHED_SELECT_RQ, this_cpu);
+	sched_event_init(&ev, EV_SELECT_RQ, this_cpu);
 	ev.select.pid = p->pid;
 	ev.select.prev_cpu = (s16)prev_cpu;
 	ev.select.target = (s16)r.target;

@@ -88,3 +88,26 @@ int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct sc
 	}
 	return 0;
 }
+
+int cli_add_variant(struct variant *v, const char *arg, bool vs_file)
+{
+	char err[512];
+
+	if ((vs_file ? variant_add_file : variant_add_set)(v, arg, err, sizeof(err)) < 0)
+		return cli_usage_error("%s", err);
+	return 0;
+}
+
+int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct variant *v,
+		     const struct scenario_file *a, struct scenario_file *b)
+{
+	char err[1024];
+
+	if (cli_load_scenario_sets(variant_path(v, a_path), s, b))
+		return 2;
+	if (variant_apply(v, a, b, err, sizeof(err)) < 0) {
+		fprintf(stderr, "schedscope: %s\n", err);
+		return 2;
+	}
+	return 0;
+}

@@ -4,6 +4,7 @@
 #define SRC_CLI_H
 
 #include "src/format/scenario_file.h"
+#include "src/format/variant.h"
 
 /* Print "schedscope: message" and a hint; returns 2 (usage error). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -30,6 +31,13 @@ int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov
 			   char *err, size_t errlen);
 /* cli_load_scenario, then the --seed/--set/--param overrides; 2 (printed) on error. */
 int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct scenario_file *f);
+
+/* --vs FILE (vs_file true) or --vs-set KEY=VALUE into v; 2 (printed) on error. */
+int cli_add_variant(struct variant *v, const char *arg, bool vs_file);
+/* Side B of a comparison: variant_path()'s file with A's --seed/--set/--param,
+ * then variant_apply(); 2 (printed, naming the file or option) on error. */
+int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct variant *v,
+		     const struct scenario_file *a, struct scenario_file *b);
 
 #define DEMO_SCENARIO_NAME "demo"
 

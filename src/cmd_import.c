@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "src/base/outfile.h"
 #include "src/import/import_rtapp.h"
 #include "src/import/import_trace.h"
 
@@ -134,29 +135,15 @@ static int import_json(const char *name, const char *text, size_t len, const str
 	return 0;
 }
 
-/* Write text to path through a temporary file beside it, renamed when complete. */
+/* The scenario, whole or not at all (src/base/outfile.h). */
 static int write_output(const char *path, const char *text)
 {
-	size_t n = strlen(text);
-	char *tmp;
-	FILE *f;
+	struct outfile o;
 
-	if (!strcmp(path, "-"))
-		return fwrite(text, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : 2;
-	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
+	if (outfile_open(&o, path))
 		return 2;
-	int fd = mkstemp(tmp);
-
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "schedscope: %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-		free(tmp);
-		return 2;
-	}
-	free(tmp);
-	return 0;
+	fputs(text, o.f);
+	return outfile_commit(&o) ? 2 : 0;
 }
 
 int cmd_import(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "sched/api/sched.h"
+#include "src/base/outfile.h"
 #include "src/format/breakpoint.h"
 #include "cli.h"
 #include "src/format/lex.h"
@@ -192,25 +193,27 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 	return cli_load_scenario_sets(*path, &sets, f);
 }
 
-/*
- * --break: run until the expression holds, then say when, on which event
- * and why. Returns 2 for a bad expression, 0 otherwise (hit or not).
- */
-static int run_to_break(struct sched_history *h, const struct scenario_file *f, const char *expr,
-			u64 end, bool *hit)
+/* --break: the expression, checked before any output is opened. NULL after printing why. */
+static struct breakpoint *parse_break(const struct scenario_file *f, const char *expr)
 {
-	const char *const *names = f->task_names;
 	struct breakpoint_scope scope;
 	struct breakpoint *bp;
 	char err[512];
-	s64 seq;
 
 	scenario_breakpoint_scope(f, &scope);
 	bp = breakpoint_parse(expr, &scope, err, sizeof(err));
-	if (!bp) {
+	if (!bp)
 		fprintf(stderr, "schedscope: --break: %s\n", err);
-		return 2;
-	}
+	return bp;
+}
+
+/* --break: run until the expression holds, then say when, on which event and why. */
+static void run_to_break(struct sched_history *h, const struct scenario_file *f, struct breakpoint *bp,
+			 const char *expr, u64 end, bool *hit)
+{
+	const char *const *names = f->task_names;
+	s64 seq;
+
 	seq = history_run_until_event(h, end, breakpoint_test, bp);
 	*hit = seq >= 0;
 	if (*hit) {
@@ -223,8 +226,6 @@ static int run_to_break(struct sched_history *h, const struct scenario_file *f, 
 	} else {
 		printf("break: '%s' did not hit before %.9f s\n", expr, (double)sched_now(history_engine(h)) / 1e9);
 	}
-	breakpoint_free(bp);
-	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -234,7 +235,8 @@ int cmd_run(int argc, char **argv)
 	struct run_stats rs = { 0 };
 	struct trace_ftrace *tw = NULL;
 	struct trace_perfetto *pw = NULL;
-	FILE *tf = NULL;
+	struct outfile tf = { .slot = -1 }, pf = { .slot = -1 };
+	struct breakpoint *bp = NULL;
 	const char *path = NULL;
 	char err[512];
 	int rc, failed = 0;
@@ -253,17 +255,23 @@ int cmd_run(int argc, char **argv)
 	}
 	if (o.has_until)
 		end = o.until;
+	if (o.brk && !(bp = parse_break(&f, o.brk))) {
+		scenario_free(&f);
+		return 2;
+	}
 	u64 from = o.has_window ? o.win_from : 0, to = o.has_window ? o.win_to : end;
 
 	struct sched_engine *e = sched_engine_create(&f.sc, err, sizeof(err));
 	if (!e) {
 		fprintf(stderr, "schedscope: %s: %s\n", path, err);
+		breakpoint_free(bp);
 		scenario_free(&f);
 		return 2;
 	}
 	if (o.check_invariants && sched_set_invariant_check(e, invariant_violated, (void *)path)) {
 		fprintf(stderr, "schedscope: %s: out of memory for --check-invariants\n", path);
 		sched_engine_destroy(e);
+		breakpoint_free(bp);
 		scenario_free(&f);
 		return 2;
 	}
@@ -278,20 +286,17 @@ int cmd_run(int argc, char **argv)
 		sched_add_listener(e, run_stats_event, &rs);
 
 	if (o.periods) {
-		plog.f = strcmp(o.periods, "-") ? fopen(o.periods, "w") : stdout;
-		if (!plog.f) {
-			fprintf(stderr, "schedscope: %s: cannot write: %m\n", o.periods);
+		if (outfile_open(&pf, o.periods)) {
 			rc = 2;
 			goto out;
 		}
+		plog.f = pf.f;
 		fprintf(plog.f, PERIOD_LOG_HEADER);
 		rs.st[0].period_fn = period_line;
 		rs.st[0].period_ctx = &plog;
 	}
 	if (o.trace) {
-		tf = strcmp(o.trace, "-") ? fopen(o.trace, "w") : stdout;
-		if (!tf) {
-			fprintf(stderr, "schedscope: %s: cannot write: %m\n", o.trace);
+		if (outfile_open(&tf, o.trace)) {
 			rc = 2;
 			goto out;
 		}
@@ -302,7 +307,7 @@ int cmd_run(int argc, char **argv)
 			po.from = o.trace_from;
 			po.to = o.trace_to;
 			po.tasks = o.trace_tasks;
-			pw = trace_perfetto_open(tf, &po);
+			pw = trace_perfetto_open(tf.f, &po);
 			if (!pw) {
 				fprintf(stderr, "schedscope: %s: out of memory\n", o.trace);
 				rc = 2;
@@ -316,7 +321,7 @@ int cmd_run(int argc, char **argv)
 			struct trace_ftrace_opts to_opts;
 
 			trace_ftrace_opts_for(&to_opts, e);
-			tw = trace_ftrace_open(tf, &to_opts);
+			tw = trace_ftrace_open(tf.f, &to_opts);
 			if (h)
 				history_add_listener(h, trace_ftrace_event, tw);
 			else
@@ -326,11 +331,9 @@ int cmd_run(int argc, char **argv)
 
 	u64 t0 = wall_clock_ns();
 	bool hit = false;
-	if (o.brk) {
-		rc = run_to_break(h, &f, o.brk, end, &hit);
-		if (rc)
-			goto out;
-	} else if (h) {
+	if (bp)
+		run_to_break(h, &f, bp, o.brk, end, &hit);
+	else if (h) {
 		history_run_until(h, end);
 	} else {
 		sched_run_until(e, end);
@@ -378,14 +381,17 @@ int cmd_run(int argc, char **argv)
 	free(ok);
 	rc = failed ? 1 : 0;
 out:
-	if (tw && trace_ftrace_close(tw))
+	/* a failed write shows in the FILE, where the commit prints it; other failures here */
+	if ((tw && trace_ftrace_close(tw)) | (pw && trace_perfetto_close(pw, sched_now(e))) &&
+	    !ferror(tf.f)) {
+		fprintf(stderr, "schedscope: %s: cannot write: the trace writer failed\n", o.trace);
 		rc = 2;
-	if (pw && trace_perfetto_close(pw, sched_now(e)))
+	}
+	if (tf.f && (rc == 2 ? (outfile_abort(&tf), 0) : outfile_commit(&tf)))
 		rc = 2;
-	if (tf && tf != stdout)
-		fclose(tf);
-	if (plog.f && plog.f != stdout && fclose(plog.f))
+	if (pf.f && (rc == 2 ? (outfile_abort(&pf), 0) : outfile_commit(&pf)))
 		rc = 2;
+	breakpoint_free(bp);
 	run_stats_free(&rs);
 	history_destroy(h);
 	sched_engine_destroy(e);

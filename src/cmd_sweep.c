@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "src/analysis/sweep_table.h"
 #include "src/base/mem.h"
+#include "src/base/outfile.h"
 #include "src/format/lex.h"
 #include "src/format/topology_file.h"
 #include "src/plot/sweep_chart.h"
@@ -526,21 +527,20 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep_results 
 	for (int i = 0; i < o->nr_outs; i++) {
 		const char *path = o->out[i];
 		size_t n = strlen(path);
-		char tmp[4200];
-		FILE *f;
+		struct outfile f;
 
-		/* written aside and renamed: an existing file is replaced whole or not at all */
-		snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-		if (!(f = fopen(tmp, "w"))) {
-			fprintf(stderr, "schedscope: %s: cannot write: %m\n", path);
+		/* an existing file is replaced whole or not at all (src/base/outfile.h) */
+		if (outfile_open(&f, path)) {
 			rc = 2;
 			continue;
 		}
-		int bad = n > 4 && !strcmp(path + n - 4, ".csv") ? sweep_write_csv(f, r)
-								 : sweep_write_json(f, r);
-		if (fclose(f) || bad || rename(tmp, path)) {
-			fprintf(stderr, "schedscope: %s: cannot write: %m\n", path);
-			unlink(tmp);
+		int bad = n > 4 && !strcmp(path + n - 4, ".csv") ? sweep_write_csv(f.f, r)
+								 : sweep_write_json(f.f, r);
+		if (bad && !ferror(f.f)) {
+			fprintf(stderr, "schedscope: %s: cannot write: the results are incomplete\n", path);
+			outfile_abort(&f);
+			rc = 2;
+		} else if (outfile_commit(&f)) {
 			rc = 2;
 		}
 	}

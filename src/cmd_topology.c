@@ -460,7 +460,7 @@ int cmd_topology(int argc, char **argv)
 			fprintf(stderr, "schedscope: topology --host: %s\n", herr);
 			return 2;
 		}
-		int hrc = host_topology_write(stdout, &ht) < 0 || fflush(stdout) ? 1 : 0;
+		int hrc = host_topology_write(stdout, &ht) < 0 ? 1 : 0;
 		topology_free(&ht);
 		return hrc;
 	}
@@ -487,8 +487,6 @@ int cmd_topology(int argc, char **argv)
 		rc = print_json(stdout, &t, sds, hz, only_cpu) < 0 ? 1 : 0;
 	else
 		print_text(stdout, &t, sds, hz, only_cpu);
-	if (fflush(stdout) || ferror(stdout))
-		rc = 1;
 	sched_domains_free(sds);
 	topology_free(&t);
 	return rc;

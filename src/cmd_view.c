@@ -151,10 +151,6 @@ int cmd_view(int argc, char **argv)
 	else
 		cb_write_text(&cb, stdout);
 	cb_free(&cb);
-	if (fflush(stdout)) {
-		perror("schedscope: stdout");
-		rc = 2;
-	}
 	goto out;
 fail:
 	fprintf(stderr, "schedscope: %s\n", ui.message);

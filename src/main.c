@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedscope: the command line. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sched/api/sched.h"
 #include "src/base/mem.h"
+#include "src/base/outfile.h"
 #include "cli.h"
 
 #define SCHEDSCOPE_VERSION "0.1"
@@ -60,13 +62,20 @@ static void usage(FILE *out)
 		DEMO_SCENARIO_NAME);
 }
 
-int main(int argc, char **argv)
+static bool opens_visualizer(int argc, char **argv)
 {
-	sched_set_oom_handler(oom_exit);
+	/* without a terminal, no arguments run the demo headless */
+	if (argc < 2)
+		return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	return !strcmp(argv[1], "ui");
+}
+
+static int dispatch(int argc, char **argv)
+{
 	if (argc < 2) {
 		char *demo[] = { argv[0], DEMO_SCENARIO_NAME, NULL };
-		/* without a terminal, the demo's report */
-		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+
+		if (!opens_visualizer(argc, argv))
 			return cmd_run(2, demo);
 		return cmd_ui(2, demo);
 	}
@@ -95,4 +104,14 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "sweep"))
 		return cmd_sweep(argc - 1, argv + 1);
 	return cli_usage_error("unknown command '%s'", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	sched_set_oom_handler(oom_exit);
+	/* the visualizer's terminal is ncurses', which wants stdout's file descriptor */
+	if (!opens_visualizer(argc, argv))
+		outfile_track_stdout();
+	/* a report to a full disk is a failure like any other, not exit 0 */
+	return outfile_close_stdout(dispatch(argc, argv));
 }

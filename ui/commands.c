@@ -445,7 +445,7 @@ static int c_goto(struct ui *ui, struct pane *pn, struct args *a)
 	u64 t;
 	s64 cp;
 	const char *s;
-	int sign = 0;
+	int sign = 0, br;
 
 	if (a->n != 2) {
 		ui_error(ui, "goto: expected TIME (2.5s, +10ms, -1ms) or a checkpoint name");
@@ -462,6 +462,18 @@ static int c_goto(struct ui *ui, struct pane *pn, struct args *a)
 			t = t > now ? 0 : now - t;
 	} else if (!sign && (cp = history_find_checkpoint(pn->run->h, s)) >= 0) {
 		t = (u64)cp;
+	} else if (!sign && (br = history_checkpoint_branch(pn->run->h, s)) >= 0) {
+		/* a checkpoint of another branch: follow that branch there */
+		struct history_branch_info bi;
+
+		history_switch_branch(pn->run->h, br, sched_now(pn->run->e));
+		history_branch_info(pn->run->h, br, &bi);
+		ui->paused = true;
+		history_goto_time(pn->run->h, (u64)history_find_checkpoint(pn->run->h, s));
+		char tb[32];
+		ui_message(ui, "goto: on branch %s, at %s (%s)", bi.name,
+			   ui_time_text(sched_now(pn->run->e), tb, sizeof(tb)), s);
+		return 0;
 	} else {
 		ui_error(ui, "goto: '%s' is neither a time (2.5s) nor a checkpoint", a->w[1]);
 		return -1;
@@ -496,6 +508,11 @@ static int c_trace(struct ui *ui, struct pane *pn, struct args *a)
 			ui_error(ui, "trace: bad window '%s' (like 1s..2.5s)", w);
 			return -1;
 		}
+	}
+	/* stdout is the screen here */
+	if (!strcmp(a->w[1], "-")) {
+		ui_error(ui, "trace: '-' is the terminal here: name a file");
+		return -1;
 	}
 	if (trace_write_log(a->w[1], pn->run->e, pn->run->h, from, to, &written, err, sizeof(err))) {
 		ui_error(ui, "trace: %s", err);
@@ -755,6 +772,8 @@ static int c_set(struct ui *ui, struct pane *pn, struct args *a)
 		ui_error(ui, "%s", err);
 		return -1;
 	}
+	const struct sched_history *h = pn->run->h;
+	int nr_br = history_nr_branches(h), was = history_current_branch(h);
 	for (int i = 0; i < n; i++) {
 		if (history_apply_command(pn->run->h, &cmds[i], err, sizeof(err))) {
 			ui_error(ui, "set: %s", err);
@@ -762,7 +781,70 @@ static int c_set(struct ui *ui, struct pane *pn, struct args *a)
 		}
 	}
 	char t[32];
-	ui_message(ui, "%s (at %s)", a->line, ui_time_text(sched_now(pn->run->e), t, sizeof(t)));
+	ui_time_text(sched_now(pn->run->e), t, sizeof(t));
+	if (history_nr_branches(h) > nr_br) {
+		struct history_branch_info now, old;
+
+		history_branch_info(h, history_current_branch(h), &now);
+		history_branch_info(h, was, &old);
+		ui_message(ui,
+			   "%s at %s: new branch %s; the old future is branch %s (:branch %s, :compare %s)",
+			   a->line, t, now.name, old.name, old.name, old.name);
+		return 0;
+	}
+	ui_message(ui, "%s (at %s)", a->line, t);
+	return 0;
+}
+
+/* ---- branches ---- */
+
+static int c_branches(struct ui *ui, struct pane *pn, struct args *a)
+{
+	const struct sched_history *h = pn->run->h;
+	char buf[480], t[32];
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < history_nr_branches(h) && len < sizeof(buf) - 1; i++) {
+		struct history_branch_info bi;
+		u64 fork = history_branch_fork(h, i);
+
+		history_branch_info(h, i, &bi);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s%s", i ? "   " : "",
+					i == history_current_branch(h) ? "*" : "", bi.name);
+		if (len < sizeof(buf) && fork != UINT64_MAX)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " (parts at %s)",
+						ui_time_text(fork, t, sizeof(t)));
+		if (len < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %d cmd, %d cp",
+						bi.nr_commands, bi.nr_checkpoints);
+	}
+	ui_message(ui, "branches: %s", buf);
+	return 0;
+}
+
+static int branch_arg(struct ui *ui, struct pane *pn, struct args *a)
+{
+	if (a->n != 2) {
+		ui_error(ui, "%s: expected a branch NAME (:branches lists them)", a->w[0]);
+		return -1;
+	}
+	int i = history_find_branch(pn->run->h, a->w[1]);
+	if (i < 0)
+		ui_error(ui, "%s: no branch '%s' (:branches lists them)", a->w[0], a->w[1]);
+	return i;
+}
+
+static int c_branch(struct ui *ui, struct pane *pn, struct args *a)
+{
+	int i = branch_arg(ui, pn, a);
+	char t[32];
+
+	if (i < 0)
+		return -1;
+	ui->paused = true;
+	history_switch_branch(pn->run->h, i, sched_now(pn->run->e));
+	ui_message(ui, "branch %s, at %s", a->w[1], ui_time_text(sched_now(pn->run->e), t, sizeof(t)));
 	return 0;
 }
 
@@ -860,17 +942,21 @@ static const struct cmd cmds[] = {
 	{ { "step-next", "EXPR", "run to the next event EXPR matches (as break)" }, c_step_next },
 	{ { "goto", "TIME|CHECKPOINT", "jump to a time (2.5s, +10ms, -1ms) or a named checkpoint" }, c_goto },
 	{ { "checkpoint", "[NAME]", "remember this moment under a name" }, c_checkpoint },
-	{ { "trace", "FILE [FROM..TO]", "write the run so far as ftrace text (FILE.json: Perfetto)" }, c_trace },
+	{ { "trace", "FILE [FROM..TO]", "write the run so far as ftrace text (FILE.json: Perfetto)" },
+	  c_trace },
 	{ { "speed", "X|up|down|max", "simulated seconds per second: 1/10000 .. 1000, or max" }, c_speed },
 	{ { "break", "EXPR", "pause when EXPR holds: switch cpu=0, at 2s, ..." }, c_break },
 	{ { "delete", "N|all", "delete breakpoint N" }, c_delete },
 	{ { "breaks", "", "list the breakpoints" }, c_breaks },
 	{ { "view", "NAME [side NAME]", "show a view (and one beside it); next, prev" }, c_view },
 	{ { "side", "NAME|next|none", "the view beside the main one" }, c_side },
-	{ { "select", "cpu N|task NAME|group PATH|none", "select a CPU, task or group (next, prev; group up)" },
+	{ { "select", "cpu N|task NAME|group PATH|none",
+	    "select a CPU, task or group (next, prev; group up)" },
 	  c_select },
 	{ { "set", "nice|slice|policy|group|tunable|feature ...", "change the run from now on" }, c_set },
 	{ { "move", "task PATTERN to PATH", "move tasks to another group from now on" }, c_set },
+	{ { "branches", "", "list the branches (a change after a rewind starts one)" }, c_branches },
+	{ { "branch", "NAME", "follow another branch, at the same time" }, c_branch },
 	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
 	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },
 	{ { "unbind", "KEY", "remove a key's binding" }, c_unbind },

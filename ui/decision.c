@@ -26,13 +26,13 @@ static const char *nm(const char *const *names, unsigned n, unsigned i)
 u64 decision_of(const struct sched_event *ev)
 {
 	switch (ev->type) {
-	case EV_SCHED_SELECT_RQ:
+	case EV_SELECT_RQ:
 		return ev->seq;
-	case EV_SCHED_LB_GROUP:
+	case EV_LB_GROUP:
 		return ev->lb_group.decision;
-	case EV_SCHED_LB_TASK:
+	case EV_LB_TASK:
 		return ev->lb_task.decision;
-	case EV_SCHED_LB:
+	case EV_LOAD_BALANCE:
 		return ev->lb.decision;
 	case EV_SCHED_MIGRATE_TASK:
 		return ev->migrate.cause;
@@ -65,6 +65,40 @@ static int draw_select(struct pane *pn, struct cellbuf *cb, struct rect a, const
 	return y - a.y;
 }
 
+/*
+ * One task detach_tasks() looked at, in its migration type's unit: the
+ * check as it ran (load >> nr_balance_failed against what was left of the
+ * imbalance), and a task_h_load() from an h_load cached earlier this jiffy.
+ */
+static int draw_task(struct pane *pn, struct cellbuf *cb, struct rect a, const struct sched_event *ev)
+{
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	bool moved = ev->lb_task.result <= LBT_MOVED_HOT;
+	unsigned type = ev->lb_task.migration_type;
+	char check[96] = "", stale[64] = "";
+	int x = a.x;
+
+	if (ev->lb_task.compared) {
+		unsigned shift = MIN(ev->lb_task.nr_balance_failed, 63u);
+		s64 before = ev->lb_task.imbalance + (moved ? (s64)ev->lb_task.load : 0);
+
+		snprintf(check, sizeof(check), " (>> %u = %u %s %" PRId64 ")", shift,
+			 ev->lb_task.load >> shift, moved ? "<=" : ">", before);
+	}
+	if (ev->lb_task.h_load_stale)
+		snprintf(stale, sizeof(stale), ", h_load cached this jiffy: fresh %u",
+			 ev->lb_task.load_fresh);
+	x += cb_print(cb, x, a.y, a.w, moved ? bold : STYLE_PLAIN, "tried %-14s %-6s %6u%s%s -> %s",
+		      sched_comm(pn->run->e, ev->lb_task.pid, ev->cpu),
+		      type == migrate_task   ? "tasks"
+		      : type == migrate_load ? "load"
+					     : "util",
+		      ev->lb_task.load, check, stale,
+		      nm(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
+	cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, ", imbalance left %" PRId64, ev->lb_task.imbalance);
+	return 1;
+}
+
 /* One load_balance() attempt: its summary, the groups it compared, the tasks it tried. */
 static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 first)
 {
@@ -77,7 +111,7 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 	for (u64 s = first; s < limit && s < first + RECORD_SCAN; s++) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
-		if (ev->type == EV_SCHED_LB && ev->lb.decision == first) {
+		if (ev->type == EV_LOAD_BALANCE && ev->lb.decision == first) {
 			sum = ev;
 			break;
 		}
@@ -94,18 +128,21 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 		 sum->lb.outcome == LB_NOBUSYG ? nm(fbg_reason_names, NR_FBG_REASONS, sum->lb.why) : "");
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, STYLE_PLAIN,
-			 "imbalance %" PRId64 " (%s), busiest group CPU %d.., busiest rq CPU %d; moved %u (%u cache "
-			 "hot), nr_balance_failed %u, balance_interval %ums%s",
-			 sum->lb.imbalance, nm(migration_type_names, NR_MIGRATION_TYPES, sum->lb.migration_type),
+			 "imbalance %" PRId64
+			 " (%s), busiest group CPU %d.., busiest rq CPU %d; moved %u (%u cache "
+			 "hot), nr_balance_failed %u when checked (%u after), balance_interval %ums%s",
+			 sum->lb.imbalance,
+			 nm(migration_type_names, NR_MIGRATION_TYPES, sum->lb.migration_type),
 			 sum->lb.busiest_group, sum->lb.busiest_cpu, sum->lb.nr_moved, sum->lb.nr_hot_moved,
-			 sum->lb.nr_balance_failed, sum->lb.balance_interval, sum->lb.active ? ", active balance kicked" : "");
+			 sum->lb.nr_balance_failed_before, sum->lb.nr_balance_failed,
+			 sum->lb.balance_interval, sum->lb.active ? ", active balance kicked" : "");
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, bold, "%-10s %-13s %9s %9s %7s %8s %6s %6s", "group", "type",
 			 "avg_load", "load", "util", "capacity", "nr", "idle");
 	for (u64 s = first; s < sum->seq && y < bottom; s++) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
-		if (ev->type != EV_SCHED_LB_GROUP || ev->lb_group.decision != first)
+		if (ev->type != EV_LB_GROUP || ev->lb_group.decision != first)
 			continue;
 		cb_print(cb, a.x + 2, y++, a.w - 2, ev->lb_group.first_cpu == sum->lb.busiest_group ? bold : STYLE_PLAIN,
 			 "CPU %-3d%-3s %-13s %9" PRIu64 " %9u %7u %8u %6u %6u", ev->lb_group.first_cpu,
@@ -116,12 +153,9 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 	for (u64 s = first; s < sum->seq && y < bottom; s++) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
-		if (ev->type != EV_SCHED_LB_TASK || ev->lb_task.decision != first)
+		if (ev->type != EV_LB_TASK || ev->lb_task.decision != first)
 			continue;
-		cb_print(cb, a.x + 2, y++, a.w - 2, ev->lb_task.result <= LBT_MOVED_HOT ? bold : STYLE_PLAIN,
-			 "tried %-14s load %6u -> %-10s imbalance left %" PRId64,
-			 sched_comm(pn->run->e, ev->lb_task.pid, ev->cpu), ev->lb_task.load,
-			 nm(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result), ev->lb_task.imbalance);
+		y += draw_task(pn, cb, (struct rect){ a.x + 2, y, a.w - 2, 1 }, ev);
 	}
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, dim, "* the balancing CPU's own group; bold: the busiest group, the tasks moved");
@@ -136,7 +170,7 @@ int decision_draw(struct pane *pn, struct cellbuf *cb, struct rect a, const stru
 	if (a.h <= 0 || first == ~0ULL || first >= history_nr_logged(pn->run->h))
 		return 0;
 	head = history_event(pn->run->h, first);
-	if (head->type == EV_SCHED_SELECT_RQ)
+	if (head->type == EV_SELECT_RQ)
 		return draw_select(pn, cb, a, head);
 	return draw_balance(pn, cb, a, first);
 }

@@ -140,6 +140,13 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 	x += cb_print(cb, x, y, cb->w - x, bar, "  events %llu",
 		      (unsigned long long)sched_nr_events(run->e));
 	x += cb_print(cb, x, y, cb->w - x, bar, "  cp %d", history_nr_checkpoints(run->h));
+	if (history_nr_branches(run->h) > 1) {
+		struct history_branch_info bi;
+
+		history_branch_info(run->h, history_current_branch(run->h), &bi);
+		x += cb_print(cb, x, y, cb->w - x, key, "  branch %s/%d", bi.name,
+			      history_nr_branches(run->h));
+	}
 	if (ui->breaks.nr)
 		x += cb_print(cb, x, y, cb->w - x, bar, "  breaks %d", ui->breaks.nr);
 	if (pn->main_view)

@@ -87,9 +87,9 @@ static bool ev_match(const struct pane *pn, const struct filter *f, const struct
 		return pid_match(pn, f, ev->exit.pid);
 	case EV_SCHED_STAT_RUNTIME:
 		return pid_match(pn, f, ev->runtime.pid);
-	case EV_SCHED_SET_NICE:
+	case EV_SET_NICE:
 		return pid_match(pn, f, ev->nice.pid);
-	case EV_SCHED_YIELD:
+	case EV_YIELD:
 		return pid_match(pn, f, ev->yield.pid);
 	case EV_PROG_TIMER:
 		return pid_match(pn, f, ev->timer.pid);

@@ -26,7 +26,7 @@ static u64 visible(const struct pane *pn)
 
 static bool listed(const struct sched_event *ev)
 {
-	return ev->type == EV_SCHED_MIGRATE_TASK || ev->type == EV_SCHED_HERD;
+	return ev->type == EV_SCHED_MIGRATE_TASK || ev->type == EV_HERD;
 }
 
 /* Herds as seq ranges [first migration, the herd record], for marking their migrations. */
@@ -42,7 +42,7 @@ static int collect_herds(const struct pane *pn, u64 from, u64 limit, struct herd
 	for (u64 s = from; s < limit && s < from + MIG_SCAN && n < max; s++) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
-		if (ev->type == EV_SCHED_HERD)
+		if (ev->type == EV_HERD)
 			out[n++] = (struct herd_span){ ev->herd.first_seq, s };
 	}
 	return n;
@@ -65,7 +65,7 @@ static void mig_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w, c
 	if (sel)
 		cb_fill(cb, (struct rect){ x, y, w, 1 }, ' ', base);
 	snprintf(t, sizeof(t), "%.6f", (double)ev->time / 1e9);
-	if (ev->type == EV_SCHED_HERD) {
+	if (ev->type == EV_HERD) {
 		cb_print(cb, x, y, w, sty(C_RED, COLOR_DEFAULT, A_BOLD_ | (sel ? A_REVERSE_ : 0)),
 			 "%c%s  HERD: %u migrations from %u CPUs to %u since %.6f, cause %s", sel ? '>' : ' ', t,
 			 ev->herd.nr, ev->herd.nr_src, ev->herd.nr_dst, (double)ev->herd.first_time / 1e9,

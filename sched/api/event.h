@@ -18,8 +18,8 @@ enum sched_event_type {
 	EV_SCHED_PROCESS_FORK,	/* sched:sched_process_fork */
 	EV_SCHED_PROCESS_EXIT,	/* sched:sched_process_exit */
 	EV_SCHED_STAT_RUNTIME,	/* sched:sched_stat_runtime (at each switch-out) */
-	EV_SCHED_SET_NICE,	/* a nice/policy/slice change took effect */
-	EV_SCHED_YIELD,		/* do_sched_yield() or yield_to() */
+	EV_SET_NICE,		/* a nice/policy/slice change took effect */
+	EV_YIELD,		/* do_sched_yield() or yield_to() */
 	EV_COMMAND,		/* a run-time command was applied */
 	EV_NOTE,		/* a scenario caption */
 	EV_CFS_THROTTLE,	/* a group's queue ran out of runtime and left its CPU */
@@ -28,11 +28,11 @@ enum sched_event_type {
 	EV_IRQ_ENTRY,		/* irq:irq_handler_entry */
 	EV_IRQ_EXIT,		/* irq:irq_handler_exit, with the time the interruption took */
 	EV_STEAL,		/* the hypervisor gave the CPU back after stealing it */
-	EV_SCHED_SELECT_RQ,	/* a wakeup or fork placement: select_task_rq() */
-	EV_SCHED_LB_GROUP,	/* one sched_group's statistics in a balance attempt */
-	EV_SCHED_LB_TASK,	/* a task detach_tasks() considered, moved or not */
-	EV_SCHED_LB,		/* the outcome of one load_balance() attempt */
-	EV_SCHED_HERD,		/* a burst of migrations: herd_threshold within herd_window */
+	EV_SELECT_RQ,		/* a wakeup or fork placement: select_task_rq() */
+	EV_LB_GROUP,		/* one sched_group's statistics in a balance attempt */
+	EV_LB_TASK,		/* a task detach_tasks() considered, moved or not */
+	EV_LOAD_BALANCE,	/* the outcome of one load_balance() attempt */
+	EV_HERD,		/* a burst of migrations: herd_threshold within herd_window */
 	EV_PROG_TIMER,		/* a task reached its `timer`: one rt-app period ends */
 	EV_PROG_LOG,		/* a task reached its `log`: one loop of an rt-app phase ends */
 	EV_RT_THROTTLE,		/* a CPU's rt_rq ran over sched_rt_runtime_us (<= 6.11) */
@@ -124,7 +124,7 @@ enum sd_level_name { SDL_SMT, SDL_CLS, SDL_MC, SDL_PKG, SDL_NODE, SDL_NUMA, NR_S
 /* enum cpu_idle_type */
 enum cpu_idle_type { CPU_NOT_IDLE, CPU_IDLE, CPU_NEWLY_IDLE, CPU_MAX_IDLE_TYPES };
 
-/* How one load_balance() attempt ended (EV_SCHED_LB.outcome). */
+/* How one load_balance() attempt ended (EV_LOAD_BALANCE.outcome). */
 enum lb_outcome {
 	LB_BALANCED,		/* not this CPU's turn (should_we_balance) */
 	LB_NOBUSYG,		/* find_busiest_group() found no imbalance (why says which) */
@@ -137,7 +137,7 @@ enum lb_outcome {
 	NR_LB_OUTCOMES
 };
 
-/* Why find_busiest_group() called it balanced (EV_SCHED_LB.why), 0 otherwise. */
+/* Why find_busiest_group() called it balanced (EV_LOAD_BALANCE.why), 0 otherwise. */
 enum fbg_reason {
 	FBG_FORCED,		/* not balanced */
 	FBG_NO_BUSIEST,		/* no group with fair tasks to pull */
@@ -151,7 +151,7 @@ enum fbg_reason {
 	NR_FBG_REASONS
 };
 
-/* What detach_tasks() did with one task (EV_SCHED_LB_TASK.result). */
+/* What detach_tasks() did with one task (EV_LB_TASK.result). */
 enum lb_task_result {
 	LBT_MOVED,		/* detached and attached to this CPU */
 	LBT_MOVED_HOT,		/* moved although cache hot: too many failures */
@@ -288,10 +288,15 @@ struct sched_event {
 		struct {
 			u64 decision;
 			s32 pid;
-			u32 load;	/* what it would take off the imbalance */
+			u32 load;	/* what it would take off the imbalance, in migration_type's unit */
 			s64 imbalance;	/* left after it */
+			u32 load_fresh; /* migrate_load: task_h_load() from an h_load computed now */
+			u16 nr_balance_failed; /* the domain's, as the check read it */
 			u8 result;	/* enum lb_task_result */
 			u8 depth;
+			u8 migration_type; /* enum migration_type: what load counts */
+			u8 h_load_stale; /* migrate_load: h_load was cached earlier this jiffy and differs */
+			u8 compared; /* load >> MIN(nr_balance_failed, 63) was held against the imbalance */
 		} lb_task;
 		struct {
 			u64 decision;
@@ -301,6 +306,7 @@ struct sched_event {
 			u16 nr_moved;
 			u16 nr_hot_moved;	/* moved although cache hot */
 			u16 nr_balance_failed;	/* after this attempt */
+			u16 nr_balance_failed_before; /* when it ran: what detach_tasks() checked */
 			u8 depth;
 			u8 idle;		/* enum cpu_idle_type */
 			u8 migration_type;	/* enum migration_type */

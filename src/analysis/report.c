@@ -370,191 +370,233 @@ static void json_latency(struct json_writer *j, const struct lat_hist *h)
 	jw_end_object(j);
 }
 
-void report_json(FILE *out, const struct report *r)
+/* The run's identity: what was simulated, on what, over which window. */
+static void json_header(struct json_writer *j, const struct report *r)
 {
 	const struct sched_scenario *sc = &r->f->sc;
-	const struct stats *st = r->st;
-	struct json_writer j;
 	char kbuf[16];
+
+	jw_kv_str(j, "scenario", r->f->path);
+	jw_kv_str(j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
+	jw_kv_str(j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc->kernel));
+	jw_kv_str(j, "topology", sc->topo->name);
+	jw_kv_u64(j, "hz", sc->hz);
+	jw_kv_u64(j, "seed", sc->seed);
+	jw_kv_str(j, "noise", sc->noise ? "on" : "off");
+	if (r->f->nr_params) {
+		jw_key(j, "params");
+		jw_begin_object(j);
+		for (int i = 0; i < r->f->nr_params; i++)
+			jw_kv_str(j, r->f->param[i].name, r->f->param[i].value);
+		jw_end_object(j);
+	}
+	jw_key(j, "window");
+	jw_begin_object(j);
+	jw_kv_u64(j, "from_ns", r->st->from);
+	jw_kv_u64(j, "to_ns", r->st->from + window_ns(r->st));
+	jw_end_object(j);
+}
+
+static void json_periods(struct json_writer *j, const struct period_stats *p)
+{
+	jw_key(j, "periods");
+	jw_begin_object(j);
+	jw_kv_u64(j, "count", p->periods);
+	jw_kv_u64(j, "missed", p->missed);
+	jw_kv_u64(j, "period_sum_ns", p->period_sum);
+	jw_kv_u64(j, "period_max_ns", p->period_max);
+	jw_kv_u64(j, "run_sum_ns", p->run_sum);
+	jw_kv_u64(j, "run_max_ns", p->run_max);
+	jw_kv_s64(j, "slack_sum_ns", p->slack_sum);
+	jw_kv_s64(j, "slack_min_ns", p->slack_min);
+	jw_kv_u64(j, "wakeup_latency_sum_ns", p->wu_lat_sum);
+	jw_kv_u64(j, "wakeup_latency_max_ns", p->wu_lat_max);
+	jw_end_object(j);
+}
+
+/* What the kernel itself keeps for the task (schedstat, /proc/PID/sched). */
+static void json_kernel_stats(struct json_writer *j, const struct sched_task_info *ti)
+{
+	jw_key(j, "kernel_stats");
+	jw_begin_object(j);
+	jw_kv_u64(j, "sum_exec_runtime", ti->sum_exec_runtime);
+	jw_kv_u64(j, "run_delay", ti->run_delay);
+	jw_kv_u64(j, "pcount", ti->pcount);
+	jw_kv_u64(j, "nr_wakeups", ti->nr_wakeups);
+	jw_kv_u64(j, "nr_migrations", ti->nr_migrations);
+	jw_kv_u64(j, "nvcsw", ti->nvcsw);
+	jw_kv_u64(j, "nivcsw", ti->nivcsw);
+	jw_end_object(j);
+}
+
+static void json_task(struct json_writer *j, const struct report *r, int i)
+{
+	const struct sched_scenario *sc = &r->f->sc;
+	const struct task_stats *t = &r->st->task[i];
+	struct sched_task_info ti;
+
+	sched_task_info(r->e, i, &ti);
+	jw_begin_object(j);
+	jw_kv_str(j, "name", ti.name);
+	jw_kv_s64(j, "pid", ti.pid);
+	jw_kv_str(j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
+	jw_kv_str(j, "policy", sched_policy_names[ti.policy]);
+	jw_kv_s64(j, "prio", ti.prio);
+	jw_kv_u64(j, "rt_priority", ti.rt_priority);
+	jw_kv_s64(j, "nice", ti.nice);
+	if (ti.policy == SCHED_DEADLINE) {
+		jw_key(j, "deadline");
+		jw_begin_object(j);
+		jw_kv_u64(j, "runtime_ns", ti.dl_runtime);
+		jw_kv_u64(j, "deadline_ns", ti.dl_deadline);
+		jw_kv_u64(j, "period_ns", ti.dl_period);
+		jw_kv_u64(j, "throttles", t->dl_throttles);
+		jw_kv_u64(j, "misses", t->dl_misses);
+		jw_end_object(j);
+	}
+	jw_kv_s64(j, "cpu", ti.cpu);
+	jw_kv_u64(j, "cpu_ns", t->cpu_ns);
+	jw_kv_u64(j, "wait_ns", t->wait_ns);
+	jw_kv_u64(j, "runtime_ns", t->runtime_ns);
+	jw_kv_u64(j, "slices", t->slices);
+	jw_kv_u64(j, "wakeups", t->wakeups);
+	json_latency(j, &t->lat);
+	jw_kv_u64(j, "migrations", t->migrations);
+	jw_kv_u64(j, "preemptions", t->preemptions);
+	if (t->per.periods)
+		json_periods(j, &t->per);
+	json_kernel_stats(j, &ti);
+	jw_end_object(j);
+}
+
+static void json_cpus(struct json_writer *j, const struct report *r)
+{
+	jw_key(j, "cpus");
+	jw_begin_array(j);
+	for (int c = 0; c < r->st->nr_cpus; c++) {
+		const struct cpu_stats *cs = &r->st->cpu[c];
+
+		jw_begin_object(j);
+		jw_kv_s64(j, "cpu", c);
+		jw_kv_u64(j, "busy_ns", cs->busy_ns);
+		jw_kv_u64(j, "idle_ns", cs->idle_ns);
+		jw_kv_u64(j, "switches", cs->switches);
+		jw_kv_u64(j, "irq_ns", cs->irq_ns);
+		jw_kv_u64(j, "steal_ns", cs->steal_ns);
+		jw_kv_u64(j, "rt_throttles", cs->rt_throttles);
+		jw_kv_u64(j, "fair_server_throttles", cs->fair_server_throttles);
+		jw_kv_u64(j, "capacity", r->f->sc.topo->cpu[c].capacity);
+		json_cpu_balance(j, r, c);
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+}
+
+static void json_shares_cost(struct json_writer *j, const struct report *r)
+{
+	u64 calcs, visits;
+
+	sched_shares_cost(r->e, &calcs, &visits);
+	jw_key(j, "shares_cost");
+	jw_begin_object(j);
+	jw_kv_u64(j, "calc_group_shares", calcs);
+	jw_kv_u64(j, "walk_visits", visits);
+	jw_end_object(j);
+}
+
+/* A group as its cgroup files show it (cpu.weight, cpu.max, cpu.stat). */
+static void json_group(struct json_writer *j, const struct report *r, int g)
+{
+	const struct sched_scenario *sc = &r->f->sc;
+	const struct group_stats *gs = &r->st->group[g];
+	struct sched_group_info gi;
+
+	sched_group_info(r->e, g, &gi);
+	jw_begin_object(j);
+	jw_kv_str(j, "path", gi.path);
+	jw_kv_str(j, "parent", gi.parent >= 0 ? sc->group[gi.parent].path : "");
+	jw_kv_u64(j, "shares", gi.shares);
+	jw_kv_u64(j, "weight", sched_weight_to_cgroup(gi.shares));
+	jw_kv_bool(j, "idle", gi.idle);
+	if (gi.quota == RUNTIME_INF)
+		jw_kv_str(j, "quota_ns", "max");
+	else
+		jw_kv_u64(j, "quota_ns", gi.quota);
+	jw_kv_u64(j, "period_ns", gi.period);
+	jw_kv_u64(j, "burst_ns", gi.burst);
+	jw_kv_u64(j, "cpu_ns", gs->usage_ns);
+	jw_key(j, "cpu.stat");
+	jw_begin_object(j);
+	jw_kv_u64(j, "usage_usec", gs->usage_ns / 1000);
+	jw_kv_u64(j, "nr_periods", gs->nr_periods);
+	jw_kv_u64(j, "nr_throttled", gs->nr_throttled);
+	jw_kv_u64(j, "throttled_usec", gs->throttled_ns / 1000);
+	jw_kv_u64(j, "nr_bursts", gs->nr_bursts);
+	jw_kv_u64(j, "burst_usec", gs->burst_ns / 1000);
+	jw_end_object(j);
+	jw_kv_u64(j, "throttle_events", gs->throttles);
+	jw_end_object(j);
+}
+
+static void json_expects(struct json_writer *j, const struct report *r)
+{
+	if (!r->nr_checks)
+		return;
+	jw_key(j, "expects");
+	jw_begin_array(j);
+	for (int i = 0; i < r->nr_checks; i++) {
+		jw_begin_object(j);
+		jw_kv_bool(j, "ok", r->check_ok[i]);
+		jw_kv_str(j, "message", r->check_msg[i]);
+		jw_end_object(j);
+	}
+	jw_end_array(j);
+}
+
+static void json_totals(struct json_writer *j, const struct report *r)
+{
+	const struct stats *st = r->st;
+
+	jw_key(j, "totals");
+	jw_begin_object(j);
+	jw_kv_u64(j, "sim_ns", window_ns(st));
+	jw_kv_u64(j, "events", st->events);
+	jw_key(j, "migrations");
+	jw_begin_object(j);
+	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
+		jw_kv_u64(j, migrate_reason_names[i], st->migrations[i]);
+	jw_end_object(j);
+	jw_key(j, "herds");
+	jw_begin_object(j);
+	for (int i = 0; i < NR_HERD_CAUSES; i++)
+		jw_kv_u64(j, herd_cause_names[i], st->herds[i]);
+	jw_end_object(j);
+	jw_kv_u64(j, "wall_ns", r->wall_ns);
+	jw_end_object(j);
+}
+
+void report_json(FILE *out, const struct report *r)
+{
+	struct json_writer j;
 
 	jw_init(&j, out, JW_PRETTY);
 	jw_begin_object(&j);
-	jw_kv_str(&j, "scenario", r->f->path);
-	jw_kv_str(&j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
-	jw_kv_str(&j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc->kernel));
-	jw_kv_str(&j, "topology", sc->topo->name);
-	jw_kv_u64(&j, "hz", sc->hz);
-	jw_kv_u64(&j, "seed", sc->seed);
-	jw_kv_str(&j, "noise", sc->noise ? "on" : "off");
-	if (r->f->nr_params) {
-		jw_key(&j, "params");
-		jw_begin_object(&j);
-		for (int i = 0; i < r->f->nr_params; i++)
-			jw_kv_str(&j, r->f->param[i].name, r->f->param[i].value);
-		jw_end_object(&j);
-	}
-	jw_key(&j, "window");
-	jw_begin_object(&j);
-	jw_kv_u64(&j, "from_ns", st->from);
-	jw_kv_u64(&j, "to_ns", st->from + window_ns(st));
-	jw_end_object(&j);
-
+	json_header(&j, r);
 	jw_key(&j, "tasks");
 	jw_begin_array(&j);
-	for (int i = 0; i < st->nr_tasks; i++) {
-		const struct task_stats *t = &st->task[i];
-		struct sched_task_info ti;
-
-		sched_task_info(r->e, i, &ti);
-		jw_begin_object(&j);
-		jw_kv_str(&j, "name", ti.name);
-		jw_kv_s64(&j, "pid", ti.pid);
-		jw_kv_str(&j, "group", sc->nr_groups ? sc->group[ti.group].path : "/");
-		jw_kv_str(&j, "policy", sched_policy_names[ti.policy]);
-		jw_kv_s64(&j, "prio", ti.prio);
-		jw_kv_u64(&j, "rt_priority", ti.rt_priority);
-		jw_kv_s64(&j, "nice", ti.nice);
-		if (ti.policy == SCHED_DEADLINE) {
-			jw_key(&j, "deadline");
-			jw_begin_object(&j);
-			jw_kv_u64(&j, "runtime_ns", ti.dl_runtime);
-			jw_kv_u64(&j, "deadline_ns", ti.dl_deadline);
-			jw_kv_u64(&j, "period_ns", ti.dl_period);
-			jw_kv_u64(&j, "throttles", t->dl_throttles);
-			jw_kv_u64(&j, "misses", t->dl_misses);
-			jw_end_object(&j);
-		}
-		jw_kv_s64(&j, "cpu", ti.cpu);
-		jw_kv_u64(&j, "cpu_ns", t->cpu_ns);
-		jw_kv_u64(&j, "wait_ns", t->wait_ns);
-		jw_kv_u64(&j, "runtime_ns", t->runtime_ns);
-		jw_kv_u64(&j, "slices", t->slices);
-		jw_kv_u64(&j, "wakeups", t->wakeups);
-		json_latency(&j, &t->lat);
-		jw_kv_u64(&j, "migrations", t->migrations);
-		jw_kv_u64(&j, "preemptions", t->preemptions);
-		if (t->per.periods) {
-			const struct period_stats *p = &t->per;
-
-			jw_key(&j, "periods");
-			jw_begin_object(&j);
-			jw_kv_u64(&j, "count", p->periods);
-			jw_kv_u64(&j, "missed", p->missed);
-			jw_kv_u64(&j, "period_sum_ns", p->period_sum);
-			jw_kv_u64(&j, "period_max_ns", p->period_max);
-			jw_kv_u64(&j, "run_sum_ns", p->run_sum);
-			jw_kv_u64(&j, "run_max_ns", p->run_max);
-			jw_kv_s64(&j, "slack_sum_ns", p->slack_sum);
-			jw_kv_s64(&j, "slack_min_ns", p->slack_min);
-			jw_kv_u64(&j, "wakeup_latency_sum_ns", p->wu_lat_sum);
-			jw_kv_u64(&j, "wakeup_latency_max_ns", p->wu_lat_max);
-			jw_end_object(&j);
-		}
-		jw_key(&j, "kernel_stats");
-		jw_begin_object(&j);
-		jw_kv_u64(&j, "sum_exec_runtime", ti.sum_exec_runtime);
-		jw_kv_u64(&j, "run_delay", ti.run_delay);
-		jw_kv_u64(&j, "pcount", ti.pcount);
-		jw_kv_u64(&j, "nr_wakeups", ti.nr_wakeups);
-		jw_kv_u64(&j, "nr_migrations", ti.nr_migrations);
-		jw_kv_u64(&j, "nvcsw", ti.nvcsw);
-		jw_kv_u64(&j, "nivcsw", ti.nivcsw);
-		jw_end_object(&j);
-		jw_end_object(&j);
-	}
+	for (int i = 0; i < r->st->nr_tasks; i++)
+		json_task(&j, r, i);
 	jw_end_array(&j);
-
-	jw_key(&j, "cpus");
-	jw_begin_array(&j);
-	for (int c = 0; c < st->nr_cpus; c++) {
-		const struct cpu_stats *cs = &st->cpu[c];
-
-		jw_begin_object(&j);
-		jw_kv_s64(&j, "cpu", c);
-		jw_kv_u64(&j, "busy_ns", cs->busy_ns);
-		jw_kv_u64(&j, "idle_ns", cs->idle_ns);
-		jw_kv_u64(&j, "switches", cs->switches);
-		jw_kv_u64(&j, "irq_ns", cs->irq_ns);
-		jw_kv_u64(&j, "steal_ns", cs->steal_ns);
-		jw_kv_u64(&j, "rt_throttles", cs->rt_throttles);
-		jw_kv_u64(&j, "fair_server_throttles", cs->fair_server_throttles);
-		jw_kv_u64(&j, "capacity", sc->topo->cpu[c].capacity);
-		json_cpu_balance(&j, r, c);
-		jw_end_object(&j);
-	}
-	jw_end_array(&j);
-
-	u64 calcs, visits;
-	sched_shares_cost(r->e, &calcs, &visits);
-	jw_key(&j, "shares_cost");
-	jw_begin_object(&j);
-	jw_kv_u64(&j, "calc_group_shares", calcs);
-	jw_kv_u64(&j, "walk_visits", visits);
-	jw_end_object(&j);
-
+	json_cpus(&j, r);
+	json_shares_cost(&j, r);
 	jw_key(&j, "groups");
 	jw_begin_array(&j);
-	for (int g = 0; g < st->nr_groups; g++) {
-		const struct group_stats *gs = &st->group[g];
-		struct sched_group_info gi;
-
-		sched_group_info(r->e, g, &gi);
-		jw_begin_object(&j);
-		jw_kv_str(&j, "path", gi.path);
-		jw_kv_str(&j, "parent", gi.parent >= 0 ? sc->group[gi.parent].path : "");
-		jw_kv_u64(&j, "shares", gi.shares);
-		jw_kv_u64(&j, "weight", sched_weight_to_cgroup(gi.shares));
-		jw_kv_bool(&j, "idle", gi.idle);
-		if (gi.quota == RUNTIME_INF)
-			jw_kv_str(&j, "quota_ns", "max");
-		else
-			jw_kv_u64(&j, "quota_ns", gi.quota);
-		jw_kv_u64(&j, "period_ns", gi.period);
-		jw_kv_u64(&j, "burst_ns", gi.burst);
-		jw_kv_u64(&j, "cpu_ns", gs->usage_ns);
-		jw_key(&j, "cpu.stat");
-		jw_begin_object(&j);
-		jw_kv_u64(&j, "usage_usec", gs->usage_ns / 1000);
-		jw_kv_u64(&j, "nr_periods", gs->nr_periods);
-		jw_kv_u64(&j, "nr_throttled", gs->nr_throttled);
-		jw_kv_u64(&j, "throttled_usec", gs->throttled_ns / 1000);
-		jw_kv_u64(&j, "nr_bursts", gs->nr_bursts);
-		jw_kv_u64(&j, "burst_usec", gs->burst_ns / 1000);
-		jw_end_object(&j);
-		jw_kv_u64(&j, "throttle_events", gs->throttles);
-		jw_end_object(&j);
-	}
+	for (int g = 0; g < r->st->nr_groups; g++)
+		json_group(&j, r, g);
 	jw_end_array(&j);
-
-	if (r->nr_checks) {
-		jw_key(&j, "expects");
-		jw_begin_array(&j);
-		for (int i = 0; i < r->nr_checks; i++) {
-			jw_begin_object(&j);
-			jw_kv_bool(&j, "ok", r->check_ok[i]);
-			jw_kv_str(&j, "message", r->check_msg[i]);
-			jw_end_object(&j);
-		}
-		jw_end_array(&j);
-	}
-
+	json_expects(&j, r);
 	report_ext_json(&j, r);
-	jw_key(&j, "totals");
-	jw_begin_object(&j);
-	jw_kv_u64(&j, "sim_ns", window_ns(st));
-	jw_kv_u64(&j, "events", st->events);
-	jw_key(&j, "migrations");
-	jw_begin_object(&j);
-	for (int i = 0; i < NR_MIGRATE_REASONS; i++)
-		jw_kv_u64(&j, migrate_reason_names[i], st->migrations[i]);
-	jw_end_object(&j);
-	jw_key(&j, "herds");
-	jw_begin_object(&j);
-	for (int i = 0; i < NR_HERD_CAUSES; i++)
-		jw_kv_u64(&j, herd_cause_names[i], st->herds[i]);
-	jw_end_object(&j);
-	jw_kv_u64(&j, "wall_ns", r->wall_ns);
-	jw_end_object(&j);
+	json_totals(&j, r);
 	jw_end_object(&j);
 	jw_finish(&j);
 }

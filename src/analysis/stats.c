@@ -476,15 +476,15 @@ void stats_event(void *arg, const struct sched_event *ev)
 	case EV_PROG_LOG:
 		on_log(st, ev);
 		break;
-	case EV_SCHED_SELECT_RQ:
+	case EV_SELECT_RQ:
 		if (in_window(st, ev->time))
 			on_select(st, ev);
 		break;
-	case EV_SCHED_LB:
+	case EV_LOAD_BALANCE:
 		if (in_window(st, ev->time))
 			on_balance(st, ev);
 		break;
-	case EV_SCHED_HERD:
+	case EV_HERD:
 		if (in_window(st, ev->time) && ev->herd.cause < NR_HERD_CAUSES)
 			st->herds[ev->herd.cause]++;
 		break;

@@ -724,7 +724,7 @@ static bool cond_holds(const struct breakpoint *bp, const struct cond *c,
 		return ev->type == EV_SCHED_SWITCH && bp->lat_valid &&
 		       task_in(bp, s[K_TASK], ev->sw.next_pid) && compare(bp->lat, c->op, c->ns);
 	case C_NICE:
-		return ev->type == EV_SCHED_SET_NICE && task_in(bp, s[K_TASK], ev->nice.pid);
+		return ev->type == EV_SET_NICE && task_in(bp, s[K_TASK], ev->nice.pid);
 	case C_NOTE:
 		return ev->type == EV_NOTE;
 	case C_EVENT:
@@ -734,11 +734,11 @@ static bool cond_holds(const struct breakpoint *bp, const struct cond *c,
 		return ev->type == (c->kind == C_THROTTLE ? EV_CFS_THROTTLE : EV_CFS_UNTHROTTLE) &&
 		       group_in(bp, s[K_GROUP], ev->bw.group) && cpu_in(bp, s[K_CPU], ev->cpu);
 	case C_BALANCE:
-		return ev->type == EV_SCHED_LB && cpu_in(bp, s[K_CPU], ev->cpu) &&
+		return ev->type == EV_LOAD_BALANCE && cpu_in(bp, s[K_CPU], ev->cpu) &&
 		       (s[K_LEVEL] < 0 || ev->lb.level == s[K_LEVEL]) &&
 		       (!c->has_cmp || compare(ev->lb.nr_moved, c->op, c->ns));
 	case C_HERD:
-		return ev->type == EV_SCHED_HERD;
+		return ev->type == EV_HERD;
 	}
 	return false;
 }
@@ -860,11 +860,11 @@ void breakpoint_describe(const struct breakpoint *bp, const struct sched_event *
 		put(&o, ": %s ran %s", TN(ev->runtime.pid, a),
 		    format_duration(d, sizeof(d), ev->runtime.runtime));
 		break;
-	case EV_SCHED_SET_NICE:
+	case EV_SET_NICE:
 		put(&o, ": %s nice %d -> %d", TN(ev->nice.pid, a), (int)ev->nice.old_nice,
 		    (int)ev->nice.new_nice);
 		break;
-	case EV_SCHED_YIELD:
+	case EV_YIELD:
 		put(&o, ": %s", TN(ev->yield.pid, a));
 		break;
 	case EV_COMMAND:
@@ -876,12 +876,12 @@ void breakpoint_describe(const struct breakpoint *bp, const struct sched_event *
 	case EV_NOTE:
 		put(&o, " #%u", ev->note.index);
 		break;
-	case EV_SCHED_LB:
+	case EV_LOAD_BALANCE:
 		put(&o, ": %s %s, %s, %u moved", sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
 		    sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
 		    sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome), ev->lb.nr_moved);
 		break;
-	case EV_SCHED_HERD:
+	case EV_HERD:
 		put(&o, ": %u migrations to %u CPUs (%s)", ev->herd.nr, ev->herd.nr_dst,
 		    sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
 		break;

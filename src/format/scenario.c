@@ -1368,12 +1368,18 @@ void scenario_free(struct scenario_file *f)
 
 int scenario_set(struct scenario_file *f, const char *assignment, char *err, size_t errlen)
 {
+	return scenario_set_as(f, "--set", assignment, err, errlen);
+}
+
+int scenario_set_as(struct scenario_file *f, const char *what, const char *assignment, char *err,
+		    size_t errlen)
+{
 	struct sched_scenario *sc = &f->sc;
 	struct lexer lx;
 	struct token t;
 	u64 v;
 
-	lex_init(&lx, "--set", assignment, strlen(assignment), err, errlen);
+	lex_init(&lx, what, assignment, strlen(assignment), err, errlen);
 	lx.nopos = true;
 	if (lex_next(&lx, &t) != TOK_KEYVAL) {
 		if (!lx.failed)

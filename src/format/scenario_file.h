@@ -67,5 +67,8 @@ void scenario_breakpoint_scope(const struct scenario_file *f, struct breakpoint_
  * sched=ext:PATH loads a policy (PATH relative to the current directory),
  * sched=eevdf or cfs drops the scenario's. */
 int scenario_set(struct scenario_file *f, const char *assignment, char *err, size_t errlen);
+/* The same, with messages naming `what` (the option) instead of --set. */
+int scenario_set_as(struct scenario_file *f, const char *what, const char *assignment, char *err,
+		    size_t errlen);
 
 #endif

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "src/base/mem.h"
+#include "src/base/outfile.h"
 #include "src/format/lex.h"
 #include "sweep_chart.h"
 
@@ -328,8 +329,8 @@ int sweep_chart_write(const char *path, const struct sweep_results *r, const str
 		      const struct chart_opts *o)
 {
 	struct chart c;
-	char err[512], tmp[4200];
-	FILE *f;
+	struct outfile out;
+	char err[512];
 	int rc;
 
 	if (sweep_chart_build(r, v, nv, o, &c, err, sizeof(err)) < 0) {
@@ -342,19 +343,17 @@ int sweep_chart_write(const char *path, const struct sweep_results *r, const str
 		chart_free(&c);
 		return rc;
 	}
-	/* written aside and renamed, so an existing chart is replaced whole or kept */
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	if (!(f = fopen(tmp, "w"))) {
-		fprintf(stderr, "schedscope: %s: cannot write: %m\n", path);
+	/* an existing chart is replaced whole or kept (src/base/outfile.h) */
+	if (outfile_open(&out, path)) {
 		chart_free(&c);
 		return -1;
 	}
-	rc = chart_svg(f, &c);
+	rc = chart_svg(out.f, &c);
 	chart_free(&c);
-	if (fclose(f) || rc || rename(tmp, path)) {
-		fprintf(stderr, "schedscope: %s: cannot write: %m\n", path);
-		unlink(tmp);
+	if (rc && !ferror(out.f)) {
+		fprintf(stderr, "schedscope: %s: cannot write: the chart is incomplete\n", path);
+		outfile_abort(&out);
 		return -1;
 	}
-	return 0;
+	return outfile_commit(&out);
 }

@@ -49,8 +49,8 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_SCHED_PROCESS_FORK] = ".....",
 	[EV_SCHED_PROCESS_EXIT] = ".....",
 	[EV_SCHED_STAT_RUNTIME] = "d..2.", /* update_curr() at switch-out */
-	[EV_SCHED_SET_NICE] = "d..2.",
-	[EV_SCHED_YIELD] = "d..2.",
+	[EV_SET_NICE] = "d..2.",
+	[EV_YIELD] = "d..2.",
 	[EV_COMMAND] = ".....",
 	[EV_NOTE] = ".....",
 	[EV_CFS_THROTTLE] = "d..2.", /* under the rq lock */
@@ -59,11 +59,11 @@ static const char *const event_flags[NR_SCHED_EVENTS] = {
 	[EV_IRQ_ENTRY] = "d.h1.",  /* hardirq context */
 	[EV_IRQ_EXIT] = "d.h1.",
 	[EV_STEAL] = ".....",
-	[EV_SCHED_SELECT_RQ] = "d..2.", /* select_task_rq(): pi_lock held */
-	[EV_SCHED_LB_GROUP] = "..s1.",	/* SCHED_SOFTIRQ */
-	[EV_SCHED_LB_TASK] = "d.s2.",	/* detach_tasks(): busiest's rq lock */
-	[EV_SCHED_LB] = "..s1.",
-	[EV_SCHED_HERD] = "d..2.", /* with the sched_migrate_task that completes it */
+	[EV_SELECT_RQ] = "d..2.", /* select_task_rq(): pi_lock held */
+	[EV_LB_GROUP] = "..s1.",  /* SCHED_SOFTIRQ */
+	[EV_LB_TASK] = "d.s2.",	  /* detach_tasks(): busiest's rq lock */
+	[EV_LOAD_BALANCE] = "..s1.",
+	[EV_HERD] = "d..2.", /* with the sched_migrate_task that completes it */
 	[EV_PROG_TIMER] = ".....",
 	[EV_PROG_LOG] = ".....",
 	[EV_RT_THROTTLE] = "d..2.",   /* update_curr_rt() under the rq lock */
@@ -307,12 +307,12 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			fprintf(f, " vruntime=%" PRIu64 " [ns]", ev->runtime.vruntime);
 		fputc('\n', f);
 		break;
-	case EV_SCHED_SET_NICE:
+	case EV_SET_NICE:
 		fprintf(f, "comm=%s pid=%d old_nice=%d new_nice=%d policy=%d slice=%" PRIu64 "\n",
 			comm_of(w, ev->nice.pid, cpu, a), ev->nice.pid, ev->nice.old_nice,
 			ev->nice.new_nice, ev->nice.policy, ev->nice.slice);
 		break;
-	case EV_SCHED_YIELD:
+	case EV_YIELD:
 		fprintf(f, "comm=%s pid=%d", comm_of(w, ev->yield.pid, cpu, a), ev->yield.pid);
 		if (ev->yield.to_pid)
 			fprintf(f, " to_comm=%s to_pid=%d", comm_of(w, ev->yield.to_pid, cpu, a),
@@ -349,7 +349,7 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 				ev->bw.runtime_remaining, ev->bw.pool, ev->bw.extra);
 		break;
 	}
-	case EV_SCHED_SELECT_RQ:
+	case EV_SELECT_RQ:
 		fprintf(f, "comm=%s pid=%d %s prev_cpu=%d target_cpu=%d new_cpu=%d affine=%s path=%s "
 			"level=%d scanned=%d this_eff_load=%" PRId64 " prev_eff_load=%" PRId64 "\n",
 			comm_of(w, ev->select.pid, cpu, a), ev->select.pid,
@@ -360,7 +360,7 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			sched_name_of(select_path_names, NR_SELECT_PATHS, ev->select.path), ev->select.depth,
 			ev->select.nr_scanned, ev->select.this_eff_load, ev->select.prev_eff_load);
 		break;
-	case EV_SCHED_LB_GROUP:
+	case EV_LB_GROUP:
 		fprintf(f, "decision=%" PRIu64 " level=%d group_cpu=%d%s type=%s load=%u avg_load=%" PRIu64
 			" util=%u capacity=%u nr_running=%u h_nr_running=%u idle_cpus=%u\n",
 			ev->lb_group.decision, ev->lb_group.depth, ev->lb_group.first_cpu,
@@ -370,25 +370,35 @@ static void put_fields(struct trace_ftrace *w, const struct sched_event *ev)
 			ev->lb_group.group_capacity, ev->lb_group.sum_nr_running,
 			ev->lb_group.sum_h_nr_running, ev->lb_group.idle_cpus);
 		break;
-	case EV_SCHED_LB_TASK:
-		fprintf(f, "decision=%" PRIu64 " level=%d comm=%s pid=%d result=%s load=%u imbalance=%" PRId64 "\n",
+	case EV_LB_TASK:
+		fprintf(f,
+			"decision=%" PRIu64 " level=%d comm=%s pid=%d result=%s migration_type=%s load=%u "
+			"imbalance=%" PRId64 " nr_balance_failed=%u",
 			ev->lb_task.decision, ev->lb_task.depth, comm_of(w, ev->lb_task.pid, cpu, a),
-			ev->lb_task.pid, sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result),
-			ev->lb_task.load, ev->lb_task.imbalance);
+			ev->lb_task.pid,
+			sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result),
+			sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb_task.migration_type),
+			ev->lb_task.load, ev->lb_task.imbalance, ev->lb_task.nr_balance_failed);
+		if (ev->lb_task.h_load_stale)
+			fprintf(f, " h_load_stale load_fresh=%u", ev->lb_task.load_fresh);
+		fputc('\n', f);
 		break;
-	case EV_SCHED_LB:
-		fprintf(f, "decision=%" PRIu64 " level=%d name=%s idle=%s outcome=%s why=%s busiest_group=%d "
+	case EV_LOAD_BALANCE:
+		fprintf(f,
+			"decision=%" PRIu64 " level=%d name=%s idle=%s outcome=%s why=%s busiest_group=%d "
 			"busiest_cpu=%d migration_type=%s imbalance=%" PRId64 " moved=%u hot_moved=%u "
-			"nr_balance_failed=%u balance_interval=%u\n",
-			ev->lb.decision, ev->lb.depth, sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
+			"nr_balance_failed_before=%u nr_balance_failed=%u balance_interval=%u\n",
+			ev->lb.decision, ev->lb.depth,
+			sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
 			sched_name_of(cpu_idle_type_names, CPU_MAX_IDLE_TYPES, ev->lb.idle),
 			sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome),
 			sched_name_of(fbg_reason_names, NR_FBG_REASONS, ev->lb.why), ev->lb.busiest_group,
-			ev->lb.busiest_cpu, sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
-			ev->lb.imbalance, ev->lb.nr_moved, ev->lb.nr_hot_moved, ev->lb.nr_balance_failed,
-			ev->lb.balance_interval);
+			ev->lb.busiest_cpu,
+			sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb.migration_type),
+			ev->lb.imbalance, ev->lb.nr_moved, ev->lb.nr_hot_moved,
+			ev->lb.nr_balance_failed_before, ev->lb.nr_balance_failed, ev->lb.balance_interval);
 		break;
-	case EV_SCHED_HERD:
+	case EV_HERD:
 		fprintf(f, "cause=%s nr=%u src_cpus=%u dst_cpus=%u first_seq=%" PRIu64 " since=%" PRIu64 ".%06" PRIu64,
 			sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause), ev->herd.nr, ev->herd.nr_src,
 			ev->herd.nr_dst, ev->herd.first_seq, ev->herd.first_time / 1000000000,

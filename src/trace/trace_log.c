@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "src/base/outfile.h"
 #include "trace_log.h"
 
 static const char *trace_comm(void *ctx, int pid, int cpu)
@@ -82,15 +83,15 @@ void trace_perfetto_opts_for(struct trace_perfetto_opts *o, struct sched_engine 
 int trace_write_log(const char *path, struct sched_engine *e, const struct sched_history *h, u64 from,
 		    u64 to, u64 *written, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
 	u64 n = history_nr_logged(h), last = from;
+	struct outfile out;
+	FILE *f;
 	int r;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	*written = 0;
+	if (outfile_open_quiet(&out, path, err, errlen))
+		return -1;
+	f = out.f;
 	struct trace_perfetto *pw = NULL;
 	struct trace_ftrace *tw = NULL;
 
@@ -108,7 +109,7 @@ int trace_write_log(const char *path, struct sched_engine *e, const struct sched
 		tw = trace_ftrace_open(f, &to_opts);
 	}
 	if (!pw && !tw) {
-		fclose(f);
+		outfile_abort(&out);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -131,9 +132,10 @@ int trace_write_log(const char *path, struct sched_engine *e, const struct sched
 		*written = trace_ftrace_entries(tw);
 		r = trace_ftrace_close(tw);
 	}
-	if (fclose(f) || r) {
-		snprintf(err, errlen, "%s: write failed", path);
+	if (r && !ferror(f)) {
+		outfile_abort(&out);
+		snprintf(err, errlen, "%s: cannot write: the trace writer failed", path);
 		return -1;
 	}
-	return 0;
+	return outfile_commit_quiet(&out, err, errlen);
 }

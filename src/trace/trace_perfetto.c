@@ -667,7 +667,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 	char name[64], buf[32];
 
 	switch (ev->type) {
-	case EV_SCHED_SELECT_RQ:
+	case EV_SELECT_RQ:
 		put_instant(w, "select_rq", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
 		jw_key(j, "args");
 		jw_begin_object(j);
@@ -685,7 +685,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_s64(j, "prev_eff_load", ev->select.prev_eff_load);
 		jw_end_object(j);
 		break;
-	case EV_SCHED_LB_GROUP:
+	case EV_LB_GROUP:
 		put_instant(w, "lb_group", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
 		jw_key(j, "args");
 		jw_begin_object(j);
@@ -704,7 +704,7 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_u64(j, "idle_cpus", ev->lb_group.idle_cpus);
 		jw_end_object(j);
 		break;
-	case EV_SCHED_LB_TASK:
+	case EV_LB_TASK:
 		put_instant(w, "lb_task", TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
 		jw_key(j, "args");
 		jw_begin_object(j);
@@ -712,11 +712,17 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_str(j, "comm", task_name(w, ev->lb_task.pid, ev->cpu, buf, sizeof(buf)));
 		jw_kv_str(j, "result",
 			  sched_name_of(lb_task_result_names, NR_LB_TASK_RESULTS, ev->lb_task.result));
+		jw_kv_str(
+			j, "migration_type",
+			sched_name_of(migration_type_names, NR_MIGRATION_TYPES, ev->lb_task.migration_type));
 		jw_kv_u64(j, "load", ev->lb_task.load);
 		jw_kv_s64(j, "imbalance_left", ev->lb_task.imbalance);
+		jw_kv_u64(j, "nr_balance_failed", ev->lb_task.nr_balance_failed);
+		if (ev->lb_task.h_load_stale)
+			jw_kv_u64(j, "load_fresh", ev->lb_task.load_fresh);
 		jw_end_object(j);
 		break;
-	case EV_SCHED_LB:
+	case EV_LOAD_BALANCE:
 		snprintf(name, sizeof(name), "load_balance %s %s", sched_name_of(sd_level_names, NR_SD_LEVEL_NAMES, ev->lb.level),
 			 sched_name_of(lb_outcome_names, NR_LB_OUTCOMES, ev->lb.outcome));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, cpu_tid(ev->cpu), ev->time, "t");
@@ -734,12 +740,13 @@ static void on_decision(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_kv_s64(j, "busiest_cpu", ev->lb.busiest_cpu);
 		jw_kv_u64(j, "moved", ev->lb.nr_moved);
 		jw_kv_u64(j, "hot_moved", ev->lb.nr_hot_moved);
+		jw_kv_u64(j, "nr_balance_failed_before", ev->lb.nr_balance_failed_before);
 		jw_kv_u64(j, "nr_balance_failed", ev->lb.nr_balance_failed);
 		jw_kv_u64(j, "balance_interval_ms", ev->lb.balance_interval);
 		jw_kv_bool(j, "active", ev->lb.active);
 		jw_end_object(j);
 		break;
-	default:	/* EV_SCHED_HERD */
+	default: /* EV_HERD */
 		snprintf(name, sizeof(name), "herd %s", sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
 		put_instant(w, name, TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, ev->time, "g");
 		jw_key(j, "args");
@@ -940,11 +947,11 @@ void trace_perfetto_event(void *arg, const struct sched_event *ev)
 		if (in_window(w, ev->time))
 			on_dl(w, ev);
 		break;
-	case EV_SCHED_SELECT_RQ:
-	case EV_SCHED_LB_GROUP:
-	case EV_SCHED_LB_TASK:
-	case EV_SCHED_LB:
-	case EV_SCHED_HERD:
+	case EV_SELECT_RQ:
+	case EV_LB_GROUP:
+	case EV_LB_TASK:
+	case EV_LOAD_BALANCE:
+	case EV_HERD:
 		if (in_window(w, ev->time))
 			on_decision(w, ev);
 		break;

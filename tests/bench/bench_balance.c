@@ -29,7 +29,7 @@ static u64 nr_lb;
 static void count_lb(void *ctx, const struct sched_event *ev)
 {
 	(void)ctx;
-	nr_lb += ev->type == EV_SCHED_LB;
+	nr_lb += ev->type == EV_LOAD_BALANCE;
 }
 
 static void bench_size(int nr_cpus)
@@ -61,7 +61,7 @@ static void bench_size(int nr_cpus)
 
 	cp = xcalloc(1, sched_state_size(e));
 	sched_state_save(e, cp);
-	cur_engine = e;
+	sched_enter(e);
 	for (int rep = 0; rep < bench_reps; rep++) {
 		sched_state_restore(e, cp);
 		nr_lb = 0;
@@ -71,8 +71,8 @@ static void bench_size(int nr_cpus)
 
 			/* every level due now: a 1 ms interval, last run at jiffy 0 */
 			for_each_domain(cpu, sd) {
-				ST->sd_lb[sd->id].last_balance = 0;
-				ST->sd_lb[sd->id].balance_interval = 1;
+				e->st->sd_lb[sd->id].last_balance = 0;
+				e->st->sd_lb[sd->id].balance_interval = 1;
 			}
 			sched_balance_domains(cpu_rq(cpu), idle_cpu(cpu) ? CPU_IDLE : CPU_NOT_IDLE,
 					      MIGRATE_BALANCE);

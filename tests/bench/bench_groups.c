@@ -108,16 +108,16 @@ static void bench_shares(int nr_cpus)
 	double t0, modern, walk;
 
 	e = shares_engine(&f, nr_cpus, false);
-	cur_engine = e;
+	sched_enter(e);
 	t0 = now_sec();
 	for (int i = 0; i < calls; i++)
-		update_cfs_group(ST->tg[1 + i % 8].se[i % nr_cpus]);
+		update_cfs_group(e->st->tg[1 + i % 8].se[i % nr_cpus]);
 	modern = (now_sec() - t0) / calls;
 	sched_engine_destroy(e);
 	scenario_free(&f);
 
 	e = shares_engine(&f, nr_cpus, true);
-	cur_engine = e;
+	sched_enter(e);
 	t0 = now_sec();
 	for (int i = 0; i < walks; i++) {
 		cpu_rq(0)->shares_walk_last = 0;

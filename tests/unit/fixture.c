@@ -137,7 +137,7 @@ struct sched_engine *fx_engine(struct fx *f)
 struct sched_engine *fx_start(struct fx *f)
 {
 	f->e = fx_engine(f);
-	cur_engine = f->e;
+	sched_enter(f->e);
 	return f->e;
 }
 

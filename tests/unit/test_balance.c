@@ -97,7 +97,7 @@ static void test_group_classify(void **state)
 	s.group_util = 870;	/* 101790 < 102400: still room */
 	assert_int_equal(group_classify(117, &g, &s), group_has_spare);
 	/* a child level that failed for affinity marks the group imbalanced */
-	ST->sg_imbalance[0] = 1;
+	f->e->st->sg_imbalance[0] = 1;
 	assert_int_equal(group_classify(117, &g, &s), group_imbalanced);
 	/* NUMA allowance: up to 2 tasks of imbalance while the destination is light */
 	assert_int_equal(adjust_numa_imbalance(2, 3, 4), 0);
@@ -116,7 +116,7 @@ static void test_fork_spreads(void **state)
 	for (size_t i = 0; i < elog.nr; i++) {
 		const struct sched_event *ev = &elog.ev[i];
 
-		if (ev->type != EV_SCHED_SELECT_RQ)
+		if (ev->type != EV_SELECT_RQ)
 			continue;
 		assert_true(ev->select.wake_flags & SELECT_WF_FORK);
 		assert_int_equal(ev->select.path, SEL_IDLEST);
@@ -134,7 +134,7 @@ static void test_fork_spreads(void **state)
 
 /* ---- calculate_imbalance() against the group records ---- */
 
-/* The migrate_load case recomputed from the record's EV_SCHED_LB_GROUP events. */
+/* The migrate_load case recomputed from the record's EV_LB_GROUP events. */
 static void test_load_imbalance_matches_groups(void **state)
 {
 	int checked = 0;
@@ -145,13 +145,14 @@ static void test_load_imbalance_matches_groups(void **state)
 		const struct sched_event *ev = &elog.ev[i];
 		u64 total_load = 0, total_cap = 0, local_avg = 0, busiest_avg = 0, busiest_cap = 0, local_cap = 0;
 
-		if (ev->type != EV_SCHED_LB || (ev->lb.outcome != LB_MOVED && ev->lb.outcome != LB_FAILED))
+		if (ev->type != EV_LOAD_BALANCE ||
+		    (ev->lb.outcome != LB_MOVED && ev->lb.outcome != LB_FAILED))
 			continue;
 		assert_int_equal(ev->lb.migration_type, migrate_load);
 		for (size_t k = 0; k < i; k++) {
 			const struct sched_event *g = &elog.ev[k];
 
-			if (g->type != EV_SCHED_LB_GROUP || g->lb_group.decision != ev->lb.decision)
+			if (g->type != EV_LB_GROUP || g->lb_group.decision != ev->lb.decision)
 				continue;
 			total_load += g->lb_group.group_load;
 			total_cap += g->lb_group.group_capacity;
@@ -173,7 +174,7 @@ static void test_load_imbalance_matches_groups(void **state)
 	assert_true(checked > 10);
 	/* the first one by hand: loads 2048 and 1024, domain average 1536 -> 512 */
 	for (size_t i = 0; i < elog.nr; i++)
-		if (elog.ev[i].type == EV_SCHED_LB && elog.ev[i].lb.outcome == LB_FAILED) {
+		if (elog.ev[i].type == EV_LOAD_BALANCE && elog.ev[i].lb.outcome == LB_FAILED) {
 			assert_int_equal(elog.ev[i].lb.imbalance, 512);
 			break;
 		}
@@ -195,15 +196,15 @@ static void test_migrations_trace_to_decisions(void **state)
 		assert_int_equal(m->migrate.reason, MIGRATE_BALANCE);
 		assert_true(m->migrate.cause < m->seq);
 		/* the record's first event is one of its groups */
-		assert_int_equal(elog.ev[m->migrate.cause].type, EV_SCHED_LB_GROUP);
+		assert_int_equal(elog.ev[m->migrate.cause].type, EV_LB_GROUP);
 		for (size_t k = m->migrate.cause; k < elog.nr && !out; k++) {
 			const struct sched_event *e = &elog.ev[k];
 
-			if (e->type == EV_SCHED_LB_TASK && e->lb_task.decision == m->migrate.cause &&
+			if (e->type == EV_LB_TASK && e->lb_task.decision == m->migrate.cause &&
 			    e->lb_task.pid == m->migrate.pid &&
 			    (e->lb_task.result == LBT_MOVED || e->lb_task.result == LBT_MOVED_HOT))
 				task = e;
-			if (e->type == EV_SCHED_LB && e->lb.decision == m->migrate.cause)
+			if (e->type == EV_LOAD_BALANCE && e->lb.decision == m->migrate.cause)
 				out = e;
 		}
 		assert_non_null(task);
@@ -252,7 +253,7 @@ static void test_balance_interval(void **state)
 	for (size_t i = 0; i < elog.nr; i++) {
 		const struct sched_event *ev = &elog.ev[i];
 
-		if (ev->type != EV_SCHED_LB)
+		if (ev->type != EV_LOAD_BALANCE)
 			continue;
 		if (ev->lb.outcome == LB_NOBUSYG || ev->lb.outcome == LB_BALANCED) {
 			assert_int_equal(ev->lb.nr_balance_failed, 0);
@@ -273,7 +274,7 @@ static int count_results(int result)
 	int n = 0;
 
 	for (size_t i = 0; i < elog.nr; i++)
-		n += elog.ev[i].type == EV_SCHED_LB_TASK && elog.ev[i].lb_task.result == result;
+		n += elog.ev[i].type == EV_LB_TASK && elog.ev[i].lb_task.result == result;
 	return n;
 }
 
@@ -328,11 +329,12 @@ static void test_idle_cpu_scan_depth(void **state)
 			const struct sched_event *ev = &elog.ev[i];
 			u64 sum = 0, x, tmp, y;
 
-			if (ev->type != EV_SCHED_LB || ev->lb.idle == CPU_NEWLY_IDLE ||
+			if (ev->type != EV_LOAD_BALANCE || ev->lb.idle == CPU_NEWLY_IDLE ||
 			    ev->lb.why == FBG_NOT_DESIGNATED)
 				continue;
 			for (size_t k = 0; k < i; k++)
-				if (elog.ev[k].type == EV_SCHED_LB_GROUP && elog.ev[k].lb_group.decision == ev->lb.decision)
+				if (elog.ev[k].type == EV_LB_GROUP &&
+				    elog.ev[k].lb_group.decision == ev->lb.decision)
 					sum += elog.ev[k].lb_group.group_util;
 			/* update_idle_cpu_scan(): x = util / weight, t = x^2 pct^2 / (10^4 * 1024) */
 			x = sum / 4;
@@ -348,14 +350,20 @@ static void test_idle_cpu_scan_depth(void **state)
 
 /* ---- wake_affine_weight(): the effective loads as the kernel weighs them ---- */
 
+struct affine_check {
+	struct fx *f;
+	int n;
+};
+
 static void check_affine(void *ctx, const struct sched_event *ev)
 {
-	int *n = ctx;
+	struct affine_check *c = ctx;
+	int *n = &c->n;
 
-	if (ev->type != EV_SCHED_SELECT_RQ || ev->select.affine < WA_SYNC_THIS)
+	if (ev->type != EV_SELECT_RQ || ev->select.affine < WA_SYNC_THIS)
 		return;
 	/* called while the state is the decision's own */
-	struct task_struct *p = &ST->task[ev->select.pid - 1], *waker = cpu_rq(ev->cpu)->curr;
+	struct task_struct *p = &c->f->e->st->task[ev->select.pid - 1], *waker = cpu_rq(ev->cpu)->curr;
 	bool sync = ev->select.wake_flags & SELECT_WF_SYNC;
 	s64 tl = (s64)task_h_load(p);	/* computed by wake_affine() this jiffy already */
 	s64 this_load = (s64)cpu_rq(ev->cpu)->cfs.avg.load_avg;
@@ -397,7 +405,8 @@ static void test_wake_affine_sync(void **state)
 		{ .op = PROG_RUN, .dur = { DIST_CONST, 2 * MS, 0 } },
 		{ .op = PROG_END_LOOP, .target = 0 },
 	};
-	int n = 0, sync_this = 0;
+	struct affine_check c = { .f = f };
+	int sync_this = 0;
 
 	(void)state;
 	/*
@@ -413,12 +422,12 @@ static void test_wake_affine_sync(void **state)
 	cpumask_set(&t->cpus, 3);
 	f->wake_list[0] = 5;
 	fx_start(f);
-	sched_add_listener(f->e, check_affine, &n);
+	sched_add_listener(f->e, check_affine, &c);
 	sched_add_listener(f->e, log_event, &elog);
 	sched_run_until(f->e, 1 * SEC);
 	for (size_t i = 0; i < elog.nr; i++)
-		sync_this += elog.ev[i].type == EV_SCHED_SELECT_RQ && elog.ev[i].select.affine == WA_SYNC_THIS;
-	assert_true(n > 0);
+		sync_this += elog.ev[i].type == EV_SELECT_RQ && elog.ev[i].select.affine == WA_SYNC_THIS;
+	assert_true(c.n > 0);
 	assert_true(sync_this > 0);
 }
 
@@ -438,7 +447,7 @@ static void test_wake_affine_weight(void **state)
 		{ .op = PROG_RUN, .dur = { DIST_CONST, 2 * MS, 0 } },
 		{ .op = PROG_END_LOOP, .target = 0 },
 	};
-	int n = 0;
+	struct affine_check c = { .f = f };
 
 	(void)state;
 	/* pinned hogs keep every CPU busy, so wake_affine_idle() never decides */
@@ -448,9 +457,9 @@ static void test_wake_affine_weight(void **state)
 	fx_add_task(f, 0, SCHED_NORMAL, -1, fx_program(f, 1, wakee, 4, 1));
 	f->wake_list[0] = 5;
 	fx_start(f);
-	sched_add_listener(f->e, check_affine, &n);
+	sched_add_listener(f->e, check_affine, &c);
 	sched_run_until(f->e, 2 * SEC);
-	assert_true(n > 20);
+	assert_true(c.n > 20);
 }
 
 /* ---- newidle: a CPU about to go idle pulls one task ---- */
@@ -480,7 +489,7 @@ static void test_newidle_pull(void **state)
 		for (size_t k = i; k < elog.nr; k++) {
 			const struct sched_event *e = &elog.ev[k];
 
-			if (e->type == EV_SCHED_LB && e->lb.decision == m->migrate.cause) {
+			if (e->type == EV_LOAD_BALANCE && e->lb.decision == m->migrate.cause) {
 				assert_int_equal(e->lb.idle, CPU_NEWLY_IDLE);
 				/* a preemptible kernel's newidle balance takes one task */
 				assert_int_equal(e->lb.nr_moved, 1);
@@ -522,7 +531,7 @@ static void test_newidle_random(void **state)
 	for (size_t i = 0; i < elog.nr; i++) {
 		const struct sched_event *ev = &elog.ev[i];
 
-		if (ev->type == EV_SCHED_LB && ev->cpu == 0 && ev->lb.idle == CPU_NEWLY_IDLE) {
+		if (ev->type == EV_LOAD_BALANCE && ev->cpu == 0 && ev->lb.idle == CPU_NEWLY_IDLE) {
 			attempts++;
 			pulled += ev->lb.nr_moved > 0;
 		}
@@ -573,7 +582,7 @@ static void test_misfit_active_push(void **state)
 		for (size_t k = 0; k < elog.nr; k++) {
 			const struct sched_event *e = &elog.ev[k];
 
-			if (e->type != EV_SCHED_LB || e->lb.decision != m->migrate.cause)
+			if (e->type != EV_LOAD_BALANCE || e->lb.decision != m->migrate.cause)
 				continue;
 			if (e->lb.outcome == LB_FAILED)
 				kick = e;
@@ -617,10 +626,10 @@ static u8 *delayed_at;
 
 static void note_delayed(void *ctx, const struct sched_event *ev)
 {
-	(void)ctx;
 	log_event(&elog, ev);
-	if (ev->type == EV_SCHED_LB_TASK)
-		delayed_at[ev->seq] = ST->task[ev->lb_task.pid - 1].se.sched_delayed;
+	if (ev->type == EV_LB_TASK)
+		delayed_at[ev->seq] =
+			((struct sched_engine *)ctx)->st->task[ev->lb_task.pid - 1].se.sched_delayed;
 }
 
 static struct delayed_seen run_delayed(const char *kernel)
@@ -636,17 +645,18 @@ static struct delayed_seen run_delayed(const char *kernel)
 	e = sched_engine_create(&sf.sc, err, sizeof(err));
 	assert_non_null(e);
 	delayed_at = calloc(1 << 22, 1);
-	sched_add_listener(e, note_delayed, NULL);
+	sched_add_listener(e, note_delayed, e);
 	sched_run_until(e, 1 * SEC);
 	assert_true(elog.nr < (1u << 22));
 	for (size_t i = 0; i < elog.nr; i++) {
 		const struct sched_event *t = &elog.ev[i];
 		int type = -1;
 
-		if (t->type != EV_SCHED_LB_TASK)
+		if (t->type != EV_LB_TASK)
 			continue;
 		for (size_t k = i; k < elog.nr && type < 0; k++)
-			if (elog.ev[k].type == EV_SCHED_LB && elog.ev[k].lb.decision == t->lb_task.decision)
+			if (elog.ev[k].type == EV_LOAD_BALANCE &&
+			    elog.ev[k].lb.decision == t->lb_task.decision)
 				type = elog.ev[k].lb.migration_type;
 		if (t->lb_task.result == LBT_DELAYED) {
 			seen.skipped++;
@@ -687,13 +697,144 @@ static void test_delayed_not_migrated(void **state)
 		      now.skipped, now.moved_delayed_load);
 }
 
+/* ---- the records are true at decision time ---- */
+
+/*
+ * Each schedscope_lb_task and schedscope_load_balance field checked, as it
+ * is emitted, against the engine's state then: nr_balance_failed as the
+ * check read it (not the value after the outcome reset it), the check
+ * itself in the record's own unit, and task_h_load() cached and fresh.
+ */
+struct truth {
+	u64 decision_cpu[1 << 16]; /* the balancing CPU of each decision, by seq & 0xffff */
+	unsigned last_after[4096]; /* per domain: nr_balance_failed after its last attempt */
+	int nr_tasks, nr_compared, nr_util, nr_stale, nr_lb, nr_failed_reset;
+};
+
+static const struct sched_domain *sd_at(int cpu, int depth)
+{
+	const struct sched_domain *sd;
+
+	for_each_domain (cpu, sd)
+		if (sd->depth == depth)
+			return sd;
+	return NULL;
+}
+
+/* The kernel's h_load, top down from the CPU's root load, computed afresh. */
+static unsigned long h_load_fresh(struct cfs_rq *q)
+{
+	struct sched_entity *se = q->tg->se ? q->tg->se[rq_of(q)->cpu] : NULL;
+
+	if (!se)
+		return q->avg.load_avg;
+	return h_load_fresh(cfs_rq_of(se)) * se->avg.load_avg / (cfs_rq_of(se)->avg.load_avg + 1);
+}
+
+static void check_truth(void *ctx, const struct sched_event *ev)
+{
+	struct truth *t = ctx;
+	u64 decision = ev->type == EV_LB_GROUP	     ? ev->lb_group.decision
+		       : ev->type == EV_LB_TASK	     ? ev->lb_task.decision
+		       : ev->type == EV_LOAD_BALANCE ? ev->lb.decision
+						     : ~0ULL;
+
+	if (decision == ~0ULL)
+		return;
+	if (decision == ev->seq)
+		t->decision_cpu[decision & 0xffff] = (u64)ev->cpu;
+	int cpu = (int)t->decision_cpu[decision & 0xffff];
+
+	if (ev->type == EV_LB_TASK) {
+		const struct sched_domain *sd = sd_at(cpu, ev->lb_task.depth);
+		struct task_struct *p = &ST->task[ev->lb_task.pid - 1];
+		struct cfs_rq *q = cfs_rq_of(&p->se);
+		bool moved = ev->lb_task.result <= LBT_MOVED_HOT;
+
+		assert_non_null(sd);
+		t->nr_tasks++;
+		/* detach_tasks() read it once; nothing changes it before the outcome */
+		assert_int_equal(ev->lb_task.nr_balance_failed, sd_lb(sd)->nr_balance_failed);
+		if (ev->lb_task.compared) {
+			unsigned shift = MIN(ev->lb_task.nr_balance_failed, 63u);
+			s64 before = ev->lb_task.imbalance + (moved ? (s64)ev->lb_task.load : 0);
+
+			assert_true(moved || ev->lb_task.result == LBT_TOO_BIG);
+			assert_int_equal(moved, (s64)(ev->lb_task.load >> shift) <= before);
+			t->nr_compared++;
+		}
+		if (ev->lb_task.migration_type == migrate_util) {
+			t->nr_util++;
+			if (ev->lb_task.compared)
+				assert_int_equal(ev->lb_task.load, p->se.avg.util_avg);
+		}
+		if (ev->lb_task.migration_type == migrate_load) {
+			unsigned long cached = p->se.avg.load_avg * q->h_load / (q->avg.load_avg + 1);
+			unsigned long fresh = p->se.avg.load_avg * h_load_fresh(q) / (q->avg.load_avg + 1);
+
+			if (ev->lb_task.compared)
+				assert_int_equal(ev->lb_task.load, MAX(cached, 1UL));
+			assert_int_equal(ev->lb_task.load_fresh, fresh);
+			assert_int_equal(ev->lb_task.h_load_stale, cached != fresh);
+			t->nr_stale += ev->lb_task.h_load_stale;
+		}
+	}
+	if (ev->type == EV_LOAD_BALANCE) {
+		const struct sched_domain *sd = sd_at(cpu, ev->lb.depth);
+
+		assert_non_null(sd);
+		assert_true(sd->id < 4096);
+		t->nr_lb++;
+		assert_int_equal(ev->lb.nr_balance_failed, sd_lb(sd)->nr_balance_failed);
+		assert_int_equal(ev->lb.nr_balance_failed_before, t->last_after[sd->id]);
+		t->nr_failed_reset += ev->lb.nr_balance_failed_before > ev->lb.nr_balance_failed;
+		t->last_after[sd->id] = ev->lb.nr_balance_failed;
+	}
+}
+
+static void run_truth(const char *path, const char *kernel, struct truth *t)
+{
+	struct scenario_file sf;
+	struct sched_engine *e;
+	char err[512];
+
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(scenario_load(path, &sf, err, sizeof(err)), 0);
+	if (kernel)
+		assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	sched_add_listener(e, check_truth, t);
+	while (sched_step(e))
+		;
+	sched_engine_destroy(e);
+	scenario_free(&sf);
+	print_message("%s %s: %d attempts (%d reset nr_balance_failed), %d tasks looked at, %d checked "
+		      "against the imbalance, %d util, %d stale h_load\n",
+		      path, kernel ? kernel : "", t->nr_lb, t->nr_failed_reset, t->nr_tasks, t->nr_compared,
+		      t->nr_util, t->nr_stale);
+}
+
+static void test_records_at_decision_time(void **state)
+{
+	static struct truth t;
+
+	(void)state;
+	run_truth("scenarios/balance-spread-16-busy.scn", NULL, &t);
+	assert_true(t.nr_compared > 0 && t.nr_util > 0 && t.nr_failed_reset > 0);
+	run_truth("scenarios/numa-imbalance.scn", NULL, &t);
+	assert_true(t.nr_compared > 0);
+	run_truth("scenarios/balance-3hogs-2cpus.scn", "kernel=6.6", &t);
+	assert_true(t.nr_tasks > 0);
+}
+
 /* ---- herds: the threshold within the window, and the cause ---- */
 
-static void migrate_at(u64 t, int src, int dst, int reason)
+static void migrate_at(struct fx *f, u64 t, int src, int dst, int reason)
 {
 	struct sched_event ev;
 
-	ST->now = t;
+	f->e->st->now = t;
 	sched_event_init(&ev, EV_SCHED_MIGRATE_TASK, dst);
 	ev.migrate.orig_cpu = src;
 	ev.migrate.dest_cpu = dst;
@@ -707,7 +848,7 @@ static int herds(int cause)
 	int n = 0;
 
 	for (size_t i = 0; i < elog.nr; i++)
-		n += elog.ev[i].type == EV_SCHED_HERD && (cause < 0 || elog.ev[i].herd.cause == cause);
+		n += elog.ev[i].type == EV_HERD && (cause < 0 || elog.ev[i].herd.cause == cause);
 	return n;
 }
 
@@ -724,7 +865,7 @@ static void test_herd_detection(void **state)
 
 	/* four newidle pulls from CPU 0 by four CPUs in 0.9 ms: one herd */
 	for (int i = 0; i < 4; i++)
-		migrate_at(10 * MS + (u64)i * 300 * NSEC_PER_USEC, 0, i + 1, MIGRATE_NEWIDLE);
+		migrate_at(f, 10 * MS + (u64)i * 300 * NSEC_PER_USEC, 0, i + 1, MIGRATE_NEWIDLE);
 	assert_int_equal(herds(HERD_NEWIDLE), 1);
 	const struct sched_event *h = &elog.ev[elog.nr - 1];
 	assert_int_equal(h->herd.nr, 4);
@@ -732,22 +873,22 @@ static void test_herd_detection(void **state)
 	assert_int_equal(h->herd.nr_dst, 4);
 	assert_int_equal(h->herd.by_reason[MIGRATE_NEWIDLE], 4);
 	/* a fifth one inside the window is the same herd */
-	migrate_at(10 * MS + 950 * NSEC_PER_USEC, 0, 5, MIGRATE_NEWIDLE);
+	migrate_at(f, 10 * MS + 950 * NSEC_PER_USEC, 0, 5, MIGRATE_NEWIDLE);
 	assert_int_equal(herds(-1), 1);
 
 	/* four spread over 1.2 ms each 400 us apart: never 4 in one window */
 	for (int i = 0; i < 4; i++)
-		migrate_at(20 * MS + (u64)i * 400 * NSEC_PER_USEC, 0, 1, MIGRATE_BALANCE);
+		migrate_at(f, 20 * MS + (u64)i * 400 * NSEC_PER_USEC, 0, 1, MIGRATE_BALANCE);
 	assert_int_equal(herds(-1), 1);
 
 	/* wakers on four CPUs sending wakees to CPU 7 */
 	for (int i = 0; i < 4; i++)
-		migrate_at(30 * MS + (u64)i, i, 7, MIGRATE_WAKEUP);
+		migrate_at(f, 30 * MS + (u64)i, i, 7, MIGRATE_WAKEUP);
 	assert_int_equal(herds(HERD_WAKEUP), 1);
 
 	/* periodic and idle balancing: a group imbalance */
 	for (int i = 0; i < 4; i++)
-		migrate_at(40 * MS + (u64)i, 0, i + 1, i % 2 ? MIGRATE_NOHZ : MIGRATE_BALANCE);
+		migrate_at(f, 40 * MS + (u64)i, 0, i + 1, i % 2 ? MIGRATE_NOHZ : MIGRATE_BALANCE);
 	assert_int_equal(herds(HERD_IMBALANCE), 1);
 	assert_int_equal(herds(-1), 3);
 }
@@ -770,6 +911,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
 		cmocka_unit_test_teardown(test_herd_detection, teardown),
 		cmocka_unit_test_teardown(test_delayed_not_migrated, teardown),
+		cmocka_unit_test(test_records_at_decision_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

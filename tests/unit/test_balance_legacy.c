@@ -82,7 +82,7 @@ static void test_power_of(void **state)
 	f->cpu[1].core = 0;
 	f->cpu[1].thread = 1;
 	fx_start(f);
-	cur_engine = f->e;
+	sched_enter(f->e);
 	assert_int_equal(power_of(0), 589);
 	assert_int_equal(power_of(1), 589);
 	assert_int_equal(power_of(2), 1024);
@@ -100,7 +100,7 @@ static void test_avg_idle(void **state)
 
 	(void)state;
 	fx_start(f);
-	cur_engine = f->e;
+	sched_enter(f->e);
 	rq = cpu_rq(0);
 	assert_int_equal(rq->avg_idle, 1000000); /* boots at 2 * migration_cost */
 	rq->idle_stamp = rq->clock - 300 * US;
@@ -126,7 +126,7 @@ static void on_select(void *ctx, const struct sched_event *ev)
 {
 	struct placements *p = ctx;
 
-	if (ev->type == EV_SCHED_SELECT_RQ && (ev->select.wake_flags & WF_FORK))
+	if (ev->type == EV_SELECT_RQ && (ev->select.wake_flags & WF_FORK))
 		p->cpu[p->nr++] = ev->select.new_cpu;
 }
 
@@ -151,7 +151,7 @@ static void test_fork_placement(void **state)
 	assert_int_equal(p.nr, 4);
 	assert_memory_equal(p.cpu, want, sizeof(want));
 	/* two hogs per CPU: nothing is ever moved */
-	cur_engine = f->e;
+	sched_enter(f->e);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(T(f->e, i)->se.nr_migrations, 0);
 }
@@ -174,11 +174,12 @@ static void on_lb(void *ctx, const struct sched_event *ev)
 {
 	struct lb_log *l = ctx;
 
-	if (ev->type == EV_SCHED_LB_GROUP) {
+	if (ev->type == EV_LB_GROUP) {
 		if (l->cur.nr_grp && l->cur.grp[0].lb_group.decision != ev->lb_group.decision)
 			l->cur.nr_grp = 0;
 		l->cur.grp[l->cur.nr_grp++] = *ev;
-	} else if (ev->type == EV_SCHED_LB && (ev->lb.outcome == LB_MOVED || ev->lb.outcome == LB_FAILED) &&
+	} else if (ev->type == EV_LOAD_BALANCE &&
+		   (ev->lb.outcome == LB_MOVED || ev->lb.outcome == LB_FAILED) &&
 		   l->nr < (int)ARRAY_SIZE(l->rec)) {
 		l->cur.lb = *ev;
 		if (l->cur.nr_grp && l->cur.grp[0].lb_group.decision == ev->lb.decision)

@@ -112,7 +112,7 @@ static void task_exit(u64 t, int cpu, int pid)
 
 static void set_nice(u64 t, int cpu, int pid, int old_nice, int new_nice)
 {
-	struct sched_event *ev = add(t, EV_SCHED_SET_NICE, cpu);
+	struct sched_event *ev = add(t, EV_SET_NICE, cpu);
 
 	ev->nice.pid = pid;
 	ev->nice.old_nice = old_nice;
@@ -632,7 +632,7 @@ static void test_describe(void **state)
 
 static void balance_ev(u64 t, int cpu, int level, int moved)
 {
-	struct sched_event *ev = add(t, EV_SCHED_LB, cpu);
+	struct sched_event *ev = add(t, EV_LOAD_BALANCE, cpu);
 
 	ev->lb.level = (u8)level;
 	ev->lb.nr_moved = (u16)moved;
@@ -645,7 +645,7 @@ static void test_balance_and_herd(void **state)
 	balance_ev(1, 0, SDL_NUMA, 3);	/* 1 */
 	balance_ev(2, 1, SDL_NUMA, 5);	/* 2 */
 	balance_ev(3, 0, SDL_MC, 6);	/* 3 */
-	add(4, EV_SCHED_HERD, 2);	/* 4 */
+	add(4, EV_HERD, 2);		/* 4 */
 	assert_string_equal(run("balance cpu=0 level=NUMA moved >= 4"), "0");
 	assert_string_equal(run("balance level=NUMA"), "0,1,2");
 	assert_string_equal(run("balance moved < 4"), "1");

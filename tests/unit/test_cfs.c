@@ -153,7 +153,7 @@ static void check_slices(int kernel, int ncpus, const struct slice_case *c, size
 			fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 		struct sched_engine *e = fx_start(f);
 		sched_run_until(e, 100 * MS + 500 * US);
-		cur_engine = e;
+		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 		assert_int_equal(cfs->nr_running, c[k].n);
 		/* sanity of the table: a hair below period / N (3.3: within a few ns) */
@@ -195,7 +195,7 @@ static void test_sched_slice_weighted(void **state)
 		fx_task(f, 5, SCHED_NORMAL, 0, 0, NULL);
 		struct sched_engine *e = fx_start(f);
 		sched_run_until(e, 50 * MS + 500 * US);
-		cur_engine = e;
+		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 
 		/* 6 ms * 1024 / 1694 = 3626918.5 and 6 ms * 335 / 1694 = 1186540.7, truncated
@@ -232,7 +232,7 @@ static void test_sched_slice_weighted(void **state)
 		fx_task(f, 19, SCHED_NORMAL, 0, 0, NULL);
 		struct sched_engine *e = fx_start(f);
 		sched_run_until(e, 50 * MS + 500 * US);
-		cur_engine = e;
+		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 		assert_int_equal(sched_slice(cfs, &T(e, 2)->se), kv[k] == KV(6, 1) ? 750000 : 43626);
 		assert_int_equal(sched_slice(cfs, &T(e, 0)->se), 2978186);	/* 6e6*1024/2063 */
@@ -466,7 +466,7 @@ static void check_renice_keeps_vruntime(int kernel)
 
 		struct sched_command c = { .kind = CMD_SET_NICE, .task = who[k], .value = 5 };
 		assert_int_equal(sched_apply_command(e, &c, err, sizeof(err)), 0);
-		cur_engine = e;
+		sched_enter(e);
 		assert_int_equal(p->se.load.weight, scale_load(335));
 		/* nice 0 until the change: 0.5 ms of runtime is 500000 of vruntime */
 		u64 want = v + (running ? 500 * US : 0);
@@ -515,7 +515,7 @@ static void test_min_vruntime_monotonic(void **state)
 			assert_true((s64)(ci.min_vruntime - last) >= 0);
 		last = ci.min_vruntime;
 		first = false;
-		cur_engine = e;
+		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 		if (cfs->curr && cfs->curr->on_rq)
 			assert_true((s64)(cfs->curr->vruntime - ci.min_vruntime) >= -(s64)(3 * MS));

@@ -168,7 +168,7 @@ static void run_V_checks(int kernel, u32 hz)
 	struct sched_engine *e = fx_start(f);
 
 	while (sched_now(e) < 400 * MS && sched_step(e)) {
-		cur_engine = e;
+		sched_enter(e);
 		check_V_state(e, &nchecks);
 	}
 	assert_true(nchecks > 1000);
@@ -237,7 +237,7 @@ static void run_pick_checks(int kernel, bool twins)
 	struct sched_engine *e = fx_start(f);
 
 	while (sched_now(e) < 300 * MS && sched_step(e)) {
-		cur_engine = e;
+		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 		if (!cfs->nr_running)
 			continue;
@@ -279,7 +279,7 @@ static void run_deadline_checks(int kernel, const u64 vs[3])
 	struct sched_engine *e = fx_start(f);
 
 	while (sched_now(e) < 500 * MS && sched_step(e)) {
-		cur_engine = e;
+		sched_enter(e);
 		for (int i = 0; i < 3; i++) {
 			struct sched_entity *se = &T(e, i)->se;
 
@@ -407,7 +407,7 @@ static void check_new_task_placement(int kernel, int nice, bool initial_half, u6
 	while (T(e, b)->state == TASK_NEW)
 		assert_true(sched_step(e));
 	assert_int_equal(sched_now(e), 50 * MS + 300 * US);
-	cur_engine = e;
+	sched_enter(e);
 
 	/* V of the two hogs, from their vruntimes (unchanged since B was placed) */
 	struct sched_entity *q[2] = { &T(e, 0)->se, &T(e, 1)->se };
@@ -463,7 +463,7 @@ static void run_wakeup_placement(int kernel)
 		}
 		int before = e->st->nr_tasks;
 		assert_true(sched_step(e));
-		cur_engine = e;
+		sched_enter(e);
 		for (int i = 0; i < before; i++) {
 			struct task_struct *p = T(e, i);
 			struct sched_entity *q[FX_MAX_TASKS], *others[FX_MAX_TASKS];
@@ -537,7 +537,7 @@ static void check_renice_keeps_weighted_lag(int kernel, int new_nice)
 	/* on ticks, so the running task has no uncharged runtime when the command comes */
 	for (u64 t = 20 * MS; t < 400 * MS; t += 7 * MS) {
 		sched_run_until(e, t);
-		cur_engine = e;
+		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 		struct sched_entity *q[FX_MAX_TASKS];
 		int n = queued_entities(cfs, q, FX_MAX_TASKS);
@@ -554,7 +554,7 @@ static void check_renice_keeps_weighted_lag(int kernel, int new_nice)
 
 		struct sched_command c = { .kind = CMD_SET_NICE, .task = idx, .value = nice };
 		assert_int_equal(sched_apply_command(e, &c, err, sizeof(err)), 0);
-		cur_engine = e;
+		sched_enter(e);
 		n = queued_entities(cfs, q, FX_MAX_TASKS);
 		u64 V1 = ref_V(q, n), w1 = w_of(se);
 		assert_int_equal(w1, (u64)sched_prio_to_weight[nice + 20]);
@@ -600,7 +600,7 @@ static void check_renice_keeps_min_vruntime(int kernel)
 
 	for (u64 t = 20 * MS; t < 400 * MS; t += 7 * MS) {
 		sched_run_until(e, t);
-		cur_engine = e;
+		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 		struct task_struct *p = task_of(cfs->tl_first);
 		int nice = PRIO_TO_NICE(p->static_prio) == 7 ? 0 : 7;
@@ -642,7 +642,7 @@ static void check_lag_clamp(u32 hz, int nice, unsigned long weight, u32 wmult, u
 	fx_task(f, 5, SCHED_NORMAL, 0, 0, NULL);
 	struct sched_engine *e = fx_start(f);
 	sched_run_until(e, 20 * MS + 500 * US);
-	cur_engine = e;
+	sched_enter(e);
 	struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 	u64 V = avg_vruntime_peek(cfs);
 	const s64 offsets[] = { -10 * (s64)SEC, -limit - 1, -limit, -limit + 1, -500 * (s64)US, -1, 0,
@@ -698,7 +698,7 @@ static void run_saved_lag_checks(u32 hz)
 	struct sched_engine *e = fx_start(f);
 
 	while (sched_now(e) < 3 * SEC && sched_step(e)) {
-		cur_engine = e;
+		sched_enter(e);
 		for (int i = 0; i < f->sc.nr_tasks; i++) {
 			struct task_struct *p = T(e, i);
 			bool q = p->se.on_rq;

@@ -77,14 +77,14 @@ static void canon_of(const struct sched_event *ev, struct canon *c)
 		c->f[1] = (s64)ev->runtime.runtime;
 		c->f[2] = (s64)ev->runtime.vruntime;
 		break;
-	case EV_SCHED_SET_NICE:
+	case EV_SET_NICE:
 		c->f[0] = ev->nice.pid;
 		c->f[1] = ev->nice.old_nice;
 		c->f[2] = ev->nice.new_nice;
 		c->f[3] = ev->nice.policy;
 		c->f[4] = (s64)ev->nice.slice;
 		break;
-	case EV_SCHED_YIELD:
+	case EV_YIELD:
 		c->f[0] = ev->yield.pid;
 		break;
 	case EV_COMMAND:
@@ -467,7 +467,7 @@ static void check_stream(int kernel, int variant)
 			assert_int_equal(ci.curr_pid, a.running[c]);
 		}
 		/* CPU time from sched_switch = sum_exec_runtime, exactly */
-		cur_engine = f->e;
+		sched_enter(f->e);
 		for (int i = 0; i < f->sc.nr_tasks; i++) {
 			struct task_struct *p = &f->e->st->task[i];
 			struct sched_task_info ti;

@@ -89,7 +89,7 @@ static const struct sched_event *expect_exit(struct sched_engine *e, unsigned ki
 
 static void expect_all_fair(struct sched_engine *e)
 {
-	cur_engine = e;
+	sched_enter(e);
 	assert_false(scx_enabled());
 	for (int i = 0; i < sched_nr_tasks(e); i++)
 		if (T(e, i)->state != TASK_NEW && T(e, i)->state != TASK_DEAD)

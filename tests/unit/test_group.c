@@ -14,9 +14,9 @@
 
 #define MS NSEC_PER_MSEC
 
-static struct task_group *TG(int g)
+static struct task_group *TG(struct fx *f, int g)
 {
-	return &ST->tg[g];
+	return &f->e->st->tg[g];
 }
 
 /*
@@ -30,9 +30,9 @@ static void test_calc_group_shares(void **state)
 
 	fx_group(f, 0, 1024, RUNTIME_INF, 100 * MS, 0);
 	fx_start(f);
-	q = TG(1)->cfs_rq[0];
+	q = TG(f, 1)->cfs_rq[0];
 
-	TG(1)->load_avg = 3000;
+	TG(f, 1)->load_avg = 3000;
 	q->tg_load_avg_contrib = 1000;
 	q->load.weight = scale_load(2048);
 	q->avg.load_avg = 500;
@@ -44,13 +44,13 @@ static void test_calc_group_shares(void **state)
 	assert_int_equal(calc_group_shares(q), 699050);
 
 	/* never above the group's shares... */
-	TG(1)->load_avg = 0;
+	TG(f, 1)->load_avg = 0;
 	q->tg_load_avg_contrib = 0;
 	assert_int_equal(calc_group_shares(q), scale_load(1024));
 	/* ...and never below MIN_SHARES (2, unscaled) */
 	q->load.weight = 0;
 	q->avg.load_avg = 1;
-	TG(1)->load_avg = 100000000;
+	TG(f, 1)->load_avg = 100000000;
 	assert_int_equal(calc_group_shares(q), 2);
 }
 
@@ -73,9 +73,9 @@ static void test_shares_split_across_cpus(void **state)
 	fx_add_task(f, 0, SCHED_NORMAL, 0, NULL)->group = b;
 	fx_run_times(f, 4, 10 * NSEC_PER_SEC, run);
 
-	assert_in_range(scale_load_down(TG(a)->se[0]->load.weight), 480, 545);
-	assert_in_range(scale_load_down(TG(a)->se[1]->load.weight), 480, 545);
-	assert_in_range(scale_load_down(TG(b)->se[0]->load.weight), 1000, 1024);
+	assert_in_range(scale_load_down(TG(f, a)->se[0]->load.weight), 480, 545);
+	assert_in_range(scale_load_down(TG(f, a)->se[1]->load.weight), 480, 545);
+	assert_in_range(scale_load_down(TG(f, b)->se[0]->load.weight), 1000, 1024);
 	/* CPU time over 10 s: 3.33 s, 10 s, 3.33 s, 3.33 s (within 3 %) */
 	assert_in_range(run[0], 3233 * MS, 3433 * MS);
 	assert_in_range(run[1], 9990 * MS, 10000 * MS);
@@ -119,12 +119,12 @@ static void test_bandwidth_quota(void **state)
 	fx_run_times(f, 1, 2 * NSEC_PER_SEC, run);
 	/* 20 periods (21 started by the random phase), HZ 1000: overrun below 1 ms each */
 	assert_in_range(run[0], 400 * MS, 421 * MS + 21 * MS);
-	assert_in_range(TG(g)->cfs_bandwidth.nr_periods, 19, 20);
+	assert_in_range(TG(f, g)->cfs_bandwidth.nr_periods, 19, 20);
 	/* every period but perhaps the first, cut short by the timer's random phase */
-	assert_in_range(TG(g)->cfs_bandwidth.nr_throttled, TG(g)->cfs_bandwidth.nr_periods - 1,
-			TG(g)->cfs_bandwidth.nr_periods);
+	assert_in_range(TG(f, g)->cfs_bandwidth.nr_throttled, TG(f, g)->cfs_bandwidth.nr_periods - 1,
+			TG(f, g)->cfs_bandwidth.nr_periods);
 	/* throttled ~80 ms of each period */
-	assert_in_range(TG(g)->cfs_bandwidth.throttled_time, 19 * 79 * MS, 21 * 81 * MS);
+	assert_in_range(TG(f, g)->cfs_bandwidth.throttled_time, 19 * 79 * MS, 21 * 81 * MS);
 }
 
 /*
@@ -144,8 +144,8 @@ static void test_bandwidth_slack_return(void **state)
 	fx_add_task(f, 0, SCHED_NORMAL, 0, fx_program(f, 0, p, 2, 0))->group = g;
 	fx_start(f);
 	sched_run_until(f->e, 100 * MS);
-	b = &TG(g)->cfs_bandwidth;
-	assert_int_equal(TG(g)->cfs_rq[0]->runtime_remaining, (s64)MS);
+	b = &TG(f, g)->cfs_bandwidth;
+	assert_int_equal(TG(f, g)->cfs_rq[0]->runtime_remaining, (s64)MS);
 	if (b->nr_periods == 0)
 		assert_int_equal(b->runtime, 50 * MS - 5 * MS + 2 * MS);
 }
@@ -164,7 +164,7 @@ static void test_bandwidth_burst(void **state)
 
 	fx_add_task(f, 0, SCHED_NORMAL, 0, fx_program(f, 0, p, 2, 0))->group = g;
 	fx_start(f);
-	b = &TG(g)->cfs_bandwidth;
+	b = &TG(f, g)->cfs_bandwidth;
 	/* the task slept at once and the timer went idle; the pool was refilled to quota + burst */
 	sched_run_until(f->e, 540 * MS);
 	assert_int_equal(b->runtime, 20 * MS);
@@ -174,7 +174,7 @@ static void test_bandwidth_burst(void **state)
 	g = fx_group(f, 0, 1024, 10 * MS, 100 * MS, 10 * MS);
 	fx_add_task(f, 0, SCHED_NORMAL, 0, fx_program(f, 0, p, 2, 0))->group = g;
 	fx_run_times(f, 1, 1550 * MS, run);
-	b = &TG(g)->cfs_bandwidth;
+	b = &TG(f, g)->cfs_bandwidth;
 	/* the first busy period used its 10 ms and the 10 ms of burst: one burst counted */
 	assert_int_equal(b->nr_burst, 1);
 	assert_in_range(b->burst_time, 9 * MS, 10 * MS);
@@ -214,10 +214,10 @@ static void throttled_tasks_at(int kernel, u64 t, bool *group_on_rq, int *queued
 	fx_add_task(f, 0, SCHED_NORMAL, 0, NULL);	/* in the root: the CPU never idles */
 	fx_start(f);
 	sched_run_until(f->e, t);
-	*group_on_rq = TG(g)->se[0]->on_rq;
-	*queued = (int)TG(g)->cfs_rq[0]->h_nr_running;
-	*limbo = TG(g)->cfs_rq[0]->nr_limbo;
-	*throttled = TG(g)->cfs_rq[0]->throttled;
+	*group_on_rq = TG(f, g)->se[0]->on_rq;
+	*queued = (int)TG(f, g)->cfs_rq[0]->h_nr_running;
+	*limbo = TG(f, g)->cfs_rq[0]->nr_limbo;
+	*throttled = TG(f, g)->cfs_rq[0]->throttled;
 	fx_free(f);
 }
 

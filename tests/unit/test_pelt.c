@@ -350,7 +350,7 @@ static void check_hog_pelt(u64 start)
 	assert_near(ci.avg.util_avg, 1024, 0.01L, 0, "cfs_rq util_avg after 2 s");
 	assert_near(ci.avg.load_avg, 1024, 0.01L, 0, "cfs_rq load_avg after 2 s");
 	/* the task's own sums keep being aged: its last update is within a tick */
-	cur_engine = e;
+	sched_enter(e);
 	assert_true(e->st->task[0].se.avg.last_update_time + 2 * MS >= sched_now(e));
 	fx_free(f);
 }

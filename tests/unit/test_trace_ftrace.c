@@ -227,16 +227,16 @@ static void test_schedscope_events(void **state)
 	ev.command.task = 1;
 	ev.command.value = -5;
 	trace_ftrace_event(w, &ev);
-	ev = fx_event(1234567890123ULL, EV_SCHED_SET_NICE, 1);
+	ev = fx_event(1234567890123ULL, EV_SET_NICE, 1);
 	ev.nice.pid = 2;
 	ev.nice.old_nice = 0;
 	ev.nice.new_nice = -5;
 	ev.nice.slice = 3000000;
 	trace_ftrace_event(w, &ev);
-	ev = fx_event(1234567890123ULL, EV_SCHED_YIELD, 1);
+	ev = fx_event(1234567890123ULL, EV_YIELD, 1);
 	ev.yield.pid = 2;
 	trace_ftrace_event(w, &ev);
-	ev = fx_event(1234567890123ULL, EV_SCHED_YIELD, 1);
+	ev = fx_event(1234567890123ULL, EV_YIELD, 1);
 	ev.yield.pid = 77;				/* no name: "<...>" */
 	trace_ftrace_event(w, &ev);
 	ev = fx_event(1234567890123ULL, NR_SCHED_EVENTS, 1);	/* not an event: skipped */

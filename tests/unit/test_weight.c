@@ -400,7 +400,7 @@ static void test_engine_task_weights(void **state)
 	assert_int_equal(ti.nice, 10);
 
 	/* the inverse each task carries is the table's (or WMULT_IDLEPRIO) */
-	cur_engine = e;
+	sched_enter(e);
 	assert_int_equal(e->st->task[0].se.load.inv_weight, 48388);
 	assert_int_equal(e->st->task[1].se.load.inv_weight, 4194304);
 	assert_int_equal(e->st->task[2].se.load.inv_weight, 286331153);

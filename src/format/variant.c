@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A comparison's second side (variant.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "variant.h"
+
+bool variant_given(const struct variant *v)
+{
+	return v->path || v->nr_sets;
+}
+
+int variant_add_file(struct variant *v, const char *path, char *err, size_t errlen)
+{
+	if (v->path) {
+		snprintf(err, errlen, "--vs: given twice ('%s' and '%s'); one run compares with one other",
+			 v->path, path);
+		return -1;
+	}
+	if (!*path) {
+		snprintf(err, errlen, "--vs: expected a scenario file");
+		return -1;
+	}
+	v->path = path;
+	return 0;
+}
+
+int variant_add_set(struct variant *v, const char *assignment, char *err, size_t errlen)
+{
+	const char *eq = strchr(assignment, '=');
+
+	if (!eq || eq == assignment || !eq[1]) {
+		snprintf(err, errlen, "--vs-set: expected KEY=VALUE, got '%s'", assignment);
+		return -1;
+	}
+	if (v->nr_sets == VARIANT_MAX_SETS) {
+		snprintf(err, errlen, "--vs-set: more than %d", VARIANT_MAX_SETS);
+		return -1;
+	}
+	v->set[v->nr_sets++] = assignment;
+	return 0;
+}
+
+const char *variant_path(const struct variant *v, const char *a_path)
+{
+	return v->path ? v->path : a_path;
+}
+
+static bool sets_seed(const char *assignment)
+{
+	return !strncmp(assignment, "seed=", 5);
+}
+
+int variant_apply(const struct variant *v, const struct scenario_file *a, struct scenario_file *b, char *err,
+		  size_t errlen)
+{
+	bool seed_given = false;
+
+	for (int i = 0; i < v->nr_sets; i++) {
+		if (scenario_set_as(b, "--vs-set", v->set[i], err, errlen) < 0) {
+			scenario_free(b);
+			return -1;
+		}
+		seed_given |= sets_seed(v->set[i]);
+	}
+	if (!seed_given)
+		b->sc.seed = a->sc.seed;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Append s to the label, ending it with "..." when it does not fit. */
+static void label_add(char *label, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*len + n >= VARIANT_LABEL_MAX) {
+		strcpy(label + VARIANT_LABEL_MAX - 4, "...");
+		*len = VARIANT_LABEL_MAX - 1;
+		return;
+	}
+	memcpy(label + *len, s, n + 1);
+	*len += n;
+}
+
+void variant_labels(const struct variant *v, const char *a_path, char *a, char *b)
+{
+	size_t len;
+
+	snprintf(a, VARIANT_LABEL_MAX, "A: %s", v->path ? base_name(a_path) : "stock");
+	strcpy(b, "B: ");
+	len = 3;
+	if (v->path)
+		label_add(b, &len, base_name(v->path));
+	for (int i = 0; i < v->nr_sets; i++) {
+		const char *kv = v->set[i], *eq = strchr(kv, '=');
+		char item[VARIANT_LABEL_MAX];
+
+		/* a feature's name says it all; other keys read "kernel 6.1" */
+		if (!strncmp(kv, "feature=", 8))
+			snprintf(item, sizeof(item), "%s", eq + 1);
+		else
+			snprintf(item, sizeof(item), "%.*s %s", (int)(eq - kv), kv, eq + 1);
+		if (len > 3)
+			label_add(b, &len, ", ");
+		label_add(b, &len, item);
+	}
+}

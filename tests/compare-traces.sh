@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Two builds must write byte-identical traces of the heavy loads (a speed-up
+# that changes a trace is a bug): tests/compare-traces.sh OLD_BIN NEW_BIN.
+# The mixed load of `make bench` under EEVDF, legacy CFS and HZ 1000, and a
+# 256-CPU load; tests/snapshot-outputs.sh covers the shipped scenarios.
+set -u
+old=$1 new=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/big.scn" <<'SCN'
+topology server-256
+hz       250
+seed     3
+duration 2s
+group /a cpu.weight=300
+group /b cpu.max="20ms 10ms"
+task hog  count=300 group=/a program="run forever"
+task loop count=300 group=/b program="loop { run 1ms; sleep 9ms }"
+task io   count=200 program="loop { run uniform(100us, 2ms); sleep exp(3ms) }"
+SCN
+pass=0 fail=0
+check() {
+	name=$1
+	shift
+	a=$("$old" run "$@" --trace - | sha256sum)
+	b=$("$new" run "$@" --trace - | sha256sum)
+	if [ "$a" = "$b" ] && [ "$a" != "$(printf '' | sha256sum)" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "compare-traces: $name: the traces differ"
+	fi
+}
+m=tests/bench/mixed-load.scn
+check mixed $m
+check mixed-cfs $m --set sched=cfs --set kernel=6.1 --set duration=20s
+check mixed-hz1000 $m --set hz=1000 --set duration=20s
+check mixed-6.6 $m --set kernel=6.6 --set duration=20s
+check big-256 "$tmp/big.scn"
+echo "compare-traces: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Hostile input and faults (issue 19): run-hostile.sh BIN
+# Every case is a command, the exit status it must give and the stderr it
+# must print (tests/hostile/NAME.err, byte for byte), then what must hold
+# of the files around it: no output destroyed or half-written, a device or
+# a symlink never replaced, the old file's mode kept, no temporary file
+# left after a failure or a signal, every failed write told.
+# A full disk is a 64 KiB tmpfs when running as root, else skipped (the
+# /dev/full cases stand in for it).
+set -u
+bin=$(realpath "$1")
+golden=$(realpath tests/hostile)
+top=$(pwd)
+results=${RESULTS:-build/test-results}
+mkdir -p "$(dirname "$results")"
+results=$(realpath "$results")
+work=$(mktemp -d "${TMPDIR:-/tmp}/schedscope-hostile.XXXXXX")
+full=
+cleanup() {
+	[ -n "$full" ] && umount "$full" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "hostile: $1: ok"; }
+bad() { fail=$((fail + 1)); echo "hostile: $1: FAILED: $2"; }
+
+# case NAME WANT_RC CMD...: CMD's status and stderr (stdout to NAME.out);
+# sets $case_ok for the checks that follow
+case_() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$name.out" 2>"$name.stderr"
+	got=$?
+	case_ok=1
+	if [ "$got" -ne "$want" ]; then
+		bad "$name" "exit status $got, wanted $want; stderr: $(head -c 600 "$name.stderr")"
+		case_ok=0
+	elif ! cmp -s "$name.stderr" "$golden/${GOLDEN:-$name}.err"; then
+		bad "$name" "stderr differs from tests/hostile/${GOLDEN:-$name}.err: $(diff "$golden/${GOLDEN:-$name}.err" "$name.stderr" | head -20)"
+		case_ok=0
+	fi
+}
+# check NAME WHAT TEST...: one more thing that must hold after the case
+check() {
+	name=$1 what=$2
+	shift 2
+	[ "$case_ok" = 1 ] || return
+	if ! "$@"; then
+		bad "$name" "$what"
+		case_ok=0
+	fi
+}
+done_() { [ "$case_ok" = 1 ] && ok "$1"; }
+no_temps() { ! ls -a "${1:-.}" | grep -q '^\.schedscope\.'; }
+content_is() { [ "$(cat "$1")" = "$2" ]; }
+mode_is() { [ "$(stat -c %a "$1")" = "$2" ]; }
+is_char_dev() { [ -c "$1" ]; }
+old() { rm -f "$1"; echo old >"$1"; chmod "${2:-644}" "$1"; }
+cp "$top/tests/import/fork-delay.json" in.json
+json=in.json
+long="--set duration=600s"
+
+# ---- 1. import -o: devices written in place, symlinks followed, the mode kept ----
+case_ import-dev-null 0 "$bin" import "$json" -o /dev/null
+check import-dev-null "/dev/null is no longer a character device" is_char_dev /dev/null
+done_ import-dev-null
+
+case_ import-dev-full 2 "$bin" import "$json" -o /dev/full
+check import-dev-full "/dev/full is no longer a character device" is_char_dev /dev/full
+done_ import-dev-full
+
+old target.scn 640
+ln -sf target.scn link.scn
+case_ import-symlink 0 "$bin" import "$json" -o link.scn
+check import-symlink "the symlink was replaced" test -L link.scn
+check import-symlink "its target was not written" grep -q '^task worker' target.scn
+check import-symlink "its target's mode 640 was not kept" mode_is target.scn 640
+done_ import-symlink
+
+old kept.scn 644
+case_ import-mode 0 "$bin" import "$json" -o kept.scn
+check import-mode "mode 644 came back $(stat -c %a kept.scn)" mode_is kept.scn 644
+check import-mode "a temporary file is left" no_temps
+done_ import-mode
+
+ln -sf missing/nowhere.scn dangling.scn
+case_ import-dangling 2 "$bin" import "$json" -o dangling.scn
+check import-dangling "the dangling symlink was replaced" test -L dangling.scn
+done_ import-dangling
+
+mkdir -p adir
+case_ import-dir 2 "$bin" import "$json" -o adir
+check import-dir "the folder is gone" test -d adir
+done_ import-dir
+
+case_ import-no-folder 2 "$bin" import "$json" -o no/such/folder.scn
+done_ import-no-folder
+
+# ---- 2. every option checked before an output is opened ----
+old existing.txt
+case_ trace-bad-break 2 "$bin" run demo --trace existing.txt --break bogus
+check trace-bad-break "existing.txt was truncated" content_is existing.txt old
+done_ trace-bad-break
+
+old periods.txt
+case_ periods-bad-break 2 "$bin" run demo --periods periods.txt --break 'switch cpu=99'
+check periods-bad-break "periods.txt was truncated" content_is periods.txt old
+done_ periods-bad-break
+
+# ---- 3. no partial trace over the old one: a full disk, SIGTERM, SIGINT ----
+old trace.txt 600
+case_ trace-replaced 0 "$bin" run demo --until 100ms --trace trace.txt
+check trace-replaced "the trace is not complete" grep -q '^# tracer: nop' trace.txt
+check trace-replaced "mode 600 not kept" mode_is trace.txt 600
+check trace-replaced "a temporary file is left" no_temps
+done_ trace-replaced
+
+case_ trace-dev-full 2 "$bin" run demo --until 100ms --trace /dev/full
+done_ trace-dev-full
+ln -s /dev/full dev-full.json
+case_ trace-json-dev-full 2 "$bin" run demo --until 100ms --trace dev-full.json
+check trace-json-dev-full "the symlink to /dev/full was replaced" test -L dev-full.json
+done_ trace-json-dev-full
+
+# a signal during a long trace: the old file, whole, and no temporary file
+for sig in TERM INT HUP; do
+	for ext in txt json; do
+		old sig.$ext
+		env --default-signal=INT "$bin" run demo $long --trace sig.$ext >/dev/null 2>&1 &
+		pid=$!
+		# until the run is writing its temporary file
+		i=0
+		while no_temps && [ $i -lt 100 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		kill -$sig $pid
+		{ wait $pid; } 2>/dev/null
+		rc=$?
+		case_ok=1
+		check signal-$sig-$ext "exit status $rc, not death by SIG$sig" [ $rc -gt 128 ]
+		check signal-$sig-$ext "the old trace was not kept" content_is sig.$ext old
+		check signal-$sig-$ext "a temporary file is left" no_temps
+		done_ signal-$sig-$ext
+	done
+done
+
+if [ "$(id -u)" = 0 ] && mkdir -p full && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+	full=$work/full
+	old full/trace.txt
+	old full/periods.txt
+	case_ trace-full-disk 2 "$bin" run demo --trace full/trace.txt
+	check trace-full-disk "the old trace was not kept" content_is full/trace.txt old
+	check trace-full-disk "a temporary file is left" no_temps full
+	done_ trace-full-disk
+	case_ trace-json-full-disk 2 "$bin" run demo --trace full/trace.json
+	check trace-json-full-disk "a temporary file is left" no_temps full
+	check trace-json-full-disk "a partial trace.json is there" test ! -e full/trace.json
+	done_ trace-json-full-disk
+	case_ periods-full-disk 2 "$bin" run $top/scenarios/rtapp-periodic.scn --periods full/periods.txt
+	done_ periods-full-disk
+	umount "$full"
+	full=
+else
+	echo "hostile: full-disk cases skipped (not root, or no tmpfs)"
+fi
+
+# ---- 4. stdout: a failed write is told, exit 2 ----
+for c in "run demo" "run demo --report json" "run demo --check" "run demo --dump-state text" \
+	"run demo --break switch" "run demo --periods -" "run demo --until 10ms --trace -" \
+	"--help" "--version" "topology $top/topologies/dual.topo" \
+	"topology $top/topologies/dual.topo --format json" "view demo --at 1s"; do
+	name=stdout-$(echo "$c" | sed 's|'"$top"'/||g; s/[^a-z0-9]\{1,\}/-/g; s/-$//')
+	GOLDEN=stdout-full case_ "$name" 2 sh -c "\"$bin\" $c >/dev/full"
+	done_ "$name"
+done
+
+case_ stdout-import 2 sh -c "\"$bin\" import $json >/dev/full"
+done_ stdout-import
+
+echo "hostile $pass $fail" >>"$results"
+echo "hostile: $pass passed, $fail failed"
+[ $fail -eq 0 ]
