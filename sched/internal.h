@@ -113,23 +113,21 @@ struct sched_timer {
 
 struct timer_slot {
 	u64 expires;
-	u64 seq;	/* arming order: ties at equal time fire in this order */
+	/*
+	 * Ties at equal expiry, as one number so that the heap compares two
+	 * words: bit 63 clear for a timer that fires before the others due then
+	 * (a task's `run` end); then the rank (bits 47-62): before 3.8,
+	 * LinSched's order at one instant, CPU by CPU (cpu + 1, so not a CPU's
+	 * first); since, with noise on, a CPU's timer draws a random rank from
+	 * the engine's generator, so that CPUs whose interrupts come at the same
+	 * instant act in a seeded order, never CPU 0 first (0: a timer on no
+	 * CPU, fired before them in arming order); then bit 46 for a timer that
+	 * goes last (before 3.8 the running task's `run` end, on its CPU); then
+	 * the arming order (bits 0-45: 7e13 arms, days of simulation at any
+	 * speed).
+	 */
+	u64 order;
 	struct sched_timer *t;
-	/*
-	 * The flags fill one word, so that a slot has no padding for a copy to
-	 * fill with stack bytes (checkpoints are compared byte for byte).
-	 */
-	u16 first; /* fires before the others due at the same time */
-	/* before 3.8, LinSched's order at one instant: CPU by CPU (-1, not a CPU's,
-	 * first), and on each the running task's `run` end last */
-	u16 last;
-	/*
-	 * Then the rank: before 3.8 the CPU; since, a CPU's timer draws a random
-	 * rank from the engine's generator, so that CPUs whose interrupts come
-	 * at the same instant act in a seeded order, never CPU 0 first (-1: a
-	 * timer on no CPU, which keeps the arming order before them).
-	 */
-	s32 rank;
 };
 
 struct timer_queue {
@@ -144,6 +142,14 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t);
 static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
 struct sched_timer *timer_pop(struct timer_queue *q);
 bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b);
+/*
+ * A binary heap: a 4-ary one has half the levels but mispredicts more
+ * (choosing among 4 children), and its ~200 slots fit in L1 anyway.
+ */
+static inline int timer_heap_parent(int i)
+{
+	return (i - 1) / 2;
+}
 static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
 	return q->nr ? q->heap[0].t : NULL;
@@ -328,7 +334,7 @@ struct rq {
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct sched_timer tick, hrtick, work, intr_timer;
-	s32 slack_head; /* first task asleep here in a slack range, -1: none (noise.c) */
+	s32 slack_head;			/* first task asleep here in a slack range, -1: none (noise.c) */
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
 	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
@@ -405,8 +411,8 @@ struct task_struct {
 	u32 budget_used;
 	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
 	struct sched_timer wake_timer;
-	u64 wake_soft;			       /* its hrtimer's range starts here (noise.c) */
-	s32 slack_cpu, slack_prev, slack_next; /* on that CPU's slack list, or -1 */
+	u64 wake_soft;			/* its hrtimer's range starts here (noise.c) */
+	s32 slack_cpu, slack_prev, slack_next;	/* on that CPU's slack list, or -1 */
 	struct sched_timer fork_timer;
 	/* wakeup placement (select.c) */
 	unsigned int wakee_flips;

@@ -496,7 +496,7 @@ static void check_timers(void)
 
 	CHECK(q->nr >= 0 && q->nr <= q->cap, "timer.nr", 0, "%d of %d", q->nr, q->cap);
 	for (int i = 0; i < q->nr; i++) {
-		const struct timer_slot *s = &q->heap[i], *up = &q->heap[(i - 1) / 2];
+		const struct timer_slot *s = &q->heap[i], *up = &q->heap[timer_heap_parent(i)];
 
 		CHECK(s->t->heap_idx == i && s->t->expires == s->expires, "timer.slot", 0,
 		      "slot %d: timer kind %d says slot %d", i, s->t->kind, s->t->heap_idx);

@@ -11,20 +11,22 @@
 #include "internal.h"
 
 /* Checkpoints compare as bytes: a slot copied from the stack must carry no padding. */
-_Static_assert(sizeof(struct timer_slot) == 3 * sizeof(u64) + sizeof(struct sched_timer *),
+_Static_assert(sizeof(struct timer_slot) == 2 * sizeof(u64) + sizeof(struct sched_timer *),
 	       "struct timer_slot has padding");
 
-static bool key_before(const struct timer_slot *a, const struct timer_slot *b)
+#define ORDER_LATER (1ULL << 63)
+#define ORDER_CPU_SHIFT 47
+#define ORDER_LAST (1ULL << 46)
+#define ORDER_SEQ_MASK (ORDER_LAST - 1)
+#define ORDER_RANK_MAX 0xffffULL
+
+/* One 128-bit comparison, without a branch to mispredict. */
+static inline bool key_before(const struct timer_slot *a, const struct timer_slot *b)
 {
-	if (a->expires != b->expires)
-		return a->expires < b->expires;
-	if (a->first != b->first)
-		return a->first;
-	if (a->rank != b->rank)
-		return a->rank < b->rank;
-	if (a->last != b->last)
-		return b->last;
-	return a->seq < b->seq;
+	unsigned __int128 ka = (unsigned __int128)a->expires << 64 | a->order;
+	unsigned __int128 kb = (unsigned __int128)b->expires << 64 | b->order;
+
+	return ka < kb;
 }
 
 /* The heap's order, for the invariant checks. */
@@ -62,7 +64,7 @@ static void sift_up(struct timer_queue *q, int i)
 	struct timer_slot s = q->heap[i];
 
 	while (i > 0) {
-		int parent = (i - 1) / 2;
+		int parent = timer_heap_parent(i);
 		if (!key_before(&s, &q->heap[parent]))
 			break;
 		heap_set(q, i, q->heap[parent]);
@@ -71,18 +73,22 @@ static void sift_up(struct timer_queue *q, int i)
 	heap_set(q, i, s);
 }
 
+/* The earlier of slot i's children; -1 for a leaf. */
+static inline int first_child(const struct timer_queue *q, int i)
+{
+	int c = 2 * i + 1;
+
+	if (c >= q->nr)
+		return -1;
+	return c + (c + 1 < q->nr && key_before(&q->heap[c + 1], &q->heap[c]));
+}
+
 static void sift_down(struct timer_queue *q, int i)
 {
 	struct timer_slot s = q->heap[i];
+	int c;
 
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= q->nr)
-			break;
-		if (c + 1 < q->nr && key_before(&q->heap[c + 1], &q->heap[c]))
-			c++;
-		if (!key_before(&q->heap[c], &s))
-			break;
+	while ((c = first_child(q, i)) >= 0 && key_before(&q->heap[c], &s)) {
 		heap_set(q, i, q->heap[c]);
 		i = c;
 	}
@@ -92,7 +98,7 @@ static void sift_down(struct timer_queue *q, int i)
 /* Restore the heap order around slot i after its key changed either way. */
 static void sift(struct timer_queue *q, int i)
 {
-	if (i > 0 && key_before(&q->heap[i], &q->heap[(i - 1) / 2]))
+	if (i > 0 && key_before(&q->heap[i], &q->heap[timer_heap_parent(i)]))
 		sift_up(q, i);
 	else
 		sift_down(q, i);
@@ -112,7 +118,7 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 	sift(q, i);
 }
 
-static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool last)
+static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool after)
 {
 	/*
 	 * A task's own `run` ending goes before anything else due at the same
@@ -121,15 +127,16 @@ static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool 
 	 * Before 3.8 it goes after its CPU's other timers, as in LinSched, where
 	 * the task's program runs once the interrupt is over (sched_step()).
 	 */
-	struct timer_slot s = { expires, q->next_seq++, t, t->kind == T_WORK, last, -1 };
+	struct timer_slot s = { expires, (q->next_seq++ & ORDER_SEQ_MASK) | ORDER_LATER, t };
 
-	if (legacy_balance()) {
-		s.first = false;
-		s.rank = timer_cpu(t);
-		s.last = last || t->kind == T_WORK;
-	} else if (cur_engine->sc->noise && t->kind != T_FORK && timer_cpu(t) >= 0) {
-		s.rank = (s32)(sched_rand() >> 33);
-	}
+	if (legacy_balance())
+		s.order |= (u64)(timer_cpu(t) + 1) << ORDER_CPU_SHIFT | (t->kind == T_WORK ? ORDER_LAST : 0);
+	else if (t->kind == T_WORK)
+		s.order &= ~ORDER_LATER;
+	if (after)
+		s.order |= ORDER_RANK_MAX << ORDER_CPU_SHIFT | ORDER_LAST;
+	else if (!legacy_balance() && cur_engine->sc->noise && t->kind != T_FORK && timer_cpu(t) >= 0)
+		s.order |= (1 + (sched_rand() >> 49)) << ORDER_CPU_SHIFT;
 
 	t->expires = expires;
 	if (t->heap_idx >= 0) {
@@ -148,7 +155,7 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 }
 
 /*
- * Arm to fire in the same interrupt as another timer due at expires, after
+ * Arm to fire in the same interrupt as the CPU timer due at expires, after
  * it (a sleeper whose slack range holds the tick: hrtimer_interrupt() runs
  * the tick's earlier hard expiry first).
  */
@@ -157,11 +164,28 @@ void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires)
 	arm(q, t, expires, true);
 }
 
+/*
+ * Take the first timer out: its hole goes down to a leaf along the earliest
+ * child (no comparison with the slot that will fill it), and the last slot fills it from there,
+ * rising the level or two a late timer rises. Keys are unique (the arming
+ * order breaks ties), so the order timers fire in is the same whatever the
+ * heap's layout.
+ */
 struct sched_timer *timer_pop(struct timer_queue *q)
 {
 	struct sched_timer *t = timer_peek(q);
+	int i = 0, c;
 
-	if (t)
-		timer_cancel(q, t);
+	if (!t)
+		return NULL;
+	t->heap_idx = -1;
+	if (--q->nr == 0)
+		return t;
+	while ((c = first_child(q, i)) >= 0) {
+		heap_set(q, i, q->heap[c]);
+		i = c;
+	}
+	heap_set(q, i, q->heap[q->nr]);
+	sift_up(q, i);
 	return t;
 }

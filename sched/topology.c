@@ -714,12 +714,29 @@ static void top_cache_domain(struct sched_domains *sds, int cpu)
 	pc->sd_asym_cpucapacity = lowest_flag_domain(sds, cpu, SD_ASYM_CPUCAPACITY_FULL);
 }
 
+/*
+ * For each CPU its nearest lower-numbered SMT sibling (same core id), -1 for
+ * none: a group counts a core at its first CPU without walking the machine.
+ */
+static int *smt_prev_sibling(const struct sched_topology *t)
+{
+	int *prev = malloc((size_t)t->nr_cpus * sizeof(int));
+
+	if (!prev)
+		return NULL;
+	for (int i = 0; i < t->nr_cpus; i++) {
+		prev[i] = -1;
+		for (int j = i - 1; j >= 0 && prev[i] < 0; j--)
+			if (t->cpu[j].core == t->cpu[i].core)
+				prev[i] = j;
+	}
+	return prev;
+}
+
 /* group_weight, cores and the capacities (init_sched_groups_capacity(),
  * update_group_capacity() with arch_scale_cpu_capacity() as capacity_of()) */
-static void group_capacity(const struct sched_topology *t, struct sched_group *sg)
+static void group_capacity(const struct sched_topology *t, const int *prev_sibling, struct sched_group *sg)
 {
-	struct cpumask seen_core = { { 0 } };
-
 	sg->group_weight = cpumask_weight(&sg->span);
 	sg->sgc_id = cpumask_first(&sg->balance_mask);
 	sg->min_capacity = (unsigned long)-1;
@@ -732,14 +749,12 @@ static void group_capacity(const struct sched_topology *t, struct sched_group *s
 			sg->min_capacity = c;
 		if (c > sg->max_capacity)
 			sg->max_capacity = c;
-		/* cpu_smt_mask(): count each core once */
+		/* cpu_smt_mask(): count each core once, at its first CPU in the span */
 		bool dup = false;
-		for (int j = 0; j < i && !dup; j++)
-			dup = cpumask_test(&seen_core, j) && t->cpu[j].core == t->cpu[i].core;
-		if (!dup) {
-			cpumask_set(&seen_core, i);
+		for (int j = prev_sibling[i]; j >= 0 && !dup; j = prev_sibling[j])
+			dup = cpumask_test(&sg->span, j);
+		if (!dup)
 			sg->cores++;
-		}
 	}
 }
 
@@ -751,9 +766,10 @@ static int pack(struct builder *b)
 	int *newid = malloc((size_t)total * sizeof(int));
 	int *base = malloc((size_t)b->n * sizeof(int));
 	int *gmap = malloc(((size_t)b->nsg + 1) * sizeof(int));
+	int *prev_sibling = smt_prev_sibling(b->t);
 	int rc = -1;
 
-	if (!newid || !base || !gmap)
+	if (!newid || !base || !gmap || !prev_sibling)
 		goto out;
 	for (int i = 0; i < total; i++)
 		newid[i] = -1;
@@ -781,7 +797,7 @@ static int pack(struct builder *b)
 			struct sched_group *sg = &sds->sg[gmap[g]];
 			*sg = b->sg[g];
 			sg->id = gmap[g];
-			group_capacity(b->t, sg);
+			group_capacity(b->t, prev_sibling, sg);
 		}
 	for (int cpu = 0; cpu < b->n; cpu++) {
 		int depth = 0;
@@ -803,6 +819,7 @@ out:
 	free(newid);
 	free(base);
 	free(gmap);
+	free(prev_sibling);
 	return rc;
 }
 

@@ -37,6 +37,7 @@ check mixed $m
 check mixed-cfs $m --set sched=cfs --set kernel=6.1 --set duration=20s
 check mixed-hz1000 $m --set hz=1000 --set duration=20s
 check mixed-6.6 $m --set kernel=6.6 --set duration=20s
+check mixed-3.3 $m --set sched=cfs --set kernel=3.3 --set hz=1000 --set duration=10s
 check big-256 "$tmp/big.scn"
 echo "compare-traces: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "input.h"
 #include "loop.h"
+#include "split.h"
 
 #define MAX_WORDS 16
 
@@ -237,7 +238,9 @@ static int c_step(struct ui *ui, struct pane *pn, struct args *a)
 		return -1;
 	ui->paused = true;
 	for (long i = 0; i < n; i++) {
-		if (history_run_until_event(pn->run->h, UINT64_MAX, any_event, NULL) < 0) {
+		/* split: the next event of either side, the other brought to its time */
+		if (ui->split.on ? !ui_split_step(ui)
+				 : history_run_until_event(pn->run->h, UINT64_MAX, any_event, NULL) < 0) {
 			at_message(ui, pn, "end of the run");
 			return 0;
 		}
@@ -548,7 +551,8 @@ static int c_checkpoint(struct ui *ui, struct pane *pn, struct args *a)
 				break;
 		}
 	}
-	if (history_checkpoint(pn->run->h, name)) {
+	struct pane *o = ui_split_other(ui);
+	if (history_checkpoint(pn->run->h, name) || (o && history_checkpoint(o->run->h, name))) {
 		ui_error(ui, "checkpoint: out of checkpoint memory");
 		return -1;
 	}
@@ -787,6 +791,9 @@ static int c_set(struct ui *ui, struct pane *pn, struct args *a)
 
 		history_branch_info(h, history_current_branch(h), &now);
 		history_branch_info(h, was, &old);
+		char why[96];
+		snprintf(why, sizeof(why), "%s at %s", a->line, t);
+		ui_branch_note(pn->run, history_current_branch(h), why);
 		ui_message(ui,
 			   "%s at %s: new branch %s; the old future is branch %s (:branch %s, :compare %s)",
 			   a->line, t, now.name, old.name, old.name, old.name);
@@ -845,6 +852,108 @@ static int c_branch(struct ui *ui, struct pane *pn, struct args *a)
 	ui->paused = true;
 	history_switch_branch(pn->run->h, i, sched_now(pn->run->e));
 	ui_message(ui, "branch %s, at %s", a->w[1], ui_time_text(sched_now(pn->run->e), t, sizeof(t)));
+	return 0;
+}
+
+static int c_compare(struct ui *ui, struct pane *pn, struct args *a)
+{
+	struct ui_run *run = &ui->run; /* branches are A's */
+	char la[160], lb[160], err[256], t[32];
+	int i = branch_arg(ui, &ui->pane, a);
+
+	if (i < 0)
+		return -1;
+	if (ui->split.on && ui->split.focus) {
+		ui_error(ui, "compare: branches are side A's (o focuses it)");
+		return -1;
+	}
+	int cur = history_current_branch(run->h);
+	if (i == cur) {
+		ui_error(ui, "compare: %s is the current branch", a->w[1]);
+		return -1;
+	}
+	u64 fork = history_branch_fork(run->h, i);
+	ui_branch_label(run, cur, la, sizeof(la));
+	ui_branch_label(run, i, lb, sizeof(lb));
+	if (fork != UINT64_MAX)
+		history_goto_time(run->h, fork);
+	if (ui_split_open(ui, run->f, i, la, lb, err, sizeof(err))) {
+		ui_error(ui, "compare: %s", err);
+		return -1;
+	}
+	ui->paused = true;
+	ui_message(ui, "compare: %s (A) and %s (B) from %s, where they part; o switches side, | the layout",
+		   la, lb, ui_time_text(sched_now(run->e), t, sizeof(t)));
+	return 0;
+}
+
+static int c_split(struct ui *ui, struct pane *pn, struct args *a)
+{
+	static const char *const names[] = { "auto", "side", "stacked" };
+	const char *w = a->n > 1 ? a->w[1] : "toggle";
+
+	if (!ui->split.on) {
+		ui_error(ui, "split: no second run (ui A.scn --vs ..., or :compare BRANCH)");
+		return -1;
+	}
+	if (a->n > 2) {
+		ui_error(ui, "split: expected side, stacked, auto, toggle or off");
+		return -1;
+	}
+	if (!strcmp(w, "off")) {
+		/* the focused side stays */
+		if (ui->split.focus) {
+			ui_error(ui, "split off: shows side A alone; o focuses it first");
+			return -1;
+		}
+		ui_split_close(ui);
+		ui_message(ui, "split off");
+		return 0;
+	}
+	if (!strcmp(w, "toggle")) {
+		ui->split.layout = ui->split.drawn_side ? SPLIT_STACKED : SPLIT_SIDE;
+	} else {
+		int i;
+		for (i = 0; i < (int)ARRAY_SIZE(names) && strcmp(w, names[i]); i++)
+			;
+		if (i == (int)ARRAY_SIZE(names)) {
+			ui_error(ui, "split: '%s' is not side, stacked, auto, toggle or off", w);
+			return -1;
+		}
+		ui->split.layout = (enum split_layout)i;
+	}
+	ui_message(ui, "split: %s", names[ui->split.layout]);
+	return 0;
+}
+
+static int c_pane(struct ui *ui, struct pane *pn, struct args *a)
+{
+	const char *w = a->n > 1 ? a->w[1] : "other";
+
+	if (!ui->split.on) {
+		ui_error(ui, "pane: there is one pane (no split)");
+		return -1;
+	}
+	if (a->n > 2 || (strcmp(w, "a") && strcmp(w, "b") && strcmp(w, "other"))) {
+		ui_error(ui, "pane: expected a, b or other");
+		return -1;
+	}
+	ui->split.focus = !strcmp(w, "other") ? !ui->split.focus : w[0] == 'b';
+	ui_message(ui, "pane %s: %s", ui->split.focus ? "B" : "A", ui->split.label[ui->split.focus]);
+	return 0;
+}
+
+static int c_follow(struct ui *ui, struct pane *pn, struct args *a)
+{
+	const char *w = a->n > 1 ? a->w[1] : "toggle";
+
+	if (a->n > 2 || (strcmp(w, "on") && strcmp(w, "off") && strcmp(w, "toggle"))) {
+		ui_error(ui, "follow: expected on, off or toggle");
+		return -1;
+	}
+	ui->split.follow = !strcmp(w, "toggle") ? !ui->split.follow : !strcmp(w, "on");
+	ui_message(ui, ui->split.follow ? "follow: both panes show the focused pane's views"
+					: "follow off: each pane keeps its own views");
 	return 0;
 }
 
@@ -957,6 +1066,11 @@ static const struct cmd cmds[] = {
 	{ { "move", "task PATTERN to PATH", "move tasks to another group from now on" }, c_set },
 	{ { "branches", "", "list the branches (a change after a rewind starts one)" }, c_branches },
 	{ { "branch", "NAME", "follow another branch, at the same time" }, c_branch },
+	{ { "compare", "BRANCH", "split screen: this branch against BRANCH, from where they part" },
+	  c_compare },
+	{ { "split", "side|stacked|auto|toggle|off", "the split screen's layout (or off)" }, c_split },
+	{ { "pane", "a|b|other", "which side of the split the keys and commands act on" }, c_pane },
+	{ { "follow", "on|off|toggle", "both panes show the same views (on), or each its own" }, c_follow },
 	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
 	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },
 	{ { "unbind", "KEY", "remove a key's binding" }, c_unbind },
@@ -1019,6 +1133,8 @@ int ui_command(struct ui *ui, const char *line)
 		/* breakpoints follow the stream: a jump starts them afresh */
 		if (sched_nr_steps(pn->run->e) != steps)
 			ui_breaks_reset(ui);
+		/* one clock: the other side of a split to the same time */
+		ui_split_sync(ui);
 		return rc;
 	}
 	ui_error(ui, "unknown command '%s' (? lists them)", a.w[0]);

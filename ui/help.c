@@ -11,14 +11,37 @@
 
 /* Help lines: keys first, then commands. Returns the number of lines;
  * draws those in [top, top + h) at y. */
-static int help_lines(const struct keymap *km, struct cellbuf *cb, struct rect r, int top)
+static const char *const split_help[] = {
+	"Two runs side by side (or stacked) on one clock:",
+	"play, pause, step, rewind, goto, checkpoints and",
+	"breakpoints move both to the same simulated time.",
+	"A step goes to the next event of either side.",
+	"Keys and commands act on the focused pane, the one",
+	"with the lit label: o switches it. set and move",
+	"change the focused side only; breakpoints watch the",
+	"focused side's events. | toggles side by side and",
+	"stacked; :follow off lets each pane keep its own",
+	"views; :split off shows side A alone.",
+};
+
+static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, int top)
 {
+	const struct keymap *km = &ui->keymap;
 	struct style head = { C_CYAN, COLOR_DEFAULT, A_BOLD_ };
 	struct style key = { C_YELLOW, COLOR_DEFAULT, A_BOLD_ };
 	struct style dim = { COLOR_DEFAULT, COLOR_DEFAULT, A_DIM_ };
 	int line = 0, nk = km->nr;
 #define ROW(...) do { int y_ = r.y + line - top; if (cb && line >= top && y_ < r.y + r.h) { __VA_ARGS__; } line++; } while (0)
 
+	if (ui->split.on) {
+		ROW(cb_print(cb, r.x, y_, r.w, head, "Split screen"));
+		for (size_t i = 0; i < ARRAY_SIZE(split_help); i++)
+			ROW(cb_print(cb, r.x + 2, y_, r.w - 2, STYLE_PLAIN, "%s", split_help[i]));
+		for (int i = 0; i < 2; i++)
+			ROW(cb_print(cb, r.x + 2, y_, r.w - 2, key, "%s: %s", i ? "B" : "A",
+				     ui->split.label[i]));
+		ROW((void)0);
+	}
 	ROW(cb_print(cb, r.x, y_, r.w, head, "Keys"));
 	ROW(cb_print(cb, r.x, y_, r.w, dim,
 		     "every key runs a console command; rebind with  :bind KEY COMMAND"));
@@ -64,12 +87,12 @@ static void help_draw(struct pane *pn, struct cellbuf *cb, struct rect area)
 
 	cb_box(cb, area, frame, "schedscope help");
 	struct rect in = { area.x + 2, area.y + 1, area.w - 4, area.h - 2 };
-	int total = help_lines(&pn->ui->keymap, NULL, in, 0);
+	int total = help_lines(pn->ui, NULL, in, 0);
 	if (pn->help_top > total - in.h)
 		pn->help_top = total - in.h;
 	if (pn->help_top < 0)
 		pn->help_top = 0;
-	help_lines(&pn->ui->keymap, cb, in, pn->help_top);
+	help_lines(pn->ui, cb, in, pn->help_top);
 	if (total > in.h)
 		cb_print(cb, area.x + area.w - 22, area.y + area.h - 1, 20, frame,
 			 " %d-%d of %d ", pn->help_top + 1, MIN(total, pn->help_top + in.h), total);

@@ -330,6 +330,8 @@ void keymap_reset(struct keymap *km)
 		{ "n", "select group next" },
 		{ "N", "select group prev" },
 		{ "u", "select group up" },
+		{ "o", "pane other" },
+		{ "|", "split toggle" },
 		{ "?", "help" },
 		{ "F1", "help" },
 		{ "q", "quit" },

@@ -11,6 +11,7 @@
 #include "input.h"
 #include "loop.h"
 #include "screen.h"
+#include "split.h"
 
 #define FRAME_NS (NSEC_PER_SEC / UI_MAX_FPS)
 /* at most this much wall time per frame goes to the engine */
@@ -149,6 +150,9 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 	}
 	if (ui->breaks.nr)
 		x += cb_print(cb, x, y, cb->w - x, bar, "  breaks %d", ui->breaks.nr);
+	if (ui->split.on)
+		x += cb_print(cb, x, y, cb->w - x, key, "  split: %s%s", ui->split.focus ? "B" : "A",
+			      ui->split.follow ? "" : " own views");
 	if (pn->main_view)
 		x += cb_print(cb, x, y, cb->w - x, bar, "  [%s%s%s]", pn->main_view->name,
 			      pn->side_view ? "|" : "", pn->side_view ? pn->side_view->name : "");
@@ -156,6 +160,57 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 		x += cb_print(cb, x, y, cb->w - x, bar, "  cpu %d", pn->sel_cpu);
 	if (pn->sel_task >= 0)
 		x += cb_print(cb, x, y, cb->w - x, bar, "  task %s", run->f->sc.task[pn->sel_task].name);
+}
+
+/* A pane's label: which side, what it runs, its own counts; the focused one lit. */
+static void draw_label(struct ui *ui, struct cellbuf *cb, struct rect r, int side)
+{
+	struct pane *pn = side ? &ui->pane_b : &ui->pane;
+	bool on = ui->split.focus == side;
+	struct style st = on ? st_bar_sel : (struct style){ C_BLACK, C_WHITE, 0 };
+	char t[32];
+
+	if (!ui->colors)
+		st = (struct style){ COLOR_DEFAULT, COLOR_DEFAULT, on ? A_REVERSE_ | A_BOLD_ : A_REVERSE_ };
+	cb_fill(cb, (struct rect){ r.x, r.y, r.w, 1 }, ' ', st);
+	int x = cb_print(cb, r.x, r.y, r.w, st, " %s: %s ", side ? "B" : "A", ui->split.label[side]);
+	const struct ui_run *run = pn->run;
+	char right[96];
+	snprintf(right, sizeof(right), " events %llu  cp %d%s%s ",
+		 (unsigned long long)sched_nr_events(run->e), history_nr_checkpoints(run->h),
+		 sched_now(run->e) >= run->f->sc.duration ? "  end " : "",
+		 sched_now(run->e) < sched_now(ui_focus(ui)->run->e)
+			 ? ui_time_text(sched_now(run->e), t, sizeof(t))
+			 : "");
+	int rw = (int)strlen(right);
+	if (r.w - rw > x)
+		cb_print(cb, r.x + r.w - rw, r.y, rw, st, "%s", right);
+}
+
+static void draw_split(struct ui *ui, struct cellbuf *cb, struct rect r)
+{
+	struct rect ra, rb;
+
+	if (!ui_split_rects(ui, r, &ra, &rb)) {
+		struct style st = { C_YELLOW, COLOR_DEFAULT, A_BOLD_ };
+		int y = r.y + r.h / 2 - 1;
+		cb_print(cb, 1, y, cb->w - 2, st, "terminal too small for the split: need %dx%d or %dx%d",
+			 2 * SPLIT_MIN_PANE_W + 1, SPLIT_MIN_PANE_H + 3, SPLIT_MIN_PANE_W,
+			 2 * SPLIT_MIN_PANE_H + 3);
+		cb_print(cb, 1, y + 1, cb->w - 2, STYLE_PLAIN,
+			 "now %dx%d; :split off shows the focused side alone", cb->w, cb->h);
+		return;
+	}
+	struct rect pr[2] = { ra, rb };
+	ui->split.drawn_side = rb.x > ra.x;
+	for (int i = 0; i < 2; i++) {
+		draw_label(ui, cb, pr[i], i);
+		draw_views(i ? &ui->pane_b : &ui->pane, cb,
+			   (struct rect){ pr[i].x, pr[i].y + 1, pr[i].w, pr[i].h - 1 });
+	}
+	if (rb.x > ra.x) /* side by side: a rule between them */
+		for (int y = r.y; y < r.y + r.h; y++)
+			cb_put(cb, rb.x - 1, y, 0x2502, (struct style){ C_BRIGHT_BLACK, COLOR_DEFAULT, 0 });
 }
 
 void ui_draw_frame(struct ui *ui, struct cellbuf *cb)
@@ -166,7 +221,10 @@ void ui_draw_frame(struct ui *ui, struct cellbuf *cb)
 		return;
 	}
 	draw_header(ui, cb);
-	draw_views(ui_focus(ui), cb, (struct rect){ 0, 1, cb->w, cb->h - 3 });
+	if (ui->split.on)
+		draw_split(ui, cb, (struct rect){ 0, 1, cb->w, cb->h - 3 });
+	else
+		draw_views(ui_focus(ui), cb, (struct rect){ 0, 1, cb->w, cb->h - 3 });
 	draw_caption(ui, cb, cb->h - 2);
 	draw_status(ui, cb, cb->h - 1);
 }
@@ -205,6 +263,7 @@ static void advance(struct ui *ui, u64 wall_dt)
 				if (ev->cpu >= 0)
 					pn->sel_cpu = ev->cpu;
 				ui_breaks_hit(ui, run, ev);
+				ui_split_sync(ui);
 				return;
 			}
 		}
@@ -212,6 +271,7 @@ static void advance(struct ui *ui, u64 wall_dt)
 		if (wall_ns() > deadline)
 			break;
 	}
+	ui_split_sync(ui);
 	if (sched_finished(run->e) || sched_now(run->e) >= end) {
 		ui->paused = true;
 		ui_message(ui, "end of the run: , rewinds, g goes to a time");

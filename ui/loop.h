@@ -16,6 +16,10 @@
 int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t errlen);
 void ui_teardown(struct ui *ui);
 
+/* A run's engine and history over f; 0 or -1 with err. */
+int ui_run_setup(struct ui_run *run, const struct scenario_file *f, char *err, size_t errlen);
+void ui_run_teardown(struct ui_run *run);
+
 /* A pane showing run, with the default views and nothing selected. */
 void pane_init(struct pane *pane, struct ui *ui, struct ui_run *run);
 void pane_fini(struct pane *pane);

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "input.h"
 #include "loop.h"
+#include "split.h"
 
 static void step_listener(void *ctx, const struct sched_event *ev)
 {
@@ -58,7 +59,7 @@ const char *ui_caption(const struct ui_run *run, u64 *time)
 	return run->f->sc.note[i].text;
 }
 
-static int run_setup(struct ui_run *run, const struct scenario_file *f, char *err, size_t errlen)
+int ui_run_setup(struct ui_run *run, const struct scenario_file *f, char *err, size_t errlen)
 {
 	memset(run, 0, sizeof(*run));
 	run->f = f;
@@ -77,12 +78,13 @@ static int run_setup(struct ui_run *run, const struct scenario_file *f, char *er
 	return 0;
 }
 
-static void run_teardown(struct ui_run *run)
+void ui_run_teardown(struct ui_run *run)
 {
 	history_destroy(run->h);
 	sched_engine_destroy(run->e);
 	free(run->step_of);
 	free(run->notes);
+	free(run->why);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -101,10 +103,11 @@ void pane_init(struct pane *pane, struct ui *ui, struct ui_run *run)
 int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t errlen)
 {
 	memset(ui, 0, sizeof(*ui));
-	if (run_setup(&ui->run, f, err, errlen))
+	if (ui_run_setup(&ui->run, f, err, errlen))
 		return -1;
 	pane_init(&ui->pane, ui, &ui->run);
 	ui->speed = UI_DEFAULT_SPEED;
+	ui->split.follow = true;
 	ui->colors = 256;
 	ui->breaks.last_hit = -1;
 	keymap_reset(&ui->keymap);
@@ -123,14 +126,17 @@ void pane_fini(struct pane *pane)
 {
 	free(pane->tl_grid);
 	pane->tl_grid = NULL;
+	free(pane->task_lat);
+	pane->task_lat = NULL;
 }
 
 void ui_teardown(struct ui *ui)
 {
+	ui_split_close(ui);
 	pane_fini(&ui->pane);
 	ui_commands_fini(ui);
 	keymap_free(&ui->keymap);
-	run_teardown(&ui->run);
+	ui_run_teardown(&ui->run);
 }
 
 struct style ui_group_style(const struct ui *ui, int group)

@@ -17,6 +17,7 @@ struct key_binding;
 
 struct ui;
 struct pane;
+struct task_lat;
 
 struct view {
 	const char *name;	/* "cpus", "runqueue", "timeline", "events", "task", ... */
@@ -48,6 +49,11 @@ struct ui_run {
 	/* for every event, the engine step that emitted it (sched_nr_steps() then) */
 	u64 *step_of;
 	size_t cap_steps;
+	/* by branch index: the command line that started it, "" for main */
+	struct ui_branch_why {
+		char text[96];
+	} * why;
+	size_t cap_why;
 };
 
 /* How one pane looks at its run: what is selected, where lists are scrolled,
@@ -66,6 +72,9 @@ struct pane {
 	u64 tl_span_ns;		/* width of the window */
 	u64 tl_end_ns;		/* right edge; 0 = follow the current time */
 	struct grid *tl_grid;	/* its frame's cells, allocated on first use */
+
+	/* task view: its wakeup-latency histogram, fed from the log as it grows */
+	struct task_lat *task_lat;
 
 	/* events view */
 	u64 ev_top;		/* first visible seq */
@@ -106,9 +115,31 @@ struct console {
 	int gen_n, gen_idx;
 };
 
+/*
+ * The split screen: run A (struct ui's run and pane) beside run B, another
+ * scenario, a variant or another branch. One clock: commands move the
+ * focused side and the other follows to the same simulated time.
+ */
+enum split_layout {
+	SPLIT_AUTO,
+	SPLIT_SIDE,
+	SPLIT_STACKED
+};
+struct split {
+	bool on;
+	int focus; /* 0: A, 1: B */
+	enum split_layout layout;
+	bool follow;	    /* the other pane shows the focused pane's views */
+	char label[2][160]; /* what each side is, naming what differs */
+	bool drawn_side;    /* the last frame put them side by side (else stacked) */
+};
+
 struct ui {
-	struct ui_run run;
+	struct ui_run run; /* side A, the only one without a split */
 	struct pane pane;
+	struct ui_run run_b; /* side B, while split.on */
+	struct pane pane_b;
+	struct split split;
 
 	/* run control */
 	bool paused;
@@ -129,7 +160,10 @@ struct ui {
 };
 
 /* The pane keys and commands act on. */
-static inline struct pane *ui_focus(struct ui *ui) { return &ui->pane; }
+static inline struct pane *ui_focus(struct ui *ui)
+{
+	return ui->split.on && ui->split.focus ? &ui->pane_b : &ui->pane;
+}
 
 /* A stable colour per task (by pid) from the palette available. */
 struct style ui_task_style(const struct ui *ui, int pid);

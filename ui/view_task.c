@@ -10,13 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "src/analysis/report.h"
 #include "src/analysis/stats.h"
 #include "format.h"
 #include "sched/api/ext.h"
 #include "ui.h"
 
-static struct {
+/* The histogram's state, one per pane (each pane has its own run and task). */
+struct task_lat {
 	const struct sched_history *h;
 	int pid;
 	u64 fed;		/* events fed: [0, fed) */
@@ -24,54 +26,58 @@ static struct {
 	u64 woken_at;		/* pending wakeup, ~0 when none */
 	bool running;
 	struct lat_hist hist;
-} lat;
+};
 
-static void lat_reset(const struct sched_history *h, int pid)
+static void lat_reset(struct task_lat *lat, const struct sched_history *h, int pid)
 {
-	memset(&lat, 0, sizeof(lat));
-	lat.h = h;
-	lat.pid = pid;
-	lat.woken_at = ~0ULL;
+	memset(lat, 0, sizeof(*lat));
+	lat->h = h;
+	lat->pid = pid;
+	lat->woken_at = ~0ULL;
 }
 
-static void lat_feed(const struct sched_event *ev)
+static void lat_feed(struct task_lat *lat, const struct sched_event *ev)
 {
-	int pid = lat.pid;
+	int pid = lat->pid;
 
 	switch (ev->type) {
 	case EV_SCHED_WAKEUP:
 	case EV_SCHED_WAKEUP_NEW:
 		/* the first wakeup before a switch-in counts; none while still on the CPU */
-		if (ev->wake.pid == pid && !lat.running && lat.woken_at == ~0ULL)
-			lat.woken_at = ev->time;
+		if (ev->wake.pid == pid && !lat->running && lat->woken_at == ~0ULL)
+			lat->woken_at = ev->time;
 		break;
 	case EV_SCHED_SWITCH:
 		if (ev->sw.prev_pid == pid)
-			lat.running = false;
+			lat->running = false;
 		if (ev->sw.next_pid == pid) {
-			if (lat.woken_at != ~0ULL) {
-				lat_hist_add(&lat.hist, ev->time - lat.woken_at);
+			if (lat->woken_at != ~0ULL) {
+				lat_hist_add(&lat->hist, ev->time - lat->woken_at);
 			}
-			lat.woken_at = ~0ULL;
-			lat.running = true;
+			lat->woken_at = ~0ULL;
+			lat->running = true;
 		}
 		break;
 	}
 }
 
-static void lat_update(const struct pane *pn, int pid)
+static void lat_update(struct pane *pn, int pid)
 {
-	u64 upto = MIN(history_nr_logged(pn->run->h), sched_nr_events(pn->run->e));
-	const struct sched_event *last = lat.fed ? history_event(pn->run->h, lat.fed - 1) : NULL;
+	if (!pn->task_lat)
+		pn->task_lat = xmalloc(sizeof(*pn->task_lat));
+	struct task_lat *lat = pn->task_lat;
 
-	if (lat.h != pn->run->h || lat.pid != pid || lat.fed > upto ||
-	    (lat.fed && (!last || last->time != lat.last.time || last->type != lat.last.type ||
-			 last->cpu != lat.last.cpu)))
-		lat_reset(pn->run->h, pid);
-	for (; lat.fed < upto; lat.fed++)
-		lat_feed(history_event(pn->run->h, lat.fed));
-	if (lat.fed)
-		lat.last = *history_event(pn->run->h, lat.fed - 1);
+	u64 upto = MIN(history_nr_logged(pn->run->h), sched_nr_events(pn->run->e));
+	const struct sched_event *last = lat->fed ? history_event(pn->run->h, lat->fed - 1) : NULL;
+
+	if (lat->h != pn->run->h || lat->pid != pid || lat->fed > upto ||
+	    (lat->fed && (!last || last->time != lat->last.time || last->type != lat->last.type ||
+			  last->cpu != lat->last.cpu)))
+		lat_reset(lat, pn->run->h, pid);
+	for (; lat->fed < upto; lat->fed++)
+		lat_feed(lat, history_event(pn->run->h, lat->fed));
+	if (lat->fed)
+		lat->last = *history_event(pn->run->h, lat->fed - 1);
 }
 
 static void draw_hist(struct pane *pn, struct cellbuf *cb, int x, int y, int w, int h)
@@ -79,23 +85,24 @@ static void draw_hist(struct pane *pn, struct cellbuf *cb, int x, int y, int w, 
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 	char b1[32], b2[32], b3[32];
-	u64 p50 = lat_hist_value(&lat.hist, 0), p99 = lat_hist_value(&lat.hist, 1);
-	u64 max = lat_hist_value(&lat.hist, 2);
+	const struct task_lat *lat = pn->task_lat;
+	u64 p50 = lat_hist_value(&lat->hist, 0), p99 = lat_hist_value(&lat->hist, 1);
+	u64 max = lat_hist_value(&lat->hist, 2);
 
 	if (h < 1)
 		return;
 	cb_print(cb, x, y, w, bold, "wakeup latency (sched_wakeup \u2192 switched in): %" PRIu64 " samples",
-		 lat.hist.count);
+		 lat->hist.count);
 	y++;
 	h--;
-	if (lat.hist.count && h > 0) {
+	if (lat->hist.count && h > 0) {
 		cb_print(cb, x + 2, y, w - 2, bold, "p50 %s   p99 %s   max %s",
 			 fmt_dur(b1, sizeof(b1), (s64)p50, false), fmt_dur(b2, sizeof(b2), (s64)p99, false),
 			 fmt_dur(b3, sizeof(b3), (s64)max, false));
 		y++;
 		h--;
 	}
-	if (!lat.hist.count || h < 1) {
+	if (!lat->hist.count || h < 1) {
 		if (h >= 1)
 			cb_print(cb, x + 2, y, w - 2, dim, "no wakeups yet");
 		return;
@@ -106,7 +113,7 @@ static void draw_hist(struct pane *pn, struct cellbuf *cb, int x, int y, int w, 
 	int lo = 63, hi = 0;
 
 	for (unsigned b = 0; b < LAT_OCTAVES * LAT_SUB; b++) {
-		if (!lat.hist.bucket[b])
+		if (!lat->hist.bucket[b])
 			continue;
 		u64 v = lat_bucket_lower(b);
 		int k = v ? 63 - __builtin_clzll(v) : 0;
@@ -114,7 +121,7 @@ static void draw_hist(struct pane *pn, struct cellbuf *cb, int x, int y, int w, 
 		if (k < 10)
 			k = 9;	/* everything under 1.0us in one row */
 
-		bins[k] += lat.hist.bucket[b];
+		bins[k] += lat->hist.bucket[b];
 		lo = MIN(lo, k);
 		hi = MAX(hi, k);
 	}

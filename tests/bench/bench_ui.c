@@ -24,6 +24,10 @@
  * the ANSI writer's size of a whole frame, an upper bound: curses' diff
  * sends only the cells that changed since the previous frame.
  *
+ * Split-screen frame time: the same, with the screen split (ui_split_open)
+ * and B a second engine over the same scenario brought to the same time;
+ * both panes follow the view (split_frame_NAME).
+ *
  * Output: `bench: NAME VALUE UNIT`.
  *
  * Usage: bench_ui [-q]   (-q: one batch per figure instead of REPS)
@@ -34,6 +38,7 @@
 
 #include "ui/commands.h"
 #include "ui/loop.h"
+#include "ui/split.h"
 #include "bench_util.h"
 
 #define MIN_BATCH_SEC 0.05
@@ -154,6 +159,21 @@ static void fig(const char *name, const char *text)
 	printf("bench: ui_%s_%dx%d ansi_bytes_after_step %llu B\n", name, SCREEN_W, SCREEN_H,
 	       (unsigned long long)stepped);
 	fflush(stdout);
+
+	/* the split screen: B a second engine over the same scenario, at the same time */
+	if (ui_split_open(&ui, &f, -1, "stock", "the same, a second engine", err, sizeof(err))) {
+		fprintf(stderr, "bench: split: %s\n", err);
+		exit(1);
+	}
+	command(&ui, "select cpu 0");
+	command(&ui, "select task loop.0");
+	for (int i = 0; i < ui_nr_views; i++) {
+		const struct view *v = ui_views[i];
+
+		printf("bench: ui_%s_%dx%d split_frame_%s %.1f us\n", name, SCREEN_W, SCREEN_H, v->name,
+		       frame_us(&ui, &cb, v));
+		fflush(stdout);
+	}
 
 	cb_free(&cb);
 	ui_teardown(&ui);

@@ -183,6 +183,50 @@ else
 fi
 $T kill-session -t e2e 2>/dev/null
 
+# ---- the split screen: a branch against the old future, one clock ----
+cat > "$tmp/split" <<'CMDS'
+pause
+goto 2s
+checkpoint two
+goto 1s
+set nice web.0 10
+compare main
+CMDS
+start ui scenarios/demo.scn --commands "$tmp/split"
+check "compare splits the screen" "A: b1: set nice web.0 10 at 1.000000s"
+check "side B is the old future" "B: main"
+check "both from where they part" "PAUSED  1.000000s / 10.000000s"
+$T send-keys -t e2e .
+check "a step moves both sides" "step: at 1.0"
+$T send-keys -t e2e o
+check "o focuses side B" "split: B"
+$T send-keys -t e2e 3
+check "views follow the focused pane" "[timeline]"
+$T resize-window -t e2e -x 200 -y 50
+if wait_for "│ B: main" 3; then ok "wide: side by side"; else bad "not side by side at 200x50"; fi
+$T send-keys -t e2e "|"
+sleep 0.3
+if screen | grep -q "A: b1.*B: main"; then bad "| did not stack the panes"; else ok "| stacks the panes"; fi
+$T resize-window -t e2e -x 90 -y 24
+check "90x24 is too small for the split" "terminal too small for the split"
+$T resize-window -t e2e -x 70 -y 20
+check "70x20 is too small for anything" "terminal too small: need 80x24"
+$T resize-window -t e2e -x 100 -y 30
+check "back to 100x30: both panes" "B: main"
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "goto 2.5s" Enter
+check "goto moves both" "PAUSED  2.500000s / 10.000000s"
+$T send-keys -t e2e ?
+check "? explains the split" "Split screen"
+$T send-keys -t e2e Escape
+sleep 0.3
+$T send-keys -t e2e q
+rc=$(wait_exit)
+if [ "$rc" = 0 ]; then ok "q quits the split with status 0"; else bad "split: exit status after q: $rc"; fi
+if restored; then ok "terminal restored after the split"; else bad "terminal not restored after the split"; fi
+$T kill-session -t e2e 2>/dev/null
+
 # ---- monochrome ----
 start ui "$scn" --colors 0 --paused
 check "--colors 0 --paused" "PAUSED  0.000000s"
