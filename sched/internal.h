@@ -334,7 +334,7 @@ struct rq {
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct sched_timer tick, hrtick, work, intr_timer;
-	s32 slack_head;			/* first task asleep here in a slack range, -1: none (noise.c) */
+	s32 slack_head; /* first task asleep here in a slack range, -1: none (noise.c) */
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
 	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
@@ -411,8 +411,8 @@ struct task_struct {
 	u32 budget_used;
 	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
 	struct sched_timer wake_timer;
-	u64 wake_soft;			/* its hrtimer's range starts here (noise.c) */
-	s32 slack_cpu, slack_prev, slack_next;	/* on that CPU's slack list, or -1 */
+	u64 wake_soft;			       /* its hrtimer's range starts here (noise.c) */
+	s32 slack_cpu, slack_prev, slack_next; /* on that CPU's slack list, or -1 */
 	struct sched_timer fork_timer;
 	/* wakeup placement (select.c) */
 	unsigned int wakee_flips;
