@@ -100,12 +100,9 @@ static const struct {
 	const char *name;
 	int min, max;
 } cpu_keys[NR_CK] = {
-	[CK_PACKAGE] = { "package", 0, SCHED_MAX_CPUS - 1 },
-	[CK_CORE] = { "core", 0, SCHED_MAX_CPUS - 1 },
-	[CK_THREAD] = { "thread", 0, SCHED_MAX_CPUS - 1 },
-	[CK_LLC] = { "llc", 0, SCHED_MAX_CPUS - 1 },
-	[CK_CLUSTER] = { "cluster", 0, SCHED_MAX_CPUS - 1 },
-	[CK_NODE] = { "node", 0, SCHED_MAX_CPUS - 1 },
+	[CK_PACKAGE] = { "package", 0, SCHED_MAX_CPUS - 1 }, [CK_CORE] = { "core", 0, SCHED_MAX_CPUS - 1 },
+	[CK_THREAD] = { "thread", 0, SCHED_MAX_CPUS - 1 },   [CK_LLC] = { "llc", 0, SCHED_MAX_CPUS - 1 },
+	[CK_CLUSTER] = { "cluster", 0, SCHED_MAX_CPUS - 1 }, [CK_NODE] = { "node", 0, SCHED_MAX_CPUS - 1 },
 	[CK_CAPACITY] = { "capacity", 1, MAX_CAPACITY },
 };
 

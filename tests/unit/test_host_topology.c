@@ -253,8 +253,8 @@ static void test_arm(void **state)
 
 	/* the largest a sysfs file can say scales without overflow (UBSan watches) */
 	for (int cpu = 0; cpu < 8; cpu++)
-		put(cpu < 4 ? "4026531839\n" : "9223372036854775807\n", "sys/devices/system/cpu/cpu%d/cpu_capacity",
-		    cpu);
+		put(cpu < 4 ? "4026531839\n" : "9223372036854775807\n",
+		    "sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
 	for (int i = 0; i < 8; i++)
 		want[i].capacity = i < 4 ? 1 : 1024;
 	if (host_topology_read(root, &t, err, sizeof(err)) < 0)
@@ -357,7 +357,8 @@ static void test_cpu_lines(void **state)
 		   "x.topo:1:24: unknown key 'sock' (expected package, core, thread, llc, cluster, node, capacity)");
 	TOPO_ERROR("cpu 0 package=0 core=0 core=1\n", "x.topo:1:24: duplicate key 'core'");
 	TOPO_ERROR("cpu 0 package=0 core=x\n", "x.topo:1:22: core 'x' is not an integer");
-	TOPO_ERROR("cpu 0 package=0 core=0 thread=1024\n", "x.topo:1:31: thread '1024' is out of range (0..1023)");
+	TOPO_ERROR("cpu 0 package=0 core=0 thread=1024\n",
+		   "x.topo:1:31: thread '1024' is out of range (0..1023)");
 	TOPO_ERROR("cpu 0 package=0 core\n", "x.topo:1:17: expected KEY=VALUE, got 'core'");
 	TOPO_ERROR("cpu 1024 package=0 core=0\n", "x.topo:1:5: CPU '1024' is out of range (0..1023)");
 	TOPO_ERROR("cpu 1 package=0 core=0\n", "x.topo:1:5: cpu 1: the 1 cpu lines must number the CPUs 0-0");
