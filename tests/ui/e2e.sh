@@ -92,7 +92,8 @@ restored() {
 }
 
 # ---- the keys ----
-start ui "$scn"
+# the ideal machine, so that the tick a breakpoint at 1s stops on is at 1.000000s
+start ui "$scn" --set noise=off
 check "starts running" "RUNNING"
 check "status line shows the duration" "/ 10.000000s"
 
