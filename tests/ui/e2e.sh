@@ -182,6 +182,51 @@ else
 fi
 $T kill-session -t e2e 2>/dev/null
 
+# ---- the runqueue's number line: a stable axis, zoom lock, every task reachable ----
+cat > "$tmp/sixty.scn" <<'SCN'
+topology single
+duration 1s
+task t count=60 program="run forever"
+SCN
+start ui "$tmp/sixty.scn" --paused
+check "sixty tasks start paused" "PAUSED  0.000000s"
+for c in "goto 200ms" "view runqueue"; do
+	$T send-keys -t e2e :
+	sleep 0.1
+	$T send-keys -t e2e "$c" Enter
+done
+check "the runqueue holds sixty" "nr_running 60"
+check "the rest are below" "more below (j, PgDn, End)"
+axis() {
+	screen | grep -E '^ *[-+0-9.]+[mun]?s +.* V ' | head -n1
+}
+a1=$(axis)
+for i in 1 2 3; do
+	$T send-keys -t e2e .
+	sleep 0.2
+done
+a2=$(axis)
+if [ -n "$a1" ] && [ "$a1" = "$a2" ]; then ok "the axis stays put over three steps"; else bad "the axis changed: '$a1' -> '$a2'"; fi
+$T send-keys -t e2e End
+check "End scrolls to the last tasks" "more above (k, PgUp, Home)"
+if screen | grep -qF "more below"; then bad "End left tasks below"; else ok "nothing is left below after End"; fi
+$T send-keys -t e2e Home
+check "Home scrolls back" "more below (j, PgDn, End)"
+span1=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
+$T send-keys -t e2e z
+check "z locks the zoom" "of virtual time, locked"
+span2=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
+if [ -n "$span1" ] && [ "$span1" != "$span2" ]; then ok "z zooms in: $span1 -> $span2"; else bad "z did not zoom: '$span1' -> '$span2'"; fi
+$T send-keys -t e2e .
+sleep 0.2
+span3=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
+if [ "$span2" = "$span3" ]; then ok "a locked zoom survives a step"; else bad "the locked zoom moved: '$span2' -> '$span3'"; fi
+$T send-keys -t e2e a
+check "a fits the axis again" "fitted to the queue"
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
+
 # ---- the split screen: a branch against the old future, one clock ----
 cat > "$tmp/split" <<'CMDS'
 pause
