@@ -77,12 +77,12 @@ static void on_interrupt(int sig)
 }
 
 struct progress {
-	bool shown;		/* stderr is a terminal */
-	u64 start, last;	/* wall clock: the run's start, the last line */
+	bool shown;	 /* stderr is a terminal */
+	u64 start, last; /* wall clock: the run's start, the last line */
 	u64 events0;
 };
 
-#define PROGRESS_AFTER (NSEC_PER_SEC)	/* a run shorter than this shows nothing */
+#define PROGRESS_AFTER (NSEC_PER_SEC) /* a run shorter than this shows nothing */
 #define PROGRESS_EVERY (NSEC_PER_SEC / 4)
 
 /* "run: 12.345 s of 600.000 s simulated (2.1%), 1.20M events/s, ETA 0:00:45" */
@@ -474,7 +474,8 @@ int cmd_run(int argc, char **argv)
 	free(ok);
 	rc = failed ? 1 : 0;
 	if (run_interrupted) {
-		fprintf(stderr, "schedscope: %s: interrupted at %.3f s of %.3f s: the report is the run so far%s\n",
+		fprintf(stderr,
+			"schedscope: %s: interrupted at %.3f s of %.3f s: the report is the run so far%s\n",
 			path, (double)sched_now(e) / 1e9, (double)end / 1e9,
 			tf.tmp || pf.tmp ? "; no file written (the old one kept)" : "");
 		rc = 130;
