@@ -244,7 +244,8 @@ int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const
 			goto out;
 	}
 	/* the characters and their widths, as far as the word that does not fit */
-	for (const unsigned char *p = (const unsigned char *)buf; *p && (total <= max_w || cps[len - 1] != ' ');) {
+	for (const unsigned char *p = (const unsigned char *)buf;
+	     *p && (total <= max_w || cps[len - 1] != ' ');) {
 		u32 ch = utf8_next(&p);
 		int w = cb_wcwidth(ch);
 
@@ -281,7 +282,7 @@ int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const
 	if (gap)
 		put_w(cb, x + used++, y, ' ', 1, st);
 	if (keep < len)
-		put_w(cb, x + used++, y, 0x2026, 1, st);	/* … */
+		put_w(cb, x + used++, y, 0x2026, 1, st); /* … */
 out:
 	if (cps != cps_small)
 		free(cps);

@@ -219,12 +219,9 @@ static void test_html_output(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_clipping),
-		cmocka_unit_test(test_wide_chars),
-		cmocka_unit_test(test_cut_keeps_numbers),
-		cmocka_unit_test(test_box),
-		cmocka_unit_test(test_text_output),
-		cmocka_unit_test(test_ansi_output),
+		cmocka_unit_test(test_clipping),	  cmocka_unit_test(test_wide_chars),
+		cmocka_unit_test(test_cut_keeps_numbers), cmocka_unit_test(test_box),
+		cmocka_unit_test(test_text_output),	  cmocka_unit_test(test_ansi_output),
 		cmocka_unit_test(test_html_output),
 	};
 
