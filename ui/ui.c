@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "src/base/mem.h"
+#include "src/format/diff_expr.h"
 #include "src/format/lex.h"
 #include "commands.h"
 #include "input.h"
 #include "loop.h"
 #include "split.h"
+#include "trace_job.h"
 
 static void note_listener(void *ctx, const struct sched_event *ev)
 {
@@ -101,6 +103,7 @@ int ui_setup(struct ui *ui, const struct scenario_file *f, size_t history_budget
 	ui->speed = UI_DEFAULT_SPEED;
 	ui->history_budget = history_budget;
 	ui->split.follow = true;
+	ui->split.diff.sort = MET_SHARE;
 	ui->colors = 256;
 	ui->breaks.last_hit = -1;
 	keymap_reset(&ui->keymap);
@@ -125,6 +128,7 @@ void pane_fini(struct pane *pane)
 
 void ui_teardown(struct ui *ui)
 {
+	ui_trace_abort(ui);
 	ui_split_close(ui);
 	pane_fini(&ui->pane);
 	ui_commands_fini(ui);
