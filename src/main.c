@@ -56,10 +56,12 @@ static void usage(FILE *out)
 		"state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
+		"  --history-budget SIZE  memory for --break's and --rewind-check's history (512M)\n"
 		"  --check-invariants  check the engine's invariants at every step; abort if one fails\n"
 		"  --periods FILE      write rt-app's per-thread log columns, every thread (- for stdout)\n"
 		"\n"
-		"ui and view also take --seed, --set and --param; view takes --colors and --commands.\n"
+		"ui and view also take --seed, --set, --param and --history-budget; view takes --colors\n"
+		"and --commands.\n"
 		"\n"
 		"SCENARIO may be `%s` for the built-in demo. See schedscope(1).\n",
 		DEMO_SCENARIO_NAME);
