@@ -987,6 +987,7 @@ static int do_expect_diff(struct parser *ps, const struct token *diff)
 	}
 	if (diff_expr_parse(p, n, &d.x, &col, err, sizeof(err)) < 0)
 		return lex_error(lx, &(struct lex_span){ p, 0, diff->s.line, col0 + col - 1 }, "%s", err);
+	snprintf(d.x.text, sizeof(d.x.text), "%.*s", (int)(over ? (size_t)(over - p) + strlen(over) : n), p);
 	lx->at.pos = end;
 	if (RESERVE(lx, f->diff_expect, ps->cap_diff_expects, f->nr_diff_expects) < 0)
 		return -1;

@@ -225,7 +225,7 @@ struct trace_perfetto *trace_perfetto_open(FILE *f, const struct trace_perfetto_
 
 	if (!w)
 		return NULL;
-	w->f = f;
+	w->f = o->share ? o->share->f : f;
 	w->o = *o;
 	w->nr_cpus = o->nr_cpus > 0 ? o->nr_cpus : 0;
 	w->from = o->from;
