@@ -961,7 +961,7 @@ static int do_expect_diff(struct parser *ps, const struct token *diff)
 	struct scenario_file *f = ps->f;
 	struct lexer *lx = &ps->lx;
 	struct diff_expect d = { .line = diff->s.line };
-	size_t start = lx->at.pos, end = lex_eol(lx), n;
+	size_t start = lx->at.pos, end = lex_eol(lx), n, full;
 	const char *p = lx->text + start, *over;
 	u32 col0 = (u32)(start - lx->at.bol + 1), col;
 	char err[256];
@@ -974,6 +974,7 @@ static int do_expect_diff(struct parser *ps, const struct token *diff)
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
 		n--;
 	d.col = col0;
+	full = n;
 	for (over = p; (over = memmem(over, n - (size_t)(over - p), " over ", 6)); over++) {
 		const char *w = over + 6, *dots = memmem(w, n - (size_t)(w - p), "..", 2);
 
@@ -987,7 +988,7 @@ static int do_expect_diff(struct parser *ps, const struct token *diff)
 	}
 	if (diff_expr_parse(p, n, &d.x, &col, err, sizeof(err)) < 0)
 		return lex_error(lx, &(struct lex_span){ p, 0, diff->s.line, col0 + col - 1 }, "%s", err);
-	snprintf(d.x.text, sizeof(d.x.text), "%.*s", (int)(over ? (size_t)(over - p) + strlen(over) : n), p);
+	snprintf(d.x.text, sizeof(d.x.text), "%.*s", (int)full, p);
 	lx->at.pos = end;
 	if (RESERVE(lx, f->diff_expect, ps->cap_diff_expects, f->nr_diff_expects) < 0)
 		return -1;
