@@ -72,11 +72,16 @@ static int add_fail_if(const char *s, struct compare_opts *o)
 static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 {
 	static const struct option opts[] = {
-		{ "vs", required_argument, NULL, 'v' },	    { "vs-set", required_argument, NULL, 'V' },
-		{ "window", required_argument, NULL, 'w' }, { "seeds", required_argument, NULL, 'N' },
-		{ "report", required_argument, NULL, 'r' }, { "fail-if", required_argument, NULL, 'f' },
-		{ "seed", required_argument, NULL, 's' },   { "set", required_argument, NULL, 'S' },
-		{ "param", required_argument, NULL, 'p' },  { "vs-param", required_argument, NULL, 'P' },
+		{ "vs", required_argument, NULL, 'v' },
+		{ "vs-set", required_argument, NULL, 'V' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "seeds", required_argument, NULL, 'N' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "fail-if", required_argument, NULL, 'f' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "param", required_argument, NULL, 'p' },
+		{ "vs-param", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -90,7 +95,11 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 		case 'v':
 		case 'V':
 		case 'P':
-			rc = cli_add_variant(&o->v, c == 'v' ? "vs" : c == 'V' ? "vs-set" : "vs-param", optarg);
+			rc = cli_add_variant(&o->v,
+					     c == 'v'	? "vs"
+					     : c == 'V' ? "vs-set"
+							: "vs-param",
+					     optarg);
 			break;
 		case 'w':
 			if (cli_parse_window(optarg, &o->from, &o->to))

@@ -198,7 +198,11 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		case 'v':
 		case 'V':
 		case 'X':
-			if (cli_add_variant(&o->v, c == 'v' ? "vs" : c == 'V' ? "vs-set" : "vs-param", optarg))
+			if (cli_add_variant(&o->v,
+					    c == 'v'   ? "vs"
+					    : c == 'V' ? "vs-set"
+						       : "vs-param",
+					    optarg))
 				return 2;
 			break;
 		default:
@@ -438,7 +442,8 @@ int cmd_run(int argc, char **argv)
 out:
 	/* a failed write shows in the FILE, where the commit prints it; other failures here.
 	 * B's writes into A's document: it closes first. */
-	if (run_vs_close_trace(vs) | (tw && trace_ftrace_close(tw)) | (pw && trace_perfetto_close(pw, sched_now(e))) &&
+	if (run_vs_close_trace(vs) | (tw && trace_ftrace_close(tw)) |
+		    (pw && trace_perfetto_close(pw, sched_now(e))) &&
 	    !ferror(tf.f)) {
 		fprintf(stderr, "schedscope: %s: cannot write: the trace writer failed\n", o.trace);
 		rc = 2;

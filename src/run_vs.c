@@ -13,7 +13,7 @@ struct run_vs {
 	const struct scenario_file *a;
 	struct scenario_file f; /* B's */
 	struct sched_engine *e;
-	int n;		    /* statistics per side: the run's window, then each `expect diff`'s */
+	int n; /* statistics per side: the run's window, then each `expect diff`'s */
 	struct stats *st[2];
 	struct trace_perfetto *pw;
 	char label[2][VARIANT_LABEL_MAX];
@@ -39,8 +39,8 @@ static void event_b(void *ctx, const struct sched_event *ev)
 		stats_event(&vs->st[1][i], ev);
 }
 
-int run_vs_start(struct run_vs **out, const char *a_path, const struct cli_sets *sets, const struct variant *v,
-		 const struct scenario_file *a, u64 from, u64 to)
+int run_vs_start(struct run_vs **out, const char *a_path, const struct cli_sets *sets,
+		 const struct variant *v, const struct scenario_file *a, u64 from, u64 to)
 {
 	struct variant fv;
 	struct run_vs *vs;

@@ -19,8 +19,8 @@ struct run_vs;
  * NULL in *out when there is none. Statistics over [from, to) and each
  * `expect diff` window. 2 (printed) on error.
  */
-int run_vs_start(struct run_vs **out, const char *a_path, const struct cli_sets *sets, const struct variant *v,
-		 const struct scenario_file *a, u64 from, u64 to);
+int run_vs_start(struct run_vs **out, const char *a_path, const struct cli_sets *sets,
+		 const struct variant *v, const struct scenario_file *a, u64 from, u64 to);
 /* "A: stock", "B: kernel 6.1" (side 0, 1). */
 const char *run_vs_label(const struct run_vs *vs, int side);
 /* A's events, for the difference: a sched_event_fn on A's engine or history. */

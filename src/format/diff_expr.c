@@ -24,7 +24,8 @@ int metric_lookup(const char *name, size_t len)
 {
 	for (int i = 0; i < NR_METRICS; i++)
 		if ((strlen(metric_names[i]) == len && !memcmp(metric_names[i], name, len)) ||
-		    (metric_aliases[i] && strlen(metric_aliases[i]) == len && !memcmp(metric_aliases[i], name, len)))
+		    (metric_aliases[i] && strlen(metric_aliases[i]) == len &&
+		     !memcmp(metric_aliases[i], name, len)))
 			return i;
 	return -1;
 }

@@ -918,12 +918,14 @@ static int do_vs(struct parser *ps, const struct token *dir)
 		return -1;
 	param = span_is(&w.s, "param");
 	if (!param && !span_is(&w.s, "set"))
-		return lex_error(lx, &w.s, "expected 'vs set KEY=VALUE' or 'vs param NAME=VALUE', got 'vs %s'",
+		return lex_error(lx, &w.s,
+				 "expected 'vs set KEY=VALUE' or 'vs param NAME=VALUE', got 'vs %s'",
 				 SNIP(&w.s));
 	if (lex_next(lx, &kv) != TOK_KEYVAL) {
 		if (lx->failed)
 			return -1;
-		return lex_error(lx, &kv.s, "expected %s=VALUE after 'vs %s'", param ? "NAME" : "KEY", SNIP(&w.s));
+		return lex_error(lx, &kv.s, "expected %s=VALUE after 'vs %s'", param ? "NAME" : "KEY",
+				 SNIP(&w.s));
 	}
 	if (lex_expect_eol(lx) < 0)
 		return -1;
@@ -931,11 +933,13 @@ static int do_vs(struct parser *ps, const struct token *dir)
 		const struct param *p = params_find(&ps->params, kv.key.p, kv.key.n);
 
 		if (!p)
-			return lex_error(lx, &kv.key, "'vs param %s': no such parameter declared above", SNIP(&kv.key));
+			return lex_error(lx, &kv.key, "'vs param %s': no such parameter declared above",
+					 SNIP(&kv.key));
 		if (kv.quoted || !param_fits(param_kind_of(p->value, strlen(p->value)), kv.val.p, kv.val.n))
 			return lex_error(lx, &kv.val, "'vs param %s': '%s' is not %s, as its default '%s' is",
 					 p->name, SNIP(&kv.val),
-					 param_kind_names[param_kind_of(p->value, strlen(p->value))], p->value);
+					 param_kind_names[param_kind_of(p->value, strlen(p->value))],
+					 p->value);
 	} else if (!(span_is(&kv.key, "sched") && kv.val.n > 4 && !memcmp(kv.val.p, "ext:", 4))) {
 		struct scenario_file scratch;
 		char text[LEX_MAX_LINE + 1], msg[512];
@@ -1019,12 +1023,24 @@ static const struct {
 	const char *name;
 	int (*parse)(struct parser *ps, const struct token *dir);
 } directives[] = {
-	{ "topology", do_topology }, { "hz", do_hz },		{ "seed", do_seed },
-	{ "duration", do_duration }, { "sched", do_sched },	{ "kernel", do_kernel },
-	{ "feature", do_feature },   { "tunable", do_tunable }, { "program", do_program },
-	{ "group", do_group },	     { "task", do_task },	{ "at", do_at },
-	{ "irq", do_irq },	     { "steal", do_irq },	{ "note", do_note },
-	{ "expect", do_expect },     { "break", do_break },	{ "param", do_param },
+	{ "topology", do_topology },
+	{ "hz", do_hz },
+	{ "seed", do_seed },
+	{ "duration", do_duration },
+	{ "sched", do_sched },
+	{ "kernel", do_kernel },
+	{ "feature", do_feature },
+	{ "tunable", do_tunable },
+	{ "program", do_program },
+	{ "group", do_group },
+	{ "task", do_task },
+	{ "at", do_at },
+	{ "irq", do_irq },
+	{ "steal", do_irq },
+	{ "note", do_note },
+	{ "expect", do_expect },
+	{ "break", do_break },
+	{ "param", do_param },
 	{ "vs", do_vs },
 };
 

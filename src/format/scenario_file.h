@@ -37,7 +37,7 @@ struct scenario_file {
 		char *text; /* KEY=VALUE */
 		bool param;
 		u32 line, col;
-	} *vs;
+	} * vs;
 	int nr_diff_expects;
 	struct diff_expect *diff_expect;
 };

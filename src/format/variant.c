@@ -25,8 +25,8 @@ int variant_add_file(struct variant *v, const char *path, char *err, size_t errl
 	return 0;
 }
 
-static int add(const char *what, const char *key, const char **list, int *n, const char *assignment, char *err,
-	       size_t errlen)
+static int add(const char *what, const char *key, const char **list, int *n, const char *assignment,
+	       char *err, size_t errlen)
 {
 	const char *eq = strchr(assignment, '=');
 

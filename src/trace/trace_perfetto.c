@@ -67,7 +67,7 @@ struct trace_perfetto {
 	char *globs;		/* o.tasks with ',' turned into NULs */
 	size_t globs_len;
 	struct json_writer j;
-	bool shared;		/* writing into another writer's document */
+	bool shared; /* writing into another writer's document */
 };
 
 /* ---- writing one trace event ---- */
