@@ -125,14 +125,22 @@ int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct sc
 	return 0;
 }
 
-int cli_add_variant(struct variant *v, const char *opt, const char *arg)
+int cli_add_variant(struct variant *v, const char *arg, bool vs_file)
 {
 	char err[512];
-	int r = !strcmp(opt, "vs")	   ? variant_add_file(v, arg, err, sizeof(err))
-		: !strcmp(opt, "vs-param") ? variant_add_param(v, arg, err, sizeof(err))
-					   : variant_add_set(v, arg, err, sizeof(err));
 
-	return r < 0 ? cli_usage_error("%s", err) : 0;
+	if ((vs_file ? variant_add_file : variant_add_set)(v, arg, err, sizeof(err)) < 0)
+		return cli_usage_error("%s", err);
+	return 0;
+}
+
+int cli_add_vs_param(struct variant *v, const char *arg)
+{
+	char err[512];
+
+	if (variant_add_param(v, arg, err, sizeof(err)) < 0)
+		return cli_usage_error("%s", err);
+	return 0;
 }
 
 int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct variant *v,

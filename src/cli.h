@@ -36,9 +36,10 @@ int cli_load_scenario_with(const char *path, const struct scenario_overrides *ov
 /* cli_load_scenario, then the --seed/--set/--param overrides; 2 (printed) on error. */
 int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct scenario_file *f);
 
-/* --vs FILE, --vs-set KEY=VALUE or --vs-param NAME=VALUE (opt without its
- * dashes) into v; 2 (printed) on error. */
-int cli_add_variant(struct variant *v, const char *opt, const char *arg);
+/* --vs FILE (vs_file true) or --vs-set KEY=VALUE into v; 2 (printed) on error. */
+int cli_add_variant(struct variant *v, const char *arg, bool vs_file);
+/* --vs-param NAME=VALUE into v; 2 (printed) on error. */
+int cli_add_vs_param(struct variant *v, const char *arg);
 /* Side B of a comparison: variant_path()'s file with A's --seed/--set/--param,
  * then variant_apply(); 2 (printed, naming the file or option) on error. */
 int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct variant *v,

@@ -95,11 +95,7 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 		case 'v':
 		case 'V':
 		case 'P':
-			rc = cli_add_variant(&o->v,
-					     c == 'v'	? "vs"
-					     : c == 'V' ? "vs-set"
-							: "vs-param",
-					     optarg);
+			rc = c == 'P' ? cli_add_vs_param(&o->v, optarg) : cli_add_variant(&o->v, optarg, c == 'v');
 			break;
 		case 'w':
 			if (cli_parse_window(optarg, &o->from, &o->to))
@@ -134,7 +130,7 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 	if (optind == argc || argc - optind > 2)
 		return cli_usage_error("compare: expected A.scn and at most one B.scn");
 	o->path = argv[optind];
-	if (argc - optind == 2 && cli_add_variant(&o->v, "vs", argv[optind + 1]))
+	if (argc - optind == 2 && cli_add_variant(&o->v, argv[optind + 1], true))
 		return 2;
 	return 0;
 }

@@ -198,11 +198,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		case 'v':
 		case 'V':
 		case 'X':
-			if (cli_add_variant(&o->v,
-					    c == 'v'   ? "vs"
-					    : c == 'V' ? "vs-set"
-						       : "vs-param",
-					    optarg))
+			if (c == 'X' ? cli_add_vs_param(&o->v, optarg) : cli_add_variant(&o->v, optarg, c == 'v'))
 				return 2;
 			break;
 		default:
