@@ -95,7 +95,8 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 		case 'v':
 		case 'V':
 		case 'P':
-			rc = c == 'P' ? cli_add_vs_param(&o->v, optarg) : cli_add_variant(&o->v, optarg, c == 'v');
+			rc = c == 'P' ? cli_add_vs_param(&o->v, optarg)
+				      : cli_add_variant(&o->v, optarg, c == 'v');
 			break;
 		case 'w':
 			if (cli_parse_window(optarg, &o->from, &o->to))

@@ -198,7 +198,8 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		case 'v':
 		case 'V':
 		case 'X':
-			if (c == 'X' ? cli_add_vs_param(&o->v, optarg) : cli_add_variant(&o->v, optarg, c == 'v'))
+			if (c == 'X' ? cli_add_vs_param(&o->v, optarg)
+				     : cli_add_variant(&o->v, optarg, c == 'v'))
 				return 2;
 			break;
 		default:
