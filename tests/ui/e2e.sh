@@ -285,6 +285,14 @@ check ":diverge finds the first divergence" "first divergence at 0.021316s: A sc
 check ":diverge shows the events view" "[events]"
 $T send-keys -t e2e d
 check "d goes to the next divergence" "next divergence at"
+$T send-keys -t e2e D
+check "D opens the diff strip" "diff B−A over 0.000000s.."
+check "the strip has A, B and B-A columns" "A         B      B−A"
+$T resize-window -t e2e -x 100 -y 30
+check "the strip gives way to the panes at 100x30" "B: NO_PLACE_LAG"
+$T send-keys -t e2e D
+sleep 0.3
+if screen | grep -qF "diff B−A"; then bad "D did not close the strip"; else ok "D closes the diff strip"; fi
 $T send-keys -t e2e q
 rc=$(wait_exit)
 if [ "$rc" = 0 ]; then ok "--vs-set: q quits with status 0"; else bad "--vs-set: exit status after q: $rc"; fi
