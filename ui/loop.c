@@ -195,6 +195,15 @@ static void draw_label(struct ui *ui, struct cellbuf *cb, struct rect r, int sid
 static void draw_split(struct ui *ui, struct cellbuf *cb, struct rect r)
 {
 	struct rect ra, rb;
+	int sh = diff_strip_height(ui, r.h);
+
+	if (sh) {
+		/* the strip gives way to the panes down to its smallest */
+		bool side = (r.w - 1) / 2 >= SPLIT_MIN_PANE_W;
+		sh = MAX(5, MIN(sh, r.h - (side ? 1 : 2) * SPLIT_MIN_PANE_H));
+		diff_strip_draw(ui, cb, (struct rect){ r.x, r.y + r.h - sh, r.w, sh });
+		r.h -= sh;
+	}
 
 	if (!ui_split_rects(ui, r, &ra, &rb)) {
 		struct style st = { C_YELLOW, COLOR_DEFAULT, A_BOLD_ };
@@ -203,7 +212,8 @@ static void draw_split(struct ui *ui, struct cellbuf *cb, struct rect r)
 			 2 * SPLIT_MIN_PANE_W + 1, SPLIT_MIN_PANE_H + 3, SPLIT_MIN_PANE_W,
 			 2 * SPLIT_MIN_PANE_H + 3);
 		cb_print(cb, 1, y + 1, cb->w - 2, STYLE_PLAIN,
-			 "now %dx%d; :split off shows the focused side alone", cb->w, cb->h);
+			 "now %dx%d; :split off shows the focused side alone%s", cb->w, cb->h,
+			 sh ? ", D hides the diff strip" : "");
 		return;
 	}
 	struct rect pr[2] = { ra, rb };
