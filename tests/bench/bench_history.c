@@ -283,7 +283,8 @@ static void fig_regenerate(void)
 		double t0 = now_sec();
 
 		if (!history_event(r.h, seq) || history_event(r.h, seq)->seq != seq) {
-			fprintf(stderr, "bench: %s: event %llu read back wrong\n", name, (unsigned long long)seq);
+			fprintf(stderr, "bench: %s: event %llu read back wrong\n", name,
+				(unsigned long long)seq);
 			exit(1);
 		}
 		t[i] = now_sec() - t0;

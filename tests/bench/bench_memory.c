@@ -51,9 +51,9 @@ static void temp_file(char *path, size_t len, const char *suffix, const char *te
 /* Run `./schedscope view SCENARIO --at AT [--set duration=AT] --commands ...`; peak RSS in KiB. */
 static long view_peak(const char *name, const char *scenario, const char *at, const char *commands)
 {
-	char duration[64], *argv[] = { "./schedscope", "view",	   (char *)scenario, "--at", (char *)at,
-				       "--set",	       duration,   "--commands",     (char *)commands,
-				       NULL };
+	char duration[64],
+		*argv[] = { "./schedscope", "view",   (char *)scenario, "--at",		  (char *)at,
+			    "--set",	    duration, "--commands",	(char *)commands, NULL };
 	struct rusage ru;
 	double t0 = now_sec();
 	int status;
