@@ -14,6 +14,7 @@
 #include "src/base/outfile.h"
 #include "src/format/breakpoint.h"
 #include "cli.h"
+#include "run_vs.h"
 #include "src/format/lex.h"
 #include "src/analysis/report.h"
 #include "src/analysis/rewind_check.h"
@@ -48,6 +49,8 @@ struct run_opts {
 	int rewind_check;	/* targets for --rewind-check */
 	size_t history_budget;	/* --history-budget, for --break and --rewind-check */
 	bool check_invariants;	/* --check-invariants */
+	struct cli_sets sets;	/* --seed, --set, --param: side B's too */
+	struct variant v;	/* --vs, --vs-set, --vs-param */
 };
 
 /*
@@ -114,9 +117,12 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "rewind-check", required_argument, NULL, 'R' },
 		{ "check-invariants", no_argument, NULL, 'I' },
 		{ "history-budget", required_argument, NULL, 'H' },
+		{ "vs", required_argument, NULL, 'v' },
+		{ "vs-set", required_argument, NULL, 'V' },
+		{ "vs-param", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_sets sets = { 0 };
+	struct cli_sets *sets = &o->sets;
 	int c;
 
 	optind = 1;
@@ -182,11 +188,18 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			break;
 		case 's':
 		case 'S':
-			if (cli_add_set(&sets, optarg, c == 's'))
+			if (cli_add_set(sets, optarg, c == 's'))
 				return 2;
 			break;
 		case 'p':
-			if (cli_add_param(&sets, optarg))
+			if (cli_add_param(sets, optarg))
+				return 2;
+			break;
+		case 'v':
+		case 'V':
+		case 'X':
+			if (c == 'X' ? cli_add_vs_param(&o->v, optarg)
+				     : cli_add_variant(&o->v, optarg, c == 'v'))
 				return 2;
 			break;
 		default:
@@ -199,7 +212,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		return cli_usage_error("--break and --rewind-check do not go together");
 	*path = argv[optind];
 
-	return cli_load_scenario_sets(*path, &sets, f);
+	return cli_load_scenario_sets(*path, sets, f);
 }
 
 /* --break: the expression, checked before any output is opened. NULL after printing why. */
@@ -247,6 +260,7 @@ int cmd_run(int argc, char **argv)
 	struct trace_perfetto *pw = NULL;
 	struct outfile tf = { .slot = -1 }, pf = { .slot = -1 };
 	struct breakpoint *bp = NULL;
+	struct run_vs *vs = NULL;
 	const char *path = NULL;
 	char err[512];
 	int rc, failed = 0;
@@ -301,10 +315,18 @@ int cmd_run(int argc, char **argv)
 		}
 		h = history_create(e, o.history_budget);
 	}
+	if (run_vs_start(&vs, path, &o.sets, &o.v, &f, from, to)) {
+		rc = 2;
+		goto out;
+	}
 	if (h)
 		history_add_listener(h, run_stats_event, &rs);
 	else
 		sched_add_listener(e, run_stats_event, &rs);
+	if (vs && h)
+		history_add_listener(h, run_vs_event_a, vs);
+	else if (vs)
+		sched_add_listener(e, run_vs_event_a, vs);
 
 	if (o.periods) {
 		if (outfile_open(&pf, o.periods)) {
@@ -338,6 +360,12 @@ int cmd_run(int argc, char **argv)
 				history_add_listener(h, trace_perfetto_event, pw);
 			else
 				sched_add_listener(e, trace_perfetto_event, pw);
+			/* side B in the same file, on the same time axis */
+			if (vs && run_vs_trace(vs, pw, &po)) {
+				fprintf(stderr, "schedscope: %s: out of memory\n", o.trace);
+				rc = 2;
+				goto out;
+			}
 		} else {
 			struct trace_ftrace_opts to_opts;
 
@@ -375,6 +403,8 @@ int cmd_run(int argc, char **argv)
 	}
 
 	run_stats_finish(&rs, sched_now(e));
+	if (vs)
+		run_vs_run(vs, end, sched_now(e));
 
 	char **msg = calloc((size_t)f.nr_expects + 1, sizeof(*msg));
 	bool *ok = calloc((size_t)f.nr_expects + 1, sizeof(*ok));
@@ -383,13 +413,18 @@ int cmd_run(int argc, char **argv)
 
 	struct report r = { &f, e, &rs.st[0], wall, o.check ? f.nr_expects : 0,
 			    (const char *const *)msg, ok };
-	if (o.report && !strcmp(o.report, "json"))
+	if (o.report && !strcmp(o.report, "json")) {
 		report_json(stdout, &r);
-	else if (o.report || (!o.check && !o.brk))
+	} else if (o.report || (!o.check && !o.brk)) {
 		report_text(stdout, &r);
-	else if (o.check)
+		if (vs)
+			run_vs_report_text(vs, stdout, wall);
+	} else if (o.check) {
 		for (int i = 0; i < f.nr_expects; i++)
 			printf("%s\n", msg[i]);
+	}
+	if (o.check && vs)
+		failed += run_vs_check(vs, stdout);
 	/* a breakpoint hit shows the state it stopped in */
 	if (o.dump_state && !strcmp(o.dump_state, "json"))
 		state_dump_json(stdout, e);
@@ -402,8 +437,10 @@ int cmd_run(int argc, char **argv)
 	free(ok);
 	rc = failed ? 1 : 0;
 out:
-	/* a failed write shows in the FILE, where the commit prints it; other failures here */
-	if ((tw && trace_ftrace_close(tw)) | (pw && trace_perfetto_close(pw, sched_now(e))) &&
+	/* a failed write shows in the FILE, where the commit prints it; other failures here.
+	 * B's writes into A's document: it closes first. */
+	if (run_vs_close_trace(vs) | (tw && trace_ftrace_close(tw)) |
+		    (pw && trace_perfetto_close(pw, sched_now(e))) &&
 	    !ferror(tf.f)) {
 		fprintf(stderr, "schedscope: %s: cannot write: the trace writer failed\n", o.trace);
 		rc = 2;
@@ -413,6 +450,7 @@ out:
 	if (pf.f && (rc == 2 ? (outfile_abort(&pf), 0) : outfile_commit(&pf)))
 		rc = 2;
 	breakpoint_free(bp);
+	run_vs_free(vs);
 	run_stats_free(&rs);
 	history_destroy(h);
 	sched_engine_destroy(e);
