@@ -46,7 +46,9 @@ static int read_input(const char *path, char **text, size_t *len)
 		nul = memchr(buf + n, '\0', got);
 		n += got;
 		if (nul) {
-			fprintf(stderr, "schedscope: %s: byte %zu is NUL: not a text trace or JSON (a trace-cmd .dat file is read with `trace-cmd report` first)\n",
+			fprintf(stderr,
+				"schedscope: %s: byte %zu is NUL: not a text trace or JSON (a trace-cmd .dat "
+				"file is read with `trace-cmd report` first)\n",
 				path, (size_t)(nul - buf) + 1);
 			goto refused;
 		}
