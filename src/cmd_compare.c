@@ -266,7 +266,8 @@ int cmd_compare(int argc, char **argv)
 			r.seed_first = sd[0].f.sc.seed;
 			r.seed_last = r.seed_first + (u64)c.nr_seeds - 1;
 			r.from = o.has_window ? o.from : 0;
-			r.to = o.has_window ? o.to : sd[0].f.sc.duration;
+			/* A's run ends at its duration: a window past it ends there too */
+			r.to = o.has_window && o.to < sd[0].f.sc.duration ? o.to : sd[0].f.sc.duration;
 		}
 		end = r.to;
 		if (side_start(&sd[0], o.path, r.from, r.to) ||
