@@ -30,12 +30,12 @@
  * is in the first (if any) and a task it names matches the second (if any).
  */
 struct filter {
-	bool any_type;			/* no event name given */
+	bool any_type; /* no event name given */
 	bool type[NR_SCHED_EVENTS];
 	int nr_globs;
-	const char *glob[FILTER_MAX_GLOBS];	/* task name globs */
-	bool plain[FILTER_MAX_GLOBS];		/* no wildcard: also match "glob.N" */
-	char words[64];			/* the filter, cut into words */
+	const char *glob[FILTER_MAX_GLOBS]; /* task name globs */
+	bool plain[FILTER_MAX_GLOBS];	    /* no wildcard: also match "glob.N" */
+	char words[64];			    /* the filter, cut into words */
 };
 
 static bool event_word(const char *w, int t)
@@ -311,7 +311,9 @@ static void ev_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		if (pn->ev_filter[0])
 			x += cb_print(cb, x, a.y, a.x + a.w - x, sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_),
 				      "  filter: %s (%s)", pn->ev_filter,
-				      f.any_type ? "tasks" : f.nr_globs ? "events of tasks" : "events");
+				      f.any_type   ? "tasks"
+				      : f.nr_globs ? "events of tasks"
+						   : "events");
 		if (pn->sel_event == NO_EVENT)
 			cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  following the newest");
 		else
