@@ -4,6 +4,8 @@
  * check its expects, or write its trace.
  */
 #include <getopt.h>
+#include <signal.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,76 @@ struct run_opts {
 #else
 #define CHECK_INVARIANTS_DEFAULT false
 #endif
+
+/* ---- a long run: its progress on a terminal, and Ctrl-C ---- */
+
+static volatile sig_atomic_t run_interrupted;
+
+/* The first Ctrl-C ends the run where it is (the report so far); a second one kills. */
+static void on_interrupt(int sig)
+{
+	if (run_interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	run_interrupted = 1;
+}
+
+struct progress {
+	bool shown;	 /* stderr is a terminal */
+	u64 start, last; /* wall clock: the run's start, the last line */
+	u64 events0;
+};
+
+#define PROGRESS_AFTER (NSEC_PER_SEC) /* a run shorter than this shows nothing */
+#define PROGRESS_EVERY (NSEC_PER_SEC / 4)
+
+/* "run: 12.345 s of 600.000 s simulated (2.1%), 1.20M events/s, ETA 0:00:45" */
+static void progress_line(struct progress *p, struct sched_engine *e, u64 end)
+{
+	u64 wall = wall_clock_ns(), now = sched_now(e);
+
+	if (!p->shown || wall - p->start < PROGRESS_AFTER || wall - p->last < PROGRESS_EVERY)
+		return;
+	p->last = wall;
+	double el = (double)(wall - p->start) / 1e9;
+	double rate = (double)(sched_nr_events(e) - p->events0) / el;
+	double eta = now ? el * (double)(end - now) / (double)now : 0;
+	fprintf(stderr, "\rrun: %.3f s of %.3f s simulated (%.1f%%), %.2fM events/s, ETA ", (double)now / 1e9,
+		(double)end / 1e9, 100.0 * (double)now / (double)end, rate / 1e6);
+	if (eta < 360000)
+		fprintf(stderr, "%d:%02d:%02d\033[K", (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
+	else
+		fprintf(stderr, "%.0f days\033[K", eta / 86400);
+}
+
+/*
+ * The run to end, step by step, as sched_run_until() and history_run_until()
+ * do it: the same events, but a progress line and Ctrl-C between steps.
+ */
+static void run_to_end(struct sched_engine *e, struct sched_history *h, u64 end)
+{
+	struct progress p = { isatty(STDERR_FILENO), wall_clock_ns(), 0, sched_nr_events(e) };
+	unsigned n = 0;
+
+	p.last = p.start;
+	while (!run_interrupted && !sched_finished(e) && sched_next_time(e) <= end) {
+		if (h)
+			history_step(h);
+		else
+			sched_step(e);
+		if (++n % 1024 == 0)
+			progress_line(&p, e, end);
+	}
+	if (p.shown && p.last != p.start)
+		fprintf(stderr, "\r\033[K");
+	if (run_interrupted)
+		return;
+	if (h)
+		history_run_until(h, end);
+	else
+		sched_run_until(e, end);
+}
 
 /* --check-invariants: the engine aborts after this message. */
 static void invariant_violated(void *ctx, const char *msg)
@@ -328,6 +400,9 @@ int cmd_run(int argc, char **argv)
 	else if (vs)
 		sched_add_listener(e, run_vs_event_a, vs);
 
+	/* before any output is opened, so that its handler passes Ctrl-C on to ours */
+	if (signal(SIGINT, SIG_IGN) != SIG_IGN)
+		signal(SIGINT, on_interrupt);
 	if (o.periods) {
 		if (outfile_open(&pf, o.periods)) {
 			rc = 2;
@@ -382,11 +457,8 @@ int cmd_run(int argc, char **argv)
 	bool hit = false;
 	if (bp)
 		run_to_break(h, &f, bp, o.brk, end, &hit);
-	else if (h) {
-		history_run_until(h, end);
-	} else {
-		sched_run_until(e, end);
-	}
+	else
+		run_to_end(e, h, end);
 	u64 wall = wall_clock_ns() - t0;
 
 	if (o.rewind_check) {
@@ -436,6 +508,13 @@ int cmd_run(int argc, char **argv)
 	free(msg);
 	free(ok);
 	rc = failed ? 1 : 0;
+	if (run_interrupted) {
+		fprintf(stderr,
+			"schedscope: %s: interrupted at %.3f s of %.3f s: the report is the run so far%s\n",
+			path, (double)sched_now(e) / 1e9, (double)end / 1e9,
+			tf.tmp || pf.tmp ? "; no file written (the old one kept)" : "");
+		rc = 130;
+	}
 out:
 	/* a failed write shows in the FILE, where the commit prints it; other failures here.
 	 * B's writes into A's document: it closes first. */
@@ -445,9 +524,10 @@ out:
 		fprintf(stderr, "schedscope: %s: cannot write: the trace writer failed\n", o.trace);
 		rc = 2;
 	}
-	if (tf.f && (rc == 2 ? (outfile_abort(&tf), 0) : outfile_commit(&tf)))
+	/* after a failure or Ctrl-C, no partial file replaces the old one */
+	if (tf.f && (rc >= 2 ? (outfile_abort(&tf), 0) : outfile_commit(&tf)))
 		rc = 2;
-	if (pf.f && (rc == 2 ? (outfile_abort(&pf), 0) : outfile_commit(&pf)))
+	if (pf.f && (rc >= 2 ? (outfile_abort(&pf), 0) : outfile_commit(&pf)))
 		rc = 2;
 	breakpoint_free(bp);
 	run_vs_free(vs);
