@@ -99,6 +99,14 @@ done_ import-dir
 case_ import-no-folder 2 "$bin" import "$json" -o no/such/folder.scn
 done_ import-no-folder
 
+# ---- 7. inputs read with a limit: a NUL byte ends a trace at once ----
+case_ import-dev-zero 2 timeout 10 "$bin" import /dev/zero
+done_ import-dev-zero
+printf '# tracer: nop\n#\n\0rest' >nul.txt
+case_ import-nul 2 "$bin" import nul.txt -o nul.scn
+check import-nul "nul.scn was written" test ! -e nul.scn
+done_ import-nul
+
 # ---- 2. every option checked before an output is opened ----
 old existing.txt
 case_ trace-bad-break 2 "$bin" run demo --trace existing.txt --break bogus
