@@ -253,8 +253,8 @@ int cmd_import(int argc, char **argv)
 	struct scenario_file back;
 	if (scenario_parse(strcmp(output, "-") ? output : "imported.scn", scn, strlen(scn), &back, err,
 			   sizeof(err)) < 0) {
-		fprintf(stderr, "schedscope: %s: the scenario made of it would not read back: %s\n", argv[optind],
-			err);
+		fprintf(stderr, "schedscope: %s: the scenario made of it would not read back: %s\n",
+			argv[optind], err);
 		free(scn);
 		return 2;
 	}

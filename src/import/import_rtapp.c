@@ -1511,8 +1511,10 @@ int import_rtapp(const char *name, const char *text, size_t len, const struct im
 			r = -1;
 		} else {
 			fprintf(sf, "# imported from %s (rt-app) by schedscope import\n", name);
-			fprintf(sf, "# the machine to replay it on: edit this line (see schedscope-topology(5))\n");
-			fprintf(sf, "topology packages=1 cores=%d threads=1\n", im.max_cpu + 1 > 4 ? im.max_cpu + 1 : 4);
+			fprintf(sf, "# the machine to replay it on: edit this line (see "
+				    "schedscope-topology(5))\n");
+			fprintf(sf, "topology packages=1 cores=%d threads=1\n",
+				im.max_cpu + 1 > 4 ? im.max_cpu + 1 : 4);
 			fwrite(head, 1, head_len, sf);
 			fwrite(body, 1, body_len, sf);
 			fclose(sf);
