@@ -291,6 +291,7 @@ sleep 0.1
 $T send-keys -t e2e "diverge" Enter
 check ":diverge finds the first divergence" "first divergence at 0.021316s: A sched_switch cpu 1: web.2 -> web.3 | B sched_switch cpu 2"
 check ":diverge shows the events view" "[events]"
+check ":diverge names each side's event in its label" "A: stock │ sched_switch cpu 1: web.2 -> web.3"
 $T send-keys -t e2e d
 check "d goes to the next divergence" "next divergence at"
 $T send-keys -t e2e D
