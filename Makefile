@@ -186,6 +186,7 @@ test: check-deps
 	@$(MAKE) --no-print-directory npm-deps
 	@tests/run-perfetto-check.sh ./schedscope $(TRACE_ENGINE)
 	@tests/run-sweep.sh ./schedscope
+	@tests/run-compare.sh ./schedscope
 	@tests/run-hostile.sh ./schedscope
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
@@ -199,6 +200,7 @@ asan-test:
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $(ASAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-scenarios.sh $(B)/asan/schedscope
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-sweep.sh $(B)/asan/schedscope quick
+	@ASAN_OPTIONS=detect_leaks=1 tests/run-compare.sh $(B)/asan/schedscope
 	@ASAN_OPTIONS=detect_leaks=1 tests/run-hostile.sh $(B)/asan/schedscope
 	@tests/run-cross-build.sh ./schedscope $(B)/asan/schedscope
 

@@ -223,6 +223,13 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	/* the parsers refuse longer times; a caller building a scenario by hand is told too */
+	if (sc->duration > SCHED_TIME_MAX) {
+		snprintf(err, errlen, "duration %lluns is beyond the longest time, %llus",
+			 (unsigned long long)sc->duration, SCHED_TIME_MAX / NSEC_PER_SEC);
+		free(e);
+		return NULL;
+	}
 	e->sc = sc;
 	e->kernel = sc->kernel;
 	e->variant = sc->variant;

@@ -5,26 +5,127 @@
 
 #include "history_impl.h"
 
+#define CHUNK_SHIFT 14
+#define CHUNK_MASK (HISTORY_CHUNK_EVENTS - 1)
+#define CHUNK_BYTES ((size_t)HISTORY_CHUNK_EVENTS * (sizeof(struct sched_event) + sizeof(u64)))
+_Static_assert(HISTORY_CHUNK_EVENTS == 1u << CHUNK_SHIFT, "a chunk is a power of two");
+
+static size_t history_total(const struct sched_history *h)
+{
+	return h->cp_bytes + h->log_bytes + h->state_size;
+}
+
+static void chunk_free(struct sched_history *h, struct log_chunk *c)
+{
+	if (!c->ev)
+		return;
+	free(c->ev);
+	free(c->step);
+	c->ev = NULL;
+	c->step = NULL;
+	h->log_bytes -= CHUNK_BYTES;
+}
+
+static bool pinned(const struct sched_history *h, u64 c)
+{
+	for (int i = 0; i < HISTORY_PINNED_CHUNKS; i++)
+		if (h->pin[i] == c)
+			return true;
+	return false;
+}
+
+/* Give back the least recently used chunk; never the one being filled nor a pinned one. */
+static bool evict_chunk(struct sched_history *h)
+{
+	struct log_chunk *best = NULL;
+
+	for (u64 c = 0; c + 1 < h->nr_chunk; c++) {
+		struct log_chunk *k = &h->chunk[c];
+
+		if (k->ev && k != h->regen && !pinned(h, c) && (!best || k->used < best->used))
+			best = k;
+	}
+	if (!best)
+		return false;
+	chunk_free(h, best);
+	return true;
+}
+
+static void thin_checkpoints(struct sched_history *h, size_t limit);
+
+/*
+ * Room for `need` more bytes: checkpoints keep at most half the budget (the
+ * old ones thin out first), events the rest (the least recently used chunk
+ * is given back first); the checkpoints thin further only when no event is
+ * left to give back.
+ */
+static void make_room(struct sched_history *h, size_t need)
+{
+	thin_checkpoints(h, h->budget / 2);
+	while (history_total(h) + need > h->budget && evict_chunk(h))
+		;
+	if (history_total(h) + need > h->budget)
+		thin_checkpoints(h, h->budget - MIN(h->budget, need + h->log_bytes + h->state_size));
+}
+
+static void chunk_alloc(struct sched_history *h, struct log_chunk *c)
+{
+	make_room(h, CHUNK_BYTES);
+	c->ev = sched_realloc(NULL, (size_t)HISTORY_CHUNK_EVENTS * sizeof(*c->ev), "the event log");
+	c->step = sched_realloc(NULL, (size_t)HISTORY_CHUNK_EVENTS * sizeof(*c->step), "the event log");
+	h->log_bytes += CHUNK_BYTES;
+}
+
+static void log_append(struct sched_history *h, const struct sched_event *ev)
+{
+	u64 c = h->nr_log >> CHUNK_SHIFT;
+
+	if (c == h->nr_chunk) {
+		if (h->nr_chunk == h->cap_chunk) {
+			h->cap_chunk = h->cap_chunk ? h->cap_chunk * 2 : 64;
+			h->chunk = sched_realloc(h->chunk, h->cap_chunk * sizeof(*h->chunk), "the event log");
+		}
+		h->chunk[h->nr_chunk++] = (struct log_chunk){ .first_time = ev->time };
+		chunk_alloc(h, &h->chunk[c]);
+	}
+	h->chunk[c].used = ++h->clock;
+	h->chunk[c].ev[h->nr_log & CHUNK_MASK] = *ev;
+	h->chunk[c].step[h->nr_log & CHUNK_MASK] = sched_nr_steps(h->e);
+	h->nr_log++;
+}
+
 /* Every event passes here: logged when new, compared when re-executed. */
 static void history_on_event(void *ctx, const struct sched_event *ev)
 {
 	struct sched_history *h = ctx;
 
+	if (h->regen) {
+		u64 i = ev->seq - h->regen_start;
+
+		if (ev->seq >= h->regen_start && i < HISTORY_CHUNK_EVENTS) {
+			h->regen->ev[i] = *ev;
+			h->regen->step[i] = sched_nr_steps(h->e);
+		}
+		return;
+	}
 	if (ev->seq < h->nr_log) {
-		if (memcmp(&h->log[ev->seq], ev, sizeof(*ev)))
+		const struct log_chunk *c = &h->chunk[ev->seq >> CHUNK_SHIFT];
+
+		/* a chunk given back has nothing to compare with */
+		if (c->ev && memcmp(&c->ev[ev->seq & CHUNK_MASK], ev, sizeof(*ev)))
 			h->mismatches++;
 	} else {
-		if (h->nr_log == h->cap_log) {
-			h->cap_log = h->cap_log ? h->cap_log * 2 : 4096;
-			h->log = sched_realloc(h->log, h->cap_log * sizeof(*h->log), "the event log");
-		}
-		h->log[h->nr_log++] = *ev;
+		log_append(h, ev);
+		h->in_listener = true;
 		for (int i = 0; i < h->nr_listeners; i++)
 			h->listener[i].fn(h->listener[i].ctx, ev);
+		h->in_listener = false;
 	}
 	/* the predicate sees every event (it may keep state), the first hit counts */
+	h->in_listener = true;
 	if (h->stop_fn && h->stop_fn(h->stop_ctx, ev) && h->stop_seq < 0)
 		h->stop_seq = (s64)ev->seq;
+	h->in_listener = false;
 }
 
 static void history_checkpoint_free(struct checkpoint *c)
@@ -35,6 +136,10 @@ static void history_checkpoint_free(struct checkpoint *c)
 
 void history_take_checkpoint(struct sched_history *h, const char *name)
 {
+	/* the checkpoints' half of the budget holds this one too */
+	thin_checkpoints(h, h->budget / 2 - MIN(h->budget / 2, h->state_size));
+	make_room(h, h->state_size);
+
 	struct checkpoint c = {
 		.time = sched_now(h->e),
 		.nr_events = sched_nr_events(h->e),
@@ -56,7 +161,7 @@ void history_take_checkpoint(struct sched_history *h, const char *name)
 	memmove(&h->cp[i + 1], &h->cp[i], (size_t)(h->nr_cp - i) * sizeof(*h->cp));
 	h->cp[i] = c;
 	h->nr_cp++;
-	h->bytes += h->state_size;
+	h->cp_bytes += h->state_size;
 }
 
 void history_drop_checkpoint(struct sched_history *h, int i)
@@ -64,19 +169,20 @@ void history_drop_checkpoint(struct sched_history *h, int i)
 	history_checkpoint_free(&h->cp[i]);
 	memmove(&h->cp[i], &h->cp[i + 1], (size_t)(h->nr_cp - i - 1) * sizeof(*h->cp));
 	h->nr_cp--;
-	h->bytes -= h->state_size;
+	h->cp_bytes -= h->state_size;
 }
 
 /*
- * Over budget: drop the automatic checkpoint whose removal leaves the
- * smallest gap relative to its age, so recent history stays dense and old
- * history thins out roughly exponentially. The first one is always kept.
+ * Checkpoints over `limit`: drop the automatic checkpoint whose removal
+ * leaves the smallest gap relative to its age, so recent history stays
+ * dense and old history thins out roughly exponentially. The first and the
+ * newest are always kept.
  */
-static void thin_checkpoints(struct sched_history *h)
+static void thin_checkpoints(struct sched_history *h, size_t limit)
 {
 	u64 now = sched_nr_events(h->e);
 
-	while (h->bytes > h->budget && h->nr_cp > 2) {
+	while (h->cp_bytes > limit && h->nr_cp > 2) {
 		int best = -1;
 		double best_cost = 0;
 
@@ -97,6 +203,12 @@ static void thin_checkpoints(struct sched_history *h)
 	}
 }
 
+size_t history_min_budget(const struct sched_engine *e)
+{
+	/* the first and the newest checkpoint, the scratch state, the pinned chunks and the one being filled */
+	return 3 * sched_state_size(e) + (HISTORY_PINNED_CHUNKS + 2) * CHUNK_BYTES;
+}
+
 struct sched_history *history_create(struct sched_engine *e, size_t budget_bytes)
 {
 	struct sched_history *h = calloc(1, sizeof(*h));
@@ -104,10 +216,17 @@ struct sched_history *history_create(struct sched_engine *e, size_t budget_bytes
 	if (!h)
 		return NULL;
 	h->e = e;
-	h->budget = budget_bytes;
+	h->budget = MAX(budget_bytes, history_min_budget(e));
 	h->interval = HISTORY_DEFAULT_INTERVAL;
 	h->state_size = sched_state_size(e);
 	h->stop_seq = -1;
+	h->scratch = malloc(h->state_size);
+	if (!h->scratch) {
+		free(h);
+		return NULL;
+	}
+	for (int i = 0; i < HISTORY_PINNED_CHUNKS; i++)
+		h->pin[i] = UINT64_MAX;
 	sched_add_listener(e, history_on_event, h);
 	history_take_checkpoint(h, NULL);
 	history_branches_init(h);
@@ -122,7 +241,10 @@ void history_destroy(struct sched_history *h)
 	for (int i = 0; i < h->nr_cp; i++)
 		history_checkpoint_free(&h->cp[i]);
 	free(h->cp);
-	free(h->log);
+	for (u64 c = 0; c < h->nr_chunk; c++)
+		chunk_free(h, &h->chunk[c]);
+	free(h->chunk);
+	free(h->scratch);
 	free(h->cmd);
 	history_branches_free(h);
 	free(h);
@@ -131,6 +253,11 @@ void history_destroy(struct sched_history *h)
 struct sched_engine *history_engine(const struct sched_history *h)
 {
 	return h->e;
+}
+
+void history_set_interval(struct sched_history *h, u64 events)
+{
+	h->interval = MAX(events, 1);
 }
 
 int history_add_listener(struct sched_history *h, sched_event_fn fn, void *ctx)
@@ -172,10 +299,8 @@ bool history_step(struct sched_history *h)
 	more = sched_step(h->e);
 	/* a new automatic checkpoint only on ground not yet covered */
 	if (sched_nr_events(h->e) >= last + h->interval &&
-	    sched_nr_steps(h->e) > h->cp[h->nr_cp - 1].nr_steps) {
+	    sched_nr_steps(h->e) > h->cp[h->nr_cp - 1].nr_steps)
 		history_take_checkpoint(h, NULL);
-		thin_checkpoints(h);
-	}
 	return more;
 }
 
@@ -231,6 +356,71 @@ void history_goto_event(struct sched_history *h, u64 seq)
 		;
 }
 
+/*
+ * Replay chunk c's events from the newest checkpoint before it, then put
+ * the engine back as it was. Called from outside the engine only: a
+ * listener reading a given-back event mid-step is a bug.
+ */
+static void regenerate(struct sched_history *h, u64 c)
+{
+	struct log_chunk *k = &h->chunk[c];
+	u64 start = c << CHUNK_SHIFT, end = MIN(start + HISTORY_CHUNK_EVENTS, h->nr_log);
+	int saved_cmd = h->cmd_next, i = h->nr_cp - 1;
+
+	if (h->in_listener)
+		abort();
+	chunk_alloc(h, k);
+	h->regenerated++;
+	sched_state_save(h->e, h->scratch);
+	while (i > 0 && h->cp[i].nr_events > start)
+		i--;
+	sched_state_restore(h->e, h->cp[i].data);
+	h->cmd_next = h->cp[i].nr_cmd;
+	h->regen = k;
+	h->regen_start = start;
+	while (sched_nr_events(h->e) < end) {
+		u64 before = sched_nr_events(h->e);
+
+		history_replay_commands(h, UINT64_MAX, INT32_MAX);
+		if (sched_nr_events(h->e) < end)
+			sched_step(h->e);
+		/* the log says there is more: a replay that stops short is not deterministic */
+		if (sched_nr_events(h->e) == before && sched_finished(h->e))
+			abort();
+	}
+	h->regen = NULL;
+	sched_state_restore(h->e, h->scratch);
+	h->cmd_next = saved_cmd;
+}
+
+/* Chunk c resident, and among the last ones read. */
+static struct log_chunk *chunk_get(struct sched_history *h, u64 c)
+{
+	if (!pinned(h, c)) {
+		h->pin[h->pin_next] = c;
+		h->pin_next = (h->pin_next + 1) % HISTORY_PINNED_CHUNKS;
+	}
+	if (!h->chunk[c].ev)
+		regenerate(h, c);
+	h->chunk[c].used = ++h->clock;
+	return &h->chunk[c];
+}
+
+void history_truncate_log(struct sched_history *h, u64 n)
+{
+	if (h->nr_log <= n)
+		return;
+	h->nr_log = n;
+	while (h->nr_chunk > (n + CHUNK_MASK) >> CHUNK_SHIFT)
+		chunk_free(h, &h->chunk[--h->nr_chunk]);
+	for (int i = 0; i < HISTORY_PINNED_CHUNKS; i++)
+		if (h->pin[i] != UINT64_MAX && h->pin[i] >= h->nr_chunk)
+			h->pin[i] = UINT64_MAX;
+	/* the new last chunk is filled further: it must hold what comes before */
+	if (h->nr_chunk && !h->chunk[h->nr_chunk - 1].ev)
+		chunk_get(h, h->nr_chunk - 1);
+}
+
 bool history_checkpoint_beyond(const struct sched_history *h, int i)
 {
 	return h->cp[i].nr_steps > sched_nr_steps(h->e) || h->cp[i].nr_cmd > h->cmd_next ||
@@ -245,8 +435,7 @@ static void truncate_future(struct sched_history *h)
 		history_drop_checkpoint(h, h->nr_cp - 1);
 	/* the commands not applied in the current state are the old future's */
 	h->nr_cmd = h->cmd_next;
-	if (h->nr_log > sched_nr_events(h->e))
-		h->nr_log = sched_nr_events(h->e);
+	history_truncate_log(h, sched_nr_events(h->e));
 }
 
 int history_apply_command(struct sched_history *h, const struct sched_command *c, char *err,
@@ -276,8 +465,11 @@ int history_checkpoint(struct sched_history *h, const char *name)
 	for (int i = 0; i < h->nr_cp; i++)
 		if (h->cp[i].name && !strcmp(h->cp[i].name, name))
 			history_drop_checkpoint(h, i--);
+	/* named checkpoints are never thinned: one that does not fit is refused */
+	make_room(h, h->state_size);
+	if (history_total(h) + h->state_size > h->budget)
+		return -1;
 	history_take_checkpoint(h, name);
-	thin_checkpoints(h);
 	return 0;
 }
 
@@ -305,7 +497,24 @@ void history_checkpoint_info(const struct sched_history *h, int i, struct histor
 
 size_t history_bytes(const struct sched_history *h)
 {
-	return h->bytes;
+	return history_total(h);
+}
+
+void history_usage(const struct sched_history *h, struct history_usage *out)
+{
+	u64 resident = 0;
+
+	for (u64 c = 0; c < h->nr_chunk; c++)
+		if (h->chunk[c].ev)
+			resident += MIN(HISTORY_CHUNK_EVENTS, h->nr_log - (c << CHUNK_SHIFT));
+	*out = (struct history_usage){
+		.budget = h->budget,
+		.checkpoint_bytes = h->cp_bytes,
+		.log_bytes = h->log_bytes,
+		.total = history_total(h),
+		.resident_events = resident,
+		.regenerated_chunks = h->regenerated,
+	};
 }
 
 u64 history_nr_logged(const struct sched_history *h)
@@ -313,9 +522,49 @@ u64 history_nr_logged(const struct sched_history *h)
 	return h->nr_log;
 }
 
-const struct sched_event *history_event(const struct sched_history *h, u64 seq)
+const struct sched_event *history_event(struct sched_history *h, u64 seq)
 {
-	return seq < h->nr_log ? &h->log[seq] : NULL;
+	if (seq >= h->nr_log)
+		return NULL;
+	return &chunk_get(h, seq >> CHUNK_SHIFT)->ev[seq & CHUNK_MASK];
+}
+
+u64 history_event_step(struct sched_history *h, u64 seq)
+{
+	if (seq >= h->nr_log)
+		return 0;
+	return chunk_get(h, seq >> CHUNK_SHIFT)->step[seq & CHUNK_MASK];
+}
+
+u64 history_seq_at_time(struct sched_history *h, u64 t)
+{
+	u64 lo = 0, hi = h->nr_chunk, c;
+	const struct log_chunk *k;
+
+	/* the last chunk whose first event is before t holds the answer, or it is the next chunk's first */
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (h->chunk[mid].first_time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	c = lo - 1;
+	k = chunk_get(h, c);
+	lo = c << CHUNK_SHIFT;
+	hi = MIN(lo + HISTORY_CHUNK_EVENTS, h->nr_log);
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (k->ev[mid & CHUNK_MASK].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 u64 history_mismatches(const struct sched_history *h)

@@ -238,8 +238,7 @@ void history_switch_branch(struct sched_history *h, int i, u64 t)
 		const struct checkpoint *base = &h->cp[h->nr_cp - 1];
 		sched_state_restore(h->e, base->data);
 		h->cmd_next = base->nr_cmd;
-		if (h->nr_log > base->nr_events)
-			h->nr_log = base->nr_events;
+		history_truncate_log(h, base->nr_events);
 		free(h->cmd);
 		h->cmd = to->cmd;
 		h->nr_cmd = h->cap_cmd = to->nr_cmd;

@@ -77,8 +77,9 @@ static u64 neg_ln_q32(u64 x)
 static u64 sample_exp(u64 mean)
 {
 	u64 x = (sched_rand() >> 2) + 1;	/* (0, 2^62] */
+	unsigned __int128 v = ((unsigned __int128)mean * neg_ln_q32(x)) >> 32;
 
-	return (u64)(((unsigned __int128)mean * neg_ln_q32(x)) >> 32);
+	return v > SCHED_TIME_MAX ? SCHED_TIME_MAX : (u64)v;
 }
 
 /* Irwin-Hall: twelve uniforms minus six is close to N(0,1), bounded at ±6σ. */
@@ -93,17 +94,25 @@ static u64 sample_normal(u64 mean, u64 sd)
 	return v > 0 ? (u64)v : 0;
 }
 
+/* At most SCHED_TIME_MAX: an exponential's tail reaches 43 times its mean. */
 u64 sched_sample_duration(const struct sched_duration *d)
 {
+	u64 v;
+
 	switch (d->kind) {
 	case DIST_UNIFORM:
-		return rand_range(d->a, d->b);
+		v = rand_range(d->a, d->b);
+		break;
 	case DIST_EXP:
-		return sample_exp(d->a);
+		v = sample_exp(d->a);
+		break;
 	case DIST_NORMAL:
-		return sample_normal(d->a, d->b);
+		v = sample_normal(d->a, d->b);
+		break;
 	case DIST_CONST:
 	default:
-		return d->a;
+		v = d->a;
+		break;
 	}
+	return MIN(v, SCHED_TIME_MAX);
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Shared pieces of the command-line front end: errors and loading scenarios. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -51,6 +54,38 @@ int cli_parse_window(const char *s, u64 *from, u64 *to)
 	if (!dots || parse_duration(s, (size_t)(dots - s), from) != PARSE_OK ||
 	    parse_duration(dots + 2, strlen(dots + 2), to) != PARSE_OK || *from >= *to)
 		return -1;
+	return 0;
+}
+
+int cli_parse_size(const char *s, size_t *out)
+{
+	static const char *const units[] = { "", "K", "M", "G", "T" };
+	char *end;
+	unsigned long long n;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	n = strtoull(s, &end, 10);
+	for (int i = 0; i < (int)(sizeof(units) / sizeof(units[0])); i++) {
+		size_t len = strlen(units[i]);
+
+		if (strncasecmp(end, units[i], len))
+			continue;
+		/* 512M, 512MB and 512MiB are all 512 x 2^20 */
+		if (end[len] && strcasecmp(end + len, "B") && (!i || strcasecmp(end + len, "iB")))
+			continue;
+		if (n > (SIZE_MAX >> (10 * i)))
+			return -1;
+		*out = (size_t)n << (10 * i);
+		return 0;
+	}
+	return -1;
+}
+
+int cli_history_budget(const char *arg, size_t *out)
+{
+	if (cli_parse_size(arg, out) || !*out)
+		return cli_usage_error("--history-budget: '%s' is not a size (e.g. 512M, 2G)", arg);
 	return 0;
 }
 

@@ -24,6 +24,10 @@ struct cli_sets {
 int cli_add_set(struct cli_sets *s, const char *arg, bool seed);
 /* "A..B" with durations on both sides and A < B (--window, --trace-window); -1 when not. */
 int cli_parse_window(const char *s, u64 *from, u64 *to);
+/* A byte count with an optional binary unit: 4096, 64K, 512M, 2GiB; -1 if not one. */
+int cli_parse_size(const char *s, size_t *out);
+/* --history-budget's argument into *out, or 2 (printed). */
+int cli_history_budget(const char *arg, size_t *out);
 int cli_add_param(struct cli_sets *s, const char *arg);
 /* Load a scenario with the overrides: the built-in demo for DEMO_SCENARIO_NAME,
  * else the file; 2 on error with the message in err. */
@@ -49,6 +53,7 @@ int cmd_ui(int, char **);
 int cmd_topology(int, char **);
 int cmd_import(int, char **);
 int cmd_ext(int, char **);
+int cmd_compare(int, char **);
 int cmd_compare_log(int, char **);
 int cmd_sweep(int, char **);
 

@@ -46,6 +46,7 @@ struct run_opts {
 	const char *dump_state;	/* text|json: print the state where the run stopped */
 	const char *brk;	/* --break EXPR */
 	int rewind_check;	/* targets for --rewind-check */
+	size_t history_budget;	/* --history-budget, for --break and --rewind-check */
 	bool check_invariants;	/* --check-invariants */
 };
 
@@ -112,6 +113,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "break", required_argument, NULL, 'b' },
 		{ "rewind-check", required_argument, NULL, 'R' },
 		{ "check-invariants", no_argument, NULL, 'I' },
+		{ "history-budget", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };
@@ -122,6 +124,9 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u':
+			if (parse_duration(optarg, strlen(optarg), &o->until) == PARSE_OVERFLOW)
+				return cli_usage_error("--until: '%s' is too large (at most %llus)", optarg,
+						       SCHED_TIME_MAX / NSEC_PER_SEC);
 			if (parse_duration(optarg, strlen(optarg), &o->until) != PARSE_OK)
 				return cli_usage_error("--until: '%s' is not a duration (e.g. 2.5s)", optarg);
 			o->has_until = true;
@@ -141,6 +146,10 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			break;
 		case 'I':
 			o->check_invariants = true;
+			break;
+		case 'H':
+			if (cli_history_budget(optarg, &o->history_budget))
+				return 2;
 			break;
 		case 'b':
 			o->brk = optarg;
@@ -230,7 +239,8 @@ static void run_to_break(struct sched_history *h, const struct scenario_file *f,
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { .check_invariants = CHECK_INVARIANTS_DEFAULT };
+	struct run_opts o = { .check_invariants = CHECK_INVARIANTS_DEFAULT,
+			      .history_budget = HISTORY_DEFAULT_BUDGET };
 	struct scenario_file f;
 	struct run_stats rs = { 0 };
 	struct trace_ftrace *tw = NULL;
@@ -279,7 +289,18 @@ int cmd_run(int argc, char **argv)
 	run_stats_init(&rs, &f, from, to, o.check);
 	struct period_log plog = { NULL, f.task_names };
 	/* with time travel, listeners hang on the history so they see each event once */
-	struct sched_history *h = o.rewind_check || o.brk ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
+	struct sched_history *h = NULL;
+	if (o.rewind_check || o.brk) {
+		if (o.history_budget < history_min_budget(e)) {
+			fprintf(stderr,
+				"schedscope: %s: a history budget of %zu MiB is below the %zu MiB this "
+				"scenario needs\n",
+				path, o.history_budget >> 20, (history_min_budget(e) + (1 << 20) - 1) >> 20);
+			rc = 2;
+			goto out;
+		}
+		h = history_create(e, o.history_budget);
+	}
 	if (h)
 		history_add_listener(h, run_stats_event, &rs);
 	else

@@ -41,9 +41,11 @@ int cmd_view(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "param", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 'e' },
+		{ "history-budget", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };
+	size_t budget = HISTORY_DEFAULT_BUDGET;
 	const char *view = NULL, *format = "text", *select = NULL, *commands = NULL;
 	u64 at = 0;
 	int w = 120, h = 40, colors = 256, c;
@@ -96,6 +98,10 @@ int cmd_view(int argc, char **argv)
 			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
+		case 'H':
+			if (cli_history_budget(optarg, &budget))
+				return 2;
+			break;
 		default:
 			return cli_usage_error("view: unknown option '%s'", argv[optind - 1]);
 		}
@@ -114,7 +120,7 @@ int cmd_view(int argc, char **argv)
 		scenario_free(&f);
 		return cli_usage_error("--at: past the end of the run");
 	}
-	if (ui_setup(&ui, &f, err, sizeof(err))) {
+	if (ui_setup(&ui, &f, budget, err, sizeof(err))) {
 		fprintf(stderr, "schedscope: %s: %s\n", argv[optind], err);
 		scenario_free(&f);
 		return 2;
@@ -164,12 +170,18 @@ out:
 int cmd_ui(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "commands", required_argument, NULL, 'C' }, { "colors", required_argument, NULL, 'c' },
-		{ "speed", required_argument, NULL, 'p' },    { "paused", no_argument, NULL, 'P' },
-		{ "seed", required_argument, NULL, 's' },     { "param", required_argument, NULL, 'm' },
-		{ "set", required_argument, NULL, 'e' },      { NULL, 0, NULL, 0 },
+		{ "commands", required_argument, NULL, 'C' },
+		{ "colors", required_argument, NULL, 'c' },
+		{ "speed", required_argument, NULL, 'p' },
+		{ "paused", no_argument, NULL, 'P' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "param", required_argument, NULL, 'm' },
+		{ "set", required_argument, NULL, 'e' },
+		{ "history-budget", required_argument, NULL, 'H' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };
+	size_t budget = HISTORY_DEFAULT_BUDGET;
 	const char *commands = NULL, *speed = NULL;
 	int colors = -1, c;
 	bool paused = false;
@@ -202,6 +214,10 @@ int cmd_ui(int argc, char **argv)
 			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
+		case 'H':
+			if (cli_history_budget(optarg, &budget))
+				return 2;
+			break;
 		default:
 			return cli_usage_error("ui: unknown option '%s'", argv[optind - 1]);
 		}
@@ -221,7 +237,7 @@ int cmd_ui(int argc, char **argv)
 	}
 	if (cli_load_scenario_sets(path, &sets, &f))
 		return 2;
-	if (ui_setup(&ui, &f, err, sizeof(err))) {
+	if (ui_setup(&ui, &f, budget, err, sizeof(err))) {
 		fprintf(stderr, "schedscope: %s: %s\n", path, err);
 		scenario_free(&f);
 		return 2;

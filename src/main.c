@@ -25,6 +25,9 @@ static void usage(FILE *out)
 		"       schedscope import TRACE|WORKLOAD.json [-o FILE] [--format "
 		"ftrace|trace-cmd|perf|rtapp]\n"
 		"                       [--keep-idle] [--keep-tracer] [--pin] [--cgroup-root N] [--workgen]\n"
+		"       schedscope compare A.scn [B.scn] [--vs B.scn] [--vs-set KEY=VALUE]...\n"
+		"                       [--window A..B] [--seeds A..B] [--report text|json]\n"
+		"                       [--fail-if EXPR]...\n"
 		"       schedscope compare-log REAL SIMULATED [--columns LIST] [--max-diff PCT] [--min-lines "
 		"N]\n"
 		"       schedscope sweep SCENARIO... [--topology LIST] [--kernel LIST] [--sched LIST]\n"
@@ -53,10 +56,12 @@ static void usage(FILE *out)
 		"state\n"
 		"  --dump-state text|json  print every runqueue where the run stopped\n"
 		"  --rewind-check N    rewind to N random times, run on, and compare with the first run\n"
+		"  --history-budget SIZE  memory for --break's and --rewind-check's history (512M)\n"
 		"  --check-invariants  check the engine's invariants at every step; abort if one fails\n"
 		"  --periods FILE      write rt-app's per-thread log columns, every thread (- for stdout)\n"
 		"\n"
-		"ui and view also take --seed, --set and --param; view takes --colors and --commands.\n"
+		"ui and view also take --seed, --set, --param and --history-budget; view takes --colors\n"
+		"and --commands.\n"
 		"\n"
 		"SCENARIO may be `%s` for the built-in demo. See schedscope(1).\n",
 		DEMO_SCENARIO_NAME);
@@ -99,6 +104,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ext"))
 		return cmd_ext(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare-log"))
 		return cmd_compare_log(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sweep"))

@@ -168,6 +168,15 @@ else
 	echo "hostile: full-disk cases skipped (not root, or no tmpfs)"
 fi
 
+# ---- 5. the clock never wraps: the longest time runs as a short one ----
+sed 's/1000000000s/10s/; s/at=999999999/at=9/' "$golden/longest-time.scn" >short-time.scn
+case_ longest-time 0 timeout 60 "$bin" run "$golden/longest-time.scn" --window 999999999s..1000000000s
+grep -E '^(hog\.[01]|late|  lim) ' longest-time.out >long.rows
+"$bin" run short-time.scn --window 9s..10s | grep -E '^(hog\.[01]|late|  lim) ' >short.rows
+check longest-time "its last second differs from 9s..10s: $(diff short.rows long.rows | head -6)" cmp -s long.rows short.rows
+check longest-time "hog.0, hog.1, late and /lim not all there" [ "$(wc -l <long.rows)" -eq 4 ]
+done_ longest-time
+
 # ---- 4. stdout: a failed write is told, exit 2 ----
 for c in "run demo" "run demo --report json" "run demo --check" "run demo --dump-state text" \
 	"run demo --break switch" "run demo --periods -" "run demo --until 10ms --trace -" \

@@ -263,9 +263,9 @@ static int c_back(struct ui *ui, struct pane *pn, struct args *a)
 	/* go back n event-emitting steps: to the last event of the step before */
 	u64 s = ne - 1;
 	for (long i = 0; i < n; i++) {
-		u64 g = ui_event_step(pn->run, s), last = s;
+		u64 g = history_event_step(pn->run->h, s), last = s;
 
-		while (s > 0 && ui_event_step(pn->run, s - 1) == g)
+		while (s > 0 && history_event_step(pn->run->h, s - 1) == g)
 			s--;
 		if (s == 0) {
 			if (i == 0) {
@@ -457,10 +457,16 @@ static int c_goto(struct ui *ui, struct pane *pn, struct args *a)
 	s = a->w[1];
 	if (*s == '+' || *s == '-')
 		sign = *s++ == '+' ? 1 : -1;
-	if (parse_duration(s, strlen(s), &t) == PARSE_OK) {
+	int r = parse_duration(s, strlen(s), &t);
+	/* beyond the longest time: past the end, or back to the start */
+	if (r == PARSE_OVERFLOW) {
+		r = PARSE_OK;
+		t = sign < 0 ? SCHED_TIME_MAX : UINT64_MAX;
+	}
+	if (r == PARSE_OK) {
 		u64 now = sched_now(pn->run->e);
 		if (sign > 0)
-			t = now + t;
+			t = t > UINT64_MAX - now ? UINT64_MAX : now + t;
 		else if (sign < 0)
 			t = t > now ? 0 : now - t;
 	} else if (!sign && (cp = history_find_checkpoint(pn->run->h, s)) >= 0) {
@@ -483,7 +489,8 @@ static int c_goto(struct ui *ui, struct pane *pn, struct args *a)
 	}
 	if (t > pn->run->f->sc.duration) {
 		char b1[32], b2[32];
-		ui_error(ui, "goto: %s is past the end of the run (%s)", ui_time_text(t, b1, sizeof(b1)),
+		ui_error(ui, "goto: %s is past the end of the run (%s)",
+			 t == UINT64_MAX ? a->w[1] : ui_time_text(t, b1, sizeof(b1)),
 			 ui_time_text(pn->run->f->sc.duration, b2, sizeof(b2)));
 		return -1;
 	}
@@ -576,7 +583,8 @@ static int c_speed(struct ui *ui, struct pane *pn, struct args *a)
 	} else if (!parse_speed(a->w[1], &s)) {
 		ui_error(ui, "speed: '%s' is not a speed (1, 0.1, 1/1000, max)", a->w[1]);
 		return -1;
-	} else if (s != 0 && (s < SPEED_MIN * 0.9999 || s > SPEED_MAX)) {
+	} else if (strcmp(a->w[1], "max") && !(s >= SPEED_MIN * 0.9999 && s <= SPEED_MAX)) {
+		/* only the word max is max: 0, 0x, 0/1 are below the range */
 		ui_error(ui, "speed: %s is out of range (1/10000 .. 1000, or max)", a->w[1]);
 		return -1;
 	}

@@ -13,11 +13,12 @@
 #define UI_DEFAULT_SPEED 0.1
 
 /* Engine, history and defaults for f (which must outlive the ui). 0 or -1 with err. */
-int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t errlen);
+/* history_budget: the run's history (history_create()), at least history_min_budget(). */
+int ui_setup(struct ui *ui, const struct scenario_file *f, size_t history_budget, char *err, size_t errlen);
 void ui_teardown(struct ui *ui);
 
-/* A run's engine and history over f; 0 or -1 with err. */
-int ui_run_setup(struct ui_run *run, const struct scenario_file *f, char *err, size_t errlen);
+/* A run's engine and a history within budget over f; 0 or -1 with err. */
+int ui_run_setup(struct ui_run *run, const struct scenario_file *f, size_t budget, char *err, size_t errlen);
 void ui_run_teardown(struct ui_run *run);
 
 /* A pane showing run, with the default views and nothing selected. */
@@ -27,9 +28,6 @@ void pane_fini(struct pane *pane);
 /* The caption at the run's current position (the latest scenario note
  * reached), NULL if none; *time gets the note's time. */
 const char *ui_caption(const struct ui_run *run, u64 *time);
-
-/* The engine step (sched_nr_steps()) that emitted event seq. */
-u64 ui_event_step(const struct ui_run *run, u64 seq);
 
 /* The whole screen (header, views, caption, status) into cb, as the
  * terminal shows it; console_line, if not NULL, replaces the status line. */

@@ -11,7 +11,7 @@ int ui_split_open(struct ui *ui, const struct scenario_file *fb, int branch, con
 		  const char *label_b, char *err, size_t errlen)
 {
 	ui_split_close(ui);
-	if (ui_run_setup(&ui->run_b, fb, err, errlen))
+	if (ui_run_setup(&ui->run_b, fb, ui->history_budget, err, errlen))
 		return -1;
 	if (branch >= 0)
 		history_copy_branch(ui->run_b.h, ui->run.h, branch);

@@ -10,19 +10,6 @@
 #include "loop.h"
 #include "split.h"
 
-static void step_listener(void *ctx, const struct sched_event *ev)
-{
-	struct ui_run *run = ctx;
-
-	XGROW(run->step_of, run->cap_steps, ev->seq);
-	run->step_of[ev->seq] = sched_nr_steps(run->e);
-}
-
-u64 ui_event_step(const struct ui_run *run, u64 seq)
-{
-	return seq < run->cap_steps ? run->step_of[seq] : 0;
-}
-
 static void note_listener(void *ctx, const struct sched_event *ev)
 {
 	struct ui_run *run = ctx;
@@ -59,21 +46,27 @@ const char *ui_caption(const struct ui_run *run, u64 *time)
 	return run->f->sc.note[i].text;
 }
 
-int ui_run_setup(struct ui_run *run, const struct scenario_file *f, char *err, size_t errlen)
+int ui_run_setup(struct ui_run *run, const struct scenario_file *f, size_t budget, char *err, size_t errlen)
 {
 	memset(run, 0, sizeof(*run));
 	run->f = f;
 	run->e = sched_engine_create(&f->sc, err, errlen);
 	if (!run->e)
 		return -1;
-	run->h = history_create(run->e, HISTORY_DEFAULT_BUDGET);
+	if (budget < history_min_budget(run->e)) {
+		snprintf(err, errlen, "a history budget of %zu MiB is below the %zu MiB this scenario needs",
+			 budget >> 20, (history_min_budget(run->e) + (1 << 20) - 1) >> 20);
+		sched_engine_destroy(run->e);
+		run->e = NULL;
+		return -1;
+	}
+	run->h = history_create(run->e, budget);
 	if (!run->h) {
 		snprintf(err, errlen, "out of memory for the history");
 		sched_engine_destroy(run->e);
 		run->e = NULL;
 		return -1;
 	}
-	sched_add_listener(run->e, step_listener, run);
 	history_add_listener(run->h, note_listener, run);
 	return 0;
 }
@@ -82,7 +75,6 @@ void ui_run_teardown(struct ui_run *run)
 {
 	history_destroy(run->h);
 	sched_engine_destroy(run->e);
-	free(run->step_of);
 	free(run->notes);
 	free(run->why);
 	memset(run, 0, sizeof(*run));
@@ -100,13 +92,14 @@ void pane_init(struct pane *pane, struct ui *ui, struct ui_run *run)
 	pane->main_view = ui_nr_views ? ui_views[0] : NULL;
 }
 
-int ui_setup(struct ui *ui, const struct scenario_file *f, char *err, size_t errlen)
+int ui_setup(struct ui *ui, const struct scenario_file *f, size_t history_budget, char *err, size_t errlen)
 {
 	memset(ui, 0, sizeof(*ui));
-	if (ui_run_setup(&ui->run, f, err, errlen))
+	if (ui_run_setup(&ui->run, f, history_budget, err, errlen))
 		return -1;
 	pane_init(&ui->pane, ui, &ui->run);
 	ui->speed = UI_DEFAULT_SPEED;
+	ui->history_budget = history_budget;
 	ui->split.follow = true;
 	ui->colors = 256;
 	ui->breaks.last_hit = -1;

@@ -46,9 +46,6 @@ struct ui_run {
 		u32 idx;	/* in scenario.note */
 	} *notes;
 	size_t nr_notes, cap_notes;
-	/* for every event, the engine step that emitted it (sched_nr_steps() then) */
-	u64 *step_of;
-	size_t cap_steps;
 	/* by branch index: the command line that started it, "" for main */
 	struct ui_branch_why {
 		char text[96];
@@ -144,6 +141,7 @@ struct ui {
 	/* run control */
 	bool paused;
 	double speed;		/* simulated seconds per wall second; 0 = as fast as it goes */
+	size_t history_budget;	/* each run's (--history-budget) */
 	bool quit;
 	int colors;		/* 256, 16 or 0 (monochrome, NO_COLOR) */
 

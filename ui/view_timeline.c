@@ -27,19 +27,9 @@
 #define TL_MIN_SPAN (10 * NSEC_PER_USEC)
 
 /* First seq in [0, n) whose event time is >= t (n when none). */
-static u64 seq_at(const struct sched_history *h, u64 n, u64 t)
+static u64 seq_at(struct sched_history *h, u64 n, u64 t)
 {
-	u64 lo = 0, hi = n;
-
-	while (lo < hi) {
-		u64 mid = lo + (hi - lo) / 2;
-
-		if (history_event(h, mid)->time < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return MIN(history_seq_at_time(h, t), n);
 }
 
 /* Events this view may show: logged and not in the engine's future. */
@@ -145,7 +135,7 @@ static struct grid *grid_of(struct pane *pn)
 
 static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols)
 {
-	const struct sched_history *h = pn->run->h;
+	struct sched_history *h = pn->run->h;
 	u64 now = sched_now(pn->run->e);
 	u64 n = nr_visible(pn);
 	struct lane lanes[TL_MAX_LANES];

@@ -19,6 +19,14 @@ typedef uint8_t u8;
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC 1000000000ULL
 
+/*
+ * The longest simulated time, 10^9 s (31.7 years): every time a scenario or
+ * a command gives is at most this, so the engine's sums of two (the clock
+ * plus a delay, a deadline plus a period) stay far below 2^64 and the
+ * clock never wraps.
+ */
+#define SCHED_TIME_MAX (1000000000ULL * NSEC_PER_SEC)
+
 /* The largest simulated machine; cpumasks are fixed-size bitmaps. */
 #define SCHED_MAX_CPUS 1024
 #define CPUMASK_WORDS (SCHED_MAX_CPUS / 64)

@@ -202,27 +202,11 @@ int diverge_engines(struct sched_engine *a, struct sched_engine *b, u64 from, u6
 	return result(&d, out);
 }
 
-/* The first logged event at or after time t (the log is in time order). */
-static u64 first_at(const struct sched_history *h, u64 t)
-{
-	u64 lo = 0, hi = history_nr_logged(h);
-
-	while (lo < hi) {
-		u64 mid = lo + (hi - lo) / 2;
-
-		if (history_event(h, mid)->time < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-int diverge_logs(const struct sched_history *a, const struct sched_history *b, u64 from, u64 until,
+int diverge_logs(struct sched_history *a, struct sched_history *b, u64 from, u64 until,
 		 struct divergence *out)
 {
-	const struct sched_history *h[2] = { a, b };
-	u64 next[2] = { first_at(a, from), first_at(b, from) };
+	struct sched_history *h[2] = { a, b };
+	u64 next[2] = { history_seq_at_time(a, from), history_seq_at_time(b, from) };
 	struct diverge d;
 
 	diverge_init(&d, from, until);

@@ -60,7 +60,7 @@ int diverge_engines(struct sched_engine *a, struct sched_engine *b, u64 from, u6
 		    struct divergence *out);
 /* The same over what two histories have logged: both must have run to
  * `until` (a log that stops short reads as a side that did nothing). */
-int diverge_logs(const struct sched_history *a, const struct sched_history *b, u64 from, u64 until,
+int diverge_logs(struct sched_history *a, struct sched_history *b, u64 from, u64 until,
 		 struct divergence *out);
 
 #endif

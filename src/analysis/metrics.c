@@ -7,25 +7,6 @@
 #include "src/format/expect.h"
 #include "metrics.h"
 
-const char *const metric_names[NR_METRICS] = {
-	[MET_SHARE] = "share",		 [MET_WAIT] = "wait",
-	[MET_P50] = "p50_latency",	 [MET_P99] = "p99_latency",
-	[MET_MIGRATIONS] = "migrations", [MET_THROTTLED] = "throttled",
-};
-
-int metric_lookup(const char *name, size_t len)
-{
-	for (int i = 0; i < NR_METRICS; i++)
-		if (strlen(metric_names[i]) == len && !memcmp(metric_names[i], name, len))
-			return i;
-	return -1;
-}
-
-bool metric_is_time(int metric)
-{
-	return metric != MET_SHARE && metric != MET_MIGRATIONS;
-}
-
 static u64 window_ns(const struct stats *st)
 {
 	u64 end = st->end < st->to ? st->end : st->to;

@@ -8,24 +8,8 @@
 #ifndef SRC_ANALYSIS_METRICS_H
 #define SRC_ANALYSIS_METRICS_H
 
+#include "src/format/diff_expr.h"
 #include "stats.h"
-
-enum metric_kind {
-	MET_SHARE, /* CPU time / window: 1.0 is one CPU */
-	MET_WAIT,  /* runnable but not running, ns */
-	MET_P50,   /* wakeup latency, ns */
-	MET_P99,
-	MET_MIGRATIONS,
-	MET_THROTTLED, /* cpu.stat throttled_usec (groups), ns */
-	NR_METRICS
-};
-
-/* As written in reports and --fail-if: share, wait, p50_latency, ... */
-extern const char *const metric_names[NR_METRICS];
-/* Index in metric_names, -1 for another name. */
-int metric_lookup(const char *name, size_t len);
-/* Is the metric a time (ns)? */
-bool metric_is_time(int metric);
 
 struct metric_row {
 	const char *name; /* a task's name or a group's path: valid as long as the scenario */

@@ -502,7 +502,7 @@ int parse_duration(const char *p, size_t n, u64 *ns)
 		}
 		for (size_t k = nf; k < units[u].digits; k++)
 			f *= 10;
-		if (ip > (UINT64_MAX - f) / units[u].mult)
+		if (ip > (SCHED_TIME_MAX - f) / units[u].mult)
 			return PARSE_OVERFLOW;
 		*ns = ip * units[u].mult + f;
 		return PARSE_OK;
@@ -533,7 +533,8 @@ int lex_duration(struct lexer *lx, const struct lex_span *s, const char *what, u
 	case PARSE_OK:
 		return 0;
 	case PARSE_OVERFLOW:
-		return lex_error(lx, s, "%s '%s' is too large", what, SNIP(s));
+		return lex_error(lx, s, "%s '%s' is too large (at most %llus)", what, SNIP(s),
+				 SCHED_TIME_MAX / NSEC_PER_SEC);
 	case PARSE_FRACTION:
 		return lex_error(lx, s, "%s '%s' is not a whole number of nanoseconds", what, SNIP(s));
 	default:

@@ -46,24 +46,29 @@ const char *variant_path(const struct variant *v, const char *a_path)
 	return v->path ? v->path : a_path;
 }
 
-static bool sets_seed(const char *assignment)
+static bool sets_key(const struct variant *v, const char *key)
 {
-	return !strncmp(assignment, "seed=", 5);
+	size_t n = strlen(key);
+
+	for (int i = 0; i < v->nr_sets; i++)
+		if (!strncmp(v->set[i], key, n) && v->set[i][n] == '=')
+			return true;
+	return false;
 }
 
 int variant_apply(const struct variant *v, const struct scenario_file *a, struct scenario_file *b, char *err,
 		  size_t errlen)
 {
-	bool seed_given = false;
-
+	/* "B: kernel 6.1" is that kernel's own scheduler, whatever `sched` A's file names */
+	if (sets_key(v, "kernel") && !sets_key(v, "sched"))
+		b->sched_given = false;
 	for (int i = 0; i < v->nr_sets; i++) {
 		if (scenario_set_as(b, "--vs-set", v->set[i], err, errlen) < 0) {
 			scenario_free(b);
 			return -1;
 		}
-		seed_given |= sets_seed(v->set[i]);
 	}
-	if (!seed_given)
+	if (!sets_key(v, "seed"))
 		b->sc.seed = a->sc.seed;
 	return 0;
 }

@@ -30,7 +30,8 @@ int variant_add_set(struct variant *v, const char *assignment, char *err, size_t
 const char *variant_path(const struct variant *v, const char *a_path);
 /*
  * Make b (B's file, loaded with A's overrides) side B: the --vs-sets in
- * order, then A's seed unless one of them set it. -1 with "--vs-set: ..."
+ * order, then A's seed unless one of them set it. A kernel without a sched
+ * picks that kernel's scheduler (6.1: CFS) over the file's `sched`. -1 with "--vs-set: ..."
  * in err; b is then freed, as a failed load leaves it.
  */
 int variant_apply(const struct variant *v, const struct scenario_file *a, struct scenario_file *b, char *err,

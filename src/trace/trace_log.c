@@ -80,8 +80,8 @@ void trace_perfetto_opts_for(struct trace_perfetto_opts *o, struct sched_engine 
 	};
 }
 
-int trace_write_log(const char *path, struct sched_engine *e, const struct sched_history *h, u64 from,
-		    u64 to, u64 *written, char *err, size_t errlen)
+int trace_write_log(const char *path, struct sched_engine *e, struct sched_history *h, u64 from, u64 to,
+		    u64 *written, char *err, size_t errlen)
 {
 	u64 n = history_nr_logged(h), last = from;
 	struct outfile out;

@@ -21,7 +21,7 @@ void trace_perfetto_opts_for(struct trace_perfetto_opts *o, struct sched_engine 
  * it ends in .json, ftrace text otherwise). 0 with *written set, or -1 with
  * a message in err.
  */
-int trace_write_log(const char *path, struct sched_engine *e, const struct sched_history *h, u64 from,
-		    u64 to, u64 *written, char *err, size_t errlen);
+int trace_write_log(const char *path, struct sched_engine *e, struct sched_history *h, u64 from, u64 to,
+		    u64 *written, char *err, size_t errlen);
 
 #endif

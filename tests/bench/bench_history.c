@@ -5,13 +5,13 @@
  * The reference load is bench_engine's (b): 16 CPUs (4 packages x 4 cores),
  * 100 `run forever` hogs and 100 `loop { run 1ms; sleep 9ms }` tasks, HZ 250,
  * EEVDF, run for 60 s under a history with the default budget
- * (HISTORY_DEFAULT_BUDGET, 256 MiB). Then:
+ * (HISTORY_DEFAULT_BUDGET, 512 MiB, checkpoints and event log). Then:
  *
  *   - the checkpoint: sched_state_size(), and the time of one
  *     sched_state_save() and one sched_state_restore();
  *   - what the history holds after 60 s: history_nr_checkpoints(),
- *     history_bytes() (checkpoints), and the event log, which the budget does
- *     not cover: history_nr_logged() x sizeof(struct sched_event);
+ *     history_usage() (all it uses, within the budget, and the events of
+ *     the log still resident, out of all logged);
  *   - rewind latency: history_goto_time() to 200 targets drawn uniformly
  *     from [0, 60 s) by a seeded generator, one after the other (each jump
  *     starts where the previous one left the engine, as a user hopping
@@ -232,9 +232,14 @@ static void fig_reference(void)
 
 	/* what 60 s of history holds */
 	printf("bench: %s checkpoints %d count\n", name, history_nr_checkpoints(r.h));
-	printf("bench: %s history_bytes %zu B\n", name, history_bytes(r.h));
-	printf("bench: %s event_log_bytes %llu B\n", name,
-	       (unsigned long long)(history_nr_logged(r.h) * sizeof(struct sched_event)));
+	struct history_usage u;
+
+	history_usage(r.h, &u);
+	printf("bench: %s history_bytes %zu B\n", name, u.total);
+	printf("bench: %s history_budget %zu B\n", name, u.budget);
+	printf("bench: %s event_log_resident_bytes %zu B\n", name, u.log_bytes);
+	printf("bench: %s events_logged %llu count\n", name, (unsigned long long)history_nr_logged(r.h));
+	printf("bench: %s events_resident %llu count\n", name, (unsigned long long)u.resident_events);
 	fflush(stdout);
 
 	rewind_figures(name, &r, f.sc.duration);

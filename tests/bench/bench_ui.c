@@ -124,7 +124,7 @@ static void fig(const char *name, const char *text)
 	char err[512];
 
 	bench_parse(name, text, &f);
-	if (ui_setup(&ui, &f, err, sizeof(err))) {
+	if (ui_setup(&ui, &f, HISTORY_DEFAULT_BUDGET, err, sizeof(err))) {
 		fprintf(stderr, "bench: %s: %s\n", name, err);
 		exit(1);
 	}

@@ -76,7 +76,7 @@ static void assert_state_is(const struct sched_engine *e, const void *want, cons
 	free(now);
 }
 
-static struct sched_event *log_copy(const struct sched_history *h, u64 *nr)
+static struct sched_event *log_copy(struct sched_history *h, u64 *nr)
 {
 	*nr = history_nr_logged(h);
 	struct sched_event *ev = malloc(*nr * sizeof(*ev) + 1);
@@ -88,7 +88,7 @@ static struct sched_event *log_copy(const struct sched_history *h, u64 *nr)
 }
 
 /* The log's first n events are want's. */
-static void assert_log_starts(const struct sched_history *h, const struct sched_event *want, u64 n,
+static void assert_log_starts(struct sched_history *h, const struct sched_event *want, u64 n,
 			      const char *what)
 {
 	assert_true(history_nr_logged(h) >= n);

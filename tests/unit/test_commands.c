@@ -39,7 +39,7 @@ static int setup(void **state)
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	if (ui_setup(&fx->ui, &fx->f, err, sizeof(err)))
+	if (ui_setup(&fx->ui, &fx->f, HISTORY_DEFAULT_BUDGET, err, sizeof(err)))
 		return -1;
 	fx->ui.paused = true;
 	*state = fx;
@@ -118,6 +118,10 @@ static void test_goto_and_checkpoint(void **state)
 	assert_int_equal(sched_now(ui->run.e), 501500 * NSEC_PER_USEC);
 	assert_int_equal(ui_command(ui, "goto -1500us"), 0);
 	assert_int_equal(sched_now(ui->run.e), 500 * NSEC_PER_MSEC);
+	/* back past the start is the start */
+	assert_int_equal(ui_command(ui, "goto -18446744073709551615ns"), 0);
+	assert_int_equal(sched_now(ui->run.e), 0);
+	assert_int_equal(ui_command(ui, "goto 500ms"), 0);
 	assert_int_equal(ui_command(ui, "goto here"), 0);
 	assert_int_equal(sched_now(ui->run.e), 2 * NSEC_PER_SEC);
 	/* a caption once its note is reached */
@@ -131,6 +135,13 @@ static void test_goto_and_checkpoint(void **state)
 	struct pos p = pos(ui);
 	assert_int_equal(ui_command(ui, "goto 4s"), -1);
 	assert_true(ui->message_is_error);
+	assert_non_null(strstr(ui->message, "past the end"));
+	/* beyond the longest time is past the end too, not a wrapped clock (issue 19) */
+	assert_int_equal(ui_command(ui, "goto +18446744073709551615ns"), -1);
+	assert_non_null(strstr(ui->message, "past the end"));
+	assert_int_equal(ui_command(ui, "goto 18446744073709551615ns"), -1);
+	assert_non_null(strstr(ui->message, "past the end"));
+	assert_int_equal(ui_command(ui, "goto +1000000000s"), -1);
 	assert_non_null(strstr(ui->message, "past the end"));
 	assert_int_equal(ui_command(ui, "goto nowhere"), -1);
 	assert_int_equal(ui_command(ui, "goto"), -1);
@@ -160,6 +171,13 @@ static void test_speed_limits(void **state)
 	assert_int_equal(ui_command(ui, "speed fast"), -1);
 	assert_int_equal(ui_command(ui, "speed -1"), -1);
 	assert_int_equal(ui_command(ui, "speed"), -1);
+	/* only the word is max; a zero is below 1/10000 (issue 19) */
+	assert_int_equal(ui_command(ui, "speed 0"), -1);
+	assert_non_null(strstr(ui->message, "out of range"));
+	assert_int_equal(ui_command(ui, "speed 0x"), -1);
+	assert_int_equal(ui_command(ui, "speed 0/1"), -1);
+	assert_int_equal(ui_command(ui, "speed 0.0"), -1);
+	assert_int_equal(ui_command(ui, "speed 0.00001"), -1);
 	assert_same(p, pos(ui));
 	assert_int_equal(ui_command(ui, "speed 2x"), 0);
 	assert_true(ui->speed == 2);

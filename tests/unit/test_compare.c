@@ -4,6 +4,7 @@
  * finder on hand-built streams and on engines, and the per task and group
  * metrics against values computed by hand.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "src/analysis/diverge.h"
 #include "src/analysis/metrics.h"
 #include "src/analysis/stats.h"
+#include "src/analysis/welch.h"
 #include "src/format/scenario_file.h"
 #include "src/format/variant.h"
 
@@ -436,6 +438,72 @@ static void test_metrics(void **state)
 	scenario_free(&f);
 }
 
+/* ---- statistics, against values worked out by hand ---- */
+
+static void test_student_t(void **state)
+{
+	/* one degree of freedom is Cauchy: P(|T| >= 1) = 1/2 */
+	assert_true(fabs(student_t_two_sided(1, 1) - 0.5) < 1e-12);
+	/* two: P(|T| >= t) = 1 - t / sqrt(2 + t^2) */
+	assert_true(fabs(student_t_two_sided(2, 2) - (1 - 2 / sqrt(6))) < 1e-12);
+	/* four: 1 - (3/4) x (1 - t^2 / (12 (1 + t^2/4))), x = t / sqrt(1 + t^2/4); t = 2: 1 - 0.625 sqrt(2) */
+	assert_true(fabs(student_t_two_sided(2, 4) - (1 - 0.625 * sqrt(2))) < 1e-12);
+	assert_true(student_t_two_sided(0, 5) == 1);
+	assert_true(student_t_two_sided(INFINITY, 5) == 0);
+	/* the 95 % quantile with two degrees of freedom: t^2 = 0.9025 (2 + t^2) */
+	assert_true(fabs(student_t_quantile(0.05, 2) - sqrt(1.805 / 0.0975)) < 1e-9);
+	assert_true(fabs(student_t_quantile(0.5, 1) - 1) < 1e-9);
+	/* the tables' t(0.975) for 8 and 30 degrees of freedom, to their 6 digits */
+	assert_true(fabs(student_t_quantile(0.05, 8) - 2.306004) < 5e-7);
+	assert_true(fabs(student_t_quantile(0.05, 30) - 2.042272) < 5e-7);
+}
+
+static void test_welch(void **state)
+{
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
+	struct sample_summary sa, sb;
+	struct welch w;
+
+	/* means 3 and 5, variances 2.5: se = sqrt(2.5/5 + 2.5/5) = 1, df = 1 / (2 * 0.25^2 / 4) = 8 */
+	sample_summarize(a, 5, &sa);
+	sample_summarize(b, 5, &sb);
+	assert_true(sa.mean == 3 && sa.var == 2.5);
+	welch_test(&sa, &sb, &w);
+	assert_true(w.valid);
+	assert_true(w.diff == 2 && fabs(w.se - 1) < 1e-12 && fabs(w.t - 2) < 1e-12);
+	assert_true(fabs(w.df - 8) < 1e-12);
+	assert_true(fabs(w.p - 0.0805) < 1e-4); /* the tables: between 0.10 (1.860) and 0.05 (2.306) */
+	assert_true(w.p > WELCH_ALPHA);
+	assert_true(fabs(w.lo - (2 - 2.306004)) < 1e-6 && fabs(w.hi - (2 + 2.306004)) < 1e-6);
+
+	/* unequal variances 4 and 500/3 over 3 and 4 values: se^2 = 4/3 + 125/3 = 43,
+	 * df = 43^2 / ((4/3)^2 / 2 + (125/3)^2 / 3) = 3.19017... */
+	double c[] = { 10, 12, 14 }, d[] = { 20, 30, 40, 50 };
+	sample_summarize(c, 3, &sa);
+	sample_summarize(d, 4, &sb);
+	welch_test(&sa, &sb, &w);
+	assert_true(fabs(w.se - sqrt(43)) < 1e-12);
+	assert_true(fabs(w.t - 23 / sqrt(43)) < 1e-12);
+	assert_true(fabs(w.df - 1849 / (16.0 / 18 + 15625.0 / 27)) < 1e-9);
+	assert_true(w.p < WELCH_ALPHA && w.p > 0.02);
+	assert_true(w.lo > 0);
+
+	/* the same value for every seed: no spread, a certain difference */
+	double e[] = { 1, 1 }, f[] = { 2, 2 };
+	sample_summarize(e, 2, &sa);
+	sample_summarize(f, 2, &sb);
+	welch_test(&sa, &sb, &w);
+	assert_true(w.valid && w.p == 0 && w.lo == 1 && w.hi == 1);
+	welch_test(&sa, &sa, &w);
+	assert_true(w.p == 1 && w.diff == 0);
+
+	/* one seed: no test */
+	sample_summarize(e, 1, &sa);
+	welch_test(&sa, &sb, &w);
+	assert_false(w.valid);
+	assert_true(w.diff == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +517,8 @@ int main(void)
 		cmocka_unit_test(test_variant_args),
 		cmocka_unit_test(test_variant_apply),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_student_t),
+		cmocka_unit_test(test_welch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

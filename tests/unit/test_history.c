@@ -76,7 +76,7 @@ static void fail_event(const char *what, u64 i, const struct sched_event *a, con
 }
 
 /* The history's log equals the recorded stream, event for event. */
-static void assert_log_is(const struct sched_history *h, const struct rec *r, const char *what)
+static void assert_log_is(struct sched_history *h, const struct rec *r, const char *what)
 {
 	assert_int_equal(history_nr_logged(h), r->nr);
 	for (u64 i = 0; i < r->nr; i++) {
@@ -263,10 +263,10 @@ static void sim_free(struct sim *s)
 	free(s);
 }
 
-/* A fresh history (before any run) holding at most `states` checkpoints' worth. */
+/* A fresh history (before any run) with the smallest budget and `states` more checkpoints' worth. */
 static size_t sim_rebudget(struct sim *s, size_t states)
 {
-	size_t budget = states * sched_state_size(s->e);
+	size_t budget = history_min_budget(s->e) + states * sched_state_size(s->e);
 
 	assert_int_equal(sched_nr_events(s->e), 0);
 	history_destroy(s->h);
@@ -513,7 +513,7 @@ static void apply(struct sim *s, struct sched_command c)
 		fail_msg("command: %s", err);
 }
 
-static struct sched_event *log_copy(const struct sched_history *h, u64 *nr)
+static struct sched_event *log_copy(struct sched_history *h, u64 *nr)
 {
 	*nr = history_nr_logged(h);
 	struct sched_event *ev = malloc(*nr * sizeof(*ev) + 1);
@@ -712,6 +712,11 @@ static void test_memory_budget(void **state)
 	u64 x = 0x5eed0004;
 	struct sim *s = heavy_sim(4, "4s");
 	size_t budget = sim_rebudget(s, 5);
+	/* checkpoints keep half the budget at most */
+	int cap = (int)(budget / 2 / sched_state_size(s->e));
+
+	/* checkpoints often enough that the budget must thin them */
+	history_set_interval(s->h, 2048);
 
 	u64 end = duration(s);
 	u64 early[4] = { 0, 3 * MS, 40 * MS, end / 5 };
@@ -735,9 +740,9 @@ static void test_memory_budget(void **state)
 	assert_int_equal(k, 4);
 	void *final = state_of(s->e);
 	/* long enough that the budget had to thin: more intervals than checkpoints */
-	assert_true(sched_nr_events(s->e) > 8ull * HISTORY_DEFAULT_INTERVAL);
-	assert_true(history_nr_checkpoints(s->h) <= 5);
-	assert_true(max_cp <= 5);
+	assert_true(sched_nr_events(s->e) > 2ull * (u64)cap * 2048);
+	assert_true(history_nr_checkpoints(s->h) <= cap);
+	assert_true(max_cp <= cap);
 	assert_true(history_nr_checkpoints(s->h) >= 2);
 	struct history_checkpoint_info first;
 	history_checkpoint_info(s->h, 0, &first);
@@ -764,6 +769,119 @@ static void test_memory_budget(void **state)
 	for (int i = 0; i < 4; i++)
 		free(at[i]);
 	free(final);
+	sim_free(s);
+}
+
+/* ---- 4b. the log within the budget: events given back come back byte-identical ---- */
+
+static void assert_within(const struct sim *s, size_t budget, const char *what)
+{
+	struct history_usage u;
+
+	history_usage(s->h, &u);
+	if (u.total > budget || history_bytes(s->h) != u.total ||
+	    u.total != u.checkpoint_bytes + u.log_bytes + sched_state_size(s->e))
+		fail_msg("%s: %zu bytes in use (%zu checkpoints, %zu log), budget %zu", what, u.total,
+			 u.checkpoint_bytes, u.log_bytes, budget);
+}
+
+/* Step i's end in ref: the step count just after the step that emitted seq. */
+static u64 ref_step_of(const struct ref *ref, u64 seq)
+{
+	u64 lo = 0, hi = ref->nr_steps;
+
+	while (lo < hi) {
+		u64 mid = (lo + hi) / 2;
+		if (ref->bound[mid] > seq)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo + 1;
+}
+
+static void test_log_given_back(void **state)
+{
+	u64 x = 0x5eed0007;
+	struct sim *s = heavy_sim(7, "3s");
+	size_t budget = sim_rebudget(s, 2);
+	struct ref ref;
+	struct history_usage u;
+
+	ref_run(s, &ref);
+	while (history_step(s->h))
+		assert_within(s, budget, "while running");
+	assert_within(s, budget, "at the end");
+	assert_log_is(s->h, &ref.rec, "the first pass's log vs the plain engine");
+	assert_int_equal(s->rec.nr, ref.rec.nr);
+	/* the budget had to give most of the log back */
+	history_usage(s->h, &u);
+	assert_true(u.resident_events < ref.rec.nr / 2);
+	assert_true(u.regenerated_chunks > 0);
+
+	/* reads jump around the run: each event as first emitted, the engine untouched */
+	void *end_state = state_of(s->e);
+	u64 n = ref.rec.nr;
+	for (int k = 0; k < 400; k++) {
+		u64 seq = k % 2 ? rnd(&x) % n : (n - 1) * (u64)k / 400;
+		const struct sched_event *ev = history_event(s->h, seq);
+
+		if (memcmp(ev, &ref.rec.ev[seq], sizeof(*ev)))
+			fail_event("regenerated", seq, ev, &ref.rec.ev[seq]);
+		assert_int_equal(history_event_step(s->h, seq), ref_step_of(&ref, seq));
+		/* the first event at or after that time */
+		u64 t = ev->time + (k % 3 == 0);
+		u64 at = history_seq_at_time(s->h, t), want = seq;
+		while (want > 0 && ref.rec.ev[want - 1].time >= t)
+			want--;
+		while (want < n && ref.rec.ev[want].time < t)
+			want++;
+		assert_int_equal(at, want);
+		assert_within(s, budget, "while regenerating");
+	}
+	assert_state_is(s->e, end_state, "the engine after regenerating");
+	assert_int_equal(history_seq_at_time(s->h, UINT64_MAX), n);
+	assert_int_equal(history_seq_at_time(s->h, 0), 0);
+
+	/* a pointer outlives reads of fewer than HISTORY_PINNED_CHUNKS other chunks */
+	const struct sched_event *first = history_event(s->h, 5);
+	for (int i = 1; i < HISTORY_PINNED_CHUNKS; i++)
+		history_event(s->h, (u64)i * HISTORY_CHUNK_EVENTS * 3 % n);
+	assert_memory_equal(first, &ref.rec.ev[5], sizeof(*first));
+
+	/* rewinds stay exact with the log given back, and so does a branch */
+	u64 t = duration(s) / 3;
+	history_goto_time(s->h, t);
+	void *mid = state_of(s->e);
+	history_run_until(s->h, duration(s));
+	assert_state_is(s->e, end_state, "the end after a rewind under the smallest budget");
+	assert_clean(s, "rewind under the smallest budget");
+	history_goto_time(s->h, t);
+	assert_state_is(s->e, mid, "a rewind under the smallest budget");
+	u64 cut = sched_nr_events(s->e);
+	struct sched_command c = { .kind = CMD_SET_NICE, .task = 0, .value = 7 };
+	char err[128];
+	assert_int_equal(history_apply_command(s->h, &c, err, sizeof(err)), 0);
+	assert_true(history_nr_logged(s->h) > cut);
+	assert_int_equal(history_event(s->h, cut)->type, EV_COMMAND);
+	for (u64 seq = cut > 50 ? cut - 50 : 0; seq < cut; seq++)
+		assert_memory_equal(history_event(s->h, seq), &ref.rec.ev[seq], sizeof(struct sched_event));
+	history_run_until(s->h, duration(s));
+	assert_within(s, budget, "after a branch");
+	for (int k = 0; k < 50; k++) {
+		u64 seq = rnd(&x) % cut;
+		assert_memory_equal(history_event(s->h, seq), &ref.rec.ev[seq], sizeof(struct sched_event));
+	}
+	/* the new branch's events, given back and regenerated, are what the listener saw */
+	assert_int_equal(s->rec.nr, history_nr_logged(s->h) + ref.rec.nr - cut);
+	for (int k = 0; k < 50; k++) {
+		u64 seq = cut + rnd(&x) % (history_nr_logged(s->h) - cut);
+		assert_memory_equal(history_event(s->h, seq), &s->rec.ev[ref.rec.nr + seq - cut],
+				    sizeof(struct sched_event));
+	}
+	free(mid);
+	free(end_state);
+	ref_free(&ref);
 	sim_free(s);
 }
 
@@ -1040,6 +1158,7 @@ int main(void)
 		cmocka_unit_test(test_commands_at_time),
 		cmocka_unit_test(test_two_commands_at_one_point),
 		cmocka_unit_test(test_memory_budget),
+		cmocka_unit_test(test_log_given_back),
 		cmocka_unit_test(test_breakpoints),
 		cmocka_unit_test(test_goto_event),
 	};

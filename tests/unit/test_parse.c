@@ -484,15 +484,33 @@ static void test_durations(void **state)
 		int r;
 		u64 ns;
 	} cases[] = {
-		{ "0", PARSE_OK, 0 }, { "1ns", PARSE_OK, 1 }, { "10us", PARSE_OK, 10 * US },
-		{ "3ms", PARSE_OK, 3 * MS }, { "2.5s", PARSE_OK, 2500 * MS }, { "0.75ms", PARSE_OK, 750 * US },
-		{ "1.000000001s", PARSE_OK, SEC + 1 }, { "1.5000s", PARSE_OK, 1500 * MS },
-		{ "18446744073709551615ns", PARSE_OK, UINT64_MAX },
-		{ "18446744073709551616ns", PARSE_OVERFLOW, 0 }, { "18446744074s", PARSE_OVERFLOW, 0 },
-		{ "99999999999999999999s", PARSE_OVERFLOW, 0 }, { "1.5ns", PARSE_FRACTION, 0 },
-		{ "0.0000000001s", PARSE_FRACTION, 0 }, { "5", PARSE_SYNTAX, 0 }, { "-1ms", PARSE_SYNTAX, 0 },
-		{ "1.ms", PARSE_SYNTAX, 0 }, { ".5ms", PARSE_SYNTAX, 0 }, { "1m", PARSE_SYNTAX, 0 },
-		{ "1 ms", PARSE_SYNTAX, 0 }, { "", PARSE_SYNTAX, 0 }, { "ms", PARSE_SYNTAX, 0 },
+		{ "0", PARSE_OK, 0 },
+		{ "1ns", PARSE_OK, 1 },
+		{ "10us", PARSE_OK, 10 * US },
+		{ "3ms", PARSE_OK, 3 * MS },
+		{ "2.5s", PARSE_OK, 2500 * MS },
+		{ "0.75ms", PARSE_OK, 750 * US },
+		{ "1.000000001s", PARSE_OK, SEC + 1 },
+		{ "1.5000s", PARSE_OK, 1500 * MS },
+		/* SCHED_TIME_MAX, 10^9 s, and no further */
+		{ "1000000000s", PARSE_OK, SCHED_TIME_MAX },
+		{ "1000000000000000000ns", PARSE_OK, SCHED_TIME_MAX },
+		{ "1000000000000000001ns", PARSE_OVERFLOW, 0 },
+		{ "1000000000.000000001s", PARSE_OVERFLOW, 0 },
+		{ "18446744073709551615ns", PARSE_OVERFLOW, 0 },
+		{ "18446744073709551616ns", PARSE_OVERFLOW, 0 },
+		{ "18446744074s", PARSE_OVERFLOW, 0 },
+		{ "99999999999999999999s", PARSE_OVERFLOW, 0 },
+		{ "1.5ns", PARSE_FRACTION, 0 },
+		{ "0.0000000001s", PARSE_FRACTION, 0 },
+		{ "5", PARSE_SYNTAX, 0 },
+		{ "-1ms", PARSE_SYNTAX, 0 },
+		{ "1.ms", PARSE_SYNTAX, 0 },
+		{ ".5ms", PARSE_SYNTAX, 0 },
+		{ "1m", PARSE_SYNTAX, 0 },
+		{ "1 ms", PARSE_SYNTAX, 0 },
+		{ "", PARSE_SYNTAX, 0 },
+		{ "ms", PARSE_SYNTAX, 0 },
 	};
 	char buf[32];
 

@@ -39,7 +39,7 @@ static int setup(void **state)
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	if (ui_setup(&fx->ui, &fx->f, err, sizeof(err)))
+	if (ui_setup(&fx->ui, &fx->f, HISTORY_DEFAULT_BUDGET, err, sizeof(err)))
 		return -1;
 	fx->ui.paused = true;
 	*state = fx;

@@ -52,7 +52,7 @@ static struct fx *fx_new(const char *text, u64 until, int w, int h)
 	assert_non_null(x);
 	if (scenario_parse("test.scn", text, strlen(text), &x->f, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
-	if (ui_setup(&x->ui, &x->f, err, sizeof(err)))
+	if (ui_setup(&x->ui, &x->f, HISTORY_DEFAULT_BUDGET, err, sizeof(err)))
 		fail_msg("%s", err);
 	x->e = x->ui.run.e;
 	x->h = x->ui.run.h;
