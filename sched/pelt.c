@@ -27,7 +27,7 @@ static u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
  */
 struct pelt_decay {
 	unsigned int shift;
-	u32 mul;	/* 0 when nothing is left */
+	u32 mul; /* 0 when nothing is left */
 };
 
 static inline struct pelt_decay pelt_decay_of(u64 n)
