@@ -185,7 +185,7 @@ void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 		resched_curr(rq_of(cfs_rq));
 }
 
-struct sched_entity *pick_next_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *curr)
+struct sched_entity *pick_next_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *curr, int *why)
 {
 	struct sched_entity *left = __pick_first_entity(cfs_rq);
 	struct sched_entity *se;
@@ -193,6 +193,7 @@ struct sched_entity *pick_next_entity_legacy(struct cfs_rq *cfs_rq, struct sched
 	if (!left || (curr && (s64)(curr->vruntime - left->vruntime) < 0))
 		left = curr;
 	se = left;
+	*why = PICK_LEFTMOST;
 
 	/* Avoid the yielder if the runner-up is not too far ahead. */
 	if (cfs_rq->skip && cfs_rq->skip == se) {
@@ -205,14 +206,19 @@ struct sched_entity *pick_next_entity_legacy(struct cfs_rq *cfs_rq, struct sched
 			if (!second || (curr && (s64)(curr->vruntime - second->vruntime) < 0))
 				second = curr;
 		}
-		if (second && wakeup_preempt_entity(second, left) < 1)
+		if (second && wakeup_preempt_entity(second, left) < 1) {
 			se = second;
+			*why = PICK_SKIP_SECOND;
+		}
 	}
 	/* The wakee, then the preempted task, unless that would be too unfair. */
-	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1)
+	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1) {
 		se = cfs_rq->next;
-	else if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1)
+		*why = PICK_NEXT_BUDDY;
+	} else if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1) {
 		se = cfs_rq->last;
+		*why = PICK_LAST_BUDDY;
+	}
 	return se;
 }
 

@@ -243,26 +243,33 @@ void cancel_protect_slice(struct sched_entity *se)
 /*
  * Among eligible entities the earliest virtual deadline; curr competes
  * only while eligible, and keeps the CPU while its slice is protected.
+ * *why (enum sched_pick_why) says which rule decided; the queries ask the
+ * same function, so what a view says is what the engine does.
  */
-static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
+static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect, int *why)
 {
 	struct sched_entity *se = __pick_first_entity(cfs_rq);
 	struct sched_entity *curr = cfs_rq->curr;
 	struct sched_entity *best = NULL;
 
-	if (cfs_rq->nr_running == 1)
+	if (cfs_rq->nr_running == 1) {
+		*why = PICK_ONLY;
 		return curr && curr->on_rq ? curr : se;
+	}
 
 	if (kernel_at_least(6, 19) && sched_feat(PICK_BUDDY) && cfs_rq->next &&
-	    entity_eligible(cfs_rq, cfs_rq->next))
+	    entity_eligible(cfs_rq, cfs_rq->next)) {
+		*why = PICK_NEXT_BUDDY;
 		return cfs_rq->next;
+	}
 
 	if (curr && (!curr->on_rq || !entity_eligible(cfs_rq, curr)))
 		curr = NULL;
 
-	if (curr && protect && protect_slice(curr) &&
-	    (kernel_at_least(6, 17) || sched_feat(RUN_TO_PARITY)))
+	if (curr && protect && protect_slice(curr) && (kernel_at_least(6, 17) || sched_feat(RUN_TO_PARITY))) {
+		*why = PICK_PROTECTED;
 		return curr;
+	}
 
 	/* The timeline is in deadline order: the first eligible one wins. */
 	for (; se; se = __pick_next_entity(se)) {
@@ -271,14 +278,22 @@ static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 			break;
 		}
 	}
+	*why = PICK_EARLIEST;
 	if (!best || (curr && (s64)(curr->deadline - best->deadline) < 0))
 		best = curr;
 	return best;
 }
 
+struct sched_entity *pick_eevdf_why(struct cfs_rq *cfs_rq, int *why)
+{
+	return __pick_eevdf(cfs_rq, true, why);
+}
+
 struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq)
 {
-	return __pick_eevdf(cfs_rq, true);
+	int why;
+
+	return __pick_eevdf(cfs_rq, true, &why);
 }
 
 /* ---- preemption ---- */
@@ -315,6 +330,7 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 	struct sched_entity *se = &curr->se, *pse = &p->se;
 	struct cfs_rq *cfs_rq;
 	bool preempt_short = false;
+	int why;
 
 	if (throttled_hierarchy(cfs_rq_of(pse)))
 		return;
@@ -356,7 +372,7 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 		    !(cfs_rq->next && (s64)(cfs_rq->next->deadline - pse->deadline) < 0))
 			set_next_buddy(pse);
 pick:
-		if (__pick_eevdf(cfs_rq, !preempt_short) == pse)
+		if (__pick_eevdf(cfs_rq, !preempt_short, &why) == pse)
 			goto preempt;
 		if (sched_feat(RUN_TO_PARITY))
 			update_protect_slice(cfs_rq, se);
@@ -365,7 +381,7 @@ pick:
 
 	if (kernel_at_least(6, 17)) {
 		preempt_short = sched_feat(PREEMPT_SHORT) && pse->slice < se->slice;
-		if (__pick_eevdf(cfs_rq, !preempt_short) == pse)
+		if (__pick_eevdf(cfs_rq, !preempt_short, &why) == pse)
 			goto preempt;
 		if (sched_feat(RUN_TO_PARITY) && preempt_short)
 			update_protect_slice(cfs_rq, se);

@@ -643,15 +643,17 @@ static void put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev)
 	cfs_rq->curr = NULL;
 }
 
-static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq)
+/*
+ * The entity pick_next_entity() takes from a queue with entities, and why
+ * (enum sched_pick_why), changing nothing: what the queries answer.
+ */
+struct sched_entity *pick_next_entity_why(struct cfs_rq *cfs_rq, int *why)
 {
-	struct sched_entity *se;
-
 	if (sched_legacy_cfs()) {
 		struct sched_entity *curr = cfs_rq->curr;
 		if (curr && !curr->on_rq)
 			curr = NULL;
-		return pick_next_entity_legacy(cfs_rq, curr);
+		return pick_next_entity_legacy(cfs_rq, curr, why);
 	}
 
 	/* The next buddy changes latency, not fairness. */
@@ -659,10 +661,19 @@ static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_r
 	    entity_eligible(cfs_rq, cfs_rq->next)) {
 		/* ->next is never delayed */
 		SCHED_WARN_ON(cfs_rq->next->sched_delayed);
+		*why = PICK_NEXT_BUDDY;
 		return cfs_rq->next;
 	}
+	return pick_eevdf_why(cfs_rq, why);
+}
 
-	se = pick_eevdf(cfs_rq);
+static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq)
+{
+	int why;
+	struct sched_entity *se = pick_next_entity_why(cfs_rq, &why);
+
+	if (sched_legacy_cfs())
+		return se;
 	if (se->sched_delayed) {
 		/* It blocked while ineligible; now that it is chosen, it finally leaves. */
 		bool task = entity_is_task(se);

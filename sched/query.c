@@ -175,6 +175,47 @@ void sched_shares_cost(const struct sched_engine *e, u64 *calc_group_shares, u64
 	*walk_visits = e->st->nr_shares_walk_visits;
 }
 
+/*
+ * __calc_delta() caches a load's inverse weight as it computes; a reader
+ * puts back what it found there, so that asking changes no byte of the
+ * state (a checkpoint taken after it is the one taken before).
+ */
+#define INV_KEPT_MAX 64
+
+struct inv_kept {
+	int n;
+	u32 *at[INV_KEPT_MAX];
+	u32 was[INV_KEPT_MAX];
+};
+
+static void inv_keep(struct inv_kept *k, struct load_weight *lw)
+{
+	SCHED_WARN_ON(k->n >= INV_KEPT_MAX);
+	if (k->n < INV_KEPT_MAX) {
+		k->at[k->n] = &lw->inv_weight;
+		k->was[k->n++] = lw->inv_weight;
+	}
+}
+
+static void inv_put_back(struct inv_kept *k)
+{
+	while (k->n-- > 0)
+		*k->at[k->n] = k->was[k->n];
+}
+
+/* sched_slice(), which divides by each level's queue weight */
+static u64 sched_slice_peek(struct cfs_rq *q, struct sched_entity *se)
+{
+	struct inv_kept k = { 0 };
+	u64 slice;
+
+	for (struct sched_entity *s = se; s; s = s->parent)
+		inv_keep(&k, &cfs_rq_of(s)->load);
+	slice = sched_slice(q, se);
+	inv_put_back(&k);
+	return slice;
+}
+
 static void entity_info(struct cfs_rq *q, struct sched_entity *se, struct sched_entity_info *out)
 {
 	*out = (struct sched_entity_info){
@@ -191,10 +232,63 @@ static void entity_info(struct cfs_rq *q, struct sched_entity *se, struct sched_
 		.sum_exec_runtime = se->sum_exec_runtime,
 		.h_nr_running = entity_is_task(se) ? 1 : (int)se->my_q->h_nr_running,
 	};
-	if (!sched_legacy_cfs()) {
-		out->vlag = (s64)(avg_vruntime_peek(q) - se->vruntime);
-		out->eligible = entity_eligible(q, se);
+	out->buddy_next = q->next == se;
+	out->buddy_last = q->last == se;
+	out->buddy_skip = q->skip == se;
+	if (sched_legacy_cfs()) {
+		out->ideal_slice = sched_slice_peek(q, se);
+		return;
 	}
+	out->vlag = (s64)(avg_vruntime_peek(q) - se->vruntime);
+	out->eligible = entity_eligible(q, se);
+	out->ideal_slice = se->slice;
+	/* the rule __pick_eevdf() applies to curr */
+	if (q->curr == se && protect_slice(se) && (kernel_at_least(6, 17) || sched_feat(RUN_TO_PARITY))) {
+		out->protect = true;
+		out->vprot = kernel_at_least(6, 17) ? se->vprot : se->deadline;
+	}
+}
+
+void sched_cfs_rq_pick(const struct sched_engine *e, int cpu, int group, struct sched_pick_info *out)
+{
+	struct cfs_rq *q;
+	struct sched_entity *pick, *se;
+	bool with_curr;
+	int i = 0;
+
+	sched_enter(e);
+	q = ST->tg[group].cfs_rq[cpu];
+	*out = (struct sched_pick_info){ .index = -1, .why = PICK_IDLE };
+	if (!q->nr_running)
+		return;
+	with_curr = q->curr && q->curr->on_rq;
+	if (!sched_legacy_cfs()) {
+		if (with_curr)
+			out->nr_eligible += entity_eligible(q, q->curr);
+		for (se = __pick_first_entity(q); se; se = __pick_next_entity(se))
+			out->nr_eligible += entity_eligible(q, se);
+	}
+	/* the legacy pick converts wakeup_granularity with the leftmost's weight */
+	struct inv_kept k = { 0 };
+
+	if (with_curr)
+		inv_keep(&k, &q->curr->load);
+	if (__pick_first_entity(q))
+		inv_keep(&k, &__pick_first_entity(q)->load);
+	pick = pick_next_entity_why(q, &out->why);
+	inv_put_back(&k);
+	if (!pick)
+		return;
+	out->delayed = pick->sched_delayed;
+	/* its place in sched_cfs_rq_entities()'s order: curr first, then the tree */
+	if (with_curr && pick == q->curr) {
+		out->index = 0;
+		return;
+	}
+	i = with_curr;
+	for (se = __pick_first_entity(q); se && se != pick; se = __pick_next_entity(se))
+		i++;
+	out->index = se ? i : -1;
 }
 
 int sched_cfs_rq_entities(const struct sched_engine *e, int cpu, int group, struct sched_entity_info *out,

@@ -12,8 +12,10 @@
 
 #include "ui/commands.h"
 #include "ui/loop.h"
+#include "ui/split.h"
 #include "cli.h"
 #include "src/format/lex.h"
+#include "src/format/variant.h"
 
 static int parse_colors(const char *s, int *colors)
 {
@@ -25,6 +27,27 @@ static int parse_colors(const char *s, int *colors)
 		*colors = 0;
 	else
 		return cli_usage_error("--colors: '%s' is not 256, 16 or 0", s);
+	return 0;
+}
+
+/*
+ * --vs/--vs-set: load side B into fb and split the screen; 0, or 2 with
+ * the message printed (fb is then not loaded).
+ */
+static int open_vs(struct ui *ui, const char *path, const struct cli_sets *sets, const struct variant *v,
+		   const struct scenario_file *f, struct scenario_file *fb)
+{
+	char la[VARIANT_LABEL_MAX], lb[VARIANT_LABEL_MAX], err[512];
+
+	if (cli_load_variant(path, sets, v, f, fb))
+		return 2;
+	variant_labels(v, path, la, lb);
+	/* the pane's label row says "A: " and "B: " itself */
+	if (ui_split_open(ui, fb, -1, la + 3, lb + 3, err, sizeof(err))) {
+		fprintf(stderr, "schedscope: %s: %s\n", variant_path(v, path), err);
+		scenario_free(fb);
+		return 2;
+	}
 	return 0;
 }
 
@@ -41,10 +64,13 @@ int cmd_view(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "param", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 'e' },
+		{ "vs", required_argument, NULL, 'V' },
+		{ "vs-set", required_argument, NULL, 'W' },
 		{ "history-budget", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };
+	struct variant vs = { 0 };
 	size_t budget = HISTORY_DEFAULT_BUDGET;
 	const char *view = NULL, *format = "text", *select = NULL, *commands = NULL;
 	u64 at = 0;
@@ -98,6 +124,11 @@ int cmd_view(int argc, char **argv)
 			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
+		case 'V':
+		case 'W':
+			if (cli_add_variant(&vs, optarg, c == 'V'))
+				return 2;
+			break;
 		case 'H':
 			if (cli_history_budget(optarg, &budget))
 				return 2;
@@ -109,10 +140,11 @@ int cmd_view(int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage_error("view: expected one SCENARIO file");
 
-	struct scenario_file f;
+	struct scenario_file f, fb;
 	struct ui ui;
 	char err[512], cmd[300];
 	int rc = 0;
+	bool split = variant_given(&vs);
 
 	if (cli_load_scenario_sets(argv[optind], &sets, &f))
 		return 2;
@@ -127,7 +159,13 @@ int cmd_view(int argc, char **argv)
 	}
 	ui.colors = !strcmp(format, "text") ? 0 : colors;
 	ui.paused = true;
+	if (split && open_vs(&ui, argv[optind], &sets, &vs, &f, &fb)) {
+		ui_teardown(&ui);
+		scenario_free(&f);
+		return 2;
+	}
 	history_run_until(ui.run.h, at);
+	ui_split_sync(&ui);
 	if (view) {
 		snprintf(cmd, sizeof(cmd), "view %s", view);
 		if (ui_command(&ui, cmd))
@@ -163,6 +201,8 @@ fail:
 	rc = 2;
 out:
 	ui_teardown(&ui);
+	if (split)
+		scenario_free(&fb);
 	scenario_free(&f);
 	return rc;
 }
@@ -177,10 +217,13 @@ int cmd_ui(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "param", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 'e' },
+		{ "vs", required_argument, NULL, 'V' },
+		{ "vs-set", required_argument, NULL, 'W' },
 		{ "history-budget", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_sets sets = { 0 };
+	struct variant vs = { 0 };
 	size_t budget = HISTORY_DEFAULT_BUDGET;
 	const char *commands = NULL, *speed = NULL;
 	int colors = -1, c;
@@ -214,6 +257,11 @@ int cmd_ui(int argc, char **argv)
 			if (cli_add_param(&sets, optarg))
 				return 2;
 			break;
+		case 'V':
+		case 'W':
+			if (cli_add_variant(&vs, optarg, c == 'V'))
+				return 2;
+			break;
 		case 'H':
 			if (cli_history_budget(optarg, &budget))
 				return 2;
@@ -226,9 +274,10 @@ int cmd_ui(int argc, char **argv)
 		return cli_usage_error("ui: expected at most one SCENARIO file");
 	const char *path = optind < argc ? argv[optind] : DEMO_SCENARIO_NAME;
 
-	struct scenario_file f;
+	struct scenario_file f, fb;
 	struct ui ui;
 	char err[512];
+	bool split = variant_given(&vs);
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "schedscope: the visualizer needs a terminal; "
@@ -242,12 +291,19 @@ int cmd_ui(int argc, char **argv)
 		scenario_free(&f);
 		return 2;
 	}
+	if (split && open_vs(&ui, path, &sets, &vs, &f, &fb)) {
+		ui_teardown(&ui);
+		scenario_free(&f);
+		return 2;
+	}
 	if (speed) {
 		char cmd[64];
 		snprintf(cmd, sizeof(cmd), "speed %.50s", speed);
 		if (ui_command(&ui, cmd)) {
 			fprintf(stderr, "schedscope: --%s\n", ui.message);
 			ui_teardown(&ui);
+			if (split)
+				scenario_free(&fb);
 			scenario_free(&f);
 			return 2;
 		}
@@ -255,6 +311,8 @@ int cmd_ui(int argc, char **argv)
 	ui.paused = paused;
 	int rc = ui_run(&ui, commands, colors);
 	ui_teardown(&ui);
+	if (split)
+		scenario_free(&fb);
 	scenario_free(&f);
 	return rc;
 }

@@ -965,6 +965,15 @@ static int c_follow(struct ui *ui, struct pane *pn, struct args *a)
 	return 0;
 }
 
+static int c_diverge(struct ui *ui, struct pane *pn, struct args *a)
+{
+	if (a->n > 2 || (a->n == 2 && strcmp(a->w[1], "next") && strcmp(a->w[1], "first"))) {
+		ui_error(ui, "diverge: expected nothing, first or next");
+		return -1;
+	}
+	return ui_diverge(ui, a->n == 2 && !strcmp(a->w[1], "next"));
+}
+
 static int c_filter(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const char *text = a->n > 1 ? a->rest[1] : "";
@@ -1078,6 +1087,9 @@ static const struct cmd cmds[] = {
 	  c_compare },
 	{ { "split", "side|stacked|auto|toggle|off", "the split screen's layout (or off)" }, c_split },
 	{ { "pane", "a|b|other", "which side of the split the keys and commands act on" }, c_pane },
+	{ { "diverge", "[first|next]",
+	    "split screen: where the runs first decide differently (next: after now)" },
+	  c_diverge },
 	{ { "follow", "on|off|toggle", "both panes show the same views (on), or each its own" }, c_follow },
 	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
 	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },

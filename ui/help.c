@@ -21,7 +21,9 @@ static const char *const split_help[] = {
 	"change the focused side only; breakpoints watch the",
 	"focused side's events. | toggles side by side and",
 	"stacked; :follow off lets each pane keep its own",
-	"views; :split off shows side A alone.",
+	"views; :split off shows side A alone. :diverge",
+	"goes where the runs first decide differently,",
+	"d to the next divergence.",
 };
 
 static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, int top)

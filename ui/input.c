@@ -332,6 +332,7 @@ void keymap_reset(struct keymap *km)
 		{ "u", "select group up" },
 		{ "o", "pane other" },
 		{ "|", "split toggle" },
+		{ "d", "diverge next" },
 		{ "?", "help" },
 		{ "F1", "help" },
 		{ "q", "quit" },

@@ -99,7 +99,7 @@ bool ui_split_step(struct ui *ui)
 
 bool ui_split_rects(const struct ui *ui, struct rect r, struct rect *a, struct rect *b)
 {
-	bool side_fits = r.w / 2 >= SPLIT_MIN_PANE_W && r.h >= SPLIT_MIN_PANE_H;
+	bool side_fits = (r.w - 1) / 2 >= SPLIT_MIN_PANE_W && r.h >= SPLIT_MIN_PANE_H;
 	bool stack_fits = r.w >= SPLIT_MIN_PANE_W && r.h / 2 >= SPLIT_MIN_PANE_H;
 	bool side;
 
@@ -118,9 +118,10 @@ bool ui_split_rects(const struct ui *ui, struct rect r, struct rect *a, struct r
 	if (side ? !side_fits : !stack_fits)
 		return false;
 	if (side) {
-		int wa = r.w / 2;
+		/* equal widths: the timelines then cover the same span per cell */
+		int wa = (r.w - 1) / 2;
 		*a = (struct rect){ r.x, r.y, wa, r.h };
-		*b = (struct rect){ r.x + wa + 1, r.y, r.w - wa - 1, r.h };
+		*b = (struct rect){ r.x + wa + 1, r.y, wa, r.h };
 	} else {
 		int ha = r.h / 2;
 		*a = (struct rect){ r.x, r.y, r.w, ha };

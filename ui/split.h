@@ -25,6 +25,11 @@ void ui_split_sync(struct ui *ui);
  * false at the end of both runs. */
 bool ui_split_step(struct ui *ui);
 
+/* `diverge [next]`: both sides to the first divergence (after the current
+ * time with next), each pane's events view on its event and the record
+ * that explains it. 0, or -1 with the message. */
+int ui_diverge(struct ui *ui, bool next);
+
 /* Where the two panes go in r (A's first); false when they do not fit. */
 bool ui_split_rects(const struct ui *ui, struct rect r, struct rect *a, struct rect *b);
 /* The smallest terminal that holds the split, for the "too small" message. */

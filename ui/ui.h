@@ -70,6 +70,11 @@ struct pane {
 	u64 tl_end_ns;		/* right edge; 0 = follow the current time */
 	struct grid *tl_grid;	/* its frame's cells, allocated on first use */
 
+	/* runqueue view: the number line's span (virtual ns), kept or locked, and the first lane */
+	s64 rq_span;
+	bool rq_locked;
+	int rq_top;
+
 	/* task view: its wakeup-latency histogram, fed from the log as it grows */
 	struct task_lat *task_lat;
 

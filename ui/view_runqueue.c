@@ -8,6 +8,8 @@
  * a table below with the numbers. Legacy CFS: vruntimes against min_vruntime,
  * the leftmost pick and each task's ideal slice (sched_slice()).
  */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,8 @@
 #include "ui.h"
 
 #define RQ_MAX 256
+#define RQ_MIN_SPAN 1000LL		    /* 1 us of virtual time across the axis */
+#define RQ_MAX_SPAN (1000LL * 1000000000LL) /* 1000 s */
 
 /* A tick label: "+10ms", "-500us", "+1.5ms" (no trailing zeros). */
 static void fmt_tick(char *buf, size_t n, s64 ns)
@@ -70,7 +74,9 @@ struct rq_ent {
 	int group;			/* the child group the entity stands for, -1 for a task */
 	s64 rel_v;	/* vruntime - reference (V in EEVDF, min_vruntime in CFS) */
 	s64 rel_d;	/* deadline - reference */
-	bool curr;
+	s64 prot_rel;	/* curr's protection end (vprot) - reference */
+	bool curr, protect;
+	u64 ideal_slice;
 };
 
 /* ---- the number line ---- */
@@ -137,76 +143,134 @@ static void draw_axis(struct cellbuf *cb, const struct axis *ax, int y, const ch
 	cb_print(cb, ref_x - (int)strlen(ref_name) / 2, y + 1, 16, bold, "%s", ref_name);
 }
 
-/* ---- the pick ---- */
+/* ---- the pick: the engine's answer (sched_cfs_rq_pick()), put in words ---- */
 
-/* Index into ents of the entity pick_eevdf() would take, with the reason. */
-static int eevdf_pick(const struct pane *pn, const struct rq_ent *ents, int n, char *why, size_t wn)
+static void pick_words(const struct pane *pn, const struct rq_ent *ents, const struct sched_pick_info *pi,
+		       bool cfs, char *why, size_t wn)
 {
+	const struct rq_ent *en = pi->index >= 0 ? &ents[pi->index] : NULL;
+	const char *who = en ? en->ti.name : "";
+	const char *curr = en && en->curr ? "curr " : "";
 	char b1[32];
-	int curr = -1, best = -1, nr_elig = 0;
-	int kv = sched_kernel_version(pn->run->e);
-	bool parity = sched_feature_enabled(pn->run->e, FEAT_RUN_TO_PARITY);
+	int n = 0;
 
-	if (n == 0) {
-		snprintf(why, wn, "nothing queued: the CPU runs its idle task");
-		return -1;
+	switch (pi->why) {
+	case PICK_IDLE:
+		n = snprintf(why, wn, "nothing queued: the CPU runs its idle task");
+		break;
+	case PICK_ONLY:
+		n = snprintf(why, wn, "%s is the only entity: %s takes it", who,
+			     cfs ? "pick_next_entity()" : "pick_eevdf()");
+		break;
+	case PICK_NEXT_BUDDY:
+		n = cfs ? snprintf(
+				  why, wn,
+				  "%s: the next buddy (the wakee), within wakeup_granularity of the leftmost",
+				  who)
+			: snprintf(why, wn,
+				   "%s: the next buddy (the wakee) and eligible: PICK_BUDDY takes it first",
+				   who);
+		break;
+	case PICK_PROTECTED:
+		n = snprintf(why, wn,
+			     "curr %s: eligible and its slice is protected (%s) until its vruntime reaches "
+			     "V%s: it keeps "
+			     "the CPU",
+			     who, sched_kernel_version(pn->run->e) >= KV(6, 17) ? "vprot" : "RUN_TO_PARITY",
+			     fmt_dur(b1, sizeof(b1), en->prot_rel, true));
+		break;
+	case PICK_EARLIEST:
+		n = snprintf(why, wn, "%s%s: earliest deadline (V%s) among %d eligible (lag >= 0)", curr, who,
+			     fmt_dur(b1, sizeof(b1), en->rel_d, true), pi->nr_eligible);
+		break;
+	case PICK_LEFTMOST:
+		n = snprintf(why, wn,
+			     "%s%s: leftmost (smallest vruntime, curr included); curr runs until its ideal "
+			     "slice is used "
+			     "(check_preempt_tick) or a wakeup preempts it",
+			     curr, who);
+		break;
+	case PICK_SKIP_SECOND:
+		n = snprintf(why, wn,
+			     "%s: the leftmost yielded (skip buddy) and the runner-up is within "
+			     "wakeup_granularity",
+			     who);
+		break;
+	case PICK_LAST_BUDDY:
+		n = snprintf(
+			why, wn,
+			"%s: the last buddy (the preempted task), within wakeup_granularity of the leftmost",
+			who);
+		break;
+	default:
+		n = snprintf(why, wn, "%s", who);
+		break;
 	}
-	if (n == 1) {
-		snprintf(why, wn, "%s is the only entity: pick_eevdf() takes it", ents[0].ti.name);
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		if (ents[i].curr)
-			curr = i;
-		if (!ents[i].ti.eligible)
-			continue;
-		nr_elig++;
-		if (!ents[i].curr && (best < 0 || ents[i].rel_d < ents[best].rel_d))
-			best = i;
-	}
-	if (curr >= 0 && !ents[curr].ti.eligible) {
-		if (best < 0) {
-			snprintf(why, wn, "no entity is eligible: the first in the tree is taken");
-			return 0;
-		}
-		snprintf(why, wn, "curr %s is not eligible (lag < 0): %s has the earliest deadline (V%s) of %d eligible",
-			 ents[curr].ti.name, ents[best].ti.name,
-			 fmt_dur(b1, sizeof(b1), ents[best].rel_d, true), nr_elig);
-		return best;
-	}
-	if (curr >= 0 && (parity || kv >= KV(6, 17)) && ents[curr].rel_d > ents[curr].rel_v) {
-		snprintf(why, wn, "curr %s: eligible and its slice is protected (%s): keeps the CPU "
-			 "until the protection ends (at its deadline at the latest)", ents[curr].ti.name,
-			 kv >= KV(6, 17) ? "vprot" : "RUN_TO_PARITY");
-		return curr;
-	}
-	if (curr >= 0 && (best < 0 || ents[curr].rel_d < ents[best].rel_d)) {
-		snprintf(why, wn, "curr %s: eligible with the earliest deadline (V%s) of %d eligible",
-			 ents[curr].ti.name, fmt_dur(b1, sizeof(b1), ents[curr].rel_d, true), nr_elig);
-		return curr;
-	}
-	if (best < 0) {
-		snprintf(why, wn, "no entity is eligible: the first in the tree is taken");
-		return 0;
-	}
-	snprintf(why, wn, "%s: earliest deadline (V%s) among %d eligible (lag >= 0)", ents[best].ti.name,
-		 fmt_dur(b1, sizeof(b1), ents[best].rel_d, true), nr_elig);
-	return best;
+	if (pi->delayed && n >= 0 && (size_t)n < wn)
+		snprintf(why + n, wn - (size_t)n,
+			 "; it is delayed: picking it dequeues it, and the pick runs again");
 }
 
-/* ---- CFS: sched_slice() from the tunables ---- */
-
-static u64 cfs_slice(const struct pane *pn, const struct sched_cfs_rq_info *ci, u64 weight)
+/*
+ * The axis: a round span (1, 2, 5 x 10^k virtual ns) around the reference,
+ * kept from frame to frame while the queue fits in it and is not lost in
+ * it (a fifth of it), so that stepping does not re-scale what a teacher
+ * is pointing at; locked, it is the user's (z, x) and entities past it are
+ * drawn at its edge as « ». EEVDF: V in the middle; CFS: min_vruntime near
+ * the left, since vruntimes are not below it.
+ */
+static void axis_fit(struct pane *pn, struct axis *ax, const struct rq_ent *ents, int n, bool cfs)
 {
-	u64 latency = sched_tunable_value(pn->run->e, TUN_LATENCY);
-	u64 min_gran = sched_tunable_value(pn->run->e, TUN_MIN_GRANULARITY);
-	u64 nr = (u64)MAX(ci->nr_running, 1);
-	u64 nr_latency = min_gran ? latency / min_gran : 8;
-	u64 period = nr > nr_latency ? nr * min_gran : latency;
+	s64 need = 1000;
 
-	if (!ci->load_weight)
-		return period;
-	return (u64)((double)period * (double)weight / (double)ci->load_weight);
+	for (int i = 0; i < n; i++) {
+		s64 v = ents[i].rel_v < 0 ? -ents[i].rel_v : ents[i].rel_v;
+		s64 d = ents[i].rel_d < 0 ? -ents[i].rel_d : ents[i].rel_d;
+
+		need = MAX(need, cfs ? (ents[i].rel_v < 0 ? 8 * v : v + v / 7) : 2 * MAX(v, d));
+	}
+	need += need / 10;
+	if (!pn->rq_locked && (pn->rq_span < need || pn->rq_span > 5 * need))
+		pn->rq_span = (s64)round_step((u64)(need + need / 4));
+	pn->rq_span = MAX(pn->rq_span, RQ_MIN_SPAN);
+	ax->lo = cfs ? -pn->rq_span / 8 : -pn->rq_span / 2;
+	ax->hi = ax->lo + pn->rq_span;
+}
+
+static bool rq_key(struct pane *pn, int key)
+{
+	switch (key) {
+	case 'z':
+		pn->rq_locked = true;
+		pn->rq_span = MAX(pn->rq_span / 2, RQ_MIN_SPAN);
+		return true;
+	case 'x':
+		pn->rq_locked = true;
+		pn->rq_span = MIN(pn->rq_span * 2, RQ_MAX_SPAN);
+		return true;
+	case 'a':
+		pn->rq_locked = false;
+		return true;
+	case 'j':
+		pn->rq_top++;
+		return true;
+	case 'k':
+		pn->rq_top = MAX(pn->rq_top - 1, 0);
+		return true;
+	case KEY_NPAGE:
+		pn->rq_top += 10;
+		return true;
+	case KEY_PPAGE:
+		pn->rq_top = MAX(pn->rq_top - 10, 0);
+		return true;
+	case KEY_HOME:
+		pn->rq_top = 0;
+		return true;
+	case KEY_END:
+		pn->rq_top = RQ_MAX; /* the draw clamps it to the last page */
+		return true;
+	}
+	return false;
 }
 
 static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
@@ -270,6 +334,9 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		en->rel_v = (s64)(en->ti.vruntime - ref);
 		en->rel_d = (s64)(en->ti.deadline - ref);
 		en->curr = q[i].curr;
+		en->protect = q[i].protect;
+		en->prot_rel = (s64)(q[i].vprot - ref);
+		en->ideal_slice = q[i].ideal_slice;
 	}
 
 	/* header */
@@ -291,23 +358,12 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		y++;
 	}
 
-	int pick;
+	struct sched_pick_info pi;
 
-	if (cfs) {
-		pick = -1;
-		for (int i = 0; i < n; i++)
-			if (!ents[i].curr && (pick < 0 || ents[i].rel_v < ents[pick].rel_v))
-				pick = i;
-		if (n == 0)
-			snprintf(why, sizeof(why), "nothing queued: the CPU runs its idle task");
-		else if (pick < 0)
-			pick = 0, snprintf(why, sizeof(why), "%s is the only task", ents[0].ti.name);
-		else
-			snprintf(why, sizeof(why), "next: leftmost %s (smallest vruntime); curr runs until its ideal "
-				 "slice is used (check_preempt_tick) or a wakeup preempts it", ents[pick].ti.name);
-	} else {
-		pick = eevdf_pick(pn, ents, n, why, sizeof(why));
-	}
+	sched_cfs_rq_pick(pn->run->e, cpu, group, &pi);
+	pick_words(pn, ents, &pi, cfs, why, sizeof(why));
+	int pick = pi.index;
+
 	if (y < bottom) {
 		int x = a.x;
 
@@ -330,26 +386,20 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 	int name_w = MIN(14, MAX(a.w / 7, 6));
 	bool wide = a.w >= 96;
 	struct axis ax = { 0, 0, a.x + name_w + 2, a.w - name_w - 3 };
+	/* the lanes and the table scroll together over every queued entity */
+	int top = CLAMP(pn->rq_top, 0, MAX(n - MAX(lanes, 1), 0));
 
-	for (int i = 0; i < lanes; i++) {
-		ax.lo = MIN(ax.lo, ents[i].rel_v);
-		ax.hi = MAX(ax.hi, cfs ? ents[i].rel_v : ents[i].rel_d);
-		if (!cfs)
-			ax.lo = MIN(ax.lo, ents[i].rel_d);
-	}
-	if (ax.hi - ax.lo < 1000) {
-		ax.lo -= 500;
-		ax.hi += 500;
-	}
-	s64 pad = (ax.hi - ax.lo) / 20;
-
-	ax.lo -= pad;
-	ax.hi += pad;
+	pn->rq_top = top;
+	axis_fit(pn, &ax, ents, n, cfs);
 
 	if (lanes > 0 && ax.w > 4) {
 		int ref_x = axis_x(&ax, 0);
 
-		for (int i = 0; i < lanes && y < bottom; i++, y++) {
+		if (top > 0 && y < bottom) {
+			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more above (k, PgUp, Home)", top);
+			lanes = MIN(lanes, MAX(bottom - y - 3, 1));
+		}
+		for (int i = top; i < MIN(top + lanes, n) && y < bottom; i++, y++) {
 			const struct rq_ent *en = &ents[i];
 			struct style ns = en->group >= 0 ? ui_group_style(pn->ui, en->group) : ui_task_style(pn->ui, en->ti.pid);
 			int xv = axis_x(&ax, en->rel_v);
@@ -367,17 +417,30 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 
 				for (int x = xv + 1; x < xd; x++)
 					cb_put(cb, x, y, 0x2500, span);	/* ─ the request still to run */
-				cb_put(cb, xd, y, ']', bold);
+				cb_put(cb, xd, y, en->rel_d > ax.hi ? 0x00bb : ']',
+				       bold); /* » past the edge */
+				if (en->protect && axis_x(&ax, en->prot_rel) != xd)
+					cb_put(cb, axis_x(&ax, en->prot_rel), y, 0x2016, bold); /* ‖ */
 			}
 			u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb;	/* ● ○ */
 
+			if (en->rel_v < ax.lo || en->rel_v > ax.hi)
+				mark = en->rel_v < ax.lo ? 0x00ab : 0x00bb; /* « » off the axis */
 			cb_put(cb, xv, y, mark, en->ti.eligible ? elig : inel);
 		}
-		if (lanes < n && y < bottom)
-			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below", n - lanes);
+		if (top + lanes < n && y < bottom)
+			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below (j, PgDn, End)",
+				 n - top - lanes);
 		if (y + 1 < bottom) {
 			draw_axis(cb, &ax, y, cfs ? "min_vruntime" : "V");
 			y += 2;
+		}
+		if (y < bottom) {
+			char b5[32];
+
+			cb_print(cb, a.x, y++, a.w, dim, "axis %s of virtual time, %s (z/x zoom, a auto)",
+				 fmt_dur(b5, sizeof(b5), ax.hi - ax.lo, false),
+				 pn->rq_locked ? "locked" : "fitted to the queue, kept while it fits");
 		}
 		if (y < bottom) {
 			int x = a.x;
@@ -389,7 +452,8 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 				x += cb_print(cb, x, y, right - x, dim, " eligible  ");
 				cb_put(cb, x++, y, 0x25cb, inel);
 				x += cb_print(cb, x, y, right - x, dim, " not  ");
-				x += cb_print(cb, x, y, right - x, dim, "d delayed  ] deadline  ");
+				x += cb_print(cb, x, y, right - x, dim,
+					      "d delayed  ] deadline  \u2016 protected to  ");
 			}
 			cb_print(cb, x, y, right - x, dim, "* running  \u25b6 pick");
 			y++;
@@ -406,24 +470,25 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %10s%s %10s %9s %6s %4s %7s", name_w, "entity",
 			 "state", "vrt-V", wide ? "        lag" : "", "deadline-V", "slice", "weight", "elig", "delayed");
 	y++;
-	for (int i = 0; i < n && y < bottom; i++, y++) {
+	for (int i = top; i < n && y < bottom; i++, y++) {
 		const struct rq_ent *en = &ents[i];
 		const char *state = en->curr ? "running" : en->ti.sched_delayed ? "delayed" : "queued";
 		struct style rs = i == pick ? bold : STYLE_PLAIN;
 
-		if (i == table_rows - 1 && i + 1 < n) {
-			cb_print(cb, a.x + 2, y, a.w - 2, dim, "... %d more", n - i);
+		if (i - top == table_rows - 2 && i + 1 < n) {
+			cb_print(cb, a.x + 2, y, a.w - 2, dim, "... %d more (j, PgDn, End)", n - i);
+			y++;
 			break;
 		}
 		cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);
 		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(pn->ui, en->group)
 							   : ui_task_style(pn->ui, en->ti.pid), "%s", en->ti.name);
 		if (cfs) {
-			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %14s %12s %12s %8" PRIu64,
-				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true),
+			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs,
+				 " %-8s %14s %12s %12s %8" PRIu64, state,
+				 fmt_dur(b1, sizeof(b1), en->rel_v, true),
 				 fmt_dur(b2, sizeof(b2), (s64)en->ti.sum_exec_runtime, false),
-				 fmt_dur(b3, sizeof(b3), (s64)cfs_slice(pn, &qi, en->ti.weight), false),
-				 en->ti.weight >> 10);
+				 fmt_dur(b3, sizeof(b3), (s64)en->ideal_slice, false), en->ti.weight >> 10);
 		} else {
 			char lag[40] = "";
 
@@ -445,5 +510,5 @@ const struct view view_runqueue = {
 	.name = "runqueue",
 	.title = "Runqueue",
 	.draw = rq_draw,
-	.key = NULL,
+	.key = rq_key,
 };

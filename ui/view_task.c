@@ -256,14 +256,21 @@ static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			 fmt_dur(b1, sizeof(b1), (s64)(ti.vruntime - ref), true), cfs ? "vs min_vruntime" : "vs V");
 	}
 	if (!cfs && y < bottom)
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "lag %" PRId64 " ns (%s)   deadline %" PRIu64 " ns (%s vs V)",
-			 ti.vlag, fmt_dur(b1, sizeof(b1), ti.vlag, true), ti.deadline,
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN,
+			 "%s %" PRId64 " ns (%s)   deadline %" PRIu64 " ns (%s vs V)",
+			 ti.on_rq ? "lag" : "saved lag (not queued)", ti.vlag,
+			 fmt_dur(b1, sizeof(b1), ti.vlag, true), ti.deadline,
 			 fmt_dur(b2, sizeof(b2), (s64)(ti.deadline - ci.avg_vruntime), true));
 	if (y < bottom)
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "slice %" PRIu64 " ns (%s)%s%s",
-			 ti.slice, fmt_dur(b1, sizeof(b1), (s64)ti.slice, false),
-			 cfs ? "" : ti.eligible ? "   eligible: yes" : "   eligible: no",
-			 cfs ? "" : ti.sched_delayed ? "   delayed: yes" : "   delayed: no");
+		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "slice %" PRIu64 " ns (%s)%s%s", ti.slice,
+			 fmt_dur(b1, sizeof(b1), (s64)ti.slice, false),
+			 cfs	       ? ""
+			 : !ti.on_rq   ? "   eligible: not queued"
+			 : ti.eligible ? "   eligible: yes"
+				       : "   eligible: no",
+			 cfs		    ? ""
+			 : ti.sched_delayed ? "   delayed: yes"
+					    : "   delayed: no");
 	y++;
 
 	/* PELT */

@@ -227,6 +227,15 @@ struct sched_entity_info {
 	s64 vlag;		/* V - vruntime (EEVDF) */
 	u64 sum_exec_runtime;
 	int h_nr_running;	/* a group's tasks below it */
+	/* EEVDF: curr's slice is protected (protect_slice(), RUN_TO_PARITY before
+	 * 6.17) until its vruntime reaches vprot: its deadline before 6.17, the
+	 * shortest slice queued from 6.17 on. */
+	bool protect;
+	u64 vprot;
+	/* the real time it may run before the tick preempts it: se->slice
+	 * (EEVDF), sched_slice() (CFS) */
+	u64 ideal_slice;
+	bool buddy_next, buddy_last, buddy_skip; /* cfs_rq->next, ->last, ->skip */
 };
 /* The queue of `group` on `cpu` (group 0: the CPU's root cfs_rq): the running
  * entity first, then the waiting ones in the tree's order. Returns how many. */
@@ -238,6 +247,31 @@ struct sched_cfs_rq_info {
 	int nr_running, h_nr_running;
 };
 void sched_cfs_rq_info(const struct sched_engine *e, int cpu, int group, struct sched_cfs_rq_info *out);
+
+/* Which rule decided the pick (sched_cfs_rq_pick()). */
+enum sched_pick_why {
+	PICK_IDLE,	  /* nothing queued */
+	PICK_ONLY,	  /* the only entity */
+	PICK_NEXT_BUDDY,  /* EEVDF (PICK_BUDDY): the eligible next buddy; CFS: the wakee, within
+				   wakeup_granularity of the leftmost */
+	PICK_PROTECTED,	  /* EEVDF: curr, eligible, keeps its protected slice */
+	PICK_EARLIEST,	  /* EEVDF: the earliest virtual deadline among the eligible */
+	PICK_LEFTMOST,	  /* CFS: the smallest vruntime, curr included */
+	PICK_SKIP_SECOND, /* CFS: the leftmost yielded; the runner-up is close enough */
+	PICK_LAST_BUDDY,  /* CFS: the preempted task, within wakeup_granularity */
+	NR_PICK_WHYS
+};
+
+/* What pick_next_entity() would take from this queue now, and why. */
+struct sched_pick_info {
+	int index;	 /* in sched_cfs_rq_entities()'s order; -1 when nothing is queued */
+	int why;	 /* enum sched_pick_why */
+	bool delayed;	 /* a delayed entity: picking it dequeues it, and the pick runs again */
+	int nr_eligible; /* EEVDF: entities with lag >= 0 */
+};
+/* Asks the engine's own pick, changing nothing: curr's vruntime is as last
+ * charged (the engine runs update_curr() first when it schedules). */
+void sched_cfs_rq_pick(const struct sched_engine *e, int cpu, int group, struct sched_pick_info *out);
 
 /* ---- the ext class: a policy plug-in (schedscope-ext(7)) ---- */
 

@@ -182,6 +182,51 @@ else
 fi
 $T kill-session -t e2e 2>/dev/null
 
+# ---- the runqueue's number line: a stable axis, zoom lock, every task reachable ----
+cat > "$tmp/sixty.scn" <<'SCN'
+topology single
+duration 1s
+task t count=60 program="run forever"
+SCN
+start ui "$tmp/sixty.scn" --paused
+check "sixty tasks start paused" "PAUSED  0.000000s"
+for c in "goto 200ms" "view runqueue"; do
+	$T send-keys -t e2e :
+	sleep 0.1
+	$T send-keys -t e2e "$c" Enter
+done
+check "the runqueue holds sixty" "nr_running 60"
+check "the rest are below" "more below (j, PgDn, End)"
+axis() {
+	screen | grep -E '^ *[-+0-9.]+[mun]?s +.* V ' | head -n1
+}
+a1=$(axis)
+for i in 1 2 3; do
+	$T send-keys -t e2e .
+	sleep 0.2
+done
+a2=$(axis)
+if [ -n "$a1" ] && [ "$a1" = "$a2" ]; then ok "the axis stays put over three steps"; else bad "the axis changed: '$a1' -> '$a2'"; fi
+$T send-keys -t e2e End
+check "End scrolls to the last tasks" "more above (k, PgUp, Home)"
+if screen | grep -qF "more below"; then bad "End left tasks below"; else ok "nothing is left below after End"; fi
+$T send-keys -t e2e Home
+check "Home scrolls back" "more below (j, PgDn, End)"
+span1=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
+$T send-keys -t e2e z
+check "z locks the zoom" "of virtual time, locked"
+span2=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
+if [ -n "$span1" ] && [ "$span1" != "$span2" ]; then ok "z zooms in: $span1 -> $span2"; else bad "z did not zoom: '$span1' -> '$span2'"; fi
+$T send-keys -t e2e .
+sleep 0.2
+span3=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
+if [ "$span2" = "$span3" ]; then ok "a locked zoom survives a step"; else bad "the locked zoom moved: '$span2' -> '$span3'"; fi
+$T send-keys -t e2e a
+check "a fits the axis again" "fitted to the queue"
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
+
 # ---- the split screen: a branch against the old future, one clock ----
 cat > "$tmp/split" <<'CMDS'
 pause
@@ -225,6 +270,36 @@ rc=$(wait_exit)
 if [ "$rc" = 0 ]; then ok "q quits the split with status 0"; else bad "split: exit status after q: $rc"; fi
 if restored; then ok "terminal restored after the split"; else bad "terminal not restored after the split"; fi
 $T kill-session -t e2e 2>/dev/null
+
+# ---- ui --vs-set: a variant beside the stock run, and where they part ----
+start ui scenarios/demo.scn --vs-set feature=NO_PLACE_LAG --paused
+check "--vs-set labels side A" "A: stock"
+check "--vs-set labels side B by what differs" "B: NO_PLACE_LAG"
+$T resize-window -t e2e -x 220 -y 50
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "diverge" Enter
+check ":diverge finds the first divergence" "first divergence at 0.021316s: A sched_switch cpu 1: web.2 -> web.3 | B sched_switch cpu 2"
+check ":diverge shows the events view" "[events]"
+$T send-keys -t e2e d
+check "d goes to the next divergence" "next divergence at"
+$T send-keys -t e2e q
+rc=$(wait_exit)
+if [ "$rc" = 0 ]; then ok "--vs-set: q quits with status 0"; else bad "--vs-set: exit status after q: $rc"; fi
+$T kill-session -t e2e 2>/dev/null
+
+# ---- view --vs: a split frame without a terminal ----
+out=$($bin view scenarios/demo.scn --vs-set feature=NO_PLACE_LAG --at 2s --size 200x40 2>&1)
+if echo "$out" | grep -q "A: stock.*B: NO_PLACE_LAG"; then ok "view --vs-set: a split frame"; else bad "view --vs-set: no split frame: $(echo "$out" | head -3)"; fi
+if echo "$out" | grep -q "PAUSED  2.000000s"; then ok "view --vs-set --at 2s"; else bad "view --vs-set: not at 2s"; fi
+if $bin view scenarios/demo.scn --vs scenarios/nice-levels.scn --at 1s --format html | grep -q "B: nice-levels.scn"; then
+	ok "view --vs FILE --format html"
+else
+	bad "view --vs FILE --format html"
+fi
+err=$($bin view scenarios/demo.scn --vs-set frobnicate=1 2>&1)
+rc=$?
+if [ "$rc" = 2 ] && echo "$err" | grep -q -- "--vs-set"; then ok "a bad --vs-set: status 2, named"; else bad "a bad --vs-set: status $rc: $err"; fi
 
 # ---- monochrome ----
 start ui "$scn" --colors 0 --paused

@@ -273,12 +273,57 @@ static void test_split_frame(void **state)
 	cb_free(&cb);
 }
 
+/* diverge: the renice is where b1 and main part; the next one comes after it. */
+static void test_diverge(void **state)
+{
+	struct fixture *fx = *state;
+	struct ui *ui = &fx->ui;
+	char err[256];
+
+	run_fails(ui, "diverge", "needs two runs");
+	make_branch(ui);
+	run(ui, "compare main");
+	run(ui, "goto 2.5s");
+	run(ui, "diverge");
+	assert_message_has(ui, "first divergence at 1.000000s: A schedscope_command");
+	assert_int_equal(sched_now(ui->run.e), sched_now(ui->run_b.e));
+	assert_true(sched_now(ui->run.e) >= NSEC_PER_SEC);
+	assert_string_equal(ui->pane.main_view->name, "events");
+	assert_string_equal(ui->pane_b.main_view->name, "events");
+	const struct sched_event *a = history_event(ui->run.h, ui->pane.sel_event);
+	assert_non_null(a);
+	assert_int_equal(a->type, EV_COMMAND);
+	assert_int_equal(a->time, NSEC_PER_SEC);
+	const struct sched_event *b = history_event(ui->run_b.h, ui->pane_b.sel_event);
+	assert_non_null(b);
+	assert_true(b->time >= NSEC_PER_SEC);
+	assert_true(b->seq < sched_nr_events(ui->run_b.e));
+
+	/* the next one is later, and each call moves on */
+	u64 t = sched_now(ui->run.e);
+	run(ui, "diverge next");
+	assert_message_has(ui, "next divergence at");
+	assert_true(sched_now(ui->run.e) > t);
+	assert_one_clock(ui);
+	run_fails(ui, "diverge sideways", "expected nothing, first or next");
+
+	/* two runs of one scenario never part: A on main, B a second engine */
+	ui_split_close(ui);
+	run(ui, "branch main");
+	assert_int_equal(ui_split_open(ui, &fx->f, -1, "one", "the same", err, sizeof(err)), 0);
+	run(ui, "goto 0.5s");
+	run_fails(ui, "diverge", "decide alike from 0.000000s to the end");
+	assert_int_equal(sched_now(ui->run.e), 500 * NSEC_PER_MSEC);
+	assert_one_clock(ui);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_branch_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_one_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_frame, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diverge, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,6 +135,73 @@ static void test_cpus_rows(void **state)
 
 /* ---- runqueue ---- */
 
+static const char groups_wakers[] =
+	"topology single\n"
+	"hz 1000\n"
+	"duration 1s\n"
+	"group /a cpu.weight=200\n"
+	"group /b\n"
+	"task hog count=2 group=/a program=\"run forever\"\n"
+	"task short slice=100us group=/b program=\"loop { run 300us; sleep exp(3ms) }\"\n"
+	"task web count=2 program=\"loop { run uniform(200us, 2ms); sleep exp(5ms) }\"\n";
+
+/* The table's ▶ row is the entity sched_cfs_rq_pick() names, at each step. */
+static void check_view_pick(const char *release)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%s%s", release, groups_wakers);
+	struct fx *x = fx_new(text, 0, 160, 48);
+	int checked = 0;
+
+	for (int step = 0; step < 400 && history_step(x->h); step++) {
+		struct sched_entity_info q[16];
+		struct sched_pick_info pi;
+		const char *name;
+		int y;
+
+		for (int group = 0; group < 3; group++) {
+			x->pane->sel_group = group;
+			sched_cfs_rq_pick(x->e, 0, group, &pi);
+			int n = sched_cfs_rq_entities(x->e, 0, group, q, 16);
+
+			draw(x, &view_runqueue);
+			y = find_row(x, "entity ");
+			if (pi.index < 0 || y < 0 || n > 8)
+				continue;
+			struct sched_group_info gi;
+			struct sched_task_info ti;
+
+			if (q[pi.index].task >= 0) {
+				sched_task_info(x->e, q[pi.index].task, &ti);
+				name = ti.name;
+			} else {
+				sched_group_info(x->e, q[pi.index].group, &gi);
+				name = gi.path;
+			}
+			int marked = -1;
+
+			for (int r = y + 1; r < x->cb.h; r++)
+				if (!strncmp(row(x, r), "\u25b6", 3))
+					marked = r;
+			assert_true(marked > y);
+			assert_non_null(strstr(row(x, marked), name));
+			checked++;
+		}
+	}
+	x->pane->sel_group = 0;
+	assert_true(checked > 200);
+	fx_free(x);
+}
+
+static void test_runqueue_pick_is_engines(void **state)
+{
+	(void)state;
+	check_view_pick("kernel 6.12\n");
+	check_view_pick("kernel 6.17\n");
+	check_view_pick("sched cfs\nkernel 6.1\n");
+}
+
 static void test_runqueue_eevdf(void **state)
 {
 	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 40);
@@ -481,15 +548,11 @@ static void test_256_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpus_rows),
-		cmocka_unit_test(test_runqueue_eevdf),
-		cmocka_unit_test(test_runqueue_cfs),
-		cmocka_unit_test(test_runqueue_ext),
-		cmocka_unit_test(test_timeline_lane),
-		cmocka_unit_test(test_timeline_keys),
-		cmocka_unit_test(test_events_order_and_filter),
-		cmocka_unit_test(test_task_numbers),
-		cmocka_unit_test(test_small_screen),
+		cmocka_unit_test(test_cpus_rows),     cmocka_unit_test(test_runqueue_eevdf),
+		cmocka_unit_test(test_runqueue_cfs),  cmocka_unit_test(test_runqueue_pick_is_engines),
+		cmocka_unit_test(test_runqueue_ext),  cmocka_unit_test(test_timeline_lane),
+		cmocka_unit_test(test_timeline_keys), cmocka_unit_test(test_events_order_and_filter),
+		cmocka_unit_test(test_task_numbers),  cmocka_unit_test(test_small_screen),
 		cmocka_unit_test(test_256_cpus),
 	};
 
