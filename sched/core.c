@@ -94,13 +94,21 @@ static u64 next_tick_after(u64 t)
 	return (t / TICK_NSEC + 1) * TICK_NSEC;
 }
 
-/* Ticks are aligned on all CPUs (no skew_tick); an idle CPU takes none. */
+/*
+ * Ticks are aligned on all CPUs (no skew_tick), each entering up to
+ * irq_jitter_ns late (noise.c); an idle CPU takes none.
+ */
+static void tick_arm(struct rq *rq)
+{
+	timer_arm(&ST->tq, &rq->tick, next_tick_after(ST->now) + MIN(irq_entry_delay(), TICK_NSEC / 2));
+}
+
 static void tick_restart(struct rq *rq)
 {
 	if (!rq->tick_stopped)
 		return;
 	rq->tick_stopped = false;
-	timer_arm(&ST->tq, &rq->tick, next_tick_after(ST->now));
+	tick_arm(rq);
 }
 
 void tick_stop(struct rq *rq)
@@ -115,6 +123,7 @@ void sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
+	hrtimer_expire_ranges(rq);
 	update_rq_clock(rq);
 	if (legacy_balance())
 		update_cpu_load(rq);
@@ -123,7 +132,7 @@ void sched_tick(struct rq *rq)
 		scx_tick(rq);
 	if (sched_feat(TG_SHARES_UP_WALK) && ST->nr_groups > 1)
 		tg_shares_up_walk(rq);
-	timer_arm(&ST->tq, &rq->tick, ST->now + TICK_NSEC);
+	tick_arm(rq);
 	/* with every task on ext there is nothing for the fair balancer to move */
 	if (!scx_switched_all())
 		sched_balance_trigger(rq);
@@ -132,7 +141,7 @@ void sched_tick(struct rq *rq)
 void hrtick_start(struct rq *rq, u64 delay)
 {
 	/* the kernel never programs an hrtimer closer than 10 us */
-	timer_arm(&ST->tq, &rq->hrtick, ST->now + MAX(delay, 10 * NSEC_PER_USEC));
+	timer_arm(&ST->tq, &rq->hrtick, ST->now + MAX(delay, 10 * NSEC_PER_USEC) + irq_entry_delay());
 }
 
 /* ---- enqueue/dequeue with sched_info bookkeeping ---- */
@@ -848,6 +857,7 @@ void do_task_dead(struct rq *rq)
 	sched_emit(&ev);
 	p->state = TASK_DEAD;
 	timer_cancel(&ST->tq, &p->wake_timer);
+	hrtimer_sleep_over(p);
 	/* task_dead_dl(): the bandwidth goes back to the root domain */
 	if (dl_policy(p->policy)) {
 		ST->dl_total_bw -= p->dl.dl_bw;

@@ -134,6 +134,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	init_timer(&rq->hrtick, T_HRTICK, cpu);
 	init_timer(&rq->work, T_WORK, cpu);
 	init_timer(&rq->intr_timer, T_IRQ_END, cpu);
+	rq->slack_head = -1;
 }
 
 /*
@@ -209,6 +210,7 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->timer = arena_alloc(e, (size_t)e->sc->nr_local_timers * sizeof(struct prog_timer));
 	p->blocked_on = p->relock = -1;
 	init_timer(&p->wake_timer, T_WAKE, idx);
+	p->slack_cpu = p->slack_prev = p->slack_next = -1;
 	init_timer(&p->fork_timer, T_FORK, idx);
 	init_timer(&p->dl.dl_timer, T_DL_TIMER, idx);
 }
@@ -578,6 +580,7 @@ static void fire_timer(struct sched_timer *t)
 			task_program_step(rq->curr);
 		break;
 	case T_WAKE:
+		hrtimer_sleep_over(&ST->task[t->arg]);
 		try_to_wake_up(&ST->task[t->arg], 0);
 		break;
 	case T_FORK:

@@ -59,6 +59,8 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_FAIR_SERVER_PERIOD] = { "fair_server_period", true, 100 * NSEC_PER_USEC,
 				     4194304ULL * NSEC_PER_USEC },
 	[TUN_SCX_WATCHDOG_TIMEOUT] = { "scx_watchdog_timeout", true, NSEC_PER_MSEC, 30 * NSEC_PER_SEC },
+	[TUN_TIMER_SLACK] = { "timer_slack_ns", true, 0, NSEC_PER_SEC },
+	[TUN_IRQ_JITTER] = { "irq_jitter_ns", true, 0, NSEC_PER_MSEC },
 };
 
 int sched_feature_lookup(const char *name)
@@ -176,6 +178,10 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return NSEC_PER_SEC;
 	case TUN_SCX_WATCHDOG_TIMEOUT:
 		return 30 * NSEC_PER_SEC;
+	case TUN_TIMER_SLACK:
+		return 50 * NSEC_PER_USEC; /* INIT_TIMER_SLACK in init_task */
+	case TUN_IRQ_JITTER:
+		return 10 * NSEC_PER_USEC;
 	default:
 		return 0;
 	}

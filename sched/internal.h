@@ -116,10 +116,15 @@ struct timer_slot {
 	/*
 	 * Ties at equal expiry, as one number so that the heap compares two
 	 * words: bit 63 clear for a timer that fires before the others due then
-	 * (a task's `run` end); before 3.8, LinSched's order at one instant,
-	 * CPU by CPU (bits 47-62: cpu + 1, so not a CPU's first) and on each the
-	 * running task's `run` end last (bit 46); then the arming order (bits
-	 * 0-45: 7e13 arms, days of simulation at any speed).
+	 * (a task's `run` end); then the rank (bits 47-62): before 3.8,
+	 * LinSched's order at one instant, CPU by CPU (cpu + 1, so not a CPU's
+	 * first); since, with noise on, a CPU's timer draws a random rank from
+	 * the engine's generator, so that CPUs whose interrupts come at the same
+	 * instant act in a seeded order, never CPU 0 first (0: a timer on no
+	 * CPU, fired before them in arming order); then bit 46 for a timer that
+	 * goes last (before 3.8 the running task's `run` end, on its CPU); then
+	 * the arming order (bits 0-45: 7e13 arms, days of simulation at any
+	 * speed).
 	 */
 	u64 order;
 	struct sched_timer *t;
@@ -132,6 +137,7 @@ struct timer_queue {
 };
 
 void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires);
+void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_cancel(struct timer_queue *q, struct sched_timer *t);
 static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
 struct sched_timer *timer_pop(struct timer_queue *q);
@@ -330,6 +336,7 @@ struct rq {
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct sched_timer tick, hrtick, work, intr_timer;
+	s32 slack_head; /* first task asleep here in a slack range, -1: none (noise.c) */
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
 	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
@@ -406,6 +413,8 @@ struct task_struct {
 	u32 budget_used;
 	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
 	struct sched_timer wake_timer;
+	u64 wake_soft;			       /* its hrtimer's range starts here (noise.c) */
+	s32 slack_cpu, slack_prev, slack_next; /* on that CPU's slack list, or -1 */
 	struct sched_timer fork_timer;
 	/* wakeup placement (select.c) */
 	unsigned int wakee_flips;
@@ -929,6 +938,13 @@ void task_arm_work(struct rq *rq, struct task_struct *p);
 /* ---- rand.c ---- */
 void sched_rand_seed(u64 seed);
 u64 sched_rand(void);
+u64 sched_rand_upto(u64 hi);
+
+/* ---- noise.c ---- */
+u64 irq_entry_delay(void);
+void hrtimer_sleep(struct task_struct *p, u64 expires);
+void hrtimer_sleep_over(struct task_struct *p);
+void hrtimer_expire_ranges(struct rq *rq);
 u64 sched_sample_duration(const struct sched_duration *d);
 
 /* ---- events ---- */

@@ -205,7 +205,7 @@ static bool prog_timer(struct task_struct *p, const struct prog_insn *in)
 			t->next = now;
 		return false;
 	}
-	timer_arm(&ST->tq, &p->wake_timer, t->next);
+	hrtimer_sleep(p, t->next);
 	return true;
 }
 
@@ -282,7 +282,7 @@ void task_program_step(struct task_struct *p)
 			p->pc++;
 			d = sched_sample_duration(&in->dur);
 			if (d) {
-				timer_arm(&ST->tq, &p->wake_timer, ST->now + d);
+				hrtimer_sleep(p, ST->now + d);
 				task_block(p, false);
 				return;
 			}

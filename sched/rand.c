@@ -52,6 +52,12 @@ static u64 rand_range(u64 lo, u64 hi)
 }
 
 /* -ln(u) in Q32 fixed point for u = x / 2^62, x in [1, 2^62]. */
+/* Uniform in [0, hi]. */
+u64 sched_rand_upto(u64 hi)
+{
+	return rand_range(0, hi);
+}
+
 static u64 neg_ln_q32(u64 x)
 {
 	const u64 ln2_q32 = 2977044472ULL;	/* ln 2 * 2^32 */

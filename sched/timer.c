@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event queue: a binary min-heap of armed timers ordered by
- * (expiry, arming sequence), so simultaneous timers fire in a stable order.
+ * The event queue: a binary min-heap of armed timers ordered by expiry.
+ * With noise on, simultaneous interrupts of different CPUs fire in a seeded
+ * random order (on a real machine they run in parallel and either takes a
+ * shared lock first); the rest, and all of the ideal machine's, fire in
+ * arming order.
  * The keys sit in the heap array itself, so sifting compares without
  * following pointers.
  */
@@ -15,6 +18,7 @@ _Static_assert(sizeof(struct timer_slot) == 2 * sizeof(u64) + sizeof(struct sche
 #define ORDER_CPU_SHIFT 47
 #define ORDER_LAST (1ULL << 46)
 #define ORDER_SEQ_MASK (ORDER_LAST - 1)
+#define ORDER_RANK_MAX 0xffffULL
 
 /* One 128-bit comparison, without a branch to mispredict. */
 static inline bool key_before(const struct timer_slot *a, const struct timer_slot *b)
@@ -114,8 +118,7 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 	sift(q, i);
 }
 
-/* (Re)arm: a queued timer is re-keyed in place and counts as armed now. */
-void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
+static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool after)
 {
 	/*
 	 * A task's own `run` ending goes before anything else due at the same
@@ -130,6 +133,10 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 		s.order |= (u64)(timer_cpu(t) + 1) << ORDER_CPU_SHIFT | (t->kind == T_WORK ? ORDER_LAST : 0);
 	else if (t->kind == T_WORK)
 		s.order &= ~ORDER_LATER;
+	if (after)
+		s.order |= ORDER_RANK_MAX << ORDER_CPU_SHIFT | ORDER_LAST;
+	else if (!legacy_balance() && cur_engine->sc->noise && t->kind != T_FORK && timer_cpu(t) >= 0)
+		s.order |= (1 + (sched_rand() >> 49)) << ORDER_CPU_SHIFT;
 
 	t->expires = expires;
 	if (t->heap_idx >= 0) {
@@ -139,6 +146,22 @@ void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
 	}
 	heap_set(q, q->nr++, s);
 	sift_up(q, t->heap_idx);
+}
+
+/* (Re)arm: a queued timer is re-keyed in place and counts as armed now. */
+void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires)
+{
+	arm(q, t, expires, false);
+}
+
+/*
+ * Arm to fire in the same interrupt as the CPU timer due at expires, after
+ * it (a sleeper whose slack range holds the tick: hrtimer_interrupt() runs
+ * the tick's earlier hard expiry first).
+ */
+void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires)
+{
+	arm(q, t, expires, true);
 }
 
 /*

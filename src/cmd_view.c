@@ -13,6 +13,7 @@
 #include "ui/commands.h"
 #include "ui/loop.h"
 #include "ui/split.h"
+#include "ui/trace_job.h"
 #include "cli.h"
 #include "src/format/lex.h"
 #include "src/format/variant.h"
@@ -179,6 +180,12 @@ int cmd_view(int argc, char **argv)
 	}
 	if (commands && ui_command_file(&ui, commands))
 		goto fail;
+	/* a trace the commands asked for, written before the frame */
+	if (ui.trace) {
+		ui_trace_finish(&ui);
+		if (ui.message_is_error)
+			goto fail;
+	}
 	ui.message[0] = 0;
 
 	struct cellbuf cb;

@@ -9,11 +9,11 @@
 #include "src/format/breakpoint.h"
 #include "src/format/command.h"
 #include "src/format/lex.h"
-#include "src/trace/trace_log.h"
 #include "commands.h"
 #include "input.h"
 #include "loop.h"
 #include "split.h"
+#include "trace_job.h"
 
 #define MAX_WORDS 16
 
@@ -503,8 +503,8 @@ static int c_goto(struct ui *ui, struct pane *pn, struct args *a)
 /* trace FILE [A..B]: the run so far (or the window) from the event log, as ftrace text or Perfetto JSON. */
 static int c_trace(struct ui *ui, struct pane *pn, struct args *a)
 {
-	u64 from = 0, to = sched_now(pn->run->e) + 1, written;
-	char err[256], t[32];
+	u64 from = 0, to = 0;
+	char t[32];
 
 	if (a->n < 2 || a->n > 3) {
 		ui_error(ui, "trace: expected FILE [FROM..TO] (FILE.json for Perfetto)");
@@ -524,13 +524,13 @@ static int c_trace(struct ui *ui, struct pane *pn, struct args *a)
 		ui_error(ui, "trace: '-' is the terminal here: name a file");
 		return -1;
 	}
-	if (trace_write_log(a->w[1], pn->run->e, pn->run->h, from, to, &written, err, sizeof(err))) {
-		ui_error(ui, "trace: %s", err);
+	/* the run so far: not past the current position */
+	if (from > sched_now(pn->run->e)) {
+		ui_error(ui, "trace: the window starts after the current position (%s)",
+			 ui_time_text(sched_now(pn->run->e), t, sizeof(t)));
 		return -1;
 	}
-	ui_message(ui, "trace: %llu records to %s (up to %s)", (unsigned long long)written, a->w[1],
-		   ui_time_text(MIN(to, sched_now(pn->run->e)), t, sizeof(t)));
-	return 0;
+	return ui_trace_start(ui, pn->run, a->w[1], from, to);
 }
 
 static int c_checkpoint(struct ui *ui, struct pane *pn, struct args *a)

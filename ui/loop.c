@@ -12,10 +12,13 @@
 #include "loop.h"
 #include "screen.h"
 #include "split.h"
+#include "trace_job.h"
 
 #define FRAME_NS (NSEC_PER_SEC / UI_MAX_FPS)
 /* at most this much wall time per frame goes to the engine */
 #define ENGINE_BUDGET_NS (20 * NSEC_PER_MSEC)
+/* ... and this much to a trace being written in the background */
+#define TRACE_BUDGET_NS (15 * NSEC_PER_MSEC)
 /* a stall (a long rewind, a suspended terminal) is not caught up */
 #define MAX_WALL_STEP_NS (100 * NSEC_PER_MSEC)
 
@@ -150,6 +153,8 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 	}
 	if (ui->breaks.nr)
 		x += cb_print(cb, x, y, cb->w - x, bar, "  breaks %d", ui->breaks.nr);
+	if (ui->trace)
+		x += cb_print(cb, x, y, cb->w - x, key, "  trace %d%%", ui_trace_progress(ui));
 	if (ui->split.on)
 		x += cb_print(cb, x, y, cb->w - x, key, "  split: %s%s", ui->split.focus ? "B" : "A",
 			      ui->split.follow ? "" : " own views");
@@ -360,6 +365,11 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 			dirty = true;
 		}
 		last_adv = now;
+		/* a trace in the background: its progress in the status line, then its message */
+		if (ui->trace) {
+			ui_trace_advance(ui, wall_ns() + TRACE_BUDGET_NS);
+			dirty = true;
+		}
 
 		screen_size(&w, &h);
 		if (dirty && now - last_frame >= FRAME_NS) {
@@ -380,7 +390,7 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 		int timeout;
 		if (!ui->paused)
 			timeout = (int)((FRAME_NS - MIN(FRAME_NS, wall_ns() - last_frame)) / NSEC_PER_MSEC);
-		else if (dirty)
+		else if (dirty || ui->trace)
 			timeout = (int)((FRAME_NS - MIN(FRAME_NS, wall_ns() - last_frame)) / NSEC_PER_MSEC) + 1;
 		else
 			timeout = -1;
@@ -402,6 +412,13 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 	input_fini();
 	screen_fini();
 	cb_free(&cb);
+	/* a trace asked for is written whole, unless a signal ended the visualizer */
+	if (ui->trace && !screen_quit_requested) {
+		fprintf(stderr, "schedscope: finishing the trace %d%% written\n", ui_trace_progress(ui));
+		ui_trace_finish(ui);
+		if (ui->message_is_error)
+			fprintf(stderr, "schedscope: %s\n", ui->message);
+	}
 	/* ended by a signal: say so in the status, as the shell would */
 	if (screen_quit_requested)
 		rc = 128 + screen_quit_requested;

@@ -9,6 +9,7 @@
 #include "input.h"
 #include "loop.h"
 #include "split.h"
+#include "trace_job.h"
 
 static void note_listener(void *ctx, const struct sched_event *ev)
 {
@@ -125,6 +126,7 @@ void pane_fini(struct pane *pane)
 
 void ui_teardown(struct ui *ui)
 {
+	ui_trace_abort(ui);
 	ui_split_close(ui);
 	pane_fini(&ui->pane);
 	ui_commands_fini(ui);

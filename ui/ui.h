@@ -157,6 +157,7 @@ struct ui {
 	bool prompt_pending, redraw_pending;
 
 	struct ui_breaks breaks;
+	struct trace_job *trace; /* the console's `trace` being written (trace_job.h) */
 	struct keymap keymap;
 	struct console console;
 	int tab_x0[16], tab_x1[16];	/* the header's view tabs, for mouse clicks */

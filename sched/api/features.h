@@ -88,6 +88,8 @@ enum sched_tunable {
 	TUN_FAIR_SERVER_RUNTIME, /* debugfs fair_server/cpuN/runtime (6.12+; 0 disables) */
 	TUN_FAIR_SERVER_PERIOD,	/* debugfs fair_server/cpuN/period (6.12+) */
 	TUN_SCX_WATCHDOG_TIMEOUT, /* schedscope: the ext watchdog when ops.timeout_ms is 0 (30 s) */
+	TUN_TIMER_SLACK,	  /* init's timer_slack_ns, which tasks inherit (noise on) */
+	TUN_IRQ_JITTER,		  /* schedscope: a timer interrupt enters up to this late (noise on) */
 	NR_SCHED_TUNABLES
 };
 

@@ -149,6 +149,8 @@ struct sched_task_spec {
 	u64 dl_runtime, dl_deadline, dl_period;	/* SCHED_DEADLINE; period 0 = deadline */
 	u64 slice;			/* custom slice (sched_attr.sched_runtime), 0 = default */
 	u64 start;			/* when it is forked, ns */
+	u64 timer_slack;		/* prctl(PR_SET_TIMERSLACK) when timer_slack_set */
+	bool timer_slack_set;		/* else init's default, the timer_slack tunable */
 	bool forked;			/* started by another task's `fork`, not at `start` */
 	bool has_cpus;
 	struct cpumask cpus;		/* affinity when has_cpus */
@@ -228,6 +230,12 @@ struct sched_scenario {
 	int variant;			/* enum sched_variant */
 	u32 hz;				/* CONFIG_HZ: 100, 250, 300, 1000 */
 	u64 seed;
+	/*
+	 * The real machine's own jitter (`noise on`, a scenario's default):
+	 * CPUs' simultaneous interrupts in a seeded order, timer slack,
+	 * interrupt-entry jitter. Off (zero) is the ideal machine.
+	 */
+	bool noise;
 	u64 duration;			/* ns; the run ends here */
 	u64 features_set, features_clear; /* `feature X` / `feature NO_X` */
 	u64 tunable[NR_SCHED_TUNABLES];	/* overrides; 0 = release default */

@@ -307,10 +307,11 @@ void report_text(FILE *out, const struct report *r)
 	u64 win = window_ns(st);
 	char kbuf[16];
 
-	fprintf(out, "scenario %s: %s, kernel %s, topology %s (%d CPUs), hz %u, seed %llu\n",
-		r->f->path, sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf",
+	fprintf(out, "scenario %s: %s, kernel %s, topology %s (%d CPUs), hz %u, seed %llu, %s\n", r->f->path,
+		sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf",
 		kernel_name(kbuf, sizeof(kbuf), sc->kernel), sc->topo->name, sc->topo->nr_cpus, sc->hz,
-		(unsigned long long)sc->seed);
+		(unsigned long long)sc->seed,
+		sc->noise ? "noise on (a real machine)" : "noise off (the ideal machine)");
 	for (int i = 0; i < r->f->nr_params; i++)
 		fprintf(out, "%s%s=%s%s", i ? " " : "params ", r->f->param[i].name, r->f->param[i].value,
 			i == r->f->nr_params - 1 ? "\n" : "");
@@ -381,6 +382,7 @@ static void json_header(struct json_writer *j, const struct report *r)
 	jw_kv_str(j, "topology", sc->topo->name);
 	jw_kv_u64(j, "hz", sc->hz);
 	jw_kv_u64(j, "seed", sc->seed);
+	jw_kv_str(j, "noise", sc->noise ? "on" : "off");
 	if (r->f->nr_params) {
 		jw_key(j, "params");
 		jw_begin_object(j);

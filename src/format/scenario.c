@@ -9,6 +9,7 @@
  *   topology NAME | PATH | host | packages=2 cores=4 threads=2 ...   required, once
  *   hz 100|250|300|1000           CONFIG_HZ (default 250)
  *   seed N                        the engine's random seed (default 1)
+ *   noise on|off                  the real machine's jitter, or the ideal machine (default on)
  *   duration D                    how long the run lasts (default 10s)
  *   sched eevdf|cfs|ext:PATH      the fair class (default eevdf; cfs implies kernel 6.1),
  *                                 or an ext policy plug-in over EEVDF (6.12+, ext_policy.h)
@@ -22,7 +23,7 @@
  *   group PATH [cpu.weight=N] [cpu.max="Q P"] ...   a task group (group_parse.h);
  *                                 parents first, before the tasks that join them
  *   task NAME [count=N] [nice=N] [policy=normal|batch|idle|ext] [slice=D] [cpus=LIST]
- *        [group=PATH] [at=T] program="TEXT"|program=NAME
+ *        [group=PATH] [at=T] [timer_slack=D] program="TEXT"|program=NAME
  *   irq|steal cpu=LIST every=D cost=D   interrupt or steal time (irq_parse.h)
  *        (or policy=fifo|rr prio=1..99, or policy=deadline runtime=D deadline=D [period=D])
  *   at T COMMAND                  a run-time command at time T (see command.h)
@@ -91,7 +92,16 @@ struct pending_at {
 	u64 time;
 };
 
-enum single { S_TOPOLOGY, S_HZ, S_SEED, S_DURATION, S_SCHED, S_KERNEL, NR_SINGLE };
+enum single {
+	S_TOPOLOGY,
+	S_HZ,
+	S_SEED,
+	S_NOISE,
+	S_DURATION,
+	S_SCHED,
+	S_KERNEL,
+	NR_SINGLE
+};
 
 struct parser {
 	struct lexer lx;
@@ -161,6 +171,17 @@ static int parse_hz(struct lexer *lx, const struct lex_span *s, u32 *hz)
 	if (parse_s64(s->p, s->n, &v) != PARSE_OK || (v != 100 && v != 250 && v != 300 && v != 1000))
 		return lex_error(lx, s, "hz '%s' is not one of 100, 250, 300, 1000", SNIP(s));
 	*hz = (u32)v;
+	return 0;
+}
+
+static int parse_noise(struct lexer *lx, const struct lex_span *s, bool *noise)
+{
+	if (span_is(s, "on"))
+		*noise = true;
+	else if (span_is(s, "off"))
+		*noise = false;
+	else
+		return lex_error(lx, s, "noise '%s' is neither on nor off", SNIP(s));
 	return 0;
 }
 
@@ -470,6 +491,16 @@ static int do_seed(struct parser *ps, const struct token *dir)
 	return lex_expect_eol(&ps->lx);
 }
 
+static int do_noise(struct parser *ps, const struct token *dir)
+{
+	struct token v;
+
+	if (once(ps, S_NOISE, dir) < 0 || value_word(ps, dir, &v) < 0 ||
+	    parse_noise(&ps->lx, &v.s, &ps->f->sc.noise) < 0)
+		return -1;
+	return lex_expect_eol(&ps->lx);
+}
+
 static int do_duration(struct parser *ps, const struct token *dir)
 {
 	struct token v;
@@ -678,12 +709,15 @@ static int do_irq(struct parser *ps, const struct token *dir)
 
 enum task_key {
 	K_COUNT, K_NICE, K_POLICY, K_PRIO, K_RUNTIME, K_DEADLINE, K_PERIOD, K_SLICE, K_CPUS, K_GROUP,
-	K_AT, K_PROGRAM, NR_TASK_KEYS
+	K_AT,
+	K_PROGRAM,
+	K_TIMER_SLACK,
+	NR_TASK_KEYS
 };
 
 static const char *const task_keys[NR_TASK_KEYS] = {
-	"count", "nice", "policy", "prio", "runtime", "deadline", "period", "slice", "cpus", "group",
-	"at", "program",
+	"count", "nice", "policy", "prio", "runtime", "deadline",    "period",
+	"slice", "cpus", "group",  "at",   "program", "timer_slack",
 };
 
 /* What a task line says, for each of its count instances. */
@@ -750,6 +784,13 @@ static int task_key(struct parser *ps, const struct token *kv, int key, struct t
 		return tt->spec.group < 0 ? -1 : 0;
 	case K_AT:
 		return lex_duration(lx, &kv->val, "start time", &tt->spec.start);
+	case K_TIMER_SLACK:
+		if (lex_duration(lx, &kv->val, "timer_slack", &tt->spec.timer_slack) < 0)
+			return -1;
+		if (tt->spec.timer_slack > NSEC_PER_SEC)
+			return lex_error(lx, &kv->val, "timer_slack '%s' is above 1s", SNIP(&kv->val));
+		tt->spec.timer_slack_set = true;
+		return 0;
 	default:
 		return task_program(ps, kv, &tt->spec);
 	}
@@ -810,8 +851,11 @@ static int do_task(struct parser *ps, const struct token *dir)
 		while (key < NR_TASK_KEYS && !span_is(&kv.key, task_keys[key]))
 			key++;
 		if (key == NR_TASK_KEYS)
-			return lex_error(lx, &kv.key, "unknown key '%s' (expected count, nice, policy, prio, "
-					 "runtime, deadline, period, slice, cpus, group, at, program)", SNIP(&kv.key));
+			return lex_error(
+				lx, &kv.key,
+				"unknown key '%s' (expected count, nice, policy, prio, "
+				"runtime, deadline, period, slice, cpus, group, at, program, timer_slack)",
+				SNIP(&kv.key));
 		if (seen[key].p)
 			return lex_error(lx, &kv.key, "duplicate key '%s'", task_keys[key]);
 		seen[key] = kv.key;
@@ -926,6 +970,7 @@ static const struct {
 	{ "group", do_group },	     { "task", do_task },	{ "at", do_at },
 	{ "irq", do_irq },	     { "steal", do_irq },	{ "note", do_note },
 	{ "expect", do_expect },     { "break", do_break },	{ "param", do_param },
+	{ "noise", do_noise },
 };
 
 static int parse_lines(struct parser *ps)
@@ -950,11 +995,12 @@ static int parse_lines(struct parser *ps)
 		while (i < ARRAY_SIZE(directives) && !span_is(&t.s, directives[i].name))
 			i++;
 		if (i == ARRAY_SIZE(directives))
-			return lex_error(lx, &t.s,
-					 "unknown directive '%s' (expected topology, hz, seed, "
-					 "duration, sched, kernel, feature, tunable, program, group, task, "
-					 "irq, steal, at, note, expect, break, param)",
-					 SNIP(&t.s));
+			return lex_error(
+				lx, &t.s,
+				"unknown directive '%s' (expected topology, hz, seed, "
+				"noise, duration, sched, kernel, feature, tunable, program, group, task, "
+				"irq, steal, at, note, expect, break, param)",
+				SNIP(&t.s));
 		if (directives[i].parse(ps, &t) < 0)
 			return -1;
 	}
@@ -1232,6 +1278,7 @@ int scenario_parse_with(const char *name, const char *text, size_t len, const st
 	snprintf(out->path, sizeof(out->path), "%s", name);
 	out->sc.hz = DEFAULT_HZ;
 	out->sc.seed = DEFAULT_SEED;
+	out->sc.noise = true;
 	out->sc.duration = DEFAULT_DURATION;
 	out->sc.variant = SCHED_VARIANT_EEVDF;
 	out->sc.kernel = KV_LATEST;
@@ -1352,6 +1399,9 @@ int scenario_set_as(struct scenario_file *f, const char *what, const char *assig
 		if (lex_u64(&lx, val, "seed", &v) < 0)
 			return -1;
 		sc->seed = v;
+	} else if (span_is(key, "noise")) {
+		if (parse_noise(&lx, val, &sc->noise) < 0)
+			return -1;
 	} else if (span_is(key, "duration")) {
 		if (lex_duration(&lx, val, "duration", &v) < 0)
 			return -1;
@@ -1394,8 +1444,10 @@ int scenario_set_as(struct scenario_file *f, const char *what, const char *assig
 		char name[64];
 		int which;
 		if (!span_copy(key, name, sizeof(name)) || sched_tunable_lookup(name) < 0)
-			return lex_error(&lx, key, "unknown key '%s' (expected a tunable, feature, hz, seed, "
-					 "duration, sched or kernel)", SNIP(key));
+			return lex_error(&lx, key,
+					 "unknown key '%s' (expected a tunable, feature, hz, seed, "
+					 "noise, duration, sched or kernel)",
+					 SNIP(key));
 		if (command_tunable(&lx, &t, &which, &v) < 0)
 			return -1;
 		sc->tunable[which] = v;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Traces of an engine's run: see trace_log.h. */
-#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/base/outfile.h"
@@ -80,62 +80,95 @@ void trace_perfetto_opts_for(struct trace_perfetto_opts *o, struct sched_engine 
 	};
 }
 
-int trace_write_log(const char *path, struct sched_engine *e, struct sched_history *h, u64 from, u64 to,
-		    u64 *written, char *err, size_t errlen)
-{
-	u64 n = history_nr_logged(h), last = from;
+struct trace_stream {
 	struct outfile out;
-	FILE *f;
-	int r;
+	struct trace_perfetto *pw;
+	struct trace_ftrace *tw;
+	u64 from, to, last;
+};
 
-	*written = 0;
-	if (outfile_open_quiet(&out, path, err, errlen))
-		return -1;
-	f = out.f;
-	struct trace_perfetto *pw = NULL;
-	struct trace_ftrace *tw = NULL;
+struct trace_stream *trace_stream_open(const char *path, struct sched_engine *e, u64 from, u64 to, char *err,
+				       size_t errlen)
+{
+	struct trace_stream *ts = calloc(1, sizeof(*ts));
 
+	if (!ts) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	ts->from = ts->last = from;
+	ts->to = to ? to : UINT64_MAX;
+	if (outfile_open_quiet(&ts->out, path, err, errlen)) {
+		free(ts);
+		return NULL;
+	}
 	if (trace_perfetto_wanted(path)) {
 		struct trace_perfetto_opts po;
 
-		trace_perfetto_opts_for(&po, e, false);
+		trace_perfetto_opts_for(&po, e, true);
 		po.from = from;
 		po.to = to;
-		pw = trace_perfetto_open(f, &po);
+		ts->pw = trace_perfetto_open(ts->out.f, &po);
 	} else {
-		struct trace_ftrace_opts to_opts;
+		struct trace_ftrace_opts fo;
 
-		trace_ftrace_opts_for(&to_opts, e);
-		tw = trace_ftrace_open(f, &to_opts);
+		trace_ftrace_opts_for(&fo, e);
+		ts->tw = trace_ftrace_open(ts->out.f, &fo);
 	}
-	if (!pw && !tw) {
-		outfile_abort(&out);
+	if (!ts->pw && !ts->tw) {
+		outfile_abort(&ts->out);
+		free(ts);
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
-	/* the Perfetto writer clips to its window itself (it needs the state before it) */
-	for (u64 seq = 0; seq < n; seq++) {
-		const struct sched_event *ev = history_event(h, seq);
+	return ts;
+}
 
-		if (ev->time >= to)
-			break;
-		if (pw)
-			trace_perfetto_event(pw, ev);
-		else if (ev->time >= from)
-			trace_ftrace_event(tw, ev);
-		last = ev->time;
-	}
+void trace_stream_event(void *ctx, const struct sched_event *ev)
+{
+	struct trace_stream *ts = ctx;
+
+	if (ev->time >= ts->to)
+		return;
+	/* the Perfetto writer clips to its window itself (it needs the state before it) */
+	if (ts->pw)
+		trace_perfetto_event(ts->pw, ev);
+	else if (ev->time >= ts->from)
+		trace_ftrace_event(ts->tw, ev);
+	ts->last = ev->time;
+}
+
+int trace_stream_close(struct trace_stream *ts, u64 end, u64 *written, char *err, size_t errlen)
+{
+	bool pw = ts->pw;
+	int r;
+
 	if (pw) {
-		*written = trace_perfetto_entries(pw);
-		r = trace_perfetto_close(pw, MAX(last, MIN(to, sched_now(e))));
+		*written = trace_perfetto_entries(ts->pw);
+		r = trace_perfetto_close(ts->pw, MAX(ts->last, MIN(ts->to, end)));
 	} else {
-		*written = trace_ftrace_entries(tw);
-		r = trace_ftrace_close(tw);
+		*written = trace_ftrace_entries(ts->tw);
+		r = trace_ftrace_close(ts->tw);
 	}
-	if (r && !ferror(f)) {
-		outfile_abort(&out);
-		snprintf(err, errlen, "%s: cannot write: the trace writer failed", path);
+	if (r && !ferror(ts->out.f)) {
+		snprintf(err, errlen, "%s: cannot write: the trace writer failed", ts->out.path);
+		outfile_abort(&ts->out);
+		free(ts);
 		return -1;
 	}
-	return outfile_commit_quiet(&out, err, errlen);
+	r = outfile_commit_quiet(&ts->out, err, errlen);
+	free(ts);
+	return r;
+}
+
+void trace_stream_abort(struct trace_stream *ts)
+{
+	if (!ts)
+		return;
+	if (ts->pw)
+		trace_perfetto_close(ts->pw, ts->last);
+	else
+		trace_ftrace_close(ts->tw);
+	outfile_abort(&ts->out);
+	free(ts);
 }

@@ -92,7 +92,8 @@ restored() {
 }
 
 # ---- the keys ----
-start ui "$scn"
+# the ideal machine, so that the tick a breakpoint at 1s stops on is at 1.000000s
+start ui "$scn" --set noise=off
 check "starts running" "RUNNING"
 check "status line shows the duration" "/ 10.000000s"
 
@@ -272,7 +273,8 @@ if restored; then ok "terminal restored after the split"; else bad "terminal not
 $T kill-session -t e2e 2>/dev/null
 
 # ---- ui --vs-set: a variant beside the stock run, and where they part ----
-start ui scenarios/demo.scn --vs-set feature=NO_PLACE_LAG --paused
+# (the ideal machine: where the runs part is a fixed point of the demo)
+start ui scenarios/demo.scn --set noise=off --vs-set feature=NO_PLACE_LAG --paused
 check "--vs-set labels side A" "A: stock"
 check "--vs-set labels side B by what differs" "B: NO_PLACE_LAG"
 $T resize-window -t e2e -x 220 -y 50

@@ -10,6 +10,7 @@
 #include "ui/commands.h"
 #include "ui/input.h"
 #include "ui/loop.h"
+#include "ui/trace_job.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -372,7 +373,31 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* `trace` writes the log up to now: the same text a trace written as the run went writes. */
+/* The Perfetto trace `run --trace` writes up to 500ms, with `set nice` on task 0 at time 0. */
+static char *run_trace(struct fixture *fx, const char *path)
+{
+	struct sched_command c = { .kind = CMD_SET_NICE, .task = 0, .value = 5 };
+	char err[256];
+	struct sched_engine *e = sched_engine_create(&fx->f.sc, err, sizeof(err));
+	FILE *f = fopen(path, "w");
+	struct trace_perfetto_opts po;
+	struct trace_perfetto *pw = NULL;
+
+	assert_non_null(e);
+	assert_non_null(f);
+	trace_perfetto_opts_for(&po, e, true);
+	pw = trace_perfetto_open(f, &po);
+	sched_add_listener(e, trace_perfetto_event, pw);
+	sched_run_until(e, 0);
+	assert_int_equal(sched_apply_command(e, &c, err, sizeof(err)), 0);
+	sched_run_until(e, 500 * NSEC_PER_MSEC);
+	assert_int_equal(trace_perfetto_close(pw, sched_now(e)), 0);
+	fclose(f);
+	sched_engine_destroy(e);
+	return slurp(path);
+}
+
+/* `trace` writes the run up to now in the background, as a trace written as the run went. */
 static void test_trace_from_the_log(void **state)
 {
 	struct fixture *fx = *state;
@@ -389,6 +414,16 @@ static void test_trace_from_the_log(void **state)
 	assert_int_equal(ui_command(&fx->ui, "goto 500ms"), 0);
 	snprintf(cmd, sizeof(cmd), "trace %s", logged);
 	assert_int_equal(ui_command(&fx->ui, cmd), 0);
+	/* in the background: nothing is in place until it is done */
+	assert_int_equal(ui_trace_progress(&fx->ui), 0);
+	assert_true(ui_trace_advance(&fx->ui, 0));
+	assert_true(ui_trace_progress(&fx->ui) >= 0 && ui_trace_progress(&fx->ui) < 100);
+	char *none = slurp(logged);
+	assert_string_equal(none, "");
+	free(none);
+	ui_trace_finish(&fx->ui);
+	assert_int_equal(ui_trace_progress(&fx->ui), -1);
+	assert_false(fx->ui.message_is_error);
 
 	e = sched_engine_create(&fx->f.sc, err, sizeof(err));
 	assert_non_null(e);
@@ -407,11 +442,31 @@ static void test_trace_from_the_log(void **state)
 	free(a);
 	free(b);
 
+	/* a branch's command is in its trace, and Perfetto's counters read the replaying engine */
+	char json[] = "/tmp/schedscope-log-XXXXXX.json";
+	assert_true(mkstemps(json, 5) >= 0);
+	assert_int_equal(ui_command(&fx->ui, "goto 0s"), 0);
+	assert_int_equal(ui_command(&fx->ui, "set nice hog.0 5"), 0);
+	assert_int_equal(ui_command(&fx->ui, "goto 500ms"), 0);
+	snprintf(cmd, sizeof(cmd), "trace %s", json);
+	assert_int_equal(ui_command(&fx->ui, cmd), 0);
+	ui_trace_finish(&fx->ui);
+	assert_false(fx->ui.message_is_error);
+	a = run_trace(fx, live);
+	b = slurp(json);
+	assert_non_null(strstr(a, " load_avg\""));
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+
 	snprintf(cmd, sizeof(cmd), "trace %s 2s..1s", logged);
+	assert_int_equal(ui_command(&fx->ui, cmd), -1);
+	snprintf(cmd, sizeof(cmd), "trace %s 600ms..1s", logged);
 	assert_int_equal(ui_command(&fx->ui, cmd), -1);
 	assert_int_equal(ui_command(&fx->ui, "trace /nonexistent-dir/x.txt"), -1);
 	unlink(live);
 	unlink(logged);
+	unlink(json);
 }
 
 int main(void)

@@ -298,7 +298,13 @@ static void test_scenario_set(void **state)
 
 	assert_int_equal(scenario_set(&f, "x=1", err, sizeof(err)), -1);
 	assert_string_equal(err, "--set: unknown key 'x' (expected a tunable, feature, hz, seed, "
-			    "duration, sched or kernel)");
+				 "noise, duration, sched or kernel)");
+	/* the real machine by default; noise=off is the ideal one */
+	assert_true(f.sc.noise);
+	assert_int_equal(scenario_set(&f, "noise=off", err, sizeof(err)), 0);
+	assert_false(f.sc.noise);
+	assert_int_equal(scenario_set(&f, "noise=loud", err, sizeof(err)), -1);
+	assert_string_equal(err, "--set: noise 'loud' is neither on nor off");
 	assert_int_equal(scenario_set(&f, "hz=123", err, sizeof(err)), -1);
 	assert_string_equal(err, "--set: hz '123' is not one of 100, 250, 300, 1000");
 	assert_int_equal(scenario_set(&f, "duration=5", err, sizeof(err)), -1);
@@ -691,7 +697,11 @@ static void test_scenario_errors(void **state)
 		  "bad.scn:3:6: duplicate task 'a' (first at line 2)");
 	SCN_ERROR(TOPO4 "task a nicee=1 program=\"run 1ms\"\n",
 		  "bad.scn:2:8: unknown key 'nicee' (expected count, nice, policy, prio, runtime, deadline, "
-		  "period, slice, cpus, group, at, program)");
+		  "period, slice, cpus, group, at, program, timer_slack)");
+	SCN_ERROR(TOPO4 "noise off\nnoise on\n", "bad.scn:3:1: duplicate 'noise' (first at line 2)");
+	SCN_ERROR(TOPO4 "noise maybe\n", "bad.scn:2:7: noise 'maybe' is neither on nor off");
+	SCN_ERROR(TOPO4 "task a timer_slack=2s program=\"run 1ms\"\n",
+		  "bad.scn:2:20: timer_slack '2s' is above 1s");
 	SCN_ERROR(TOPO4 "task a nice=1 nice=2 program=\"run 1ms\"\n", "bad.scn:2:15: duplicate key 'nice'");
 	SCN_ERROR(TOPO4 "task a.b program=\"run 1ms\"\n", "bad.scn:2:6: bad task name 'a.b'");
 	SCN_ERROR(TOPO4 "task a nice=1\n", "bad.scn:2:6: task 'a' needs program=");

@@ -60,7 +60,7 @@ static void run_text(const char *text)
 /* Alone on its CPU: each loop is its run and its sleep; run is the 3 ms asked for. */
 static void test_log_rows_alone(void **state)
 {
-	run_text("topology packages=1 cores=1 threads=1\nduration 20ms\n"
+	run_text("topology packages=1 cores=1 threads=1\nnoise off\nduration 20ms\n"
 		 "program p {\n\tloop {\n\t\trun 3ms\n\t\tsleep 2ms\n\t\tlog\n\t}\n}\ntask a program=p\n");
 	/* the statistics' window is [0, 20ms): the loop ending at 20 ms is past it */
 	assert_int_equal(nr_rows, 3);
@@ -80,7 +80,7 @@ static void test_log_rows_alone(void **state)
  */
 static void test_log_rows_preempted(void **state)
 {
-	run_text("topology packages=1 cores=1 threads=1\nduration 60ms\n"
+	run_text("topology packages=1 cores=1 threads=1\nnoise off\nduration 60ms\n"
 		 "program p {\n\tloop {\n\t\trun 3ms\n\t\tlog\n\t}\n}\n"
 		 "task a program=p\ntask hog program=\"run forever\"\n");
 	assert_true(nr_rows >= 5);
@@ -95,7 +95,7 @@ static void test_log_rows_preempted(void **state)
 /* A loop with a timer: c_period and slack come from it, one row per loop. */
 static void test_log_rows_with_timer(void **state)
 {
-	run_text("topology packages=1 cores=1 threads=1\nduration 40ms\n"
+	run_text("topology packages=1 cores=1 threads=1\nnoise off\nduration 40ms\n"
 		 "program p {\n\tloop {\n\t\trun 1ms\n\t\ttimer tick 10ms\n\t\tlog\n\t}\n}\ntask a "
 		 "program=p\n");
 	assert_int_equal(nr_rows, 3);

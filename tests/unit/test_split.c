@@ -19,8 +19,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+/* the ideal machine: its ticks fall with other events, so each timer a step fires makes one */
 static const char scn[] = "topology packages=1 cores=2 threads=1\n"
 			  "hz 250\n"
+			  "noise off\n"
 			  "duration 3s\n"
 			  "task hog count=2 program=\"run forever\"\n"
 			  "task web count=2 program=\"loop { run 1ms; sleep 3ms }\"\n";

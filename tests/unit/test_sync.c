@@ -78,7 +78,7 @@ static int nr_of(int type)
 	return n;
 }
 
-#define TOPO "topology packages=1 cores=4\nhz 1000\nduration 100ms\n"
+#define TOPO "topology packages=1 cores=4\nhz 1000\nnoise off\nduration 100ms\n"
 
 /*
  * a takes M at 0 and holds it 10 ms. b, c, d (each on a CPU of its own)

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The real machine's own jitter (`noise on`): a timer interrupt enters a
+ * little late, by a seeded amount, so that CPUs whose ticks are aligned do
+ * not act in lockstep; and a task's sleep ends anywhere its timer slack
+ * allows, as the hrtimer range rule decides. With noise off (the ideal
+ * machine) both are zero and a sleep ends at its expiry.
+ */
+#include "internal.h"
+
+static bool noise(void)
+{
+	return cur_engine->sc->noise;
+}
+
+/* How late a timer interrupt enters: uniform in [0, irq_jitter_ns]. */
+u64 irq_entry_delay(void)
+{
+	return noise() ? sched_rand_upto(sysctl(TUN_IRQ_JITTER)) : 0;
+}
+
+/*
+ * current->timer_slack_ns as hrtimer_nanosleep() uses it: inherited from
+ * init (50 us) or set by prctl(PR_SET_TIMERSLACK); none for RT and deadline
+ * tasks (__setscheduler_params() zeroes it for them).
+ */
+static u64 timer_slack_ns(const struct task_struct *p)
+{
+	if (!noise() || rt_policy(p->policy) || dl_policy(p->policy))
+		return 0;
+	return p->spec->timer_slack_set ? p->spec->timer_slack : sysctl(TUN_TIMER_SLACK);
+}
+
+static void slack_unlink(struct task_struct *p)
+{
+	struct rq *rq = cpu_rq(p->slack_cpu);
+
+	if (p->slack_prev >= 0)
+		ST->task[p->slack_prev].slack_next = p->slack_next;
+	else
+		rq->slack_head = p->slack_next;
+	if (p->slack_next >= 0)
+		ST->task[p->slack_next].slack_prev = p->slack_prev;
+	p->slack_cpu = p->slack_prev = p->slack_next = -1;
+}
+
+static void slack_link(struct rq *rq, struct task_struct *p)
+{
+	p->slack_cpu = rq->cpu;
+	p->slack_prev = -1;
+	p->slack_next = rq->slack_head;
+	if (rq->slack_head >= 0)
+		ST->task[rq->slack_head].slack_prev = p->idx;
+	rq->slack_head = p->idx;
+}
+
+/*
+ * Sleep on an hrtimer with the range [expires, expires + slack]
+ * (hrtimer_set_expires_range_ns()): the CPU's timer hardware is programmed
+ * for the hard end, which enters up to irq_jitter_ns late; a timer
+ * interrupt on that CPU inside the range (the tick) expires the sleeper
+ * too, as __hrtimer_run_queues() compares the soft expiry.
+ */
+void hrtimer_sleep(struct task_struct *p, u64 expires)
+{
+	u64 hard = expires + timer_slack_ns(p) + irq_entry_delay();
+
+	if (p->slack_cpu >= 0)
+		slack_unlink(p);
+	p->wake_soft = expires;
+	if (hard > expires)
+		slack_link(task_rq(p), p);
+	timer_arm(&ST->tq, &p->wake_timer, hard);
+}
+
+/* The sleep's timer fired or is gone: off its CPU's list. */
+void hrtimer_sleep_over(struct task_struct *p)
+{
+	if (p->slack_cpu >= 0)
+		slack_unlink(p);
+}
+
+/* A tick on rq: the sleepers whose range has begun wake in the same interrupt, after it. */
+void hrtimer_expire_ranges(struct rq *rq)
+{
+	for (s32 i = rq->slack_head; i >= 0;) {
+		struct task_struct *p = &ST->task[i];
+
+		i = p->slack_next;
+		if (p->wake_soft <= ST->now) {
+			slack_unlink(p);
+			timer_arm_after(&ST->tq, &p->wake_timer, ST->now);
+		}
+	}
+}
