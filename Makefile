@@ -66,7 +66,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 
 .PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
-	ext-examples format-check clang-build validate sweep-screenshot
+	ext-examples format-check clang-build validate sweep-screenshot truth fidelity
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -221,6 +221,21 @@ format-check:
 	else echo "format-check: changed lines follow .clang-format"; fi
 
 # ---- the validation matrix (not part of `make test`) ----
+
+# Ground truth from the Linux this runs on (root, cgroup v1 cpu controller):
+# tests/kernel/README.md. The results are committed; `make fidelity` compares
+# the simulation of the same experiments with them and needs no root.
+$(B)/kernel/worker: tests/kernel/worker.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O2 -o $@ $<
+
+truth: $(B)/kernel/worker
+	@echo "truth: load before: $$(cat /proc/loadavg)"
+	python3 tests/kernel/truth.py $(B)/kernel/worker \
+		tests/kernel/results/linux-$$(uname -r | cut -d. -f1-2).json
+
+fidelity: schedscope
+	@python3 tests/kernel/fidelity.py ./schedscope
 
 # Every shipped scenario's expects on every shipped topology and on each modelled
 # release of its scheduler class, in parallel: the pass/fail matrix. Failures

@@ -8,6 +8,7 @@
 
 #include "src/format/breakpoint.h"
 #include "src/format/command.h"
+#include "src/format/diff_expr.h"
 #include "src/format/lex.h"
 #include "commands.h"
 #include "input.h"
@@ -974,6 +975,53 @@ static int c_diverge(struct ui *ui, struct pane *pn, struct args *a)
 	return ui_diverge(ui, a->n == 2 && !strcmp(a->w[1], "next"));
 }
 
+/* diff [on|off|toggle], diff sort METRIC|name, diff window A..B|all */
+static int c_diff(struct ui *ui, struct pane *pn, struct args *a)
+{
+	struct diff_strip *d = &ui->split.diff;
+	const char *w = a->n > 1 ? a->w[1] : "toggle";
+
+	if (!ui->split.on) {
+		ui_error(ui, "diff: needs two runs (ui A.scn --vs ..., or :compare BRANCH)");
+		return -1;
+	}
+	if (!strcmp(w, "sort") && a->n == 3) {
+		const char *m = !strcmp(a->w[2], "p99") ? "p99_latency" : a->w[2];
+		int k = metric_lookup(m, strlen(m));
+
+		if (strcmp(m, "name") && k < 0) {
+			ui_error(ui,
+				 "diff sort: '%s' is not share, wait, p99_latency, p50_latency, migrations, "
+				 "throttled or name",
+				 a->w[2]);
+			return -1;
+		}
+		d->sort = k < 0 ? DIFF_SORT_NAME : k;
+		d->on = true;
+	} else if (!strcmp(w, "window") && a->n == 3) {
+		u64 from = 0, to = 0;
+		const char *x = a->w[2], *dots = strstr(x, "..");
+
+		if (strcmp(x, "all") &&
+		    (!dots || parse_duration(x, (size_t)(dots - x), &from) != PARSE_OK ||
+		     parse_duration(dots + 2, strlen(dots + 2), &to) != PARSE_OK || from >= to)) {
+			ui_error(ui, "diff window: bad window '%s' (like 1s..2.5s, or all)", x);
+			return -1;
+		}
+		d->from = from;
+		d->to = to;
+		d->valid = false;
+		d->on = true;
+	} else if (a->n == 2 && (!strcmp(w, "on") || !strcmp(w, "off") || !strcmp(w, "toggle"))) {
+		d->on = !strcmp(w, "toggle") ? !d->on : !strcmp(w, "on");
+	} else if (a->n > 1) {
+		ui_error(ui, "diff: expected on, off, toggle, sort METRIC or window A..B");
+		return -1;
+	}
+	ui_message(ui, d->on ? "diff strip: B - A per task and group" : "diff strip off");
+	return 0;
+}
+
 static int c_filter(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const char *text = a->n > 1 ? a->rest[1] : "";
@@ -1090,6 +1138,9 @@ static const struct cmd cmds[] = {
 	{ { "diverge", "[first|next]",
 	    "split screen: where the runs first decide differently (next: after now)" },
 	  c_diverge },
+	{ { "diff", "on|off|sort METRIC|window A..B",
+	    "split screen: per task A, B and B - A (share, wait, p99, ...)" },
+	  c_diff },
 	{ { "follow", "on|off|toggle", "both panes show the same views (on), or each its own" }, c_follow },
 	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
 	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },

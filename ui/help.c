@@ -23,7 +23,8 @@ static const char *const split_help[] = {
 	"stacked; :follow off lets each pane keep its own",
 	"views; :split off shows side A alone. :diverge",
 	"goes where the runs first decide differently,",
-	"d to the next divergence.",
+	"d to the next divergence. D: the diff strip,",
+	"per task A, B and B-A (:diff sort, :diff window).",
 };
 
 static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, int top)

@@ -333,6 +333,7 @@ void keymap_reset(struct keymap *km)
 		{ "o", "pane other" },
 		{ "|", "split toggle" },
 		{ "d", "diverge next" },
+		{ "D", "diff toggle" },
 		{ "?", "help" },
 		{ "F1", "help" },
 		{ "q", "quit" },

@@ -181,6 +181,8 @@ static void draw_label(struct ui *ui, struct cellbuf *cb, struct rect r, int sid
 	int x = cb_print(cb, r.x, r.y, r.w, st, " %s: %s ", side ? "B" : "A", ui->split.label[side]);
 	const struct ui_run *run = pn->run;
 	char right[96];
+	bool diverged =
+		ui->split.diverged[side][0] && ui->split.diverged_at == sched_now(ui_focus(ui)->run->e);
 	snprintf(right, sizeof(right), " events %llu  cp %d%s%s ",
 		 (unsigned long long)sched_nr_events(run->e), history_nr_checkpoints(run->h),
 		 sched_now(run->e) >= run->f->sc.duration ? "  end " : "",
@@ -188,6 +190,12 @@ static void draw_label(struct ui *ui, struct cellbuf *cb, struct rect r, int sid
 			 ? ui_time_text(sched_now(run->e), t, sizeof(t))
 			 : "");
 	int rw = (int)strlen(right);
+	if (diverged) {
+		struct style dst = st;
+		dst.attr |= A_BOLD_;
+		x += cb_print(cb, r.x + x, r.y, MAX(0, r.w - x - (r.w - x > rw + 20 ? rw : 0)), dst,
+			      "\u2502 %s ", ui->split.diverged[side]);
+	}
 	if (r.w - rw > x)
 		cb_print(cb, r.x + r.w - rw, r.y, rw, st, "%s", right);
 }
@@ -195,6 +203,15 @@ static void draw_label(struct ui *ui, struct cellbuf *cb, struct rect r, int sid
 static void draw_split(struct ui *ui, struct cellbuf *cb, struct rect r)
 {
 	struct rect ra, rb;
+	int sh = diff_strip_height(ui, r.h);
+
+	if (sh) {
+		/* the strip gives way to the panes down to its smallest */
+		bool side = (r.w - 1) / 2 >= SPLIT_MIN_PANE_W;
+		sh = MAX(5, MIN(sh, r.h - (side ? 1 : 2) * SPLIT_MIN_PANE_H));
+		diff_strip_draw(ui, cb, (struct rect){ r.x, r.y + r.h - sh, r.w, sh });
+		r.h -= sh;
+	}
 
 	if (!ui_split_rects(ui, r, &ra, &rb)) {
 		struct style st = { C_YELLOW, COLOR_DEFAULT, A_BOLD_ };
@@ -203,7 +220,8 @@ static void draw_split(struct ui *ui, struct cellbuf *cb, struct rect r)
 			 2 * SPLIT_MIN_PANE_W + 1, SPLIT_MIN_PANE_H + 3, SPLIT_MIN_PANE_W,
 			 2 * SPLIT_MIN_PANE_H + 3);
 		cb_print(cb, 1, y + 1, cb->w - 2, STYLE_PLAIN,
-			 "now %dx%d; :split off shows the focused side alone", cb->w, cb->h);
+			 "now %dx%d; :split off shows the focused side alone%s", cb->w, cb->h,
+			 sh ? ", D hides the diff strip" : "");
 		return;
 	}
 	struct rect pr[2] = { ra, rb };

@@ -33,6 +33,7 @@ void ui_split_close(struct ui *ui)
 		return;
 	pane_fini(&ui->pane_b);
 	ui_run_teardown(&ui->run_b);
+	diff_strip_fini(&ui->split.diff);
 	ui->split.on = false;
 	ui->split.focus = 0;
 }

@@ -30,6 +30,14 @@ bool ui_split_step(struct ui *ui);
  * that explains it. 0, or -1 with the message. */
 int ui_diverge(struct ui *ui, bool next);
 
+/* The diff strip: its numbers for the sides' current positions (worked
+ * out again only when a side moved), its rows of the split area's h, and
+ * its drawing into r. */
+void diff_strip_update(struct ui *ui);
+int diff_strip_height(const struct ui *ui, int h);
+void diff_strip_draw(struct ui *ui, struct cellbuf *cb, struct rect r);
+void diff_strip_fini(struct diff_strip *d);
+
 /* Where the two panes go in r (A's first); false when they do not fit. */
 bool ui_split_rects(const struct ui *ui, struct rect r, struct rect *a, struct rect *b);
 /* The smallest terminal that holds the split, for the "too small" message. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/base/mem.h"
+#include "src/format/diff_expr.h"
 #include "src/format/lex.h"
 #include "commands.h"
 #include "input.h"
@@ -102,6 +103,7 @@ int ui_setup(struct ui *ui, const struct scenario_file *f, size_t history_budget
 	ui->speed = UI_DEFAULT_SPEED;
 	ui->history_budget = history_budget;
 	ui->split.follow = true;
+	ui->split.diff.sort = MET_SHARE;
 	ui->colors = 256;
 	ui->breaks.last_hit = -1;
 	keymap_reset(&ui->keymap);

@@ -18,6 +18,7 @@ struct key_binding;
 struct ui;
 struct pane;
 struct task_lat;
+struct metrics;
 
 struct view {
 	const char *name;	/* "cpus", "runqueue", "timeline", "events", "task", ... */
@@ -127,13 +128,36 @@ enum split_layout {
 	SPLIT_SIDE,
 	SPLIT_STACKED
 };
+
+/*
+ * The diff strip under the split: per task and group, A's and B's metrics
+ * (src/analysis/metrics.h) and B - A, over the run so far or a window.
+ * They are worked out from each side's event log when a side's position
+ * changed, not every frame.
+ */
+#define DIFF_SORT_NAME (-1)
+struct diff_strip {
+	bool on;
+	int sort;     /* a metric (enum metric_kind): by |B - A|, largest first; or DIFF_SORT_NAME */
+	u64 from, to; /* the window; to == 0: up to the current time */
+	/* what the numbers were worked out for */
+	bool valid;
+	u64 key_events[2], key_now;
+	u64 wall_at, cost; /* when they were (wall ns), and what it took */
+	struct metrics *m[2];
+};
+
 struct split {
 	bool on;
 	int focus; /* 0: A, 1: B */
 	enum split_layout layout;
 	bool follow;	    /* the other pane shows the focused pane's views */
 	char label[2][160]; /* what each side is, naming what differs */
+	/* after `diverge`: each side's event there, shown while the clock stays */
+	char diverged[2][160];
+	u64 diverged_at;
 	bool drawn_side;    /* the last frame put them side by side (else stacked) */
+	struct diff_strip diff;
 };
 
 struct ui {

@@ -421,7 +421,8 @@ int host_topology_read(const char *sysroot, struct sched_topology *out, char *er
 		out->cpu[i].node = raw[i].node;
 	}
 	for (int i = 0; i < n; i++) {
-		long cap = (raw[i].capacity * MAX_CAPACITY + big / 2) / big;
+		/* in 128 bits: a fake tree's capacity may be LONG_MAX (issue 19) */
+		long cap = (long)(((__int128)raw[i].capacity * MAX_CAPACITY + big / 2) / big);
 		out->cpu[i].capacity = (u32)(cap < 1 ? 1 : cap > MAX_CAPACITY ? MAX_CAPACITY : cap);
 	}
 	/* each level's key holds the level above it, so the ids nest */

@@ -7,7 +7,7 @@
  *   name quad-socket-quad-core  # shown in the UI; default: the file name less .topo
  *   packages 4            # physical packages (sockets); required
  *   cores 4               # cores per package; required
- *   threads 1             # SMT threads per core, 1..8; default 1
+ *   threads 1             # SMT threads per core, 1..1024; default 1
  *   llcs 1                # last-level caches per package (cores split evenly); default 1
  *   clusters 1            # clusters per LLC (cores split evenly); default 1
  *   nodes 4               # NUMA nodes in total: a multiple or a divisor of packages;
@@ -70,7 +70,8 @@ static const struct {
 } counts[NR_TC] = {
 	[TC_PACKAGES] = { "packages", SCHED_MAX_CPUS },
 	[TC_CORES] = { "cores", SCHED_MAX_CPUS },
-	[TC_THREADS] = { "threads", 8 },
+	/* no SMT width in the kernel: whatever the host says (--host) reads back */
+	[TC_THREADS] = { "threads", SCHED_MAX_CPUS },
 	[TC_LLCS] = { "llcs", SCHED_MAX_CPUS },
 	[TC_CLUSTERS] = { "clusters", SCHED_MAX_CPUS },
 	[TC_NODES] = { "nodes", SCHED_MAX_CPUS },
@@ -99,12 +100,9 @@ static const struct {
 	const char *name;
 	int min, max;
 } cpu_keys[NR_CK] = {
-	[CK_PACKAGE] = { "package", 0, SCHED_MAX_CPUS - 1 },
-	[CK_CORE] = { "core", 0, SCHED_MAX_CPUS - 1 },
-	[CK_THREAD] = { "thread", 0, 7 },
-	[CK_LLC] = { "llc", 0, SCHED_MAX_CPUS - 1 },
-	[CK_CLUSTER] = { "cluster", 0, SCHED_MAX_CPUS - 1 },
-	[CK_NODE] = { "node", 0, SCHED_MAX_CPUS - 1 },
+	[CK_PACKAGE] = { "package", 0, SCHED_MAX_CPUS - 1 }, [CK_CORE] = { "core", 0, SCHED_MAX_CPUS - 1 },
+	[CK_THREAD] = { "thread", 0, SCHED_MAX_CPUS - 1 },   [CK_LLC] = { "llc", 0, SCHED_MAX_CPUS - 1 },
+	[CK_CLUSTER] = { "cluster", 0, SCHED_MAX_CPUS - 1 }, [CK_NODE] = { "node", 0, SCHED_MAX_CPUS - 1 },
 	[CK_CAPACITY] = { "capacity", 1, MAX_CAPACITY },
 };
 

@@ -233,6 +233,10 @@ static int int_key(struct lp *lp, const char *b, const char *e, const char *key,
 		return fail(lp, e, "expected '%s='", key);
 	if (!integer(p, e, v))
 		return fail(lp, p, "expected a number after '%s='", key);
+	/* a prio may be negative (-1 for SCHED_DEADLINE), a pid never */
+	size_t n = strlen(key);
+	if (*v < 0 && n >= 3 && !strcmp(key + n - 3, "pid"))
+		return fail(lp, p, "'%s=%d': a pid is never negative", key, *v);
 	return 0;
 }
 

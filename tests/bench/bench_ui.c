@@ -26,7 +26,10 @@
  *
  * Split-screen frame time: the same, with the screen split (ui_split_open)
  * and B a second engine over the same scenario brought to the same time;
- * both panes follow the view (split_frame_NAME).
+ * both panes follow the view (split_frame_NAME); the cpus view with the diff
+ * strip under the panes (split_diff_frame_cpus), and the strip working its
+ * numbers out from both logs, as it does when a side has moved
+ * (diff_strip_update).
  *
  * Output: `bench: NAME VALUE UNIT`.
  *
@@ -174,6 +177,21 @@ static void fig(const char *name, const char *text)
 		       frame_us(&ui, &cb, v));
 		fflush(stdout);
 	}
+	/* with the diff strip: a frame once its numbers are worked out, and working them out */
+	command(&ui, "diff on");
+	printf("bench: ui_%s_%dx%d split_diff_frame_cpus %.1f us\n", name, SCREEN_W, SCREEN_H,
+	       frame_us(&ui, &cb, ui_views[0]));
+	double best = 1e30;
+	for (int rep = 0; rep < bench_reps; rep++) {
+		double t0 = now_sec();
+		ui.split.diff.valid = false;
+		diff_strip_update(&ui);
+		best = MIN(best, now_sec() - t0);
+	}
+	printf("bench: ui_%s diff_strip_update %.1f ms (%llu + %llu events)\n", name, best * 1e3,
+	       (unsigned long long)sched_nr_events(ui.run.e),
+	       (unsigned long long)sched_nr_events(ui.run_b.e));
+	fflush(stdout);
 
 	cb_free(&cb);
 	ui_teardown(&ui);

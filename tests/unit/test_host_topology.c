@@ -250,6 +250,40 @@ static void test_arm(void **state)
 		fail_msg("%s", err);
 	check_cpus(&t, want, 8);
 	topology_free(&t);
+
+	/* the largest a sysfs file can say scales without overflow (UBSan watches) */
+	for (int cpu = 0; cpu < 8; cpu++)
+		put(cpu < 4 ? "4026531839\n" : "9223372036854775807\n",
+		    "sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	for (int i = 0; i < 8; i++)
+		want[i].capacity = i < 4 ? 1 : 1024;
+	if (host_topology_read(root, &t, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	check_cpus(&t, want, 8);
+	topology_free(&t);
+}
+
+/* 16 threads in one core (issue 19): what --host writes, the .topo parser reads back. */
+static void test_wide_smt(void **state)
+{
+	struct sched_topo_cpu want[16];
+
+	put("0-15\n", "sys/devices/system/cpu/online");
+	for (int cpu = 0; cpu < 16; cpu++) {
+		put("0\n", "sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+		put("0\n", "sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+		put("0-15\n", "sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+		put("0-15\n", "sys/devices/system/cpu/cpu%d/topology/core_cpus_list", cpu);
+		want[cpu] = CPU(0, 0, 0, 0, 0, cpu, 1024);
+	}
+	struct sched_topology t;
+	if (host_topology_read(root, &t, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	check_cpus(&t, want, 16);
+	char *text = round_trip(&t);
+	assert_non_null(strstr(text, "threads 16\n"));
+	free(text);
+	topology_free(&t);
 }
 
 static void test_missing(void **state)
@@ -323,7 +357,8 @@ static void test_cpu_lines(void **state)
 		   "x.topo:1:24: unknown key 'sock' (expected package, core, thread, llc, cluster, node, capacity)");
 	TOPO_ERROR("cpu 0 package=0 core=0 core=1\n", "x.topo:1:24: duplicate key 'core'");
 	TOPO_ERROR("cpu 0 package=0 core=x\n", "x.topo:1:22: core 'x' is not an integer");
-	TOPO_ERROR("cpu 0 package=0 core=0 thread=8\n", "x.topo:1:31: thread '8' is out of range (0..7)");
+	TOPO_ERROR("cpu 0 package=0 core=0 thread=1024\n",
+		   "x.topo:1:31: thread '1024' is out of range (0..1023)");
 	TOPO_ERROR("cpu 0 package=0 core\n", "x.topo:1:17: expected KEY=VALUE, got 'core'");
 	TOPO_ERROR("cpu 1024 package=0 core=0\n", "x.topo:1:5: CPU '1024' is out of range (0..1023)");
 	TOPO_ERROR("cpu 1 package=0 core=0\n", "x.topo:1:5: cpu 1: the 1 cpu lines must number the CPUs 0-0");
@@ -349,6 +384,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_x86_offline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wide_smt, setup, teardown),
 		cmocka_unit_test(test_real_sys),
 		cmocka_unit_test(test_cpu_lines),
 	};

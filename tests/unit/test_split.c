@@ -4,6 +4,7 @@
  * engine and history, without a terminal: a change after a rewind keeps the
  * old future, `compare` splits the screen, and the two sides keep one clock.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "ui/commands.h"
 #include "ui/loop.h"
 #include "ui/split.h"
+#include "src/analysis/metrics.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -300,6 +302,18 @@ static void test_diverge(void **state)
 	assert_non_null(b);
 	assert_true(b->time >= NSEC_PER_SEC);
 	assert_true(b->seq < sched_nr_events(ui->run_b.e));
+	/* the labels name both events while the clock stays there */
+	struct cellbuf cb;
+	char row[1024];
+	assert_int_equal(cb_init(&cb, 200, 50), 0);
+	ui_draw_frame(ui, &cb);
+	assert_non_null(strstr(cb_row(&cb, 1, row, sizeof(row)),
+			       "A: b1: set nice web.0 10 at 1.000000s \u2502 schedscope_command"));
+	run(ui, "step");
+	ui_draw_frame(ui, &cb);
+	assert_null(strstr(cb_row(&cb, 1, row, sizeof(row)), "schedscope_command"));
+	run(ui, "back");
+	cb_free(&cb);
 
 	/* the next one is later, and each call moves on */
 	u64 t = sched_now(ui->run.e);
@@ -319,6 +333,111 @@ static void test_diverge(void **state)
 	assert_one_clock(ui);
 }
 
+/* A plain engine's metrics over [from, to) at time t: the analysis library fed by a listener. */
+static void plain_metrics(const struct scenario_file *f, u64 from, u64 to, u64 t, struct metrics *m)
+{
+	char err[256];
+	struct sched_engine *e = sched_engine_create(&f->sc, err, sizeof(err));
+	struct stats st;
+
+	assert_non_null(e);
+	assert_int_equal(stats_init_scenario(&st, &f->sc, from, to), 0);
+	sched_add_listener(e, stats_event, &st);
+	sched_run_until(e, t);
+	stats_finish(&st, sched_now(e));
+	metrics_from_stats(m, &st, f->task_names);
+	stats_free(&st);
+	sched_engine_destroy(e);
+}
+
+static void assert_metrics_equal(const struct metrics *got, const struct metrics *want)
+{
+	assert_int_equal(got->nr_rows, want->nr_rows);
+	assert_int_equal(got->window, want->window);
+	for (int i = 0; i < want->nr_rows; i++) {
+		assert_string_equal(got->row[i].name, want->row[i].name);
+		for (int k = 0; k < NR_METRICS; k++) {
+			assert_int_equal(got->row[i].has[k], want->row[i].has[k]);
+			if (got->row[i].v[k] != want->row[i].v[k])
+				fail_msg("%s %s: %g, want %g", want->row[i].name, metric_names[k],
+					 got->row[i].v[k], want->row[i].v[k]);
+		}
+	}
+}
+
+/* The diff strip: each side's numbers are what the analysis library gives a run to that time. */
+static void test_diff_strip(void **state)
+{
+	struct fixture *fx = *state;
+	struct ui *ui = &fx->ui;
+	struct metrics want;
+	struct cellbuf cb;
+	char row[1024];
+
+	run_fails(ui, "diff on", "needs two runs");
+	make_branch(ui);
+	run(ui, "compare main");
+	run(ui, "goto 2.5s");
+	run(ui, "diff on");
+	diff_strip_update(ui);
+	struct diff_strip *d = &ui->split.diff;
+	assert_true(d->valid);
+	/* B is main: the scenario as written */
+	plain_metrics(&fx->f, 0, UINT64_MAX, 2500 * NSEC_PER_MSEC, &want);
+	assert_metrics_equal(d->m[1], &want);
+	metrics_free(&want);
+	/* A has the renice: web.0 (nice 10) gets less CPU than on B */
+	int a = metrics_find(d->m[0], "web.0", false), b = metrics_find(d->m[1], "web.0", false);
+	assert_true(a >= 0 && b >= 0);
+	assert_true(d->m[0]->row[a].v[MET_SHARE] < d->m[1]->row[b].v[MET_SHARE]);
+
+	/* a window, and the numbers follow the clock */
+	run(ui, "diff window 1s..2s");
+	diff_strip_update(ui);
+	plain_metrics(&fx->f, NSEC_PER_SEC, 2 * NSEC_PER_SEC, 2500 * NSEC_PER_MSEC, &want);
+	assert_metrics_equal(d->m[1], &want);
+	metrics_free(&want);
+	run(ui, "diff window all");
+	run(ui, "goto 1.7s");
+	diff_strip_update(ui);
+	plain_metrics(&fx->f, 0, UINT64_MAX, 1700 * NSEC_PER_MSEC, &want);
+	assert_metrics_equal(d->m[1], &want);
+	metrics_free(&want);
+
+	/* sorted by |B - A| of the chosen metric, largest first */
+	run(ui, "diff sort share");
+	diff_strip_update(ui);
+	const char *most = NULL;
+	double most_d = -1;
+	for (int i = 0; i < d->m[0]->nr_rows; i++) {
+		int j = metrics_find(d->m[1], d->m[0]->row[i].name, d->m[0]->row[i].group);
+		double dv = fabs(d->m[1]->row[j].v[MET_SHARE] - d->m[0]->row[i].v[MET_SHARE]);
+		if (dv > most_d) {
+			most_d = dv;
+			most = d->m[0]->row[i].name;
+		}
+	}
+	assert_true(most_d > 0);
+	assert_int_equal(cb_init(&cb, 200, 50), 0);
+	ui_draw_frame(ui, &cb);
+	int y0 = -1;
+	for (int y = 0; y < 50 && y0 < 0; y++)
+		if (strstr(cb_row(&cb, y, row, sizeof(row)), "diff B"))
+			y0 = y;
+	assert_true(y0 > 0);
+	assert_non_null(strstr(cb_row(&cb, y0 + 1, row, sizeof(row)), "share"));
+	assert_non_null(strstr(cb_row(&cb, y0 + 3, row, sizeof(row)), most));
+	/* by name: the scenario's order, hog.0 first */
+	run(ui, "diff sort name");
+	ui_draw_frame(ui, &cb);
+	assert_non_null(strstr(cb_row(&cb, y0 + 3, row, sizeof(row)), "hog.0"));
+	cb_free(&cb);
+	run_fails(ui, "diff sort colour", "is not share, wait");
+	run_fails(ui, "diff window 2s..1s", "bad window");
+	run(ui, "diff off");
+	assert_false(d->on);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +445,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compare_one_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diverge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_strip, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

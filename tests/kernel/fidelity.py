@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""`make fidelity`: the simulation against the real kernel's recorded results.
+
+For each results file (tests/kernel/results/*.json, written by truth.py)
+and each experiment in it, runs tests/kernel/experiments/NAME.scn on the
+default (realistic) machine at the recorded CONFIG_HZ for SEEDS seeds,
+over the kernel's window (after its warm-up, for the duration), and
+compares each task's mean CPU share and delay per slice with the kernel's:
+
+  share        within max(1 point, 2 x the kernel's spread over its repeats)
+  delay/slice  within 1.5x of the kernel's mean either way, or both below
+               100 us (under that the kernel's figure is the measurement's
+               noise: a hog alone on a CPU waits a few us for a timer)
+
+Prints a table and exits 1 if any task is out of tolerance. Needs no root:
+the real runs were made by `make truth` and committed.
+
+Usage: fidelity.py SCHEDSCOPE [RESULTS.json...]
+"""
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEEDS = 5
+DELAY_RATIO = 1.5
+DELAY_FLOOR_NS = 100_000
+
+
+def simulate(binary, name, hz, warmup_ns, duration_ns):
+    """The same window as the kernel's: after the warm-up, for the duration."""
+    share, delay = {}, {}
+    for seed in range(1, SEEDS + 1):
+        out = subprocess.run(
+            [binary, "run", f"{HERE}/experiments/{name}.scn", "--seed", str(seed), "--set", f"hz={hz}",
+             "--set", f"duration={warmup_ns + duration_ns}ns",
+             "--window", f"{warmup_ns}ns..{warmup_ns + duration_ns}ns", "--report", "json"],
+            check=True, capture_output=True, text=True).stdout
+        r = json.loads(out)
+        span = r["window"]["to_ns"] - r["window"]["from_ns"]
+        for t in r["tasks"]:
+            share.setdefault(t["name"], []).append(t["cpu_ns"] / span)
+            delay.setdefault(t["name"], []).append(t["wait_ns"] / max(t["slices"], 1))
+    return ({n: statistics.mean(v) for n, v in share.items()},
+            {n: statistics.mean(v) for n, v in delay.items()})
+
+
+def main():
+    binary = sys.argv[1]
+    files = sys.argv[2:] or sorted(glob.glob(f"{HERE}/results/*.json"))
+    if not files:
+        sys.exit("fidelity: no results in tests/kernel/results (run `make truth` as root)")
+    bad = total = 0
+    for path in files:
+        res = json.load(open(path))
+        print(f"fidelity: {os.path.basename(path)}: Linux {res['kernel']}, HZ {res['hz']}, {res['cpus']} CPUs, "
+              f"{res['repeats']} repeats, {res['date']}, load {' '.join(res['loadavg_before'])}")
+        print(f"{'experiment':14s} {'task':6s} {'kernel share':>14s} {'sim':>7s} {'tol':>6s}  "
+              f"{'kernel delay/slice':>18s} {'sim':>9s} {'ratio':>6s}")
+        for name, exp in sorted(res["experiments"].items()):
+            sim_share, sim_delay = simulate(binary, name, res["hz"], int(res["warmup_s"] * 1e9), exp["duration_ns"])
+            for task, k in sorted(exp["tasks"].items()):
+                total += 1
+                tol = max(0.01, 2 * k["share_sd"])
+                s_ok = abs(sim_share[task] - k["share_mean"]) <= tol
+                kd, sd = k["delay_mean_ns"], sim_delay[task]
+                ratio = max(kd, sd) / max(min(kd, sd), 1)
+                d_ok = ratio <= DELAY_RATIO or max(kd, sd) < DELAY_FLOOR_NS
+                bad += not (s_ok and d_ok)
+                print(f"{name:14s} {task:6s} {k['share_mean']:7.4f}+-{k['share_sd']:.4f} {sim_share[task]:7.4f} "
+                      f"{tol:6.4f}{'' if s_ok else '!'} {kd / 1e6:11.3f}+-{k['delay_sd_ns'] / 1e6:.3f} ms "
+                      f"{sd / 1e6:6.3f} ms {ratio:5.2f}{'' if d_ok else '!'}")
+    print(f"fidelity: {total - bad} of {total} tasks within tolerance")
+    results = os.environ.get("RESULTS")
+    if results:
+        with open(results, "a") as f:
+            f.write(f"fidelity {total - bad} {bad}\n")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
