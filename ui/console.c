@@ -338,7 +338,7 @@ int console_draw(const struct console *c, struct cellbuf *cb, int y)
 	const char *line = rl_line_buffer ? rl_line_buffer : "";
 	int w = cb->w, len = rl_end, point = rl_point;
 	int cur = 1 + columns(line, point);
-	int skip = 0, skipped = 0;	/* bytes and columns scrolled off the left */
+	int skip = 0, skipped = 0; /* bytes and columns scrolled off the left */
 
 	cb_fill(cb, (struct rect){ 0, y, w, 1 }, ' ', STYLE_PLAIN);
 	/* counted as it goes: columns(line, skip) each time was quadratic in the line */
