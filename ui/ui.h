@@ -26,7 +26,7 @@ struct view {
 	void (*draw)(struct pane *pane, struct cellbuf *cb, struct rect area);
 	/* a key the view handles itself (scroll, zoom, select); true if used */
 	bool (*key)(struct pane *pane, int key);
-	const char *keys;	/* what those keys do, for the help screen; NULL: none */
+	const char *keys; /* what those keys do, for the help screen; NULL: none */
 };
 
 /* All views, in the order the view keys (1..9) select them. */
@@ -157,7 +157,7 @@ struct split {
 	/* after `diverge`: each side's event there, shown while the clock stays */
 	char diverged[2][160];
 	u64 diverged_at;
-	bool drawn_side;    /* the last frame put them side by side (else stacked) */
+	bool drawn_side; /* the last frame put them side by side (else stacked) */
 	struct diff_strip diff;
 };
 
