@@ -128,6 +128,14 @@ case_ periods-bad-break 2 "$bin" run demo --periods periods.txt --break 'switch 
 check periods-bad-break "periods.txt was truncated" content_is periods.txt old
 done_ periods-bad-break
 
+old existing.txt
+case_ trace-small-history 2 "$bin" run demo --trace existing.txt --break switch --history-budget 1M
+check trace-small-history "existing.txt was truncated" content_is existing.txt old
+done_ trace-small-history
+
+case_ history-budget-bad 2 "$bin" ui demo --history-budget 12X
+done_ history-budget-bad
+
 # ---- 3. no partial trace over the old one: a full disk, SIGTERM, SIGINT ----
 old trace.txt 600
 case_ trace-replaced 0 "$bin" run demo --until 100ms --trace trace.txt
