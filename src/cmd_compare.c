@@ -190,20 +190,12 @@ static int side_start(struct side *s, const char *path, u64 from, u64 to)
 static void run_pair(struct side *sd, u64 end, struct diverge *div)
 {
 	if (div) {
-		sched_add_listener(sd[0].e, diverge_event_a, div);
-		sched_add_listener(sd[1].e, diverge_event_b, div);
-		for (u64 t = 0; !div->found && t < end;) {
-			t = end - t > LOCKSTEP_NS ? t + LOCKSTEP_NS : end;
-			sched_run_until(sd[0].e, t);
-			sched_run_until(sd[1].e, t);
-		}
-		diverge_end(div, 0);
-		diverge_end(div, 1);
-		sched_remove_listener(sd[0].e, diverge_event_a, div);
-		sched_remove_listener(sd[1].e, diverge_event_b, div);
+		diverge_run_pair(sd[0].e, sd[1].e, end, div, LOCKSTEP_NS);
+	} else {
+		sched_run_until(sd[0].e, end);
+		sched_run_until(sd[1].e, end);
 	}
 	for (int s = 0; s < 2; s++) {
-		sched_run_until(sd[s].e, end);
 		stats_finish(&sd[s].st, sched_now(sd[s].e));
 		metrics_from_stats(&sd[s].m, &sd[s].st, sd[s].f.task_names);
 	}
