@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "src/base/mem.h"
 #include "src/base/outfile.h"
+#include "src/format/scenario_file.h"
 #include "src/import/import_rtapp.h"
 #include "src/import/import_trace.h"
 
@@ -248,6 +249,16 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "schedscope: %s\n", err);
 		return 2;
 	}
+	/* what we write, run must read: checked before anything is written */
+	struct scenario_file back;
+	if (scenario_parse(strcmp(output, "-") ? output : "imported.scn", scn, strlen(scn), &back, err,
+			   sizeof(err)) < 0) {
+		fprintf(stderr, "schedscope: %s: the scenario made of it would not read back: %s\n",
+			argv[optind], err);
+		free(scn);
+		return 2;
+	}
+	scenario_free(&back);
 	rc = write_output(output, scn);
 	free(scn);
 	return rc;

@@ -107,6 +107,16 @@ case_ import-nul 2 "$bin" import nul.txt -o nul.scn
 check import-nul "nul.scn was written" test ! -e nul.scn
 done_ import-nul
 
+# ---- 8. what import writes, run reads: 100000 rt-app phases are refused ----
+{
+	printf '{"tasks":{"t":{"loop":1,"phases":{'
+	seq 100000 | awk '{ printf "%s\"p%d\":{\"run\":100,\"sleep\":100}", (NR > 1 ? "," : ""), $1 }'
+	printf '}}}}\n'
+} >phases.json
+case_ import-too-many-phases 2 "$bin" import phases.json -o phases.scn
+check import-too-many-phases "phases.scn was written" test ! -e phases.scn
+done_ import-too-many-phases
+
 # ---- 2. every option checked before an output is opened ----
 old existing.txt
 case_ trace-bad-break 2 "$bin" run demo --trace existing.txt --break bogus
