@@ -280,6 +280,21 @@ static void test_engines_and_logs_agree(void **state)
 	assert_int_equal(dl.ev[1].seq, dv.ev[1].seq);
 	assert_int_equal(dl.ev[0].seq, dv.ev[0].seq);
 
+	/* run in step by diverge_run_pair(): the same first divergence, both at the end */
+	struct sched_engine *ra = engine(&fa), *rb = engine(&fb);
+	struct diverge d;
+	diverge_init(&d, 0, SEC);
+	diverge_run_pair(ra, rb, SEC, &d, 7 * MS);
+	assert_true(d.found);
+	assert_int_equal(d.d.time, dv.time);
+	assert_int_equal(d.d.ev[0].seq, dv.ev[0].seq);
+	assert_int_equal(d.d.ev[1].seq, dv.ev[1].seq);
+	assert_int_equal(sched_now(ra), SEC);
+	assert_int_equal(sched_now(rb), SEC);
+	diverge_free(&d);
+	sched_engine_destroy(ra);
+	sched_engine_destroy(rb);
+
 	/* after the command, the heavier web.0 loses a pick: a later divergence */
 	assert_int_equal(diverge_logs(ha, hb, dl.time + 1, SEC, &next), 1);
 	assert_true(next.time > dl.time);
