@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "src/format/breakpoint.h"
 
 /*
  * readline is one per process and its callbacks take no context: the
@@ -93,9 +94,10 @@ static const char *view_name(int i)
 	return i < (int)ARRAY_SIZE(more) ? more[i] : NULL;
 }
 
+/* the breakpoint language's own list, so that completion offers every condition */
 static const char *event_name(int i)
 {
-	return ui_event_kind_names()[i];
+	return breakpoint_cond_name(i);
 }
 
 static const char *cp_name(int i)
