@@ -246,7 +246,8 @@ void history_switch_branch(struct sched_history *h, int i, u64 t)
 		to->nr_cmd = 0;
 		h->cur = i;
 		/* its named checkpoints again, in the order they come */
-		qsort(to->cp, (size_t)to->nr_cp, sizeof(*to->cp), cmp_points);
+		if (to->nr_cp)
+			qsort(to->cp, (size_t)to->nr_cp, sizeof(*to->cp), cmp_points);
 		for (int j = 0; j < to->nr_cp; j++) {
 			run_to_point(h, &to->cp[j]);
 			if (sched_nr_steps(h->e) == to->cp[j].nr_steps)

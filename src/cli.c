@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "src/base/mem.h"
 #include "src/format/lex.h"
 
 int cli_usage_error(const char *fmt, ...)
@@ -133,12 +134,32 @@ int cli_add_variant(struct variant *v, const char *arg, bool vs_file)
 	return 0;
 }
 
+int cli_add_vs_param(struct variant *v, const char *arg)
+{
+	char err[512];
+
+	if (variant_add_param(v, arg, err, sizeof(err)) < 0)
+		return cli_usage_error("%s", err);
+	return 0;
+}
+
 int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct variant *v,
 		     const struct scenario_file *a, struct scenario_file *b)
 {
+	struct cli_sets *bs = xmalloc(sizeof(*bs));
 	char err[1024];
+	int rc;
 
-	if (cli_load_scenario_sets(variant_path(v, a_path), s, b))
+	/* B's --param: A's, then the variant's (the last one given wins) */
+	*bs = *s;
+	for (int i = 0; i < v->nr_params; i++)
+		if (cli_add_param(bs, v->param[i])) {
+			free(bs);
+			return 2;
+		}
+	rc = cli_load_scenario_sets(variant_path(v, a_path), bs, b);
+	free(bs);
+	if (rc)
 		return 2;
 	if (variant_apply(v, a, b, err, sizeof(err)) < 0) {
 		fprintf(stderr, "schedscope: %s\n", err);

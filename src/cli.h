@@ -38,6 +38,8 @@ int cli_load_scenario_sets(const char *path, const struct cli_sets *s, struct sc
 
 /* --vs FILE (vs_file true) or --vs-set KEY=VALUE into v; 2 (printed) on error. */
 int cli_add_variant(struct variant *v, const char *arg, bool vs_file);
+/* --vs-param NAME=VALUE into v; 2 (printed) on error. */
+int cli_add_vs_param(struct variant *v, const char *arg);
 /* Side B of a comparison: variant_path()'s file with A's --seed/--set/--param,
  * then variant_apply(); 2 (printed, naming the file or option) on error. */
 int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct variant *v,

@@ -72,11 +72,17 @@ static int add_fail_if(const char *s, struct compare_opts *o)
 static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 {
 	static const struct option opts[] = {
-		{ "vs", required_argument, NULL, 'v' },	    { "vs-set", required_argument, NULL, 'V' },
-		{ "window", required_argument, NULL, 'w' }, { "seeds", required_argument, NULL, 'N' },
-		{ "report", required_argument, NULL, 'r' }, { "fail-if", required_argument, NULL, 'f' },
-		{ "seed", required_argument, NULL, 's' },   { "set", required_argument, NULL, 'S' },
-		{ "param", required_argument, NULL, 'p' },  { NULL, 0, NULL, 0 },
+		{ "vs", required_argument, NULL, 'v' },
+		{ "vs-set", required_argument, NULL, 'V' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "seeds", required_argument, NULL, 'N' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "fail-if", required_argument, NULL, 'f' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "param", required_argument, NULL, 'p' },
+		{ "vs-param", required_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -88,7 +94,9 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 		switch (c) {
 		case 'v':
 		case 'V':
-			rc = cli_add_variant(&o->v, optarg, c == 'v');
+		case 'P':
+			rc = c == 'P' ? cli_add_vs_param(&o->v, optarg)
+				      : cli_add_variant(&o->v, optarg, c == 'v');
 			break;
 		case 'w':
 			if (cli_parse_window(optarg, &o->from, &o->to))
@@ -125,9 +133,6 @@ static int parse_compare_args(int argc, char **argv, struct compare_opts *o)
 	o->path = argv[optind];
 	if (argc - optind == 2 && cli_add_variant(&o->v, argv[optind + 1], true))
 		return 2;
-	if (!variant_given(&o->v))
-		return cli_usage_error("compare: nothing to compare %s with (give B.scn, --vs or --vs-set)",
-				       o->path);
 	return 0;
 }
 
@@ -185,20 +190,12 @@ static int side_start(struct side *s, const char *path, u64 from, u64 to)
 static void run_pair(struct side *sd, u64 end, struct diverge *div)
 {
 	if (div) {
-		sched_add_listener(sd[0].e, diverge_event_a, div);
-		sched_add_listener(sd[1].e, diverge_event_b, div);
-		for (u64 t = 0; !div->found && t < end;) {
-			t = end - t > LOCKSTEP_NS ? t + LOCKSTEP_NS : end;
-			sched_run_until(sd[0].e, t);
-			sched_run_until(sd[1].e, t);
-		}
-		diverge_end(div, 0);
-		diverge_end(div, 1);
-		sched_remove_listener(sd[0].e, diverge_event_a, div);
-		sched_remove_listener(sd[1].e, diverge_event_b, div);
+		diverge_run_pair(sd[0].e, sd[1].e, end, div, LOCKSTEP_NS);
+	} else {
+		sched_run_until(sd[0].e, end);
+		sched_run_until(sd[1].e, end);
 	}
 	for (int s = 0; s < 2; s++) {
-		sched_run_until(sd[s].e, end);
 		stats_finish(&sd[s].st, sched_now(sd[s].e));
 		metrics_from_stats(&sd[s].m, &sd[s].st, sd[s].f.task_names);
 	}
@@ -212,6 +209,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_report r = { 0 };
 	char la[VARIANT_LABEL_MAX], lb[VARIANT_LABEL_MAX];
 	char *line[2] = { NULL, NULL };
+	bool file_vs = false;
 	int rc = parse_compare_args(argc, argv, &o);
 
 	if (rc)
@@ -232,17 +230,36 @@ int cmd_compare(int argc, char **argv)
 				break;
 			}
 		}
-		if (cli_load_scenario_sets(o.path, &sets, &sd[0].f) ||
-		    cli_load_variant(o.path, &sets, &o.v, &sd[0].f, &sd[1].f)) {
+		if (cli_load_scenario_sets(o.path, &sets, &sd[0].f)) {
+			rc = 2;
+			break;
+		}
+		/* the scenario's own `vs` lines, unless the command line says what B is */
+		if (k == 0 && !variant_given(&o.v)) {
+			file_vs = true;
+			if (!sd[0].f.nr_vs) {
+				side_free(&sd[0]);
+				rc = cli_usage_error("compare: nothing to compare %s with (give B.scn, --vs, "
+						     "--vs-set or --vs-param, or `vs` lines in the scenario)",
+						     o.path);
+				break;
+			}
+		}
+		if (file_vs)
+			variant_from_file(&o.v, &sd[0].f);
+		if (cli_load_variant(o.path, &sets, &o.v, &sd[0].f, &sd[1].f)) {
 			side_free(&sd[0]);
 			rc = 2;
 			break;
 		}
 		if (k == 0) {
+			/* now: with the file's `vs` lines, v points into A's scenario */
+			variant_labels(&o.v, o.path, la, lb);
 			r.seed_first = sd[0].f.sc.seed;
 			r.seed_last = r.seed_first + (u64)c.nr_seeds - 1;
 			r.from = o.has_window ? o.from : 0;
-			r.to = o.has_window ? o.to : sd[0].f.sc.duration;
+			/* A's run ends at its duration: a window past it ends there too */
+			r.to = o.has_window && o.to < sd[0].f.sc.duration ? o.to : sd[0].f.sc.duration;
 		}
 		end = r.to;
 		if (side_start(&sd[0], o.path, r.from, r.to) ||
@@ -269,7 +286,6 @@ int cmd_compare(int argc, char **argv)
 		side_free(&sd[1]);
 	}
 	if (!rc) {
-		variant_labels(&o.v, o.path, la, lb);
 		r.label[0] = la;
 		r.label[1] = lb;
 		r.path[0] = o.path;

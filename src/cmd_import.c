@@ -13,31 +13,54 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "src/base/mem.h"
 #include "src/base/outfile.h"
+#include "src/format/scenario_file.h"
 #include "src/import/import_rtapp.h"
 #include "src/import/import_trace.h"
 
 enum input_format { IN_AUTO = -1, IN_FTRACE = TRACE_FTRACE, IN_TRACE_CMD = TRACE_TRACE_CMD, IN_PERF = TRACE_PERF, IN_JSON };
 
-/* The whole input ("-" is stdin); traces have no size limit but memory. */
+/*
+ * The largest input import reads (the biggest real traces in tests/ are a
+ * few MB; a day of a busy machine's sched events is well under it).
+ */
+#define IMPORT_MAX_INPUT ((size_t)1 << 30)
+
+/*
+ * The whole input ("-" is stdin), at most IMPORT_MAX_INPUT bytes of text:
+ * a NUL byte (/dev/zero, /dev/urandom, a binary trace.dat) ends it at once.
+ */
 static int read_input(const char *path, char **text, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	size_t cap = 1 << 16, n = 0;
-	char *buf = NULL;
+	char *buf = NULL, *nul;
 
 	if (!f)
 		goto fail;
 	for (;;) {
-		char *b = realloc(buf, cap);
+		size_t got;
 
-		if (!b)
-			goto fail;
-		buf = b;
-		n += fread(buf + n, 1, cap - n - 1, f);
+		buf = xrealloc(buf, cap);
+		got = fread(buf + n, 1, cap - n - 1, f);
+		nul = memchr(buf + n, '\0', got);
+		n += got;
+		if (nul) {
+			fprintf(stderr,
+				"schedscope: %s: byte %zu is NUL: not a text trace or JSON (a trace-cmd .dat "
+				"file is read with `trace-cmd report` first)\n",
+				path, (size_t)(nul - buf) + 1);
+			goto refused;
+		}
 		if (n < cap - 1)
 			break;
-		cap *= 2;
+		if (n >= IMPORT_MAX_INPUT) {
+			fprintf(stderr, "schedscope: %s: larger than %zu MiB, the most import reads\n", path,
+				IMPORT_MAX_INPUT >> 20);
+			goto refused;
+		}
+		cap = MIN(cap * 2, IMPORT_MAX_INPUT + 2);
 	}
 	if (ferror(f))
 		goto fail;
@@ -49,6 +72,7 @@ static int read_input(const char *path, char **text, size_t *len)
 	return 0;
 fail:
 	fprintf(stderr, "schedscope: %s: %s\n", path, strerror(errno ? errno : EIO));
+refused:
 	if (f && f != stdin)
 		fclose(f);
 	free(buf);
@@ -225,6 +249,16 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "schedscope: %s\n", err);
 		return 2;
 	}
+	/* what we write, run must read: checked before anything is written */
+	struct scenario_file back;
+	if (scenario_parse(strcmp(output, "-") ? output : "imported.scn", scn, strlen(scn), &back, err,
+			   sizeof(err)) < 0) {
+		fprintf(stderr, "schedscope: %s: the scenario made of it would not read back: %s\n",
+			argv[optind], err);
+		free(scn);
+		return 2;
+	}
+	scenario_free(&back);
 	rc = write_output(output, scn);
 	free(scn);
 	return rc;

@@ -4,6 +4,8 @@
  * check its expects, or write its trace.
  */
 #include <getopt.h>
+#include <signal.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "src/base/outfile.h"
 #include "src/format/breakpoint.h"
 #include "cli.h"
+#include "run_vs.h"
 #include "src/format/lex.h"
 #include "src/analysis/report.h"
 #include "src/analysis/rewind_check.h"
@@ -48,6 +51,8 @@ struct run_opts {
 	int rewind_check;	/* targets for --rewind-check */
 	size_t history_budget;	/* --history-budget, for --break and --rewind-check */
 	bool check_invariants;	/* --check-invariants */
+	struct cli_sets sets;	/* --seed, --set, --param: side B's too */
+	struct variant v;	/* --vs, --vs-set, --vs-param */
 };
 
 /*
@@ -59,6 +64,76 @@ struct run_opts {
 #else
 #define CHECK_INVARIANTS_DEFAULT false
 #endif
+
+/* ---- a long run: its progress on a terminal, and Ctrl-C ---- */
+
+static volatile sig_atomic_t run_interrupted;
+
+/* The first Ctrl-C ends the run where it is (the report so far); a second one kills. */
+static void on_interrupt(int sig)
+{
+	if (run_interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	run_interrupted = 1;
+}
+
+struct progress {
+	bool shown;	 /* stderr is a terminal */
+	u64 start, last; /* wall clock: the run's start, the last line */
+	u64 events0;
+};
+
+#define PROGRESS_AFTER (NSEC_PER_SEC) /* a run shorter than this shows nothing */
+#define PROGRESS_EVERY (NSEC_PER_SEC / 4)
+
+/* "run: 12.345 s of 600.000 s simulated (2.1%), 1.20M events/s, ETA 0:00:45" */
+static void progress_line(struct progress *p, struct sched_engine *e, u64 end)
+{
+	u64 wall = wall_clock_ns(), now = sched_now(e);
+
+	if (!p->shown || wall - p->start < PROGRESS_AFTER || wall - p->last < PROGRESS_EVERY)
+		return;
+	p->last = wall;
+	double el = (double)(wall - p->start) / 1e9;
+	double rate = (double)(sched_nr_events(e) - p->events0) / el;
+	double eta = now ? el * (double)(end - now) / (double)now : 0;
+	fprintf(stderr, "\rrun: %.3f s of %.3f s simulated (%.1f%%), %.2fM events/s, ETA ", (double)now / 1e9,
+		(double)end / 1e9, 100.0 * (double)now / (double)end, rate / 1e6);
+	if (eta < 360000)
+		fprintf(stderr, "%d:%02d:%02d\033[K", (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
+	else
+		fprintf(stderr, "%.0f days\033[K", eta / 86400);
+}
+
+/*
+ * The run to end, step by step, as sched_run_until() and history_run_until()
+ * do it: the same events, but a progress line and Ctrl-C between steps.
+ */
+static void run_to_end(struct sched_engine *e, struct sched_history *h, u64 end)
+{
+	struct progress p = { isatty(STDERR_FILENO), wall_clock_ns(), 0, sched_nr_events(e) };
+	unsigned n = 0;
+
+	p.last = p.start;
+	while (!run_interrupted && !sched_finished(e) && sched_next_time(e) <= end) {
+		if (h)
+			history_step(h);
+		else
+			sched_step(e);
+		if (++n % 1024 == 0)
+			progress_line(&p, e, end);
+	}
+	if (p.shown && p.last != p.start)
+		fprintf(stderr, "\r\033[K");
+	if (run_interrupted)
+		return;
+	if (h)
+		history_run_until(h, end);
+	else
+		sched_run_until(e, end);
+}
 
 /* --check-invariants: the engine aborts after this message. */
 static void invariant_violated(void *ctx, const char *msg)
@@ -114,9 +189,12 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "rewind-check", required_argument, NULL, 'R' },
 		{ "check-invariants", no_argument, NULL, 'I' },
 		{ "history-budget", required_argument, NULL, 'H' },
+		{ "vs", required_argument, NULL, 'v' },
+		{ "vs-set", required_argument, NULL, 'V' },
+		{ "vs-param", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_sets sets = { 0 };
+	struct cli_sets *sets = &o->sets;
 	int c;
 
 	optind = 1;
@@ -182,11 +260,18 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 			break;
 		case 's':
 		case 'S':
-			if (cli_add_set(&sets, optarg, c == 's'))
+			if (cli_add_set(sets, optarg, c == 's'))
 				return 2;
 			break;
 		case 'p':
-			if (cli_add_param(&sets, optarg))
+			if (cli_add_param(sets, optarg))
+				return 2;
+			break;
+		case 'v':
+		case 'V':
+		case 'X':
+			if (c == 'X' ? cli_add_vs_param(&o->v, optarg)
+				     : cli_add_variant(&o->v, optarg, c == 'v'))
 				return 2;
 			break;
 		default:
@@ -199,7 +284,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		return cli_usage_error("--break and --rewind-check do not go together");
 	*path = argv[optind];
 
-	return cli_load_scenario_sets(*path, &sets, f);
+	return cli_load_scenario_sets(*path, sets, f);
 }
 
 /* --break: the expression, checked before any output is opened. NULL after printing why. */
@@ -247,6 +332,7 @@ int cmd_run(int argc, char **argv)
 	struct trace_perfetto *pw = NULL;
 	struct outfile tf = { .slot = -1 }, pf = { .slot = -1 };
 	struct breakpoint *bp = NULL;
+	struct run_vs *vs = NULL;
 	const char *path = NULL;
 	char err[512];
 	int rc, failed = 0;
@@ -301,11 +387,22 @@ int cmd_run(int argc, char **argv)
 		}
 		h = history_create(e, o.history_budget);
 	}
+	if (run_vs_start(&vs, path, &o.sets, &o.v, &f, from, to)) {
+		rc = 2;
+		goto out;
+	}
 	if (h)
 		history_add_listener(h, run_stats_event, &rs);
 	else
 		sched_add_listener(e, run_stats_event, &rs);
+	if (vs && h)
+		history_add_listener(h, run_vs_event_a, vs);
+	else if (vs)
+		sched_add_listener(e, run_vs_event_a, vs);
 
+	/* before any output is opened, so that its handler passes Ctrl-C on to ours */
+	if (signal(SIGINT, SIG_IGN) != SIG_IGN)
+		signal(SIGINT, on_interrupt);
 	if (o.periods) {
 		if (outfile_open(&pf, o.periods)) {
 			rc = 2;
@@ -338,6 +435,12 @@ int cmd_run(int argc, char **argv)
 				history_add_listener(h, trace_perfetto_event, pw);
 			else
 				sched_add_listener(e, trace_perfetto_event, pw);
+			/* side B in the same file, on the same time axis */
+			if (vs && run_vs_trace(vs, pw, &po)) {
+				fprintf(stderr, "schedscope: %s: out of memory\n", o.trace);
+				rc = 2;
+				goto out;
+			}
 		} else {
 			struct trace_ftrace_opts to_opts;
 
@@ -354,11 +457,8 @@ int cmd_run(int argc, char **argv)
 	bool hit = false;
 	if (bp)
 		run_to_break(h, &f, bp, o.brk, end, &hit);
-	else if (h) {
-		history_run_until(h, end);
-	} else {
-		sched_run_until(e, end);
-	}
+	else
+		run_to_end(e, h, end);
 	u64 wall = wall_clock_ns() - t0;
 
 	if (o.rewind_check) {
@@ -375,6 +475,8 @@ int cmd_run(int argc, char **argv)
 	}
 
 	run_stats_finish(&rs, sched_now(e));
+	if (vs)
+		run_vs_run(vs, end, sched_now(e));
 
 	char **msg = calloc((size_t)f.nr_expects + 1, sizeof(*msg));
 	bool *ok = calloc((size_t)f.nr_expects + 1, sizeof(*ok));
@@ -383,13 +485,18 @@ int cmd_run(int argc, char **argv)
 
 	struct report r = { &f, e, &rs.st[0], wall, o.check ? f.nr_expects : 0,
 			    (const char *const *)msg, ok };
-	if (o.report && !strcmp(o.report, "json"))
+	if (o.report && !strcmp(o.report, "json")) {
 		report_json(stdout, &r);
-	else if (o.report || (!o.check && !o.brk))
+	} else if (o.report || (!o.check && !o.brk)) {
 		report_text(stdout, &r);
-	else if (o.check)
+		if (vs)
+			run_vs_report_text(vs, stdout, wall);
+	} else if (o.check) {
 		for (int i = 0; i < f.nr_expects; i++)
 			printf("%s\n", msg[i]);
+	}
+	if (o.check && vs)
+		failed += run_vs_check(vs, stdout);
 	/* a breakpoint hit shows the state it stopped in */
 	if (o.dump_state && !strcmp(o.dump_state, "json"))
 		state_dump_json(stdout, e);
@@ -401,18 +508,29 @@ int cmd_run(int argc, char **argv)
 	free(msg);
 	free(ok);
 	rc = failed ? 1 : 0;
+	if (run_interrupted) {
+		fprintf(stderr,
+			"schedscope: %s: interrupted at %.3f s of %.3f s: the report is the run so far%s\n",
+			path, (double)sched_now(e) / 1e9, (double)end / 1e9,
+			tf.tmp || pf.tmp ? "; no file written (the old one kept)" : "");
+		rc = 130;
+	}
 out:
-	/* a failed write shows in the FILE, where the commit prints it; other failures here */
-	if ((tw && trace_ftrace_close(tw)) | (pw && trace_perfetto_close(pw, sched_now(e))) &&
+	/* a failed write shows in the FILE, where the commit prints it; other failures here.
+	 * B's writes into A's document: it closes first. */
+	if (run_vs_close_trace(vs) | (tw && trace_ftrace_close(tw)) |
+		    (pw && trace_perfetto_close(pw, sched_now(e))) &&
 	    !ferror(tf.f)) {
 		fprintf(stderr, "schedscope: %s: cannot write: the trace writer failed\n", o.trace);
 		rc = 2;
 	}
-	if (tf.f && (rc == 2 ? (outfile_abort(&tf), 0) : outfile_commit(&tf)))
+	/* after a failure or Ctrl-C, no partial file replaces the old one */
+	if (tf.f && (rc >= 2 ? (outfile_abort(&tf), 0) : outfile_commit(&tf)))
 		rc = 2;
-	if (pf.f && (rc == 2 ? (outfile_abort(&pf), 0) : outfile_commit(&pf)))
+	if (pf.f && (rc >= 2 ? (outfile_abort(&pf), 0) : outfile_commit(&pf)))
 		rc = 2;
 	breakpoint_free(bp);
+	run_vs_free(vs);
 	run_stats_free(&rs);
 	history_destroy(h);
 	sched_engine_destroy(e);

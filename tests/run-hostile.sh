@@ -99,6 +99,24 @@ done_ import-dir
 case_ import-no-folder 2 "$bin" import "$json" -o no/such/folder.scn
 done_ import-no-folder
 
+# ---- 7. inputs read with a limit: a NUL byte ends a trace at once ----
+case_ import-dev-zero 2 timeout 10 "$bin" import /dev/zero
+done_ import-dev-zero
+printf '# tracer: nop\n#\n\0rest' >nul.txt
+case_ import-nul 2 "$bin" import nul.txt -o nul.scn
+check import-nul "nul.scn was written" test ! -e nul.scn
+done_ import-nul
+
+# ---- 8. what import writes, run reads: 100000 rt-app phases are refused ----
+{
+	printf '{"tasks":{"t":{"loop":1,"phases":{'
+	seq 100000 | awk '{ printf "%s\"p%d\":{\"run\":100,\"sleep\":100}", (NR > 1 ? "," : ""), $1 }'
+	printf '}}}}\n'
+} >phases.json
+case_ import-too-many-phases 2 "$bin" import phases.json -o phases.scn
+check import-too-many-phases "phases.scn was written" test ! -e phases.scn
+done_ import-too-many-phases
+
 # ---- 2. every option checked before an output is opened ----
 old existing.txt
 case_ trace-bad-break 2 "$bin" run demo --trace existing.txt --break bogus
@@ -176,6 +194,36 @@ grep -E '^(hog\.[01]|late|  lim) ' longest-time.out >long.rows
 check longest-time "its last second differs from 9s..10s: $(diff short.rows long.rows | head -6)" cmp -s long.rows short.rows
 check longest-time "hog.0, hog.1, late and /lim not all there" [ "$(wc -l <long.rows)" -eq 4 ]
 done_ longest-time
+
+# ---- 11. a long run: its progress on a terminal, Ctrl-C prints the report so far ----
+old ctrlc.txt
+env --default-signal=INT "$bin" run demo $long --trace ctrlc.txt >ctrlc.out 2>ctrlc.err &
+pid=$!
+i=0
+while no_temps && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.5
+kill -INT $pid
+wait $pid
+rc=$?
+case_ok=1
+check ctrl-c "exit status $rc, not 130" [ $rc -eq 130 ]
+check ctrl-c "no message: $(cat ctrlc.err)" grep -qE '^schedscope: demo: interrupted at [0-9.]+ s of 600\.000 s: the report is the run so far; no file written \(the old one kept\)$' ctrlc.err
+check ctrl-c "no report so far" grep -qE '^window 0\.000 s \.\. [0-9.]+ s \([0-9.]+ s simulated\)' ctrlc.out
+check ctrl-c "the old trace was not kept" content_is ctrlc.txt old
+check ctrl-c "a temporary file is left" no_temps
+done_ ctrl-c
+
+# on a terminal (script(1) gives one), after a second: simulated time, events/s, ETA
+if command -v script >/dev/null; then
+	script -qec "timeout -s INT 2 \"$bin\" run demo $long >/dev/null" /dev/null >progress.tty 2>&1
+	case_ok=1
+	check progress "no progress line: $(tr '\r' '\n' <progress.tty | head -3)" \
+		grep -qE 'run: [0-9.]+ s of 600\.000 s simulated \([0-9.]+%\), [0-9.]+M events/s, ETA [0-9]+:[0-9]{2}:[0-9]{2}' progress.tty
+	done_ progress
+fi
 
 # ---- 4. stdout: a failed write is told, exit 2 ----
 for c in "run demo" "run demo --report json" "run demo --check" "run demo --dump-state text" \

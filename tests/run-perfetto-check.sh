@@ -67,6 +67,38 @@ for s in scenarios/*.scn; do
 	esac
 	rm -f "$tmp/$n".[ab].json
 done
+# run --vs: both runs in one file, side B under processes of its own (pids
+# shifted by 4000000, names labelled), on one time axis; deterministic too
+vs="scenarios/latency-mix.scn --vs-set kernel=6.1 --until 2s"
+if "$bin" run $vs --trace "$tmp/vs.whole.json" > /dev/null &&
+   "$bin" run $vs --trace "$tmp/vs.b.json" > /dev/null &&
+   cmp -s "$tmp/vs.whole.json" "$tmp/vs.b.json" &&
+   check "$tmp/vs.whole.json" 0 > /dev/null &&
+   python3 - "$tmp/vs.whole.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+meta = {(e["pid"], e["tid"], e["name"]): e["args"] for e in ev if e["ph"] == "M"}
+assert meta[(5000000, 5000000, "process_name")]["name"] == "CPUs (B: kernel 6.1)"
+assert meta[(6000000, 6000000, "process_name")]["name"] == "Tasks (B: kernel 6.1)"
+assert meta[(5000000, 5000001, "thread_name")]["name"] == "CPU 0"
+side = {p: [e for e in ev if e["ph"] == "X" and e["pid"] == p] for p in (1000000, 5000000)}
+assert side[1000000] and side[5000000]
+# one time axis: both runs span the same simulated time
+for p in side:
+    assert min(e["ts"] for e in side[p]) < 10000 and max(e["ts"] + e["dur"] for e in side[p]) == 2000000
+# the two runs differ (CFS against EEVDF), so do their slices
+assert [(e["tid"] - 4000000, e["ts"], e["dur"]) for e in side[5000000]] != \
+       [(e["tid"], e["ts"], e["dur"]) for e in side[1000000]]
+ids = [e["id"] for e in ev if e["ph"] == "s"]
+assert len(ids) == len(set(ids))
+PY
+then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "perfetto-check: run --vs: the two runs' JSON export is not well formed or deterministic"
+fi
+rm -f "$tmp/vs.b.json"
 if [ -f "$engine/analyze-trace.mjs" ]; then
 	node tests/perfetto/devtools-check.mjs "$engine" "$tmp"/*.json > "$tmp/devtools.out"
 	grep -v ': ok ' "$tmp/devtools.out"

@@ -155,12 +155,75 @@ static u32 utf8_next(const unsigned char **p)
 	return c;
 }
 
+static bool is_digit(u32 c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Where to cut text that does not fit, keeping k characters before an
+ * ellipsis: never inside a number, which would show another number
+ * ("runtime=100" for 1000000). A word holding a digit goes whole, unless
+ * it starts the text, when only its trailing digits go ("hog.…").
+ */
+static int cut_at(const u32 *cps, int len, int k)
+{
+	int s = k, e = k;
+
+	if (k <= 0 || k >= len || cps[k - 1] == ' ' || cps[k] == ' ')
+		goto trim;
+	while (s > 0 && cps[s - 1] != ' ')
+		s--;
+	while (e < len && cps[e] != ' ')
+		e++;
+	bool digits = false;
+
+	for (int i = s; i < e; i++)
+		digits |= is_digit(cps[i]);
+	if (!digits)
+		goto trim;
+	if (s > 0) {
+		k = s;
+	} else {
+		while (k > 0 && (is_digit(cps[k - 1]) || cps[k - 1] == '.' || cps[k - 1] == ','))
+			k--;
+	}
+trim:
+	while (k > 0 && cps[k - 1] == ' ')
+		k--;
+	return k;
+}
+
+static int width_of(const signed char *ws, int k)
+{
+	int w = 0;
+
+	for (int i = 0; i < k; i++)
+		w += ws[i];
+	return w;
+}
+
+static void put_cp(struct cellbuf *cb, int x, int y, u32 ch, int w, struct style st)
+{
+	if (w == 2 && x == -1)
+		put_w(cb, 0, y, ' ', 1, st);
+	else
+		put_w(cb, x, y, ch, w, st);
+}
+
 int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const char *fmt, ...)
 {
 	char small[512], *buf = small;
+	u32 cps_small[512], *cps = cps_small;
+	signed char ws_small[512], *ws = ws_small;
 	va_list ap;
-	int n, used = 0;
+	int n, len = 0, total = 0, used = 0;
 
+	/* the right edge counts as the end of the room: it must not cut a number either */
+	if (x >= 0)
+		max_w = MIN(max_w, cb->w - x);
+	if (max_w <= 0)
+		return 0;
 	va_start(ap, fmt);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
@@ -174,8 +237,15 @@ int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const
 		vsnprintf(buf, (size_t)n + 1, fmt, ap);
 		va_end(ap);
 	}
-	const unsigned char *p = (const unsigned char *)buf;
-	while (*p && used < max_w) {
+	if ((size_t)n >= ARRAY_SIZE(cps_small)) {
+		cps = malloc((size_t)(n + 1) * sizeof(*cps));
+		ws = malloc((size_t)n + 1);
+		if (!cps || !ws)
+			goto out;
+	}
+	/* the characters and their widths, as far as the word that does not fit */
+	for (const unsigned char *p = (const unsigned char *)buf;
+	     *p && (total <= max_w || cps[len - 1] != ' ');) {
 		u32 ch = utf8_next(&p);
 		int w = cb_wcwidth(ch);
 
@@ -185,18 +255,39 @@ int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const
 			ch = ch == '\t' ? ' ' : '?';
 			w = 1;
 		}
-		if (used + w > max_w) {
-			/* half a wide character does not fit: pad */
-			put_w(cb, x + used, y, ' ', 1, st);
-			used++;
-			break;
-		}
-		if (w == 2 && x + used == -1)
-			put_w(cb, 0, y, ' ', 1, st);
-		else
-			put_w(cb, x + used, y, ch, w, st);
-		used += w;
+		cps[len] = ch;
+		ws[len++] = (signed char)w;
+		total += w;
 	}
+	int keep = len;
+	bool gap = false;
+
+	if (total > max_w) {
+		/* room for the ellipsis, then a cut that leaves every number whole */
+		int room = 0;
+
+		keep = 0;
+		while (keep < len && room + ws[keep] <= max_w - 1)
+			room += ws[keep++];
+		keep = cut_at(cps, len, keep);
+		/* a number just before the ellipsis keeps a blank from it: "864 …" is not 864-something */
+		while (keep > 0 && is_digit(cps[keep - 1]) && width_of(ws, keep) + 2 > max_w)
+			keep = cut_at(cps, len, keep - 1);
+		gap = keep > 0 && is_digit(cps[keep - 1]);
+	}
+	for (int i = 0; i < keep; i++) {
+		put_cp(cb, x + used, y, cps[i], ws[i], st);
+		used += ws[i];
+	}
+	if (gap)
+		put_w(cb, x + used++, y, ' ', 1, st);
+	if (keep < len)
+		put_w(cb, x + used++, y, 0x2026, 1, st); /* … */
+out:
+	if (cps != cps_small)
+		free(cps);
+	if (ws != ws_small)
+		free(ws);
 	if (buf != small)
 		free(buf);
 	return used;

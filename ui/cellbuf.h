@@ -54,7 +54,9 @@ void cb_clear(struct cellbuf *cb);
 /* Out-of-range writes are clipped, never an error. */
 void cb_put(struct cellbuf *cb, int x, int y, u32 ch, struct style st);
 void cb_fill(struct cellbuf *cb, struct rect r, u32 ch, struct style st);
-/* Print UTF-8 text clipped to max_w columns; returns the columns used. */
+/* Print UTF-8 text in max_w columns; returns the columns used. Text that
+ * does not fit ends in an ellipsis, cut between words where the cut would
+ * fall inside a number, so that no number shows as another. */
 int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 void cb_box(struct cellbuf *cb, struct rect r, struct style st, const char *title);

@@ -135,6 +135,9 @@ int ui_diverge(struct ui *ui, bool next)
 			snprintf(what[i], sizeof(what[i]), "nothing more");
 		}
 	}
+	for (int i = 0; i < 2; i++)
+		snprintf(ui->split.diverged[i], sizeof(ui->split.diverged[i]), "%s", what[i]);
+	ui->split.diverged_at = at;
 	ui_message(ui, "%s at %s: A %s | B %s (d: the next one)",
 		   next ? "next divergence" : "first divergence", ui_time_text(d.time, t, sizeof(t)), what[0],
 		   what[1]);

@@ -4,9 +4,7 @@
 #define UI_FORMAT_H
 
 #include "sched/api/types.h"
-
-/* A duration with its unit: "850ns", "12.5us", "1.234ms", "2.500s"; signed when plus. */
-const char *fmt_dur(char *buf, size_t n, s64 ns, bool plus);
+#include "src/base/duration.h"
 
 /* The smallest 1, 2 or 5 x 10^k that is at least `want` (axis tick steps). */
 u64 round_step(u64 want);

@@ -181,6 +181,8 @@ static void draw_label(struct ui *ui, struct cellbuf *cb, struct rect r, int sid
 	int x = cb_print(cb, r.x, r.y, r.w, st, " %s: %s ", side ? "B" : "A", ui->split.label[side]);
 	const struct ui_run *run = pn->run;
 	char right[96];
+	bool diverged =
+		ui->split.diverged[side][0] && ui->split.diverged_at == sched_now(ui_focus(ui)->run->e);
 	snprintf(right, sizeof(right), " events %llu  cp %d%s%s ",
 		 (unsigned long long)sched_nr_events(run->e), history_nr_checkpoints(run->h),
 		 sched_now(run->e) >= run->f->sc.duration ? "  end " : "",
@@ -188,6 +190,12 @@ static void draw_label(struct ui *ui, struct cellbuf *cb, struct rect r, int sid
 			 ? ui_time_text(sched_now(run->e), t, sizeof(t))
 			 : "");
 	int rw = (int)strlen(right);
+	if (diverged) {
+		struct style dst = st;
+		dst.attr |= A_BOLD_;
+		x += cb_print(cb, r.x + x, r.y, MAX(0, r.w - x - (r.w - x > rw + 20 ? rw : 0)), dst,
+			      "\u2502 %s ", ui->split.diverged[side]);
+	}
 	if (r.w - rw > x)
 		cb_print(cb, r.x + r.w - rw, r.y, rw, st, "%s", right);
 }

@@ -153,6 +153,9 @@ struct split {
 	enum split_layout layout;
 	bool follow;	    /* the other pane shows the focused pane's views */
 	char label[2][160]; /* what each side is, naming what differs */
+	/* after `diverge`: each side's event there, shown while the clock stays */
+	char diverged[2][160];
+	u64 diverged_at;
 	bool drawn_side;    /* the last frame put them side by side (else stacked) */
 	struct diff_strip diff;
 };

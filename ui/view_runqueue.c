@@ -22,29 +22,6 @@
 #define RQ_MIN_SPAN 1000LL		    /* 1 us of virtual time across the axis */
 #define RQ_MAX_SPAN (1000LL * 1000000000LL) /* 1000 s */
 
-/* A tick label: "+10ms", "-500us", "+1.5ms" (no trailing zeros). */
-static void fmt_tick(char *buf, size_t n, s64 ns)
-{
-	static const struct { u64 div; const char *unit; } u[] = {
-		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
-	};
-	u64 a = ns < 0 ? (u64)0 - (u64)ns : (u64)ns;
-	int i = 0;
-
-	while (u[i].div > 1 && a < u[i].div)
-		i++;
-	char num[24];
-
-	snprintf(num, sizeof(num), "%.3f", (double)a / (double)u[i].div);
-	char *end = num + strlen(num) - 1;
-
-	while (end > num && *end == '0')
-		*end-- = '\0';
-	if (*end == '.')
-		*end = '\0';
-	snprintf(buf, n, "%s%s%s", ns < 0 ? "-" : ns > 0 ? "+" : "", num, u[i].unit);
-}
-
 /* Text over up to `rows` rows, broken at spaces; returns the rows used. */
 static int print_wrapped(struct cellbuf *cb, int x, int y, int w, int rows, struct style st, const char *s)
 {
@@ -130,7 +107,7 @@ static void draw_axis(struct cellbuf *cb, const struct axis *ax, int y, const ch
 		cb_put(cb, x, y, 0x253c, dim);	/* ┼ */
 		if (t == 0)
 			continue;
-		fmt_tick(buf, sizeof(buf), t);
+		fmt_dur_short(buf, sizeof(buf), t, true);
 		int lw = (int)strlen(buf);
 		int lx = x - lw / 2;
 

@@ -270,18 +270,6 @@ static void fmt_time(char *buf, size_t n, u64 t, u64 step)
 		snprintf(buf, n, "%.6fs", (double)t / 1e9);
 }
 
-static void fmt_span(char *buf, size_t n, u64 ns)
-{
-	if (ns >= NSEC_PER_SEC)
-		snprintf(buf, n, "%.3gs", (double)ns / 1e9);
-	else if (ns >= NSEC_PER_MSEC)
-		snprintf(buf, n, "%.3gms", (double)ns / 1e6);
-	else if (ns >= NSEC_PER_USEC)
-		snprintf(buf, n, "%.3gus", (double)ns / 1e3);
-	else
-		snprintf(buf, n, "%" PRIu64 "ns", ns);
-}
-
 static u64 span_of(const struct pane *pn)
 {
 	return pn->tl_span_ns ? MAX(pn->tl_span_ns, TL_MIN_SPAN) : TL_DEFAULT_SPAN;
@@ -325,11 +313,11 @@ static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 	/* header */
 	fmt_time(b1, sizeof(b1), g->t0, 1);
 	fmt_time(b2, sizeof(b2), g->t1, 1);
-	fmt_span(b3, sizeof(b3), g->dt);
+	fmt_dur_short(b3, sizeof(b3), (s64)g->dt, false);
 	{
 		char sp[32];
 
-		fmt_span(sp, sizeof(sp), span);
+		fmt_dur_short(sp, sizeof(sp), (s64)span, false);
 		cb_print(cb, a.x, a.y, a.w, bold, "Timeline %s .. %s  span %s, %s per cell%s%s", b1, b2, sp, b3,
 			 pn->tl_end_ns ? "" : "  (following now)",
 			 nr_lanes < nr_cpus ? "  [more CPUs: select one to scroll]" : "");

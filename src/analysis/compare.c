@@ -93,7 +93,7 @@ void compare_cell(const struct compare *c, int row, int metric, struct compare_c
 		out->rel = out->w.diff ? copysign(INFINITY, out->w.diff) : 0;
 }
 
-int compare_find(const struct compare *c, const struct diff_expr *x, int from)
+int compare_match(const struct compare *c, const struct diff_expr *x, int from)
 {
 	for (int i = from; i < c->nr_rows; i++) {
 		const struct compare_row *r = &c->row[i];
@@ -102,8 +102,24 @@ int compare_find(const struct compare *c, const struct diff_expr *x, int from)
 		if (r->group != x->group || fnmatch(x->pattern, r->name, x->group ? FNM_PATHNAME : 0))
 			continue;
 		compare_cell(c, i, x->metric, &cell);
-		if (cell.has && diff_expr_holds(x, cell.s[0].mean, cell.s[1].mean))
+		if (cell.has)
 			return i;
 	}
+	return -1;
+}
+
+bool compare_holds(const struct compare *c, const struct diff_expr *x, int row)
+{
+	struct compare_cell cell;
+
+	compare_cell(c, row, x->metric, &cell);
+	return diff_expr_holds(x, cell.s[0].mean, cell.s[1].mean);
+}
+
+int compare_find(const struct compare *c, const struct diff_expr *x, int from)
+{
+	for (int i = compare_match(c, x, from); i >= 0; i = compare_match(c, x, i + 1))
+		if (compare_holds(c, x, i))
+			return i;
 	return -1;
 }

@@ -39,6 +39,11 @@ struct compare_cell {
 
 void compare_cell(const struct compare *c, int row, int metric, struct compare_cell *out);
 
+/* The first row at or after `from` that the condition's glob matches and
+ * both sides have its metric for; -1 when none. */
+int compare_match(const struct compare *c, const struct diff_expr *x, int from);
+/* Does the condition hold for that row (on the means)? */
+bool compare_holds(const struct compare *c, const struct diff_expr *x, int row);
 /* The first row the condition holds for (on the means), at or after row
  * `from`; -1 when none. */
 int compare_find(const struct compare *c, const struct diff_expr *x, int from);

@@ -142,11 +142,24 @@ static void feed(struct diverge *d, int side, const struct sched_event *ev)
 		diverge_end(d, side);
 		return;
 	}
+	/* the other side is ahead: pair with its oldest decision, no copy */
+	if (!q->n && d->q[!side].n) {
+		const struct sched_event *o = head(&d->q[!side]);
+
+		if (!diverge_same(o, ev)) {
+			found(d, side ? o : ev, side ? ev : o);
+			return;
+		}
+		pop(&d->q[!side]);
+		d->matched++;
+		return;
+	}
 	if (q->head + q->n == q->cap && q->head) {
 		memmove(q->e, q->e + q->head, q->n * sizeof(*q->e));
 		q->head = 0;
 	}
-	XGROW(q->e, q->cap, q->head + q->n);
+	if (q->head + q->n == q->cap)
+		XGROW(q->e, q->cap, q->head + q->n);
 	q->e[q->head + q->n++] = *ev;
 	match(d);
 }
@@ -200,6 +213,31 @@ int diverge_engines(struct sched_engine *a, struct sched_engine *b, u64 from, u6
 	sched_remove_listener(a, diverge_event_a, &d);
 	sched_remove_listener(b, diverge_event_b, &d);
 	return result(&d, out);
+}
+
+void diverge_run_pair(struct sched_engine *a, struct sched_engine *b, u64 end, struct diverge *d,
+		      u64 lockstep_ns)
+{
+	bool listening = sched_add_listener(a, diverge_event_a, d) == 0;
+
+	if (listening && sched_add_listener(b, diverge_event_b, d) < 0) {
+		sched_remove_listener(a, diverge_event_a, d);
+		listening = false;
+	}
+	for (u64 t = 0; listening && !d->found && t < end;) {
+		t = end - t > lockstep_ns ? t + lockstep_ns : end;
+		sched_run_until(a, t);
+		sched_run_until(b, t);
+	}
+	if (listening) {
+		diverge_end(d, 0);
+		diverge_end(d, 1);
+		sched_remove_listener(a, diverge_event_a, d);
+		sched_remove_listener(b, diverge_event_b, d);
+	}
+	/* the rest needs no comparison */
+	sched_run_until(a, end);
+	sched_run_until(b, end);
 }
 
 int diverge_logs(struct sched_history *a, struct sched_history *b, u64 from, u64 until,

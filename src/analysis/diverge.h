@@ -58,6 +58,14 @@ void diverge_end(struct diverge *d, int side);
  */
 int diverge_engines(struct sched_engine *a, struct sched_engine *b, u64 from, u64 until,
 		    struct divergence *out);
+/*
+ * Run both engines to `end` (listeners already on them do the rest), in
+ * step while d, fed by their events, has not found the first divergence:
+ * each runs lockstep_ns ahead, then the other catches up, so the queue
+ * holds that much of one side's decisions at most. d is ended.
+ */
+void diverge_run_pair(struct sched_engine *a, struct sched_engine *b, u64 end, struct diverge *d,
+		      u64 lockstep_ns);
 /* The same over what two histories have logged: both must have run to
  * `until` (a log that stops short reads as a side that did nothing). */
 int diverge_logs(struct sched_history *a, struct sched_history *b, u64 from, u64 until,

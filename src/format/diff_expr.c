@@ -14,10 +14,18 @@ const char *const metric_names[NR_METRICS] = {
 	[MET_MIGRATIONS] = "migrations", [MET_THROTTLED] = "throttled",
 };
 
+/* The expect lines' names for the same metrics. */
+static const char *const metric_aliases[NR_METRICS] = {
+	[MET_WAIT] = "wait_time",
+	[MET_THROTTLED] = "throttled_time",
+};
+
 int metric_lookup(const char *name, size_t len)
 {
 	for (int i = 0; i < NR_METRICS; i++)
-		if (strlen(metric_names[i]) == len && !memcmp(metric_names[i], name, len))
+		if ((strlen(metric_names[i]) == len && !memcmp(metric_names[i], name, len)) ||
+		    (metric_aliases[i] && strlen(metric_aliases[i]) == len &&
+		     !memcmp(metric_aliases[i], name, len)))
 			return i;
 	return -1;
 }

@@ -49,6 +49,14 @@ struct diff_expr {
 	char text[160];	  /* as written, for messages */
 };
 
+/* A scenario's `expect diff EXPR [over A..B]` line. */
+struct diff_expect {
+	struct diff_expr x;
+	bool has_window;
+	u64 from, to;
+	u32 line, col;
+};
+
 /*
  * Parse s[0..n). -1 with the message in err and the 1-based column of
  * what is wrong in *col.

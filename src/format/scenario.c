@@ -116,6 +116,7 @@ struct parser {
 
 	int nr_lines, nr_named, nr_ats, nr_breaks;
 	size_t cap_lines, cap_named, cap_ats, cap_breaks, cap_brk, cap_tasks, cap_notes, cap_expects, cap_actions;
+	size_t cap_vs, cap_diff_expects;
 	size_t cap_groups, cap_irqs;
 	struct task_line *line;
 	struct named_prog *named;
@@ -945,12 +946,114 @@ static int do_break(struct parser *ps, const struct token *dir)
 	return lx->failed ? -1 : 0;
 }
 
+/*
+ * vs set KEY=VALUE | vs param NAME=VALUE: side B is this scenario with that
+ * --set or --param. A set is tried on a scratch scenario so that a bad one
+ * is this line's error (an ext policy is loaded only when B is built).
+ */
+static int do_vs(struct parser *ps, const struct token *dir)
+{
+	struct scenario_file *f = ps->f;
+	struct lexer *lx = &ps->lx;
+	struct token w, kv;
+	bool param;
+
+	if (value_word(ps, dir, &w) < 0)
+		return -1;
+	param = span_is(&w.s, "param");
+	if (!param && !span_is(&w.s, "set"))
+		return lex_error(lx, &w.s,
+				 "expected 'vs set KEY=VALUE' or 'vs param NAME=VALUE', got 'vs %s'",
+				 SNIP(&w.s));
+	if (lex_next(lx, &kv) != TOK_KEYVAL) {
+		if (lx->failed)
+			return -1;
+		return lex_error(lx, &kv.s, "expected %s=VALUE after 'vs %s'", param ? "NAME" : "KEY",
+				 SNIP(&w.s));
+	}
+	if (lex_expect_eol(lx) < 0)
+		return -1;
+	if (param) {
+		const struct param *p = params_find(&ps->params, kv.key.p, kv.key.n);
+
+		if (!p)
+			return lex_error(lx, &kv.key, "'vs param %s': no such parameter declared above",
+					 SNIP(&kv.key));
+		if (kv.quoted || !param_fits(param_kind_of(p->value, strlen(p->value)), kv.val.p, kv.val.n))
+			return lex_error(lx, &kv.val, "'vs param %s': '%s' is not %s, as its default '%s' is",
+					 p->name, SNIP(&kv.val),
+					 param_kind_names[param_kind_of(p->value, strlen(p->value))],
+					 p->value);
+	} else if (!(span_is(&kv.key, "sched") && kv.val.n > 4 && !memcmp(kv.val.p, "ext:", 4))) {
+		struct scenario_file scratch;
+		char text[LEX_MAX_LINE + 1], msg[512];
+
+		memset(&scratch, 0, sizeof(scratch));
+		scratch.sc.kernel = KV_LATEST;
+		snprintf(text, sizeof(text), "%.*s", (int)kv.s.n, kv.s.p);
+		if (scenario_set_as(&scratch, "vs set", text, msg, sizeof(msg)) < 0)
+			return lex_error(lx, &kv.s, "%s", msg);
+	}
+	if (RESERVE(lx, f->vs, ps->cap_vs, f->nr_vs) < 0)
+		return -1;
+	f->vs[f->nr_vs] = (struct scenario_vs){ strndup(kv.s.p, kv.s.n), param, kv.s.line, kv.s.col };
+	if (!f->vs[f->nr_vs].text)
+		return out_of_memory(lx, &kv.s);
+	f->nr_vs++;
+	return 0;
+}
+
+/* expect diff METRIC(GLOB) OP CHANGE [over A..B]: read as diff_expr.h says, up to a comment. */
+static int do_expect_diff(struct parser *ps, const struct token *diff)
+{
+	struct scenario_file *f = ps->f;
+	struct lexer *lx = &ps->lx;
+	struct diff_expect d = { .line = diff->s.line };
+	size_t start = lx->at.pos, end = lex_eol(lx), n, full;
+	const char *p = lx->text + start, *over;
+	u32 col0 = (u32)(start - lx->at.bol + 1), col;
+	char err[256];
+
+	while (start < end && (lx->text[start] == ' ' || lx->text[start] == '\t'))
+		start++, p++, col0++;
+	n = end - start;
+	if (memchr(p, '#', n))
+		n = (size_t)((const char *)memchr(p, '#', n) - p);
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	d.col = col0;
+	full = n;
+	for (over = p; (over = memmem(over, n - (size_t)(over - p), " over ", 6)); over++) {
+		const char *w = over + 6, *dots = memmem(w, n - (size_t)(w - p), "..", 2);
+
+		if (!dots || parse_duration(w, (size_t)(dots - w), &d.from) != PARSE_OK ||
+		    parse_duration(dots + 2, n - (size_t)(dots + 2 - p), &d.to) != PARSE_OK || d.from >= d.to)
+			return lex_error(lx, &(struct lex_span){ w, 0, diff->s.line, col0 + (u32)(w - p) },
+					 "expected 'over A..B' with durations and A < B");
+		d.has_window = true;
+		n = (size_t)(over - p);
+		break;
+	}
+	if (diff_expr_parse(p, n, &d.x, &col, err, sizeof(err)) < 0)
+		return lex_error(lx, &(struct lex_span){ p, 0, diff->s.line, col0 + col - 1 }, "%s", err);
+	snprintf(d.x.text, sizeof(d.x.text), "%.*s", (int)full, p);
+	lx->at.pos = end;
+	if (RESERVE(lx, f->diff_expect, ps->cap_diff_expects, f->nr_diff_expects) < 0)
+		return -1;
+	f->diff_expect[f->nr_diff_expects++] = d;
+	return 0;
+}
+
 static int do_expect(struct parser *ps, const struct token *dir)
 {
 	struct scenario_file *f = ps->f;
 	struct expect x;
 	struct token m;
 
+	if (lex_peek(&ps->lx, &m) == TOK_WORD && span_is(&m.s, "diff")) {
+		lex_next(&ps->lx, &m);
+		return do_expect_diff(ps, &m);
+	}
 	if (value_word(ps, dir, &m) < 0 || expect_parse(&ps->lx, &m, &x) < 0 ||
 	    RESERVE(&ps->lx, f->expect, ps->cap_expects, f->nr_expects) < 0)
 		return -1;
@@ -970,7 +1073,7 @@ static const struct {
 	{ "group", do_group },	     { "task", do_task },	{ "at", do_at },
 	{ "irq", do_irq },	     { "steal", do_irq },	{ "note", do_note },
 	{ "expect", do_expect },     { "break", do_break },	{ "param", do_param },
-	{ "noise", do_noise },
+	{ "noise", do_noise },	     { "vs", do_vs },
 };
 
 static int parse_lines(struct parser *ps)
@@ -999,7 +1102,7 @@ static int parse_lines(struct parser *ps)
 				lx, &t.s,
 				"unknown directive '%s' (expected topology, hz, seed, "
 				"noise, duration, sched, kernel, feature, tunable, program, group, task, "
-				"irq, steal, at, note, expect, break, param)",
+				"irq, steal, at, note, expect, break, param, vs)",
 				SNIP(&t.s));
 		if (directives[i].parse(ps, &t) < 0)
 			return -1;
@@ -1353,6 +1456,10 @@ void scenario_free(struct scenario_file *f)
 	free(sc->sync);
 	free(sc->action);
 	free(f->expect);
+	for (int i = 0; i < f->nr_vs; i++)
+		free(f->vs[i].text);
+	free(f->vs);
+	free(f->diff_expect);
 	free(f->param);
 	free(f->task_names);
 	free(f->group_names);

@@ -7,6 +7,7 @@
 #include "expect.h"
 #include "params.h"
 #include "ext_policy.h"
+#include "diff_expr.h"
 
 /* A parsed scenario and everything it owns. */
 struct scenario_file {
@@ -29,6 +30,16 @@ struct scenario_file {
 	 * one then follows the rule "cfs implies 6.1, < 6.6 implies cfs". */
 	bool sched_given, kernel_given;
 	struct ext_policy ext; /* `sched ext:PATH`: sc.ext_ops is ext.ops */
+	/* `vs set KEY=VALUE` and `vs param NAME=VALUE`: the side B it is compared
+	 * with (schedscope compare, run --check), and its `expect diff` lines */
+	int nr_vs;
+	struct scenario_vs {
+		char *text; /* KEY=VALUE */
+		bool param;
+		u32 line, col;
+	} * vs;
+	int nr_diff_expects;
+	struct diff_expect *diff_expect;
 };
 
 /*

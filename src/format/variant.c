@@ -7,7 +7,7 @@
 
 bool variant_given(const struct variant *v)
 {
-	return v->path || v->nr_sets;
+	return v->path || v->nr_sets || v->nr_params;
 }
 
 int variant_add_file(struct variant *v, const char *path, char *err, size_t errlen)
@@ -25,20 +25,46 @@ int variant_add_file(struct variant *v, const char *path, char *err, size_t errl
 	return 0;
 }
 
-int variant_add_set(struct variant *v, const char *assignment, char *err, size_t errlen)
+static int add(const char *what, const char *key, const char **list, int *n, const char *assignment,
+	       char *err, size_t errlen)
 {
 	const char *eq = strchr(assignment, '=');
 
 	if (!eq || eq == assignment || !eq[1]) {
-		snprintf(err, errlen, "--vs-set: expected KEY=VALUE, got '%s'", assignment);
+		snprintf(err, errlen, "%s: expected %s=VALUE, got '%s'", what, key, assignment);
 		return -1;
 	}
-	if (v->nr_sets == VARIANT_MAX_SETS) {
-		snprintf(err, errlen, "--vs-set: more than %d", VARIANT_MAX_SETS);
+	if (*n == VARIANT_MAX_SETS) {
+		snprintf(err, errlen, "%s: more than %d", what, VARIANT_MAX_SETS);
 		return -1;
 	}
-	v->set[v->nr_sets++] = assignment;
+	list[(*n)++] = assignment;
 	return 0;
+}
+
+int variant_add_set(struct variant *v, const char *assignment, char *err, size_t errlen)
+{
+	return add("--vs-set", "KEY", v->set, &v->nr_sets, assignment, err, errlen);
+}
+
+int variant_add_param(struct variant *v, const char *assignment, char *err, size_t errlen)
+{
+	return add("--vs-param", "NAME", v->param, &v->nr_params, assignment, err, errlen);
+}
+
+void variant_from_file(struct variant *v, const struct scenario_file *f)
+{
+	memset(v, 0, sizeof(*v));
+	v->file = f->path;
+	for (int i = 0; i < f->nr_vs && i < VARIANT_MAX_SETS; i++) {
+		if (f->vs[i].param) {
+			v->param[v->nr_params++] = f->vs[i].text;
+			continue;
+		}
+		v->line[v->nr_sets] = f->vs[i].line;
+		v->col[v->nr_sets] = f->vs[i].col;
+		v->set[v->nr_sets++] = f->vs[i].text;
+	}
 }
 
 const char *variant_path(const struct variant *v, const char *a_path)
@@ -63,7 +89,13 @@ int variant_apply(const struct variant *v, const struct scenario_file *a, struct
 	if (sets_key(v, "kernel") && !sets_key(v, "sched"))
 		b->sched_given = false;
 	for (int i = 0; i < v->nr_sets; i++) {
-		if (scenario_set_as(b, "--vs-set", v->set[i], err, errlen) < 0) {
+		char where[1100];
+
+		if (v->file)
+			snprintf(where, sizeof(where), "%s:%u:%u: vs set", v->file, v->line[i], v->col[i]);
+		else
+			snprintf(where, sizeof(where), "--vs-set");
+		if (scenario_set_as(b, where, v->set[i], err, errlen) < 0) {
 			scenario_free(b);
 			return -1;
 		}
@@ -103,8 +135,8 @@ void variant_labels(const struct variant *v, const char *a_path, char *a, char *
 	len = 3;
 	if (v->path)
 		label_add(b, &len, base_name(v->path));
-	for (int i = 0; i < v->nr_sets; i++) {
-		const char *kv = v->set[i], *eq = strchr(kv, '=');
+	for (int i = 0; i < v->nr_sets + v->nr_params; i++) {
+		const char *kv = i < v->nr_sets ? v->set[i] : v->param[i - v->nr_sets], *eq = strchr(kv, '=');
 		char item[VARIANT_LABEL_MAX];
 
 		/* a feature's name says it all; other keys read "kernel 6.1" */

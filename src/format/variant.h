@@ -19,6 +19,11 @@ struct variant {
 	const char *path; /* --vs B.scn; NULL: A's scenario */
 	int nr_sets;
 	const char *set[VARIANT_MAX_SETS]; /* --vs-set KEY=VALUE, in order */
+	int nr_params;
+	const char *param[VARIANT_MAX_SETS]; /* --vs-param NAME=VALUE: after A's --param */
+	/* the scenario whose `vs` lines these are (variant_from_file), for messages; NULL: the command line */
+	const char *file;
+	u32 line[VARIANT_MAX_SETS], col[VARIANT_MAX_SETS];
 };
 
 /* Was a second side asked for? */
@@ -26,6 +31,9 @@ bool variant_given(const struct variant *v);
 /* --vs FILE (once) and --vs-set KEY=VALUE; -1 with a message naming the option. */
 int variant_add_file(struct variant *v, const char *path, char *err, size_t errlen);
 int variant_add_set(struct variant *v, const char *assignment, char *err, size_t errlen);
+int variant_add_param(struct variant *v, const char *assignment, char *err, size_t errlen);
+/* The scenario's own `vs` lines (valid while f is), when the command line gave none. */
+void variant_from_file(struct variant *v, const struct scenario_file *f);
 /* The file side B reads: the --vs file, else A's. */
 const char *variant_path(const struct variant *v, const char *a_path);
 /*

@@ -27,6 +27,7 @@
 #include "sched/api/sched.h"
 #include "src/format/command.h"
 #include "src/format/group_parse.h"
+#include "src/format/scenario_file.h"
 #include "import_rtapp.h"
 
 #define MAX_INPUT ((size_t)64 << 20)
@@ -1448,6 +1449,23 @@ int import_rtapp_detect(const char *text, size_t len)
 	return i < len && text[i] == '{';
 }
 
+/*
+ * What we write, run must read: a workload the scenario cannot hold (more
+ * phases than a program's 65536 statements) is refused here, not by run.
+ */
+static int read_back(const char *name, const char *scn, size_t len, char *err, size_t errlen)
+{
+	struct scenario_file f;
+	char why[512];
+
+	if (scenario_parse("import.scn", scn, len, &f, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s:1:1: the workload does not fit a scenario: %s", name, why);
+		return -1;
+	}
+	scenario_free(&f);
+	return 0;
+}
+
 int import_rtapp(const char *name, const char *text, size_t len, const struct import_rtapp_opts *o, FILE *out,
 		 FILE *warn_to, char *err, size_t errlen)
 {
@@ -1484,11 +1502,27 @@ int import_rtapp(const char *name, const char *text, size_t len, const struct im
 	fclose(bf);
 	if (r == 0) {
 		/* rt-app runs on the machine at hand: a flat one, as large as the cpus lists need */
-		fprintf(out, "# imported from %s (rt-app) by schedscope import\n", name);
-		fprintf(out, "# the machine to replay it on: edit this line (see schedscope-topology(5))\n");
-		fprintf(out, "topology packages=1 cores=%d threads=1\n", im.max_cpu + 1 > 4 ? im.max_cpu + 1 : 4);
-		fwrite(head, 1, head_len, out);
-		fwrite(body, 1, body_len, out);
+		char *scn = NULL;
+		size_t scn_len = 0;
+		FILE *sf = open_memstream(&scn, &scn_len);
+
+		if (!sf) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			r = -1;
+		} else {
+			fprintf(sf, "# imported from %s (rt-app) by schedscope import\n", name);
+			fprintf(sf, "# the machine to replay it on: edit this line (see "
+				    "schedscope-topology(5))\n");
+			fprintf(sf, "topology packages=1 cores=%d threads=1\n",
+				im.max_cpu + 1 > 4 ? im.max_cpu + 1 : 4);
+			fwrite(head, 1, head_len, sf);
+			fwrite(body, 1, body_len, sf);
+			fclose(sf);
+			r = read_back(name, scn, scn_len, err, errlen);
+			if (r == 0)
+				fwrite(scn, 1, scn_len, out);
+			free(scn);
+		}
 	}
 	free(head);
 	free(body);

@@ -58,7 +58,8 @@ struct trace_perfetto {
 	u64 last_time;		/* of the last event */
 	bool any_dirty;		/* some CPU has an nr_running value pending */
 	u64 entries;
-	u64 flow_seq;
+	u64 nr_written, *written; /* in the document: written points to the sharing writer's */
+	u64 flow_seq, *flows;	  /* flow ids, unique in the document */
 	int nr_cpus;
 	struct cpu_state *cpu;
 	int nr_tasks;		/* slots in task[], indexed by pid */
@@ -66,6 +67,7 @@ struct trace_perfetto {
 	char *globs;		/* o.tasks with ',' turned into NULs */
 	size_t globs_len;
 	struct json_writer j;
+	bool shared; /* writing into another writer's document */
 };
 
 /* ---- writing one trace event ---- */
@@ -85,8 +87,10 @@ static void put_time(struct trace_perfetto *w, const char *key, u64 ns)
 static struct json_writer *ev_begin(struct trace_perfetto *w, const char *ph, const char *name, int pid,
 				    int tid, u64 ts)
 {
-	if (w->entries)
+	if (*w->written)
 		fputs(",\n", w->f);
+	pid += w->o.pid_offset;
+	tid += w->o.pid_offset;
 	jw_init(&w->j, w->f, JW_COMPACT);
 	jw_begin_object(&w->j);
 	jw_kv_str(&w->j, "ph", ph);
@@ -113,6 +117,7 @@ static void ev_end(struct trace_perfetto *w)
 	if (w->j.error || w->j.depth || !w->j.done)
 		w->error = true;
 	w->entries++;
+	(*w->written)++;
 }
 
 static void put_metadata(struct trace_perfetto *w, const char *what, int pid, int tid,
@@ -216,11 +221,11 @@ static struct cpu_state *cpu_of(struct trace_perfetto *w, int cpu)
 struct trace_perfetto *trace_perfetto_open(FILE *f, const struct trace_perfetto_opts *o)
 {
 	struct trace_perfetto *w = calloc(1, sizeof(*w));
-	char name[32];
+	char name[32], pname[160];
 
 	if (!w)
 		return NULL;
-	w->f = f;
+	w->f = o->share ? o->share->f : f;
 	w->o = *o;
 	w->nr_cpus = o->nr_cpus > 0 ? o->nr_cpus : 0;
 	w->from = o->from;
@@ -243,17 +248,26 @@ struct trace_perfetto *trace_perfetto_open(FILE *f, const struct trace_perfetto_
 	for (int c = 0; c < w->nr_cpus; c++)
 		w->cpu[c].nr_written = -1;
 
-	/* ts and dur in microseconds, as the format has them; no displayTimeUnit, as Chrome writes none */
-	fputs("{\"traceEvents\":[\n", f);
-	put_metadata(w, "process_name", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, "CPUs", 0);
-	put_metadata(w, "process_sort_index", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, NULL, 0);
+	w->o.share = NULL; /* not kept: its writer may be closed first by mistake */
+	w->written = o->share ? o->share->written : &w->nr_written;
+	w->flows = o->share ? o->share->flows : &w->flow_seq;
+	w->shared = o->share != NULL;
+	if (!o->share)
+		/* ts and dur in microseconds, as the format has them; no displayTimeUnit, as Chrome writes none */
+		fputs("{\"traceEvents\":[\n", f);
+	snprintf(pname, sizeof(pname), o->label ? "CPUs (%s)" : "CPUs", o->label);
+	put_metadata(w, "process_name", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, pname, 0);
+	put_metadata(w, "process_sort_index", TRACE_PERFETTO_CPUS_PID, TRACE_PERFETTO_CPUS_PID, NULL,
+		     w->shared ? 2 : 0);
 	for (int c = 0; c < w->nr_cpus; c++) {
 		snprintf(name, sizeof(name), "CPU %d", c);
 		put_metadata(w, "thread_name", TRACE_PERFETTO_CPUS_PID, cpu_tid(c), name, 0);
 		put_metadata(w, "thread_sort_index", TRACE_PERFETTO_CPUS_PID, cpu_tid(c), NULL, c);
 	}
-	put_metadata(w, "process_name", TRACE_PERFETTO_TASKS_PID, TRACE_PERFETTO_TASKS_PID, "Tasks", 0);
-	put_metadata(w, "process_sort_index", TRACE_PERFETTO_TASKS_PID, TRACE_PERFETTO_TASKS_PID, NULL, 1);
+	snprintf(pname, sizeof(pname), o->label ? "Tasks (%s)" : "Tasks", o->label);
+	put_metadata(w, "process_name", TRACE_PERFETTO_TASKS_PID, TRACE_PERFETTO_TASKS_PID, pname, 0);
+	put_metadata(w, "process_sort_index", TRACE_PERFETTO_TASKS_PID, TRACE_PERFETTO_TASKS_PID, NULL,
+		     w->shared ? 3 : 1);
 	return w;
 }
 
@@ -531,7 +545,7 @@ static void on_migrate(struct trace_perfetto *w, const struct sched_event *ev)
 		jw_end_object(&w->j);
 		ev_end(w);
 
-		ts->flow_id = ++w->flow_seq;
+		ts->flow_id = ++*w->flows;
 		ts->flow_dest = dest;
 		ev_begin(w, "s", "migrate", TRACE_PERFETTO_CPUS_PID, cpu_tid(orig), t);
 		jw_kv_u64(&w->j, "id", ts->flow_id);
@@ -1004,6 +1018,8 @@ int trace_perfetto_close(struct trace_perfetto *w, u64 end)
 		if (ts->waiting && end > ts->waiting_since)
 			put_runnable(w, pid, ts->waiting_since, end, -1);
 	}
+	if (w->shared)
+		goto out;
 
 	fputs("\n],\"otherData\":", w->f);
 	jw_init(&w->j, w->f, JW_COMPACT);
@@ -1018,7 +1034,7 @@ int trace_perfetto_close(struct trace_perfetto *w, u64 end)
 	if (w->j.error || w->j.depth || !w->j.done)
 		w->error = true;
 	fputs("}\n", w->f);
-
+out:
 	ret = w->error || fflush(w->f) != 0 || ferror(w->f) ? -1 : 0;
 	free(w->task);
 	free(w->cpu);

@@ -65,7 +65,19 @@ struct trace_perfetto_opts {
 	void (*cpu_info)(void *ctx, int cpu, struct sched_cpu_info *out);
 	bool (*task_info)(void *ctx, int pid, struct sched_task_info *out);
 	void *ctx;
+	/*
+	 * Two runs on one time axis (run --vs): the second writer puts its events
+	 * into the document of `share` (which opened it and closes it, after this
+	 * one is closed), under processes of its own: every pid and tid shifted by
+	 * pid_offset, the process names followed by " (label)".
+	 */
+	struct trace_perfetto *share;
+	int pid_offset;
+	const char *label;
 };
+
+/* pid_offset of run --vs's side B. */
+#define TRACE_PERFETTO_SIDE_B_OFFSET 4000000
 
 struct trace_perfetto;
 

@@ -224,6 +224,14 @@ span3=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
 if [ "$span2" = "$span3" ]; then ok "a locked zoom survives a step"; else bad "the locked zoom moved: '$span2' -> '$span3'"; fi
 $T send-keys -t e2e a
 check "a fits the axis again" "fitted to the queue"
+# cut text ends in an ellipsis, never right after part of a number
+$T resize-window -t e2e -x 80 -y 24
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "view events" Enter
+check "80 columns: the events view cuts its lines" "…"
+if screen | grep -q '[0-9]…'; then bad "a number runs into the ellipsis: $(screen | grep '[0-9]…' | head -n1)"; else ok "no number is cut at 80 columns"; fi
+$T resize-window -t e2e -x 100 -y 30
 $T send-keys -t e2e q
 wait_exit > /dev/null
 $T kill-session -t e2e 2>/dev/null
@@ -283,6 +291,7 @@ sleep 0.1
 $T send-keys -t e2e "diverge" Enter
 check ":diverge finds the first divergence" "first divergence at 0.021316s: A sched_switch cpu 1: web.2 -> web.3 | B sched_switch cpu 2"
 check ":diverge shows the events view" "[events]"
+check ":diverge names each side's event in its label" "A: stock │ sched_switch cpu 1: web.2 -> web.3"
 $T send-keys -t e2e d
 check "d goes to the next divergence" "next divergence at"
 $T send-keys -t e2e D

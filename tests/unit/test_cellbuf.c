@@ -48,11 +48,11 @@ static void test_clipping(void **state)
 	cb_put(&cb, 0, 2, 'x', STYLE_PLAIN);
 	cb_put(&cb, 0, -1, 'x', STYLE_PLAIN);
 	assert_string_equal(row(&cb, 0), "");
-	/* max_w and the right edge both clip */
+	/* max_w and the right edge both clip, with an ellipsis, and never inside a number */
 	assert_int_equal(cb_print(&cb, 0, 0, 3, STYLE_PLAIN, "abcdef"), 3);
-	assert_string_equal(row(&cb, 0), "abc");
+	assert_string_equal(row(&cb, 0), "ab\u2026");
 	cb_print(&cb, 3, 1, 10, STYLE_PLAIN, "%d", 12345);
-	assert_string_equal(row(&cb, 1), "   12");
+	assert_string_equal(row(&cb, 1), "   \u2026");
 	/* starting left of the buffer: the visible tail is drawn */
 	cb_clear(&cb);
 	cb_print(&cb, -2, 0, 10, STYLE_PLAIN, "abcdefg");
@@ -64,6 +64,39 @@ static void test_clipping(void **state)
 	cb_box(&cb, (struct rect){ -3, -3, 100, 100 }, STYLE_PLAIN, "t");
 	assert_string_equal(row(&cb, 1), "   ##");
 	assert_string_equal(row(&cb, 5), "");
+	cb_free(&cb);
+}
+
+/* The texts issue 15 found cut into other numbers, at the widths it saw. */
+static void test_cut_keeps_numbers(void **state)
+{
+	static const struct {
+		int w;
+		const char *text, *want;
+	} cases[] = {
+		{ 20, "runqueue runtime=1000000 ns", "runqueue\u2026" },
+		{ 18, "weights 1024 and 110", "weights 1024 and\u2026" },
+		{ 19, "weights 1024 and 110", "weights 1024 and\u2026" },
+		{ 10, "\u00b7 Events 1625", "\u00b7 Events\u2026" },
+		{ 6, "hog.12", "hog.12" },
+		{ 5, "hog.12", "hog\u2026" },
+		{ 12, "util=864 capacity=1024", "util=864 \u2026" },
+		{ 9, "util=864 capacity=1024", "util=\u2026" },
+		{ 14, "trace: wrote /tmp/x.json", "trace: wrote\u2026" },
+		{ 8, "12.5us", "12.5us" },
+		{ 5, "12.5us", "\u2026" },
+	};
+	struct cellbuf cb;
+
+	(void)state;
+	assert_int_equal(cb_init(&cb, 40, 1), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cb_clear(&cb);
+		cb_print(&cb, 0, 0, cases[i].w, STYLE_PLAIN, "%s", cases[i].text);
+		if (strcmp(row(&cb, 0), cases[i].want))
+			fail_msg("%d columns of '%s': '%s', not '%s'", cases[i].w, cases[i].text, row(&cb, 0),
+				 cases[i].want);
+	}
 	cb_free(&cb);
 }
 
@@ -81,15 +114,15 @@ static void test_wide_chars(void **state)
 	assert_string_equal(row(&cb, 0), "漢é字");
 	/* a wide character that does not fit in max_w becomes a blank */
 	cb_clear(&cb);
-	assert_int_equal(cb_print(&cb, 0, 0, 3, STYLE_PLAIN, "a漢漢"), 3);
-	assert_string_equal(row(&cb, 0), "a漢");
+	assert_int_equal(cb_print(&cb, 0, 0, 4, STYLE_PLAIN, "a漢漢"), 4);
+	assert_string_equal(row(&cb, 0), "a漢\u2026");
 	cb_clear(&cb);
-	assert_int_equal(cb_print(&cb, 0, 0, 2, STYLE_PLAIN, "a漢"), 2);
-	assert_string_equal(row(&cb, 0), "a");
+	assert_int_equal(cb_print(&cb, 0, 0, 3, STYLE_PLAIN, "a漢x"), 2);
+	assert_string_equal(row(&cb, 0), "a\u2026");
 	/* nor at the right edge */
 	cb_clear(&cb);
 	cb_print(&cb, 5, 0, 4, STYLE_PLAIN, "漢");
-	assert_int_equal(cb.cell[5].ch, ' ');
+	assert_int_equal(cb.cell[5].ch, 0x2026);
 	/* overwriting half of a wide character blanks the other half */
 	cb_clear(&cb);
 	cb_print(&cb, 0, 0, 6, STYLE_PLAIN, "漢字");
@@ -186,11 +219,9 @@ static void test_html_output(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_clipping),
-		cmocka_unit_test(test_wide_chars),
-		cmocka_unit_test(test_box),
-		cmocka_unit_test(test_text_output),
-		cmocka_unit_test(test_ansi_output),
+		cmocka_unit_test(test_clipping),	  cmocka_unit_test(test_wide_chars),
+		cmocka_unit_test(test_cut_keeps_numbers), cmocka_unit_test(test_box),
+		cmocka_unit_test(test_text_output),	  cmocka_unit_test(test_ansi_output),
 		cmocka_unit_test(test_html_output),
 	};
 

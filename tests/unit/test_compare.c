@@ -280,6 +280,21 @@ static void test_engines_and_logs_agree(void **state)
 	assert_int_equal(dl.ev[1].seq, dv.ev[1].seq);
 	assert_int_equal(dl.ev[0].seq, dv.ev[0].seq);
 
+	/* run in step by diverge_run_pair(): the same first divergence, both at the end */
+	struct sched_engine *ra = engine(&fa), *rb = engine(&fb);
+	struct diverge d;
+	diverge_init(&d, 0, SEC);
+	diverge_run_pair(ra, rb, SEC, &d, 7 * MS);
+	assert_true(d.found);
+	assert_int_equal(d.d.time, dv.time);
+	assert_int_equal(d.d.ev[0].seq, dv.ev[0].seq);
+	assert_int_equal(d.d.ev[1].seq, dv.ev[1].seq);
+	assert_int_equal(sched_now(ra), SEC);
+	assert_int_equal(sched_now(rb), SEC);
+	diverge_free(&d);
+	sched_engine_destroy(ra);
+	sched_engine_destroy(rb);
+
 	/* after the command, the heavier web.0 loses a pick: a later divergence */
 	assert_int_equal(diverge_logs(ha, hb, dl.time + 1, SEC, &next), 1);
 	assert_true(next.time > dl.time);
@@ -354,6 +369,76 @@ static void test_variant_apply(void **state)
 	variant_labels(&w, "scenarios/a.scn", la, lb);
 	assert_string_equal(la, "A: a.scn");
 	assert_string_equal(lb, "B: b.scn, base_slice_ns 3ms");
+}
+
+/* A scenario's own side B and its expects on the difference. */
+static void test_scenario_vs_lines(void **state)
+{
+	struct scenario_file a, b;
+	struct variant v;
+	char la[VARIANT_LABEL_MAX], lb[VARIANT_LABEL_MAX];
+
+	load(&a, TWO_CPUS "param q=20ms\ngroup /g cpu.max=\"${q} 100ms\"\n" WORKLOAD
+			  "vs set kernel=6.1\nvs param q=50ms\n"
+			  "expect diff p99_latency(web*) < -20% over 1s..2s  # comment\n"
+			  "expect diff throttled_time(/g) >= -3ms\n");
+	assert_int_equal(a.nr_vs, 2);
+	assert_string_equal(a.vs[0].text, "kernel=6.1");
+	assert_false(a.vs[0].param);
+	assert_int_equal(a.vs[0].line, 8);
+	assert_int_equal(a.vs[0].col, 8);
+	assert_true(a.vs[1].param);
+	assert_int_equal(a.nr_diff_expects, 2);
+	const struct diff_expect *d = &a.diff_expect[0];
+	assert_int_equal(d->x.metric, MET_P99);
+	assert_string_equal(d->x.pattern, "web*");
+	assert_int_equal(d->x.op, DIFF_LT);
+	assert_true(d->x.relative && d->x.value == -20);
+	assert_true(d->has_window && d->from == SEC && d->to == 2 * SEC);
+	assert_string_equal(d->x.text, "p99_latency(web*) < -20% over 1s..2s");
+	assert_int_equal(d->col, 13);
+	d = &a.diff_expect[1];
+	assert_int_equal(d->x.metric, MET_THROTTLED);
+	assert_true(d->x.group && !d->x.relative && d->x.value == -3e6 && d->x.op == DIFF_GE);
+	assert_false(d->has_window);
+
+	variant_from_file(&v, &a);
+	assert_int_equal(v.nr_sets, 1);
+	assert_int_equal(v.nr_params, 1);
+	assert_string_equal(v.param[0], "q=50ms");
+	variant_labels(&v, "t.scn", la, lb);
+	assert_string_equal(lb, "B: kernel 6.1, q 50ms");
+	/* B from the same text with the param, then the set: 6.1 is CFS */
+	const char *params[] = { "q=50ms" };
+	struct scenario_overrides ov = { NULL, 1, params, 0, NULL };
+	const char *text = TWO_CPUS "param q=20ms\ngroup /g cpu.max=\"${q} 100ms\"\n" WORKLOAD;
+	assert_int_equal(scenario_parse_with("t.scn", text, strlen(text), &ov, &b, err, sizeof(err)), 0);
+	assert_int_equal(variant_apply(&v, &a, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.sc.variant, SCHED_VARIANT_CFS);
+	assert_int_equal(b.sc.group[1].quota, 50 * MS);
+	assert_int_equal(a.sc.group[1].quota, 20 * MS);
+	scenario_free(&b);
+	scenario_free(&a);
+
+	/* diff expressions on their own */
+	struct diff_expr x;
+	u32 col;
+	assert_int_equal(diff_expr_parse("share(db) < -0.05", 17, &x, &col, err, sizeof(err)), 0);
+	assert_true(diff_expr_holds(&x, 0.5, 0.44));
+	assert_false(diff_expr_holds(&x, 0.5, 0.46));
+	assert_int_equal(diff_expr_parse("migrations(*) >= +100%", 22, &x, &col, err, sizeof(err)), 0);
+	assert_true(diff_expr_holds(&x, 0, 1));	 /* from 0: an infinite change */
+	assert_false(diff_expr_holds(&x, 0, 0)); /* none: 0 % */
+	assert_true(diff_expr_holds(&x, 2, 4));
+	assert_false(diff_expr_holds(&x, 2, 3.9));
+	assert_int_equal(diff_expr_parse("wait(x) <= 2ms", 14, &x, &col, err, sizeof(err)), 0);
+	assert_true(x.value == 2e6 && x.op == DIFF_LE);
+	assert_int_equal(diff_expr_parse("p99_latency(x) = 2ms", 20, &x, &col, err, sizeof(err)), -1);
+	assert_int_equal(col, 16);
+	assert_string_equal(err, "expected <, <=, > or >= after the glob");
+	assert_int_equal(diff_expr_parse("share(x > 1%", 12, &x, &col, err, sizeof(err)), -1);
+	assert_int_equal(col, 6);
+	assert_string_equal(err, "'(' is not closed");
 }
 
 /* ---- metrics ---- */
@@ -516,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_engines_and_logs_agree),
 		cmocka_unit_test(test_variant_args),
 		cmocka_unit_test(test_variant_apply),
+		cmocka_unit_test(test_scenario_vs_lines),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_student_t),
 		cmocka_unit_test(test_welch),

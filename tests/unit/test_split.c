@@ -302,6 +302,18 @@ static void test_diverge(void **state)
 	assert_non_null(b);
 	assert_true(b->time >= NSEC_PER_SEC);
 	assert_true(b->seq < sched_nr_events(ui->run_b.e));
+	/* the labels name both events while the clock stays there */
+	struct cellbuf cb;
+	char row[1024];
+	assert_int_equal(cb_init(&cb, 200, 50), 0);
+	ui_draw_frame(ui, &cb);
+	assert_non_null(strstr(cb_row(&cb, 1, row, sizeof(row)),
+			       "A: b1: set nice web.0 10 at 1.000000s \u2502 schedscope_command"));
+	run(ui, "step");
+	ui_draw_frame(ui, &cb);
+	assert_null(strstr(cb_row(&cb, 1, row, sizeof(row)), "schedscope_command"));
+	run(ui, "back");
+	cb_free(&cb);
 
 	/* the next one is later, and each call moves on */
 	u64 t = sched_now(ui->run.e);
