@@ -126,8 +126,8 @@ void update_min_vruntime(struct cfs_rq *cfs_rq)
 		have = true;
 	}
 	se = __pick_first_entity(cfs_rq);
-	if (se && (!have || (s64)(cfs_rq->tl_min_vruntime - vruntime) < 0))
-		vruntime = cfs_rq->tl_min_vruntime;
+	if (se && (!have || (s64)(timeline_min_vruntime(cfs_rq) - vruntime) < 0))
+		vruntime = timeline_min_vruntime(cfs_rq);
 	s64 delta = (s64)(vruntime - cfs_rq->min_vruntime);
 	if (delta > 0) {
 		cfs_rq->avg_vruntime -= (s64)cfs_rq->avg_load * delta;
@@ -143,7 +143,7 @@ u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
 	if (curr && curr->on_rq)
 		min_slice = curr->slice;
 	if (__pick_first_entity(cfs_rq))
-		min_slice = MIN(min_slice, cfs_rq->tl_min_slice);
+		min_slice = MIN(min_slice, timeline_min_slice(cfs_rq));
 	return min_slice;
 }
 

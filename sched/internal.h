@@ -199,11 +199,13 @@ struct cfs_rq {
 	/*
 	 * The rbtree's min_vruntime/min_slice augmentation: an entity's vruntime
 	 * and slice do not change while it waits in the timeline, so a minimum
-	 * and how many share it is enough; a rescan happens only when the last
-	 * holder leaves.
+	 * and how many share it is enough. When the last holder leaves, the
+	 * minimum is stale until someone asks for it (timeline_min_vruntime(),
+	 * timeline_min_slice()): from 6.19 nothing asks for the vruntime one.
 	 */
 	u64 tl_min_vruntime, tl_min_slice;
 	unsigned int tl_min_vruntime_nr, tl_min_slice_nr;
+	unsigned int tl_min_vruntime_stale, tl_min_slice_stale;
 	struct sched_entity *curr, *next, *last, *skip;
 	struct sched_avg avg;
 	struct {
@@ -887,6 +889,8 @@ static inline u64 cfs_rq_clock_pelt(struct cfs_rq *cfs_rq)
 /* ---- timeline.c: the ordered queue of waiting entities ---- */
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
+u64 timeline_min_vruntime(struct cfs_rq *cfs_rq);
+u64 timeline_min_slice(struct cfs_rq *cfs_rq);
 void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice);
 static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq) { return cfs_rq->tl_first; }
 static inline struct sched_entity *__pick_next_entity(struct sched_entity *se) { return se->tl_next; }

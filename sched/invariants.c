@@ -182,16 +182,17 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 	CHECK(cfs_rq->tl_last == prev, "timeline.links", cpu, "%s: tl_last is not the last entity", path);
 	CHECK(n == cfs_rq->nr_running - (cfs_rq->curr && cfs_rq->curr->on_rq), "timeline.count", cpu,
 	      "%s: %u in the timeline, nr_running %u", path, n, cfs_rq->nr_running);
-	if (n) {
+	/* a stale minimum is rescanned when asked for */
+	if (n && !cfs_rq->tl_min_vruntime_stale)
 		CHECK(cfs_rq->tl_min_vruntime == min_v && cfs_rq->tl_min_vruntime_nr == min_v_nr,
 		      "timeline.min_vruntime", cpu, "%s: cached %llu x%u, timeline %llu x%u", path,
 		      (unsigned long long)cfs_rq->tl_min_vruntime, cfs_rq->tl_min_vruntime_nr,
 		      (unsigned long long)min_v, min_v_nr);
+	if (n && !cfs_rq->tl_min_slice_stale)
 		CHECK(cfs_rq->tl_min_slice == min_s && cfs_rq->tl_min_slice_nr == min_s_nr,
 		      "timeline.min_slice", cpu, "%s: cached %llu x%u, timeline %llu x%u", path,
 		      (unsigned long long)cfs_rq->tl_min_slice, cfs_rq->tl_min_slice_nr,
 		      (unsigned long long)min_s, min_s_nr);
-	}
 	if (sched_legacy_cfs())
 		return;
 	CHECK(cfs_rq->avg_load == load, "cfs_rq.avg_load", cpu, "%s: %llu, the timeline weighs %llu", path,

@@ -20,28 +20,42 @@ static u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 	return (u64)(((unsigned __int128)a * mul) >> shift);
 }
 
-/* val * y^n; beyond 63 half-lives nothing is left. */
+/*
+ * y^n as decay_load() applies it: whole half-lives as a shift, the rest
+ * from the table; beyond 63 half-lives nothing is left. An update decays
+ * its three sums and its segments by the same n: the factor is found once.
+ */
+struct pelt_decay {
+	unsigned int shift;
+	u32 mul; /* 0 when nothing is left */
+};
+
+static inline struct pelt_decay pelt_decay_of(u64 n)
+{
+	if (n > LOAD_AVG_PERIOD * 63)
+		return (struct pelt_decay){ 0, 0 };
+	return (struct pelt_decay){ (unsigned int)n / LOAD_AVG_PERIOD,
+				    runnable_avg_yN_inv[(unsigned int)n % LOAD_AVG_PERIOD] };
+}
+
+static inline u64 decay_by(u64 val, struct pelt_decay d)
+{
+	return mul_u64_u32_shr(val >> d.shift, d.mul, 32);
+}
+
+/* val * y^n */
 u64 decay_load(u64 val, u64 n)
 {
-	unsigned int local_n;
-
-	if (n > LOAD_AVG_PERIOD * 63)
-		return 0;
-	local_n = (unsigned int)n;
-	if (local_n >= LOAD_AVG_PERIOD) {
-		val >>= local_n / LOAD_AVG_PERIOD;
-		local_n %= LOAD_AVG_PERIOD;
-	}
-	return mul_u64_u32_shr(val, runnable_avg_yN_inv[local_n], 32);
+	return decay_by(val, pelt_decay_of(n));
 }
 
 /* d1 (tail of the old period, decayed p times) + p-1 full periods + d3. */
-static u32 __accumulate_pelt_segments(u64 periods, u32 d1, u32 d3)
+static u32 __accumulate_pelt_segments(struct pelt_decay d, u32 d1, u32 d3)
 {
 	u32 c1, c2, c3 = d3;
 
-	c1 = (u32)decay_load((u64)d1, periods);
-	c2 = LOAD_AVG_MAX - (u32)decay_load(LOAD_AVG_MAX, periods) - 1024;
+	c1 = (u32)decay_by((u64)d1, d);
+	c2 = LOAD_AVG_MAX - (u32)decay_by(LOAD_AVG_MAX, d) - 1024;
 	return c1 + c2 + c3;
 }
 
@@ -55,15 +69,16 @@ static u64 accumulate_sum(u64 delta, struct sched_avg *sa, unsigned long load,
 	periods = delta / 1024;
 
 	if (periods) {
-		sa->load_sum = decay_load(sa->load_sum, periods);
-		sa->runnable_sum = decay_load(sa->runnable_sum, periods);
-		sa->util_sum = (u32)decay_load((u64)sa->util_sum, periods);
+		struct pelt_decay d = pelt_decay_of(periods);
+
+		sa->load_sum = decay_by(sa->load_sum, d);
+		sa->runnable_sum = decay_by(sa->runnable_sum, d);
+		sa->util_sum = (u32)decay_by((u64)sa->util_sum, d);
 
 		delta %= 1024;
 		/* Without load nothing is added, so skip the segment math. */
 		if (load)
-			contrib = __accumulate_pelt_segments(periods, 1024 - sa->period_contrib,
-							     (u32)delta);
+			contrib = __accumulate_pelt_segments(d, 1024 - sa->period_contrib, (u32)delta);
 	}
 	sa->period_contrib = (u32)delta;
 

@@ -5,8 +5,9 @@
  *
  * The kernel uses an rbtree augmented with each subtree's min_vruntime. A
  * doubly linked list gives the same order and the same picks; inserting
- * walks from the tail, where new deadlines and vruntimes usually land, so
- * the common case is O(1) and the worst is O(n) in queued entities.
+ * walks from the end nearer the new key (a preempted task's deadline lands
+ * at the tail), so the common case is O(1) and the worst is O(n/2) in
+ * queued entities.
  */
 #include "internal.h"
 
@@ -32,16 +33,22 @@ static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->avg_load -= weight;
 }
 
-/* `first`: se is the only entity the minima cover so far. */
+/* `first`: se is the only entity the minima cover so far. A stale minimum waits for its rescan. */
 static void timeline_min_add(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
 {
-	if (first || (s64)(se->vruntime - cfs_rq->tl_min_vruntime) < 0) {
+	if (first) {
+		cfs_rq->tl_min_vruntime_stale = 0;
+		cfs_rq->tl_min_slice_stale = 0;
+	}
+	if (cfs_rq->tl_min_vruntime_stale) {
+	} else if (first || (s64)(se->vruntime - cfs_rq->tl_min_vruntime) < 0) {
 		cfs_rq->tl_min_vruntime = se->vruntime;
 		cfs_rq->tl_min_vruntime_nr = 1;
 	} else if (se->vruntime == cfs_rq->tl_min_vruntime) {
 		cfs_rq->tl_min_vruntime_nr++;
 	}
-	if (first || se->slice < cfs_rq->tl_min_slice) {
+	if (cfs_rq->tl_min_slice_stale) {
+	} else if (first || se->slice < cfs_rq->tl_min_slice) {
 		cfs_rq->tl_min_slice = se->slice;
 		cfs_rq->tl_min_slice_nr = 1;
 	} else if (se->slice == cfs_rq->tl_min_slice) {
@@ -49,22 +56,55 @@ static void timeline_min_add(struct cfs_rq *cfs_rq, struct sched_entity *se, boo
 	}
 }
 
-static void timeline_min_rescan(struct cfs_rq *cfs_rq)
-{
-	for (struct sched_entity *se = cfs_rq->tl_first; se; se = se->tl_next)
-		timeline_min_add(cfs_rq, se, se == cfs_rq->tl_first);
-}
-
 static void timeline_min_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	bool rescan = false;
+	if (!cfs_rq->tl_min_vruntime_stale && se->vruntime == cfs_rq->tl_min_vruntime &&
+	    !--cfs_rq->tl_min_vruntime_nr)
+		cfs_rq->tl_min_vruntime_stale = 1;
+	if (!cfs_rq->tl_min_slice_stale && se->slice == cfs_rq->tl_min_slice && !--cfs_rq->tl_min_slice_nr)
+		cfs_rq->tl_min_slice_stale = 1;
+}
 
-	if (se->vruntime == cfs_rq->tl_min_vruntime && !--cfs_rq->tl_min_vruntime_nr)
-		rescan = true;
-	if (se->slice == cfs_rq->tl_min_slice && !--cfs_rq->tl_min_slice_nr)
-		rescan = true;
-	if (rescan && cfs_rq->tl_first)
-		timeline_min_rescan(cfs_rq);
+/* The smallest vruntime in the timeline, which must not be empty. */
+u64 timeline_min_vruntime(struct cfs_rq *cfs_rq)
+{
+	if (cfs_rq->tl_min_vruntime_stale) {
+		struct sched_entity *se = cfs_rq->tl_first;
+
+		cfs_rq->tl_min_vruntime = se->vruntime;
+		cfs_rq->tl_min_vruntime_nr = 1;
+		for (se = se->tl_next; se; se = se->tl_next) {
+			if ((s64)(se->vruntime - cfs_rq->tl_min_vruntime) < 0) {
+				cfs_rq->tl_min_vruntime = se->vruntime;
+				cfs_rq->tl_min_vruntime_nr = 1;
+			} else if (se->vruntime == cfs_rq->tl_min_vruntime) {
+				cfs_rq->tl_min_vruntime_nr++;
+			}
+		}
+		cfs_rq->tl_min_vruntime_stale = 0;
+	}
+	return cfs_rq->tl_min_vruntime;
+}
+
+/* The shortest slice in the timeline, which must not be empty. */
+u64 timeline_min_slice(struct cfs_rq *cfs_rq)
+{
+	if (cfs_rq->tl_min_slice_stale) {
+		struct sched_entity *se = cfs_rq->tl_first;
+
+		cfs_rq->tl_min_slice = se->slice;
+		cfs_rq->tl_min_slice_nr = 1;
+		for (se = se->tl_next; se; se = se->tl_next) {
+			if (se->slice < cfs_rq->tl_min_slice) {
+				cfs_rq->tl_min_slice = se->slice;
+				cfs_rq->tl_min_slice_nr = 1;
+			} else if (se->slice == cfs_rq->tl_min_slice) {
+				cfs_rq->tl_min_slice_nr++;
+			}
+		}
+		cfs_rq->tl_min_slice_stale = 0;
+	}
+	return cfs_rq->tl_min_slice;
 }
 
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -76,8 +116,25 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		avg_vruntime_add(cfs_rq, se);
 	timeline_min_add(cfs_rq, se, !cfs_rq->tl_first);
 
-	while (pos && (s64)(key - timeline_key(pos)) < 0)
-		pos = pos->tl_prev;
+	/*
+	 * se goes after every entity whose key is not larger. Walk from the end
+	 * its key is nearer to: the same place, about half the steps when it
+	 * lands in the middle (a wakee placed at the average vruntime).
+	 */
+	if (pos && (s64)(key - timeline_key(pos)) < 0) {
+		struct sched_entity *first = cfs_rq->tl_first;
+
+		if ((s64)(key - timeline_key(first)) < (s64)(timeline_key(pos) - key)) {
+			pos = NULL;
+			while (first && (s64)(key - timeline_key(first)) >= 0) {
+				pos = first;
+				first = first->tl_next;
+			}
+		} else {
+			while (pos && (s64)(key - timeline_key(pos)) < 0)
+				pos = pos->tl_prev;
+		}
+	}
 
 	se->tl_prev = pos;
 	se->tl_next = pos ? pos->tl_next : cfs_rq->tl_first;
@@ -118,7 +175,7 @@ void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice)
 
 	if (se->slice == slice)
 		return;
-	if (!in_timeline) {
+	if (!in_timeline || cfs_rq->tl_min_slice_stale) {
 		se->slice = slice;
 		return;
 	}
@@ -131,6 +188,6 @@ void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice)
 	} else if (slice == cfs_rq->tl_min_slice) {
 		cfs_rq->tl_min_slice_nr++;
 	} else if (!cfs_rq->tl_min_slice_nr) {
-		timeline_min_rescan(cfs_rq);
+		cfs_rq->tl_min_slice_stale = 1;
 	}
 }

@@ -286,16 +286,6 @@ static int c_back(struct ui *ui, struct pane *pn, struct args *a)
 
 /* ---- breakpoints and step-next: the breakpoint language (src/breakpoint.h) ---- */
 
-static const char *const kind_names[] = {
-	"switch", "wakeup", "migrate", "fork", "exit", "preempt", "wakeup_latency", "nice",
-	"note", "at", "event", NULL,
-};
-
-const char *const *ui_event_kind_names(void)
-{
-	return kind_names;
-}
-
 static struct breakpoint *parse_break(struct ui *ui, struct pane *pn, const char *what, const char *text)
 {
 	char err[256];

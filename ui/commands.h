@@ -52,7 +52,4 @@ void ui_breaks_hit(struct ui *ui, const struct ui_run *run, const struct sched_e
 /* Free what the commands keep (breakpoints). */
 void ui_commands_fini(struct ui *ui);
 
-/* Names for completion: NULL-terminated lists. */
-const char *const *ui_event_kind_names(void);
-
 #endif

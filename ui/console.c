@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "src/format/breakpoint.h"
 
 /*
  * readline is one per process and its callbacks take no context: the
@@ -93,9 +94,10 @@ static const char *view_name(int i)
 	return i < (int)ARRAY_SIZE(more) ? more[i] : NULL;
 }
 
+/* the breakpoint language's own list, so that completion offers every condition */
 static const char *event_name(int i)
 {
-	return ui_event_kind_names()[i];
+	return breakpoint_cond_name(i);
 }
 
 static const char *cp_name(int i)
@@ -254,6 +256,9 @@ void console_open(struct console *c, const char *text)
 	}
 }
 
+/* The longest line typed: ui_command() takes at most 1023 bytes. */
+#define CONSOLE_MAX_LINE 1023
+
 static void push(struct console *c, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && c->q_tail - c->q_head < sizeof(c->queue); i++)
@@ -293,6 +298,9 @@ void console_key(struct console *c, const struct input_key *k)
 		cancel(c);	/* backspace over the ':' closes, as in vim */
 		return;
 	} else if (k->utf8[0] && !k->ctrl && !k->alt) {
+		/* a paste of 100 KB stops where ui_command() would refuse the line */
+		if ((size_t)rl_end + c->q_tail - c->q_head + strlen(k->utf8) > CONSOLE_MAX_LINE)
+			return;
 		push(c, k->utf8, strlen(k->utf8));
 	} else if (k->ctrl && !k->alt && k->code > 0 && k->code < 32) {
 		char ch = (char)k->code;
@@ -332,15 +340,17 @@ int console_draw(const struct console *c, struct cellbuf *cb, int y)
 	const char *line = rl_line_buffer ? rl_line_buffer : "";
 	int w = cb->w, len = rl_end, point = rl_point;
 	int cur = 1 + columns(line, point);
-	int skip = 0;	/* bytes scrolled off the left */
+	int skip = 0, skipped = 0; /* bytes and columns scrolled off the left */
 
 	cb_fill(cb, (struct rect){ 0, y, w, 1 }, ' ', STYLE_PLAIN);
-	while (cur - columns(line, skip) >= w - 1 && skip < len) {
+	/* counted as it goes: columns(line, skip) each time was quadratic in the line */
+	while (cur - skipped >= w - 1 && skip < len) {
+		skipped += ((unsigned char)line[skip] & 0xc0) != 0x80;
 		skip++;
 		while (skip < len && ((unsigned char)line[skip] & 0xc0) == 0x80)
 			skip++;
 	}
 	cb_print(cb, 0, y, 1, (struct style){ C_YELLOW, COLOR_DEFAULT, A_BOLD_ }, ":");
 	cb_print(cb, 1, y, w - 1, STYLE_PLAIN, "%.*s", len - skip, line + skip);
-	return cur - columns(line, skip);
+	return cur - skipped;
 }

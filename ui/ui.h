@@ -156,7 +156,7 @@ struct split {
 	/* after `diverge`: each side's event there, shown while the clock stays */
 	char diverged[2][160];
 	u64 diverged_at;
-	bool drawn_side;    /* the last frame put them side by side (else stacked) */
+	bool drawn_side; /* the last frame put them side by side (else stacked) */
 	struct diff_strip diff;
 };
 

@@ -21,44 +21,70 @@
 /* Scans for matching events give up after this many (a filter matching nothing). */
 #define EV_SCAN_BUDGET (1u << 21)
 
+#define FILTER_MAX_GLOBS 8
+
+/*
+ * The filter's words: event names ("sched_switch", or any tail after an
+ * underscore: "switch", "throttle" for cfs_throttle, "lb_task") are one
+ * set, task globs ("web*", "hog.1") another; an event shows when its type
+ * is in the first (if any) and a task it names matches the second (if any).
+ */
 struct filter {
-	int type;		/* event type, -1 for any */
-	const char *glob;	/* task name glob, NULL for any */
-	bool plain;		/* glob has no wildcard: also match "glob.N" */
+	bool any_type; /* no event name given */
+	bool type[NR_SCHED_EVENTS];
+	int nr_globs;
+	const char *glob[FILTER_MAX_GLOBS]; /* task name globs */
+	bool plain[FILTER_MAX_GLOBS];	    /* no wildcard: also match "glob.N" */
+	char words[64];			    /* the filter, cut into words */
 };
+
+static bool event_word(const char *w, int t)
+{
+	const char *n = sched_event_names[t];
+
+	if (!strcmp(w, n))
+		return true;
+	for (const char *u = strchr(n, '_'); u; u = strchr(u + 1, '_'))
+		if (!strcmp(w, u + 1))
+			return true;
+	return false;
+}
 
 static void parse_filter(const struct pane *pn, struct filter *f)
 {
-	const char *s = pn->ev_filter;
+	char *save = NULL;
 
-	f->type = -1;
-	f->glob = NULL;
-	f->plain = false;
-	if (!s[0])
-		return;
-	for (int t = 0; t < NR_SCHED_EVENTS; t++) {
-		const char *n = sched_event_names[t];
-		const char *u = strchr(n, '_');
+	f->any_type = true;
+	f->nr_globs = 0;
+	memset(f->type, 0, sizeof(f->type));
+	snprintf(f->words, sizeof(f->words), "%s", pn->ev_filter);
+	for (char *w = strtok_r(f->words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		bool event = false;
 
-		if (!strcmp(s, n) || (u && !strcmp(s, u + 1))) {
-			f->type = t;
-			return;
+		for (int t = 0; t < NR_SCHED_EVENTS; t++)
+			if (event_word(w, t))
+				f->type[t] = event = true;
+		if (event) {
+			f->any_type = false;
+		} else if (f->nr_globs < FILTER_MAX_GLOBS) {
+			f->plain[f->nr_globs] = !strpbrk(w, "*?[");
+			f->glob[f->nr_globs++] = w;
 		}
 	}
-	f->glob = s;
-	f->plain = !strpbrk(s, "*?[");
 }
 
 static bool name_match(const struct filter *f, const char *name)
 {
-	size_t n;
-
 	if (!name)
 		return false;
-	if (!fnmatch(f->glob, name, 0))
-		return true;
-	n = strlen(f->glob);
-	return f->plain && !strncmp(name, f->glob, n) && name[n] == '.';
+	for (int i = 0; i < f->nr_globs; i++) {
+		size_t n = strlen(f->glob[i]);
+
+		if (!fnmatch(f->glob[i], name, 0) ||
+		    (f->plain[i] && !strncmp(name, f->glob[i], n) && name[n] == '.'))
+			return true;
+	}
+	return false;
 }
 
 static bool pid_match(const struct pane *pn, const struct filter *f, int pid)
@@ -68,9 +94,9 @@ static bool pid_match(const struct pane *pn, const struct filter *f, int pid)
 
 static bool ev_match(const struct pane *pn, const struct filter *f, const struct sched_event *ev)
 {
-	if (f->type >= 0)
-		return ev->type == f->type;
-	if (!f->glob)
+	if (!f->any_type && (ev->type >= NR_SCHED_EVENTS || !f->type[ev->type]))
+		return false;
+	if (!f->nr_globs)
 		return true;
 	switch (ev->type) {
 	case EV_SCHED_SWITCH:
@@ -284,7 +310,10 @@ static void ev_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		x += cb_print(cb, x, a.y, a.w, bold, "Events %" PRIu64 " so far", limit);
 		if (pn->ev_filter[0])
 			x += cb_print(cb, x, a.y, a.x + a.w - x, sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_),
-				      "  filter: %s (%s)", pn->ev_filter, f.type >= 0 ? "event" : "task glob");
+				      "  filter: %s (%s)", pn->ev_filter,
+				      f.any_type   ? "tasks"
+				      : f.nr_globs ? "events of tasks"
+						   : "events");
 		if (pn->sel_event == NO_EVENT)
 			cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  following the newest");
 		else

@@ -361,6 +361,9 @@ static int parse_cond(struct parser *p)
 		break;
 	case C_LATENCY: {
 		int op = -1;
+		/* KEY=VALUE may come before the comparison as well as after it */
+		if (parse_keys(p, c, &word) < 0)
+			return -1;
 		if (p->t.type == TOK_PUNCT)
 			for (int i = 0; i < (int)ARRAY_SIZE(op_names); i++)
 				if (span_is(&p->t.s, op_names[i]))
@@ -407,7 +410,8 @@ static int parse_cond(struct parser *p)
 	}
 	if (parse_keys(p, c, &word) < 0)
 		return -1;
-	if (kind == C_BALANCE && parse_moved(p, c) < 0)
+	/* balance's keys come before 'moved OP N', after it, or both */
+	if (kind == C_BALANCE && (parse_moved(p, c) < 0 || parse_keys(p, c, &word) < 0))
 		return -1;
 	bp->nr_cond++;
 	return emit(p, (u8)(bp->nr_cond - 1));
@@ -474,6 +478,11 @@ static int parse_or(struct parser *p)
 			return -1;
 	}
 	return 0;
+}
+
+const char *breakpoint_cond_name(int i)
+{
+	return i >= 0 && i < NR_COND_KINDS ? kinds[i].name : NULL;
 }
 
 void breakpoint_free(struct breakpoint *bp)

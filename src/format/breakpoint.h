@@ -116,6 +116,8 @@ bool breakpoint_test(void *bp, const struct sched_event *ev);
 void breakpoint_reset(struct breakpoint *bp);
 /* The text as given, without surrounding blanks. */
 const char *breakpoint_text(const struct breakpoint *bp);
+/* The language's condition words (switch, balance, herd, ...): the i-th, NULL past the last. */
+const char *breakpoint_cond_name(int i);
 void breakpoint_free(struct breakpoint *bp);
 
 /*

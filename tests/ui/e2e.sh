@@ -197,6 +197,13 @@ for c in "goto 200ms" "view runqueue"; do
 	$T send-keys -t e2e "$c" Enter
 done
 check "the runqueue holds sixty" "nr_running 60"
+# the breakpoint language in the console: completion and keys in any order
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "break bal" Tab
+check "Tab completes balance after break" ":break balance"
+$T send-keys -t e2e "level=MC moved >= 1 cpu=0" Enter
+check "keys after the comparison" "breakpoint 1: balance level=MC moved >= 1 cpu=0"
 check "the rest are below" "more below (j, PgDn, End)"
 axis() {
 	screen | grep -E '^ *[-+0-9.]+[mun]?s +.* V ' | head -n1

@@ -204,15 +204,37 @@ static void feed_mix(void)
 static void test_parse_good(void **state)
 {
 	static const char *const good[] = {
-		"at 5s", "at 0", "at 1.5ms", "switch", "switch cpu=0-1,3 prev=hog.* next=web.0 task=batch",
-		"wakeup task=web.? cpu=2", "migrate task=hog.0 from=0 to=1-3", "fork task=web.*",
-		"exit", "preempt task=hog.* cpu=0", "wakeup_latency > 2ms", "wakeup_latency>=1us task=web.*",
-		"wakeup_latency<5ms", "wakeup_latency <= 0", "wakeup_latency = 3ms", "nice task=batch",
-		"note", "event sched_stat_runtime", "event schedscope_command",
-		"wakeup task=\"web.0\"", "at 1s and switch cpu=1 or note",
-		"(wakeup task=web.0 or wakeup task=web.1) and at 1ms", "((note))",
-		"(wakeup task=web.*)", "note or (switch task=hog.0)", "(switch cpu=0-1)and(note)",
-		"balance", "balance cpu=0 level=NUMA moved >= 4", "herd", "balance level=MC and herd",
+		"at 5s",
+		"at 0",
+		"at 1.5ms",
+		"switch",
+		"switch cpu=0-1,3 prev=hog.* next=web.0 task=batch",
+		"wakeup task=web.? cpu=2",
+		"migrate task=hog.0 from=0 to=1-3",
+		"fork task=web.*",
+		"exit",
+		"preempt task=hog.* cpu=0",
+		"wakeup_latency > 2ms",
+		"wakeup_latency>=1us task=web.*",
+		"wakeup_latency<5ms",
+		"wakeup_latency <= 0",
+		"wakeup_latency task=web.* > 2ms",
+		"wakeup_latency = 3ms",
+		"nice task=batch",
+		"note",
+		"event sched_stat_runtime",
+		"event schedscope_command",
+		"wakeup task=\"web.0\"",
+		"at 1s and switch cpu=1 or note",
+		"(wakeup task=web.0 or wakeup task=web.1) and at 1ms",
+		"((note))",
+		"(wakeup task=web.*)",
+		"note or (switch task=hog.0)",
+		"(switch cpu=0-1)and(note)",
+		"balance",
+		"balance cpu=0 level=NUMA moved >= 4",
+		"herd",
+		"balance level=MC and herd",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
@@ -647,6 +669,10 @@ static void test_balance_and_herd(void **state)
 	balance_ev(3, 0, SDL_MC, 6);	/* 3 */
 	add(4, EV_HERD, 2);		/* 4 */
 	assert_string_equal(run("balance cpu=0 level=NUMA moved >= 4"), "0");
+	/* the keys in any order around the comparison (issue 15) */
+	assert_string_equal(run("balance level=NUMA moved >= 4 cpu=0"), "0");
+	assert_string_equal(run("balance moved >= 4 cpu=0 level=NUMA"), "0");
+	assert_string_equal(parse_err("balance moved >= 4 cpu=0 cpu=1"), "col 26: duplicate key 'cpu'");
 	assert_string_equal(run("balance level=NUMA"), "0,1,2");
 	assert_string_equal(run("balance moved < 4"), "1");
 	assert_string_equal(run("balance cpu=0"), "0,1,3");

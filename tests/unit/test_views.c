@@ -434,6 +434,21 @@ static void test_events_order_and_filter(void **state)
 		}
 	}
 	assert_true(lines > 0);
+	/* several words: event names (any tail after an underscore) and task globs */
+	snprintf(x->pane->ev_filter, sizeof(x->pane->ev_filter), "switch stat_runtime sleep*");
+	draw(x, &view_events);
+	lines = 0;
+	for (int y = 1; y < x->cb.h - 1; y++) {
+		const char *r = row(x, y);
+
+		if (!strchr(r, '['))
+			continue;
+		assert_true(strstr(r, "sched_switch ") || strstr(r, "sched_stat_runtime "));
+		assert_non_null(strstr(r, "comm=sleep"));
+		lines++;
+	}
+	assert_true(lines > 0);
+	assert_true(screen_has(x, "(events of tasks)"));
 
 	/* selecting: up selects the newest matching, then moves back */
 	x->pane->ev_filter[0] = '\0';
