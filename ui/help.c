@@ -73,9 +73,13 @@ static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, in
 	}
 	ROW((void)0);
 	ROW(cb_print(cb, r.x, y_, r.w, head, "Views"));
-	for (int i = 0; i < ui_nr_views; i++)
+	for (int i = 0; i < ui_nr_views; i++) {
 		ROW(cb_print(cb, r.x + 2, y_, r.w - 2, STYLE_PLAIN, "%d  %-10s %s", i + 1,
 			     ui_views[i]->name, ui_views[i]->title ? ui_views[i]->title : ""));
+		/* the view's own keys, which the keymap above does not list */
+		if (ui_views[i]->keys)
+			ROW(cb_print(cb, r.x + 17, y_, r.w - 17, key, "%s", ui_views[i]->keys));
+	}
 	ROW((void)0);
 	ROW(cb_print(cb, r.x, y_, r.w, dim,
 		     "The status line shows the simulated time, speed, paused/running, events and "

@@ -328,7 +328,9 @@ static void handle_key(struct ui *ui, const struct input_key *k, int h)
 	}
 	if (pn->main_view->key && pn->main_view->key(pn, k->code))
 		return;
-	if (pn->side_view && pn->side_view->key && pn->side_view->key(pn, k->code))
+	/* the side view gets only keys the keymap leaves free: < and > step, not scroll it */
+	if (pn->side_view && pn->side_view->key && !keymap_lookup(&ui->keymap, k->name) &&
+	    pn->side_view->key(pn, k->code))
 		return;
 	const char *cmd = keymap_lookup(&ui->keymap, k->name);
 	if (cmd) {

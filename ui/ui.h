@@ -26,6 +26,7 @@ struct view {
 	void (*draw)(struct pane *pane, struct cellbuf *cb, struct rect area);
 	/* a key the view handles itself (scroll, zoom, select); true if used */
 	bool (*key)(struct pane *pane, int key);
+	const char *keys; /* what those keys do, for the help screen; NULL: none */
 };
 
 /* All views, in the order the view keys (1..9) select them. */

@@ -379,4 +379,5 @@ const struct view view_events = {
 	.title = "Events",
 	.draw = ev_draw,
 	.key = ev_key,
+	.keys = "Up/k Down/j select, PgUp PgDn a page, Home first, End follow the newest",
 };

@@ -162,4 +162,5 @@ const struct view view_migrations = {
 	.title = "Migrations",
 	.draw = mig_draw,
 	.key = mig_key,
+	.keys = "Up/k Down/j select, End follow the newest",
 };

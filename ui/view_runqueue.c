@@ -488,4 +488,5 @@ const struct view view_runqueue = {
 	.title = "Runqueue",
 	.draw = rq_draw,
 	.key = rq_key,
+	.keys = "z x zoom (locks the axis), a fit the axis, j k scroll, PgUp PgDn ten, Home End",
 };

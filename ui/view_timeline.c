@@ -440,4 +440,5 @@ const struct view view_timeline = {
 	.title = "Timeline",
 	.draw = tl_draw,
 	.key = tl_key,
+	.keys = "z x zoom, < > scroll in time (while it is the main view)",
 };

@@ -231,6 +231,17 @@ span3=$(screen | sed -n 's/^axis \([^ ]*\) of virtual time.*/\1/p')
 if [ "$span2" = "$span3" ]; then ok "a locked zoom survives a step"; else bad "the locked zoom moved: '$span2' -> '$span3'"; fi
 $T send-keys -t e2e a
 check "a fits the axis again" "fitted to the queue"
+$T send-keys -t e2e ?
+$T send-keys -t e2e NPage NPage NPage NPage
+check "? lists the views' own keys" "z x zoom (locks the axis)"
+$T send-keys -t e2e Escape
+sleep 0.2
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "side timeline" Enter
+sleep 0.2
+$T send-keys -t e2e "<"
+check "< steps back with the timeline beside" "back: at"
 # cut text ends in an ellipsis, never right after part of a number
 $T resize-window -t e2e -x 80 -y 24
 $T send-keys -t e2e :
