@@ -66,7 +66,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 
 .PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
-	ext-examples format-check clang-build validate sweep-screenshot truth fidelity
+	ext-examples format-check clang-build validate sweep-screenshot truth fidelity costs
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -236,6 +236,13 @@ truth: $(B)/kernel/worker
 
 fidelity: schedscope
 	@python3 tests/kernel/fidelity.py ./schedscope
+
+$(B)/kernel/costs: tests/kernel/costs.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O2 -o $@ $<
+
+costs: $(B)/kernel/costs
+	$(B)/kernel/costs | tee tests/kernel/results/costs-linux-$$(uname -r | cut -d. -f1-2).txt
 
 # Every shipped scenario's expects on every shipped topology and on each modelled
 # release of its scheduler class, in parallel: the pass/fail matrix. Failures
