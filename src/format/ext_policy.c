@@ -162,11 +162,40 @@ static void list_add(char *list, size_t len, const char *name)
 		snprintf(list + len - 5, 5, "...");
 }
 
-/* A symbol table we can walk: in the file, aligned, entries the size of a symbol. */
-static bool symtab_usable(const struct elf_file *f, const Elf64_Shdr *s)
+/* A symbol table we can walk, with its strings. */
+struct symtab {
+	const unsigned char *syms;
+	u64 entsize, nr;
+	const char *strs;
+	u64 strsize;
+};
+
+/* Opens section idx as a symbol table: in the file, aligned, entries the size of a symbol. */
+static bool symtab_open(const struct elf_file *f, int idx, struct symtab *t)
 {
-	return s->sh_link < f->eh->e_shnum && s->sh_entsize >= sizeof(Elf64_Sym) && !(s->sh_entsize % 8) &&
-	       !(s->sh_offset % 8) && in_file(f, s->sh_offset, s->sh_size);
+	const Elf64_Shdr *s = &f->sh[idx], *strs;
+
+	if (s->sh_link >= f->eh->e_shnum || s->sh_entsize < sizeof(Elf64_Sym) || s->sh_entsize % 8 ||
+	    s->sh_offset % 8 || !in_file(f, s->sh_offset, s->sh_size))
+		return false;
+	strs = &f->sh[s->sh_link];
+	if (!in_file(f, strs->sh_offset, strs->sh_size))
+		return false;
+	t->syms = f->data + s->sh_offset;
+	t->entsize = s->sh_entsize;
+	/* by count: a huge sh_entsize must not wrap an offset back into the file */
+	t->nr = s->sh_size / s->sh_entsize;
+	t->strs = (const char *)f->data + strs->sh_offset;
+	t->strsize = strs->sh_size;
+	return true;
+}
+
+static const Elf64_Sym *symtab_sym(const struct symtab *t, u64 i, const char **name)
+{
+	const Elf64_Sym *sym = (const Elf64_Sym *)(t->syms + i * t->entsize);
+
+	*name = str_at(t->strs, t->strsize, sym->st_name);
+	return sym;
 }
 
 /*
@@ -175,18 +204,14 @@ static bool symtab_usable(const struct elf_file *f, const Elf64_Shdr *s)
  */
 static int symbols_in(const struct elf_file *f, int symtab, int sec, char *list, size_t len)
 {
-	const Elf64_Shdr *s = &f->sh[symtab], *strs;
+	struct symtab t;
 	int nr = 0;
 
-	if (!symtab_usable(f, s))
+	if (!symtab_open(f, symtab, &t))
 		return 0;
-	strs = &f->sh[s->sh_link];
-	if (!in_file(f, strs->sh_offset, strs->sh_size))
-		return 0;
-	for (u64 off = 0; off + sizeof(Elf64_Sym) <= s->sh_size; off += s->sh_entsize) {
-		const Elf64_Sym *sym = (const Elf64_Sym *)(f->data + s->sh_offset + off);
-		const char *name =
-			str_at((const char *)f->data + strs->sh_offset, strs->sh_size, sym->st_name);
+	for (u64 i = 0; i < t.nr; i++) {
+		const char *name;
+		const Elf64_Sym *sym = symtab_sym(&t, i, &name);
 		int type = ELF64_ST_TYPE(sym->st_info);
 
 		if (sym->st_shndx != sec || (type != STT_OBJECT && type != STT_TLS) || toolchain_symbol(name))
@@ -251,20 +276,13 @@ static int check_writable(const struct elf_file *f, const char *path, char *err,
 static int check_calls(const struct elf_file *f, const char *path, char *err, size_t errlen)
 {
 	int dynsym = find_section(f, SHT_DYNSYM);
-	const Elf64_Shdr *s, *strs;
+	struct symtab t;
 
-	if (dynsym < 0)
+	if (dynsym < 0 || !symtab_open(f, dynsym, &t))
 		return 0;
-	s = &f->sh[dynsym];
-	if (!symtab_usable(f, s))
-		return 0;
-	strs = &f->sh[s->sh_link];
-	if (!in_file(f, strs->sh_offset, strs->sh_size))
-		return 0;
-	for (u64 off = 0; off + sizeof(Elf64_Sym) <= s->sh_size; off += s->sh_entsize) {
-		const Elf64_Sym *sym = (const Elf64_Sym *)(f->data + s->sh_offset + off);
-		const char *name =
-			str_at((const char *)f->data + strs->sh_offset, strs->sh_size, sym->st_name);
+	for (u64 i = 0; i < t.nr; i++) {
+		const char *name;
+		const Elf64_Sym *sym = symtab_sym(&t, i, &name);
 		const char *why;
 
 		if (sym->st_shndx != SHN_UNDEF || !(why = forbidden_call(name)))
