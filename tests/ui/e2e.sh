@@ -334,6 +334,11 @@ if $bin view scenarios/demo.scn --vs scenarios/nice-levels.scn --at 1s --format 
 else
 	bad "view --vs FILE --format html"
 fi
+# a scenario's own `vs` lines split the frame; the command line's replace them
+out=$($bin view scenarios/compare-place-lag.scn --at 1s --size 160x30 2>&1)
+if echo "$out" | grep -q "A: stock.*B: NO_PLACE_LAG"; then ok "view: the scenario's own vs lines split the frame"; else bad "view: the scenario's vs lines ignored: $(echo "$out" | head -3)"; fi
+out=$($bin view scenarios/compare-place-lag.scn --vs-set feature=PLACE_LAG --at 1s --size 160x30 2>&1)
+if echo "$out" | grep -q "B: PLACE_LAG"; then ok "view: --vs-set replaces the scenario's vs lines"; else bad "view: --vs-set did not replace the scenario's vs lines"; fi
 err=$($bin view scenarios/demo.scn --vs-set frobnicate=1 2>&1)
 rc=$?
 if [ "$rc" = 2 ] && echo "$err" | grep -q -- "--vs-set"; then ok "a bad --vs-set: status 2, named"; else bad "a bad --vs-set: status $rc: $err"; fi
