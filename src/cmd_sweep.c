@@ -513,6 +513,23 @@ static void progress_done(void *ctx, const struct sweep_results *r, int cell, in
 
 /* ---- outputs and the exit status ---- */
 
+/*
+ * Tries every --out before the work, so a path that cannot be written is
+ * refused first. Only a try (opened, then given up): the cells run in
+ * forked workers, whose exit would remove a temporary file held open.
+ */
+static int check_outputs(const struct sweep_opts *o)
+{
+	for (int i = 0; i < o->nr_outs; i++) {
+		struct outfile f;
+
+		if (outfile_open(&f, o->out[i]))
+			return 2;
+		outfile_abort(&f);
+	}
+	return 0;
+}
+
 static int write_outputs(const struct sweep_opts *o, const struct sweep_results *r)
 {
 	struct sweep_variant *v = NULL;
@@ -583,6 +600,8 @@ static int cmd_sweep_merge(int argc, char **argv)
 	}
 	if (optind == argc)
 		return cli_usage_error("sweep merge: expected PART.json files");
+	if (check_outputs(&o))
+		return 2;
 	for (int i = optind; i < argc; i++) {
 		struct sweep_results part;
 
@@ -630,6 +649,10 @@ int cmd_sweep(int argc, char **argv)
 	if (rc) {
 		sweep_plan_free(&r.plan);
 		return rc;
+	}
+	if (check_outputs(&o)) {
+		sweep_plan_free(&r.plan);
+		return 2;
 	}
 	r.shard = o.shard;
 	r.nr_shards = o.nr_shards;
