@@ -31,16 +31,8 @@ static int parse_colors(const char *s, int *colors)
 	return 0;
 }
 
-/* The command line's side B, else the scenario's own `vs` lines (as run and compare take them). */
-static bool want_vs(struct variant *v, const struct scenario_file *f)
-{
-	if (!variant_given(v) && f->nr_vs)
-		variant_from_file(v, f);
-	return variant_given(v);
-}
-
 /*
- * --vs/--vs-set: load side B into fb and split the screen; 0, or 2 with
+ * Side B (variant_choose()): load it into fb and split the screen; 0, or 2 with
  * the message printed (fb is then not loaded).
  */
 static int open_vs(struct ui *ui, const char *path, const struct cli_sets *sets, const struct variant *v,
@@ -157,7 +149,7 @@ int cmd_view(int argc, char **argv)
 
 	if (cli_load_scenario_sets(argv[optind], &sets, &f))
 		return 2;
-	split = want_vs(&vs, &f);
+	split = variant_choose(&vs, &f);
 	if (at > f.sc.duration) {
 		scenario_free(&f);
 		return cli_usage_error("--at: past the end of the run");
@@ -302,7 +294,7 @@ int cmd_ui(int argc, char **argv)
 	}
 	if (cli_load_scenario_sets(path, &sets, &f))
 		return 2;
-	split = want_vs(&vs, &f);
+	split = variant_choose(&vs, &f);
 	if (ui_setup(&ui, &f, budget, err, sizeof(err))) {
 		fprintf(stderr, "schedscope: %s: %s\n", path, err);
 		scenario_free(&f);

@@ -42,18 +42,14 @@ static void event_b(void *ctx, const struct sched_event *ev)
 int run_vs_start(struct run_vs **out, const char *a_path, const struct cli_sets *sets,
 		 const struct variant *v, const struct scenario_file *a, u64 from, u64 to)
 {
-	struct variant fv;
+	struct variant fv = *v;
 	struct run_vs *vs;
 	char err[512];
 
 	*out = NULL;
-	/* the command line's side B replaces the scenario's own */
-	if (!variant_given(v)) {
-		if (!a->nr_vs)
-			return 0;
-		variant_from_file(&fv, a);
-		v = &fv;
-	}
+	if (!variant_choose(&fv, a))
+		return 0;
+	v = &fv;
 	vs = xcalloc(1, sizeof(*vs));
 	vs->a = a;
 	if (cli_load_variant(a_path, sets, v, a, &vs->f)) {

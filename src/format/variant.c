@@ -67,6 +67,13 @@ void variant_from_file(struct variant *v, const struct scenario_file *f)
 	}
 }
 
+bool variant_choose(struct variant *v, const struct scenario_file *f)
+{
+	if (!variant_given(v) && f->nr_vs)
+		variant_from_file(v, f);
+	return variant_given(v);
+}
+
 const char *variant_path(const struct variant *v, const char *a_path)
 {
 	return v->path ? v->path : a_path;

@@ -34,6 +34,12 @@ int variant_add_set(struct variant *v, const char *assignment, char *err, size_t
 int variant_add_param(struct variant *v, const char *assignment, char *err, size_t errlen);
 /* The scenario's own `vs` lines (valid while f is), when the command line gave none. */
 void variant_from_file(struct variant *v, const struct scenario_file *f);
+/*
+ * Side B as every command takes it: the command line's if it gave one
+ * (it replaces the scenario's), else the scenario's own `vs` lines. Whether
+ * there is a side B.
+ */
+bool variant_choose(struct variant *v, const struct scenario_file *f);
 /* The file side B reads: the --vs file, else A's. */
 const char *variant_path(const struct variant *v, const char *a_path);
 /*
