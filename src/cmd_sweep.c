@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -517,12 +518,16 @@ static void progress_done(void *ctx, const struct sweep_results *r, int cell, in
  * Tries every --out before the work, so a path that cannot be written is
  * refused first. Only a try (opened, then given up): the cells run in
  * forked workers, whose exit would remove a temporary file held open.
+ * A FIFO or device is not tried: opening it twice would end its reader.
  */
 static int check_outputs(const struct sweep_opts *o)
 {
 	for (int i = 0; i < o->nr_outs; i++) {
 		struct outfile f;
+		struct stat st;
 
+		if (!stat(o->out[i], &st) && !S_ISREG(st.st_mode))
+			continue;
 		if (outfile_open(&f, o->out[i]))
 			return 2;
 		outfile_abort(&f);

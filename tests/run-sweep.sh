@@ -99,6 +99,15 @@ expect out-checked-first 2 $? "$work/outdir.txt" "$work/no/such/dir.json: cannot
 if grep -q "^sweep: 1/" "$work/outdir.txt"; then bad out-before-cells "a cell ran before --out was refused"; else ok out-before-cells; fi
 "$bin" sweep merge "$work/all.json" --out "$work/no/such/m.json" >"$work/mergeout.txt" 2>&1
 expect merge-out-checked-first 2 $? "$work/mergeout.txt" "$work/no/such/m.json: cannot write"
+# a FIFO is written in place and opened once: its reader gets the whole result
+mkfifo "$work/fifo.json"
+cat "$work/fifo.json" >"$work/fromfifo.json" &
+reader=$!
+# the timeout turns a FIFO opened twice (its reader gone, the second open waiting) into a failure
+timeout 60 "$bin" sweep $hogs --seeds 1..1 --out "$work/fifo.json" >/dev/null 2>&1
+rc=$?
+wait $reader
+if [ "$rc" -le 1 ] && grep -q '"cells"' "$work/fromfifo.json"; then ok out-fifo; else bad out-fifo "status $rc, the reader got: $(head -c 200 "$work/fromfifo.json")"; fi
 
 if [ -n "$quick" ]; then
 	echo "sweep $pass $fail" >> "$results"
