@@ -90,6 +90,25 @@ int cli_history_budget(const char *arg, size_t *out)
 	return 0;
 }
 
+int cli_scenario_option(int c, const char *arg, struct cli_sets *sets, struct variant *v, size_t *budget)
+{
+	switch (c) {
+	case CLI_OPT_SEED:
+	case CLI_OPT_SET:
+		return cli_add_set(sets, arg, c == CLI_OPT_SEED) ? 2 : 0;
+	case CLI_OPT_PARAM:
+		return cli_add_param(sets, arg) ? 2 : 0;
+	case CLI_OPT_VS:
+	case CLI_OPT_VS_SET:
+		return cli_add_variant(v, arg, c == CLI_OPT_VS) ? 2 : 0;
+	case CLI_OPT_VS_PARAM:
+		return cli_add_vs_param(v, arg) ? 2 : 0;
+	case CLI_OPT_HISTORY_BUDGET:
+		return cli_history_budget(arg, budget) ? 2 : 0;
+	}
+	return -1;
+}
+
 int cli_add_set(struct cli_sets *s, const char *arg, bool seed)
 {
 	if (s->n == CLI_MAX_SETS)

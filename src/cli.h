@@ -45,6 +45,31 @@ int cli_add_vs_param(struct variant *v, const char *arg);
 int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct variant *v,
 		     const struct scenario_file *a, struct scenario_file *b);
 
+/*
+ * The options of every command that runs a scenario (run, view, ui): the
+ * scenario's --seed, --set and --param, side B's --vs, --vs-set and
+ * --vs-param, and --history-budget. Long options only, above any letter.
+ */
+enum {
+	CLI_OPT_SEED = 256,
+	CLI_OPT_SET,
+	CLI_OPT_PARAM,
+	CLI_OPT_VS,
+	CLI_OPT_VS_SET,
+	CLI_OPT_VS_PARAM,
+	CLI_OPT_HISTORY_BUDGET,
+};
+#define CLI_SCENARIO_OPTIONS                                                                                \
+	{ "seed", required_argument, NULL, CLI_OPT_SEED }, { "set", required_argument, NULL, CLI_OPT_SET }, \
+		{ "param", required_argument, NULL, CLI_OPT_PARAM },                                        \
+		{ "vs", required_argument, NULL, CLI_OPT_VS },                                              \
+		{ "vs-set", required_argument, NULL, CLI_OPT_VS_SET },                                      \
+	{                                                                                                   \
+		"history-budget", required_argument, NULL, CLI_OPT_HISTORY_BUDGET                           \
+	}
+/* One of them (getopt_long's c and optarg): 0 taken, 2 refused (printed), -1 not one of them. */
+int cli_scenario_option(int c, const char *arg, struct cli_sets *sets, struct variant *v, size_t *budget);
+
 #define DEMO_SCENARIO_NAME "demo"
 
 extern const char demo_scenario_text[];

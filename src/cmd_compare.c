@@ -201,108 +201,138 @@ static void run_pair(struct side *sd, u64 end, struct diverge *div)
 	}
 }
 
+/* A comparison over every seed: what was asked, the sums so far, the first divergence. */
+struct compare_run {
+	struct compare_opts o;
+	struct compare c;
+	struct compare_report r;
+	char la[VARIANT_LABEL_MAX], lb[VARIANT_LABEL_MAX];
+	char *line[2]; /* the first divergence's events, as text */
+	bool file_vs;  /* side B is the scenario's own `vs` lines */
+};
+
+/* Both sides' scenarios for seed k; 2 (printed, nothing left loaded) on error. */
+static int load_sides(struct compare_run *cr, int k, struct side sd[2])
+{
+	struct compare_opts *o = &cr->o;
+	struct cli_sets sets = o->sets;
+
+	if (o->has_seeds) {
+		char seed[32];
+
+		snprintf(seed, sizeof(seed), "%llu", (unsigned long long)(o->seed_first + (u64)k));
+		if (cli_add_set(&sets, seed, true))
+			return 2;
+	}
+	if (cli_load_scenario_sets(o->path, &sets, &sd[0].f))
+		return 2;
+	/* the scenario's own `vs` lines, unless the command line says what B is */
+	if (k == 0 && !variant_given(&o->v)) {
+		cr->file_vs = true;
+		if (!sd[0].f.nr_vs) {
+			side_free(&sd[0]);
+			return cli_usage_error("compare: nothing to compare %s with (give B.scn, --vs, "
+					       "--vs-set or --vs-param, or `vs` lines in the scenario)",
+					       o->path);
+		}
+	}
+	if (cr->file_vs)
+		variant_from_file(&o->v, &sd[0].f);
+	if (cli_load_variant(o->path, &sets, &o->v, &sd[0].f, &sd[1].f)) {
+		side_free(&sd[0]);
+		return 2;
+	}
+	return 0;
+}
+
+/* The first seed sets the labels, the seeds and the window every seed uses. */
+static void first_seed(struct compare_run *cr, const struct scenario_file *a)
+{
+	struct compare_opts *o = &cr->o;
+	struct compare_report *r = &cr->r;
+
+	/* now: with the file's `vs` lines, v points into A's scenario */
+	variant_labels(&o->v, o->path, cr->la, cr->lb);
+	r->seed_first = a->sc.seed;
+	r->seed_last = r->seed_first + (u64)cr->c.nr_seeds - 1;
+	r->from = o->has_window ? o->from : 0;
+	/* A's run ends at its duration: a window past it ends there too */
+	r->to = o->has_window && o->to < a->sc.duration ? o->to : a->sc.duration;
+}
+
+/* Seed k: both sides run and added up; the first divergence looked for on the first. */
+static int compare_seed(struct compare_run *cr, int k)
+{
+	struct compare_report *r = &cr->r;
+	struct side sd[2];
+	struct diverge div;
+	int rc;
+
+	memset(sd, 0, sizeof(sd));
+	rc = load_sides(cr, k, sd);
+	if (rc)
+		return rc;
+	if (k == 0)
+		first_seed(cr, &sd[0].f);
+	if (side_start(&sd[0], cr->o.path, r->from, r->to) ||
+	    side_start(&sd[1], variant_path(&cr->o.v, cr->o.path), r->from, r->to)) {
+		side_free(&sd[0]);
+		side_free(&sd[1]);
+		return 2;
+	}
+	if (k == 0)
+		diverge_init(&div, 0, r->to);
+	run_pair(sd, r->to, k == 0 ? &div : NULL);
+	if (k == 0 && div.found) {
+		r->diverged = true;
+		r->div_time = div.d.time;
+		for (int s = 0; s < 2; s++)
+			if (div.d.has[s])
+				cr->line[s] = event_line(&sd[s], &div.d.ev[s]);
+	}
+	if (k == 0)
+		diverge_free(&div);
+	compare_add(&cr->c, k, &sd[0].m, &sd[1].m);
+	side_free(&sd[0]);
+	side_free(&sd[1]);
+	return 0;
+}
+
+/* The table, text or JSON; 1 if a --fail-if holds. */
+static int compare_print(struct compare_run *cr)
+{
+	struct compare_report *r = &cr->r;
+
+	r->label[0] = cr->la;
+	r->label[1] = cr->lb;
+	r->path[0] = cr->o.path;
+	r->path[1] = variant_path(&cr->o.v, cr->o.path);
+	r->c = &cr->c;
+	r->event[0] = cr->line[0];
+	r->event[1] = cr->line[1];
+	r->nr_fail_if = cr->o.nr_fail_if;
+	r->fail_if = cr->o.fail_if;
+	if (cr->o.json)
+		compare_report_json(stdout, r);
+	else
+		compare_report_text(stdout, r);
+	return compare_report_failed(r) ? 1 : 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_opts o = { 0 };
-	struct compare c;
-	struct diverge div;
-	struct compare_report r = { 0 };
-	char la[VARIANT_LABEL_MAX], lb[VARIANT_LABEL_MAX];
-	char *line[2] = { NULL, NULL };
-	bool file_vs = false;
-	int rc = parse_compare_args(argc, argv, &o);
+	struct compare_run cr = { 0 };
+	int rc = parse_compare_args(argc, argv, &cr.o);
 
 	if (rc)
 		return rc;
-	compare_init(&c, o.has_seeds ? (int)(o.seed_last - o.seed_first + 1) : 1);
-	for (int k = 0; k < c.nr_seeds; k++) {
-		struct cli_sets sets = o.sets;
-		struct side sd[2];
-		u64 end;
-
-		memset(sd, 0, sizeof(sd));
-		if (o.has_seeds) {
-			char seed[32];
-
-			snprintf(seed, sizeof(seed), "%llu", (unsigned long long)(o.seed_first + (u64)k));
-			if (cli_add_set(&sets, seed, true)) {
-				rc = 2;
-				break;
-			}
-		}
-		if (cli_load_scenario_sets(o.path, &sets, &sd[0].f)) {
-			rc = 2;
-			break;
-		}
-		/* the scenario's own `vs` lines, unless the command line says what B is */
-		if (k == 0 && !variant_given(&o.v)) {
-			file_vs = true;
-			if (!sd[0].f.nr_vs) {
-				side_free(&sd[0]);
-				rc = cli_usage_error("compare: nothing to compare %s with (give B.scn, --vs, "
-						     "--vs-set or --vs-param, or `vs` lines in the scenario)",
-						     o.path);
-				break;
-			}
-		}
-		if (file_vs)
-			variant_from_file(&o.v, &sd[0].f);
-		if (cli_load_variant(o.path, &sets, &o.v, &sd[0].f, &sd[1].f)) {
-			side_free(&sd[0]);
-			rc = 2;
-			break;
-		}
-		if (k == 0) {
-			/* now: with the file's `vs` lines, v points into A's scenario */
-			variant_labels(&o.v, o.path, la, lb);
-			r.seed_first = sd[0].f.sc.seed;
-			r.seed_last = r.seed_first + (u64)c.nr_seeds - 1;
-			r.from = o.has_window ? o.from : 0;
-			/* A's run ends at its duration: a window past it ends there too */
-			r.to = o.has_window && o.to < sd[0].f.sc.duration ? o.to : sd[0].f.sc.duration;
-		}
-		end = r.to;
-		if (side_start(&sd[0], o.path, r.from, r.to) ||
-		    side_start(&sd[1], variant_path(&o.v, o.path), r.from, r.to)) {
-			side_free(&sd[0]);
-			side_free(&sd[1]);
-			rc = 2;
-			break;
-		}
-		if (k == 0)
-			diverge_init(&div, 0, end);
-		run_pair(sd, end, k == 0 ? &div : NULL);
-		if (k == 0 && div.found) {
-			r.diverged = true;
-			r.div_time = div.d.time;
-			for (int s = 0; s < 2; s++)
-				if (div.d.has[s])
-					line[s] = event_line(&sd[s], &div.d.ev[s]);
-		}
-		if (k == 0)
-			diverge_free(&div);
-		compare_add(&c, k, &sd[0].m, &sd[1].m);
-		side_free(&sd[0]);
-		side_free(&sd[1]);
-	}
-	if (!rc) {
-		r.label[0] = la;
-		r.label[1] = lb;
-		r.path[0] = o.path;
-		r.path[1] = variant_path(&o.v, o.path);
-		r.c = &c;
-		r.event[0] = line[0];
-		r.event[1] = line[1];
-		r.nr_fail_if = o.nr_fail_if;
-		r.fail_if = o.fail_if;
-		if (o.json)
-			compare_report_json(stdout, &r);
-		else
-			compare_report_text(stdout, &r);
-		rc = compare_report_failed(&r) ? 1 : 0;
-	}
-	free(line[0]);
-	free(line[1]);
-	compare_free(&c);
+	compare_init(&cr.c, cr.o.has_seeds ? (int)(cr.o.seed_last - cr.o.seed_first + 1) : 1);
+	for (int k = 0; k < cr.c.nr_seeds && !rc; k++)
+		rc = compare_seed(&cr, k);
+	if (!rc)
+		rc = compare_print(&cr);
+	free(cr.line[0]);
+	free(cr.line[1]);
+	compare_free(&cr.c);
 	return rc;
 }

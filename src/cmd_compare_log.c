@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "src/base/mem.h"
 #include "cli.h"
 #include "src/analysis/period_log.h"
 
@@ -29,16 +30,8 @@ static char *slurp(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	for (;;) {
-		if (n + 4096 > cap) {
-			char *b = realloc(buf, cap = (cap + 4096) * 2);
-
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = b;
-		}
+		if (n + 4096 > cap)
+			buf = xrealloc(buf, cap = (cap + 4096) * 2);
 		size_t k = fread(buf + n, 1, cap - n, f);
 
 		n += k;
@@ -102,7 +95,7 @@ static int read_path(struct period_log *l, const char *path)
 
 	DIR *d = opendir(path);
 	char **files = NULL;
-	size_t n = 0, prefix = 0;
+	size_t n = 0, cap = 0, prefix = 0;
 	struct dirent *de;
 	int rc = 0;
 
@@ -112,21 +105,14 @@ static int read_path(struct period_log *l, const char *path)
 	}
 	while ((de = readdir(d))) {
 		size_t k = strlen(de->d_name);
-		char **f;
 
 		if (k < 5 || strcmp(de->d_name + k - 4, ".log"))
 			continue;
-		f = realloc(files, (n + 1) * sizeof(*files));
-		if (!f || !(f[n] = strdup(de->d_name))) {
-			files = f ? f : files;
-			rc = 2;
-			break;
-		}
-		files = f;
-		n++;
+		XGROW(files, cap, n);
+		files[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	if (!rc && !n) {
+	if (!n) {
 		fprintf(stderr, "schedscope: %s: no rt-app log (*.log) in this folder\n", path);
 		rc = 2;
 	}

@@ -170,7 +170,57 @@ static int write_output(const char *path, const char *text)
 	return outfile_commit(&o) ? 2 : 0;
 }
 
-int cmd_import(int argc, char **argv)
+struct import_opts {
+	struct import_trace_opts t;
+	struct import_rtapp_opts rt;
+	const char *output, *input;
+	int format;
+};
+
+/* 0 taken, 2 refused (printed). */
+static int import_option(int c, struct import_opts *o)
+{
+	char *e;
+	long h;
+
+	switch (c) {
+	case 'o':
+		o->output = optarg;
+		return 0;
+	case 'F':
+		o->format = parse_format(optarg);
+		if (o->format == IN_AUTO)
+			return cli_usage_error("--format: '%s' is not ftrace, trace-cmd, perf or rtapp",
+					       optarg);
+		return 0;
+	case 'I':
+		o->t.keep_idle = true;
+		return 0;
+	case 'T':
+		o->t.keep_tracer = true;
+		return 0;
+	case 'P':
+		o->t.pin = true;
+		return 0;
+	case 'W':
+		o->rt.workgen = true;
+		return 0;
+	case 'L':
+		o->t.leave_out = optarg;
+		return 0;
+	case 'C':
+		h = strtol(optarg, &e, 10);
+		if (!*optarg || *e || h < 0 || h > 65535)
+			return cli_usage_error(
+				"--cgroup-root: '%s' is not a hierarchy number (see /proc/cgroups)", optarg);
+		o->t.has_cgroup_root = true;
+		o->t.cgroup_root = (int)h;
+		return 0;
+	}
+	return cli_usage_error("import: bad option");
+}
+
+static int parse_import_args(int argc, char **argv, struct import_opts *o)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -183,83 +233,71 @@ int cmd_import(int argc, char **argv)
 		{ "leave-out", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct import_trace_opts o = { 0 };
-	struct import_rtapp_opts ro = { 0 };
-	const char *output = "-";
-	int format = IN_AUTO, c, rc;
-	char *text, *scn = NULL;
-	char err[1024];
-	size_t len;
+	int c, rc;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'F':
-			format = parse_format(optarg);
-			if (format == IN_AUTO)
-				return cli_usage_error("--format: '%s' is not ftrace, trace-cmd, perf or rtapp", optarg);
-			break;
-		case 'I':
-			o.keep_idle = true;
-			break;
-		case 'T':
-			o.keep_tracer = true;
-			break;
-		case 'P':
-			o.pin = true;
-			break;
-		case 'W':
-			ro.workgen = true;
-			break;
-		case 'L':
-			o.leave_out = optarg;
-			break;
-		case 'C': {
-			char *e;
-			long h = strtol(optarg, &e, 10);
-
-			if (!*optarg || *e || h < 0 || h > 65535)
-				return cli_usage_error(
-					"--cgroup-root: '%s' is not a hierarchy number (see /proc/cgroups)",
-					optarg);
-			o.has_cgroup_root = true;
-			o.cgroup_root = (int)h;
-			break;
-		}
-		default:
-			return cli_usage_error("import: bad option");
-		}
+		rc = import_option(c, o);
+		if (rc)
+			return rc;
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("import takes one input file (- for stdin)");
-	if (read_input(argv[optind], &text, &len))
+	o->input = argv[optind];
+	return 0;
+}
+
+/* The input made into scenario text (*scn); 2 (printed) if it cannot be. */
+static int import_convert(struct import_opts *o, char **scn)
+{
+	char *text, err[1024];
+	size_t len;
+	int rc;
+
+	if (read_input(o->input, &text, &len))
 		return 2;
-	if (format == IN_AUTO)
-		format = detect_format(text, len);
-	if (format == IN_JSON)
-		rc = import_json(argv[optind], text, len, &ro, &scn, err, sizeof(err));
+	if (o->format == IN_AUTO)
+		o->format = detect_format(text, len);
+	if (o->format == IN_JSON)
+		rc = import_json(o->input, text, len, &o->rt, scn, err, sizeof(err));
 	else
-		rc = import_trace(argv[optind], text, len, (enum trace_format)format, &o, &scn, stderr, err,
+		rc = import_trace(o->input, text, len, (enum trace_format)o->format, &o->t, scn, stderr, err,
 				  sizeof(err));
 	free(text);
 	if (rc) {
 		fprintf(stderr, "schedscope: %s\n", err);
 		return 2;
 	}
-	/* what we write, run must read: checked before anything is written */
+	return 0;
+}
+
+/* What we write, run must read: checked before anything is written. */
+static int check_reads_back(const struct import_opts *o, const char *scn)
+{
 	struct scenario_file back;
-	if (scenario_parse(strcmp(output, "-") ? output : "imported.scn", scn, strlen(scn), &back, err,
+	char err[1024];
+
+	if (scenario_parse(strcmp(o->output, "-") ? o->output : "imported.scn", scn, strlen(scn), &back, err,
 			   sizeof(err)) < 0) {
-		fprintf(stderr, "schedscope: %s: the scenario made of it would not read back: %s\n",
-			argv[optind], err);
-		free(scn);
+		fprintf(stderr, "schedscope: %s: the scenario made of it would not read back: %s\n", o->input,
+			err);
 		return 2;
 	}
 	scenario_free(&back);
-	rc = write_output(output, scn);
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct import_opts o = { .output = "-", .format = IN_AUTO };
+	char *scn = NULL;
+	int rc = parse_import_args(argc, argv, &o);
+
+	if (rc || (rc = import_convert(&o, &scn)))
+		return rc;
+	rc = check_reads_back(&o, scn);
+	if (!rc)
+		rc = write_output(o.output, scn);
 	free(scn);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sched/api/sched.h"
+#include "src/base/mem.h"
 #include "src/base/outfile.h"
 #include "src/format/breakpoint.h"
 #include "cli.h"
@@ -122,6 +123,86 @@ static void period_line(void *ctx, int task, const struct period_row *r)
 		r->wu_lat / 1000);
 }
 
+/* --until, --window, --trace-window: 0 taken, 2 refused (printed), -1 not one of them. */
+static int time_option(int c, struct run_opts *o)
+{
+	switch (c) {
+	case 'u':
+		if (parse_duration(optarg, strlen(optarg), &o->until) == PARSE_OVERFLOW)
+			return cli_usage_error("--until: '%s' is too large (at most %llus)", optarg,
+					       SCHED_TIME_MAX / NSEC_PER_SEC);
+		if (parse_duration(optarg, strlen(optarg), &o->until) != PARSE_OK)
+			return cli_usage_error("--until: '%s' is not a duration (e.g. 2.5s)", optarg);
+		o->has_until = true;
+		return 0;
+	case 'w':
+		if (cli_parse_window(optarg, &o->win_from, &o->win_to))
+			return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)",
+					       optarg);
+		o->has_window = true;
+		return 0;
+	case 'W':
+		if (cli_parse_window(optarg, &o->trace_from, &o->trace_to))
+			return cli_usage_error("--trace-window: '%s' is not A..B with A < B (e.g. 1s..2s)",
+					       optarg);
+		return 0;
+	}
+	return -1;
+}
+
+/* What the run prints and writes: the same as time_option(). */
+static int output_option(int c, struct run_opts *o)
+{
+	switch (c) {
+	case 'r':
+		if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+			return cli_usage_error("--report: '%s' is not text or json", optarg);
+		o->report = optarg;
+		return 0;
+	case 'c':
+		o->check = true;
+		return 0;
+	case 'd':
+		if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+			return cli_usage_error("--dump-state: '%s' is not text or json", optarg);
+		o->dump_state = optarg;
+		return 0;
+	case 't':
+		o->trace = optarg;
+		return 0;
+	case 'T':
+		o->trace_tasks = optarg;
+		return 0;
+	case 'P':
+		o->periods = optarg;
+		return 0;
+	}
+	return -1;
+}
+
+/* The checks, the breakpoint, then cli_scenario_option(): the same as time_option(). */
+static int check_option(int c, struct run_opts *o)
+{
+	char *endp;
+	long n;
+
+	switch (c) {
+	case 'I':
+		o->check_invariants = true;
+		return 0;
+	case 'b':
+		o->brk = optarg;
+		return 0;
+	case 'R':
+		n = strtol(optarg, &endp, 10);
+		if (*endp || n < 1 || n > 100000)
+			return cli_usage_error("--rewind-check: '%s' is not a count 1..100000", optarg);
+		o->rewind_check = (int)n;
+		return 0;
+	}
+	return cli_scenario_option(c, optarg, &o->sets, &o->v, &o->history_budget);
+}
+
 static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scenario_file *f,
 			  const char **path)
 {
@@ -134,102 +215,28 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		{ "trace-window", required_argument, NULL, 'W' },
 		{ "trace-tasks", required_argument, NULL, 'T' },
 		{ "periods", required_argument, NULL, 'P' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "param", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 'S' },
 		{ "dump-state", required_argument, NULL, 'd' },
 		{ "break", required_argument, NULL, 'b' },
 		{ "rewind-check", required_argument, NULL, 'R' },
 		{ "check-invariants", no_argument, NULL, 'I' },
-		{ "history-budget", required_argument, NULL, 'H' },
-		{ "vs", required_argument, NULL, 'v' },
-		{ "vs-set", required_argument, NULL, 'V' },
-		{ "vs-param", required_argument, NULL, 'X' },
+		CLI_SCENARIO_OPTIONS,
+		{ "vs-param", required_argument, NULL, CLI_OPT_VS_PARAM },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_sets *sets = &o->sets;
-	int c;
+	int c, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			if (parse_duration(optarg, strlen(optarg), &o->until) == PARSE_OVERFLOW)
-				return cli_usage_error("--until: '%s' is too large (at most %llus)", optarg,
-						       SCHED_TIME_MAX / NSEC_PER_SEC);
-			if (parse_duration(optarg, strlen(optarg), &o->until) != PARSE_OK)
-				return cli_usage_error("--until: '%s' is not a duration (e.g. 2.5s)", optarg);
-			o->has_until = true;
-			break;
-		case 'w':
-			if (cli_parse_window(optarg, &o->win_from, &o->win_to))
-				return cli_usage_error("--window: '%s' is not A..B with A < B (e.g. 1s..10s)", optarg);
-			o->has_window = true;
-			break;
-		case 'r':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("--report: '%s' is not text or json", optarg);
-			o->report = optarg;
-			break;
-		case 'c':
-			o->check = true;
-			break;
-		case 'I':
-			o->check_invariants = true;
-			break;
-		case 'H':
-			if (cli_history_budget(optarg, &o->history_budget))
-				return 2;
-			break;
-		case 'b':
-			o->brk = optarg;
-			break;
-		case 'd':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("--dump-state: '%s' is not text or json", optarg);
-			o->dump_state = optarg;
-			break;
-		case 'R': {
-			char *endp;
-			long n = strtol(optarg, &endp, 10);
-			if (*endp || n < 1 || n > 100000)
-				return cli_usage_error("--rewind-check: '%s' is not a count 1..100000", optarg);
-			o->rewind_check = (int)n;
-			break;
-		}
-		case 't':
-			o->trace = optarg;
-			break;
-		case 'W':
-			if (cli_parse_window(optarg, &o->trace_from, &o->trace_to))
-				return cli_usage_error("--trace-window: '%s' is not A..B with A < B (e.g. 1s..2s)", optarg);
-			break;
-		case 'T':
-			o->trace_tasks = optarg;
-			break;
-		case 'P':
-			o->periods = optarg;
-			break;
-		case 's':
-		case 'S':
-			if (cli_add_set(sets, optarg, c == 's'))
-				return 2;
-			break;
-		case 'p':
-			if (cli_add_param(sets, optarg))
-				return 2;
-			break;
-		case 'v':
-		case 'V':
-		case 'X':
-			if (c == 'X' ? cli_add_vs_param(&o->v, optarg)
-				     : cli_add_variant(&o->v, optarg, c == 'v'))
-				return 2;
-			break;
-		default:
+		rc = time_option(c, o);
+		if (rc < 0)
+			rc = output_option(c, o);
+		if (rc < 0)
+			rc = check_option(c, o);
+		if (rc < 0)
 			return cli_usage_error("run: unknown option '%s'", argv[optind - 1]);
-		}
+		if (rc)
+			return rc;
 	}
 	if (optind != argc - 1)
 		return cli_usage_error("run: expected one SCENARIO file");
@@ -237,7 +244,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o, struct scen
 		return cli_usage_error("--break and --rewind-check do not go together");
 	*path = argv[optind];
 
-	return cli_load_scenario_sets(*path, sets, f);
+	return cli_load_scenario_sets(*path, &o->sets, f);
 }
 
 /* --break: the expression, checked before any output is opened. NULL after printing why. */
@@ -284,220 +291,260 @@ static void run_to_break(struct sched_history *h, const struct scenario_file *f,
 	}
 }
 
-int cmd_run(int argc, char **argv)
-{
-	struct run_opts o = { .check_invariants = CHECK_INVARIANTS_DEFAULT,
-			      .history_budget = HISTORY_DEFAULT_BUDGET };
+/* One headless run: what it was asked, what it runs, what it writes. */
+struct run {
+	struct run_opts o;
+	const char *path;
 	struct scenario_file f;
-	struct run_stats rs = { 0 };
-	struct trace_ftrace *tw = NULL;
-	struct trace_perfetto *pw = NULL;
-	struct outfile tf = { .slot = -1 }, pf = { .slot = -1 };
-	struct breakpoint *bp = NULL;
-	struct run_vs *vs = NULL;
-	const char *path = NULL;
-	char err[512];
-	int rc, failed = 0;
+	u64 end, from, to; /* the run's end; the report's window */
+	struct breakpoint *bp;
+	struct sched_engine *e;
+	struct sched_history *h; /* with time travel (--break, --rewind-check) */
+	struct run_stats rs;
+	struct run_vs *vs;
+	struct outfile tf, pf; /* --trace, --periods */
+	struct trace_ftrace *tw;
+	struct trace_perfetto *pw;
+	struct period_log plog;
+	u64 wall;
+	bool hit;
+	int failed;
+};
 
-	rc = parse_run_args(argc, argv, &o, &f, &path);
-	if (rc)
-		return rc;
-
-	u64 end = f.sc.duration;
-	if (o.has_until && o.until > end) {
+/* --until and --break against the scenario; 2 (printed, the scenario freed) if refused. */
+static int run_check(struct run *r)
+{
+	r->end = r->f.sc.duration;
+	if (r->o.has_until && r->o.until > r->end) {
 		char a[32], b[32];
-		rc = cli_usage_error("--until %s is after the scenario's duration %s (use --set duration=)",
-				     format_duration(a, sizeof(a), o.until), format_duration(b, sizeof(b), end));
-		scenario_free(&f);
+		int rc = cli_usage_error(
+			"--until %s is after the scenario's duration %s (use --set duration=)",
+			format_duration(a, sizeof(a), r->o.until), format_duration(b, sizeof(b), r->end));
+		scenario_free(&r->f);
 		return rc;
 	}
-	if (o.has_until)
-		end = o.until;
-	if (o.brk && !(bp = parse_break(&f, o.brk))) {
-		scenario_free(&f);
+	if (r->o.has_until)
+		r->end = r->o.until;
+	if (r->o.brk && !(r->bp = parse_break(&r->f, r->o.brk))) {
+		scenario_free(&r->f);
 		return 2;
 	}
-	u64 from = o.has_window ? o.win_from : 0, to = o.has_window ? o.win_to : end;
+	r->from = r->o.has_window ? r->o.win_from : 0;
+	r->to = r->o.has_window ? r->o.win_to : r->end;
+	return 0;
+}
 
-	struct sched_engine *e = sched_engine_create(&f.sc, err, sizeof(err));
-	if (!e) {
-		fprintf(stderr, "schedscope: %s: %s\n", path, err);
-		breakpoint_free(bp);
-		scenario_free(&f);
-		return 2;
-	}
-	if (o.check_invariants && sched_set_invariant_check(e, invariant_violated, (void *)path)) {
-		fprintf(stderr, "schedscope: %s: out of memory for --check-invariants\n", path);
-		sched_engine_destroy(e);
-		breakpoint_free(bp);
-		scenario_free(&f);
-		return 2;
-	}
+/* A listener on the history when there is one (so it sees each event once), else on the engine. */
+static void run_listen(struct run *r, sched_event_fn fn, void *ctx)
+{
+	if (r->h)
+		history_add_listener(r->h, fn, ctx);
+	else
+		sched_add_listener(r->e, fn, ctx);
+}
 
-	run_stats_init(&rs, &f, from, to, o.check);
-	struct period_log plog = { NULL, f.task_names };
-	/* with time travel, listeners hang on the history so they see each event once */
-	struct sched_history *h = NULL;
-	if (o.rewind_check || o.brk) {
-		if (o.history_budget < history_min_budget(e)) {
+/* The engine, its history and side B, with the statistics listening; 2 (printed) on error. */
+static int run_setup(struct run *r)
+{
+	char err[512];
+
+	r->e = sched_engine_create(&r->f.sc, err, sizeof(err));
+	if (!r->e) {
+		fprintf(stderr, "schedscope: %s: %s\n", r->path, err);
+		return 2;
+	}
+	if (r->o.check_invariants && sched_set_invariant_check(r->e, invariant_violated, (void *)r->path)) {
+		fprintf(stderr, "schedscope: %s: out of memory for --check-invariants\n", r->path);
+		return 2;
+	}
+	run_stats_init(&r->rs, &r->f, r->from, r->to, r->o.check);
+	r->plog = (struct period_log){ NULL, r->f.task_names };
+	if (r->o.rewind_check || r->o.brk) {
+		if (r->o.history_budget < history_min_budget(r->e)) {
 			fprintf(stderr,
 				"schedscope: %s: a history budget of %zu MiB is below the %zu MiB this "
 				"scenario needs\n",
-				path, o.history_budget >> 20, (history_min_budget(e) + (1 << 20) - 1) >> 20);
-			rc = 2;
-			goto out;
+				r->path, r->o.history_budget >> 20,
+				(history_min_budget(r->e) + (1 << 20) - 1) >> 20);
+			return 2;
 		}
-		h = history_create(e, o.history_budget);
+		r->h = history_create(r->e, r->o.history_budget);
 	}
-	if (run_vs_start(&vs, path, &o.sets, &o.v, &f, from, to)) {
-		rc = 2;
-		goto out;
+	if (run_vs_start(&r->vs, r->path, &r->o.sets, &r->o.v, &r->f, r->from, r->to))
+		return 2;
+	run_listen(r, run_stats_event, &r->rs);
+	if (r->vs)
+		run_listen(r, run_vs_event_a, r->vs);
+	return 0;
+}
+
+/* --trace as Perfetto JSON, side B in the same file on the same time axis. */
+static int open_perfetto(struct run *r)
+{
+	struct trace_perfetto_opts po;
+
+	trace_perfetto_opts_for(&po, r->e, true);
+	po.from = r->o.trace_from;
+	po.to = r->o.trace_to;
+	po.tasks = r->o.trace_tasks;
+	r->pw = trace_perfetto_open(r->tf.f, &po);
+	if (!r->pw) {
+		fprintf(stderr, "schedscope: %s: out of memory\n", r->o.trace);
+		return 2;
 	}
-	if (h)
-		history_add_listener(h, run_stats_event, &rs);
-	else
-		sched_add_listener(e, run_stats_event, &rs);
-	if (vs && h)
-		history_add_listener(h, run_vs_event_a, vs);
-	else if (vs)
-		sched_add_listener(e, run_vs_event_a, vs);
-
-	/* before any output is opened, so that its handler passes Ctrl-C on to ours */
-	run_catch_interrupt();
-	if (o.periods) {
-		if (outfile_open(&pf, o.periods)) {
-			rc = 2;
-			goto out;
-		}
-		plog.f = pf.f;
-		fprintf(plog.f, PERIOD_LOG_HEADER);
-		rs.st[0].period_fn = period_line;
-		rs.st[0].period_ctx = &plog;
+	run_listen(r, trace_perfetto_event, r->pw);
+	if (r->vs && run_vs_trace(r->vs, r->pw, &po)) {
+		fprintf(stderr, "schedscope: %s: out of memory\n", r->o.trace);
+		return 2;
 	}
-	if (o.trace) {
-		if (outfile_open(&tf, o.trace)) {
-			rc = 2;
-			goto out;
-		}
-		if (trace_perfetto_wanted(o.trace)) {
-			struct trace_perfetto_opts po;
+	return 0;
+}
 
-			trace_perfetto_opts_for(&po, e, true);
-			po.from = o.trace_from;
-			po.to = o.trace_to;
-			po.tasks = o.trace_tasks;
-			pw = trace_perfetto_open(tf.f, &po);
-			if (!pw) {
-				fprintf(stderr, "schedscope: %s: out of memory\n", o.trace);
-				rc = 2;
-				goto out;
-			}
-			if (h)
-				history_add_listener(h, trace_perfetto_event, pw);
-			else
-				sched_add_listener(e, trace_perfetto_event, pw);
-			/* side B in the same file, on the same time axis */
-			if (vs && run_vs_trace(vs, pw, &po)) {
-				fprintf(stderr, "schedscope: %s: out of memory\n", o.trace);
-				rc = 2;
-				goto out;
-			}
-		} else {
-			struct trace_ftrace_opts to_opts;
-
-			trace_ftrace_opts_for(&to_opts, e);
-			tw = trace_ftrace_open(tf.f, &to_opts);
-			if (h)
-				history_add_listener(h, trace_ftrace_event, tw);
-			else
-				sched_add_listener(e, trace_ftrace_event, tw);
-		}
+/* --periods and --trace, after every check; 2 (printed) on error. */
+static int run_open_outputs(struct run *r)
+{
+	if (r->o.periods) {
+		if (outfile_open(&r->pf, r->o.periods))
+			return 2;
+		r->plog.f = r->pf.f;
+		fprintf(r->plog.f, PERIOD_LOG_HEADER);
+		r->rs.st[0].period_fn = period_line;
+		r->rs.st[0].period_ctx = &r->plog;
 	}
+	if (!r->o.trace)
+		return 0;
+	if (outfile_open(&r->tf, r->o.trace))
+		return 2;
+	if (trace_perfetto_wanted(r->o.trace))
+		return open_perfetto(r);
 
+	struct trace_ftrace_opts to_opts;
+
+	trace_ftrace_opts_for(&to_opts, r->e);
+	r->tw = trace_ftrace_open(r->tf.f, &to_opts);
+	run_listen(r, trace_ftrace_event, r->tw);
+	return 0;
+}
+
+/* --rewind-check, after the run: rewinds and replays must give the same events and state. */
+static void run_rewind_check(struct run *r)
+{
+	struct rewind_check_result res;
+	struct run_progress rp;
+
+	run_progress_start(&rp, "rewind-check", r->e, r->end);
+	rewind_check(r->h, r->end, r->o.rewind_check, r->f.sc.seed, &res, rewind_go_on, &rp);
+	run_progress_end(&rp);
+	fprintf(stderr,
+		"rewind-check: %d targets, %llu mismatching events, %d final states differ; "
+		"rewind wall time p50 %.3f ms, p99 %.3f ms, max %.3f ms; %d checkpoints, %zu KiB\n",
+		res.targets, (unsigned long long)res.mismatches, res.state_diffs, (double)res.p50_ns / 1e6,
+		(double)res.p99_ns / 1e6, (double)res.max_ns / 1e6, history_nr_checkpoints(r->h),
+		history_bytes(r->h) >> 10);
+	if (res.mismatches || res.state_diffs)
+		r->failed++;
+}
+
+/* The run itself: to the end or the breakpoint, then the rewind check and side B. */
+static void run_execute(struct run *r)
+{
 	u64 t0 = run_wall_ns();
-	bool hit = false;
-	if (bp)
-		run_to_break(h, &f, bp, o.brk, end, &hit);
+
+	if (r->bp)
+		run_to_break(r->h, &r->f, r->bp, r->o.brk, r->end, &r->hit);
 	else
-		run_to_end(e, h, end);
-	u64 wall = run_wall_ns() - t0;
+		run_to_end(r->e, r->h, r->end);
+	r->wall = run_wall_ns() - t0;
+	if (r->o.rewind_check && !run_interrupts())
+		run_rewind_check(r);
+	run_stats_finish(&r->rs, sched_now(r->e));
+	if (r->vs)
+		run_vs_run(r->vs, run_interrupts() ? sched_now(r->e) : r->end, sched_now(r->e));
+}
 
-	if (o.rewind_check && !run_interrupts()) {
-		struct rewind_check_result rc_res;
-		struct run_progress rp;
+/* The report, the expects' verdicts, the state dump: on stdout. */
+static void run_print(struct run *r)
+{
+	const struct scenario_file *f = &r->f;
+	char **msg = xcalloc((size_t)f->nr_expects + 1, sizeof(*msg));
+	bool *ok = xcalloc((size_t)f->nr_expects + 1, sizeof(*ok));
 
-		run_progress_start(&rp, "rewind-check", e, end);
-		rewind_check(h, end, o.rewind_check, f.sc.seed, &rc_res, rewind_go_on, &rp);
-		run_progress_end(&rp);
-		fprintf(stderr, "rewind-check: %d targets, %llu mismatching events, %d final states differ; "
-			"rewind wall time p50 %.3f ms, p99 %.3f ms, max %.3f ms; %d checkpoints, %zu KiB\n",
-			rc_res.targets, (unsigned long long)rc_res.mismatches, rc_res.state_diffs,
-			(double)rc_res.p50_ns / 1e6, (double)rc_res.p99_ns / 1e6,
-			(double)rc_res.max_ns / 1e6, history_nr_checkpoints(h), history_bytes(h) >> 10);
-		if (rc_res.mismatches || rc_res.state_diffs)
-			failed++;
-	}
+	if (r->o.check)
+		r->failed += run_stats_check(&r->rs, f, msg, ok);
 
-	run_stats_finish(&rs, sched_now(e));
-	if (vs)
-		run_vs_run(vs, run_interrupts() ? sched_now(e) : end, sched_now(e));
-
-	char **msg = calloc((size_t)f.nr_expects + 1, sizeof(*msg));
-	bool *ok = calloc((size_t)f.nr_expects + 1, sizeof(*ok));
-	if (o.check)
-		failed += run_stats_check(&rs, &f, msg, ok);
-
-	struct report r = { &f, e, &rs.st[0], wall, o.check ? f.nr_expects : 0,
-			    (const char *const *)msg, ok };
-	if (o.report && !strcmp(o.report, "json")) {
-		report_json(stdout, &r);
-	} else if (o.report || (!o.check && !o.brk)) {
-		report_text(stdout, &r);
-		if (vs)
-			run_vs_report_text(vs, stdout, wall);
-	} else if (o.check) {
-		for (int i = 0; i < f.nr_expects; i++)
+	struct report rep = {
+		f, r->e, &r->rs.st[0], r->wall, r->o.check ? f->nr_expects : 0, (const char *const *)msg, ok
+	};
+	if (r->o.report && !strcmp(r->o.report, "json")) {
+		report_json(stdout, &rep);
+	} else if (r->o.report || (!r->o.check && !r->o.brk)) {
+		report_text(stdout, &rep);
+		if (r->vs)
+			run_vs_report_text(r->vs, stdout, r->wall);
+	} else if (r->o.check) {
+		for (int i = 0; i < f->nr_expects; i++)
 			printf("%s\n", msg[i]);
 	}
-	if (o.check && vs)
-		failed += run_vs_check(vs, stdout);
+	if (r->o.check && r->vs)
+		r->failed += run_vs_check(r->vs, stdout);
 	/* a breakpoint hit shows the state it stopped in */
-	if (o.dump_state && !strcmp(o.dump_state, "json"))
-		state_dump_json(stdout, e);
-	else if (o.dump_state || hit)
-		state_dump_text(stdout, e);
-
-	for (int i = 0; i < f.nr_expects; i++)
+	if (r->o.dump_state && !strcmp(r->o.dump_state, "json"))
+		state_dump_json(stdout, r->e);
+	else if (r->o.dump_state || r->hit)
+		state_dump_text(stdout, r->e);
+	for (int i = 0; i < f->nr_expects; i++)
 		free(msg[i]);
 	free(msg);
 	free(ok);
-	rc = failed ? 1 : 0;
-	if (run_interrupts()) {
-		fprintf(stderr,
-			"schedscope: %s: interrupted at %.3f s of %.3f s: the report is the run so far%s\n",
-			path, (double)sched_now(e) / 1e9, (double)end / 1e9,
-			tf.tmp || pf.tmp ? "; no file written (the old one kept)" : "");
-		rc = 130;
-	}
-out:
+}
+
+/* Closes the outputs (committed, or given up after a failure or Ctrl-C) and frees; the exit status. */
+static int run_close(struct run *r, int rc)
+{
 	/* a failed write shows in the FILE, where the commit prints it; other failures here.
 	 * B's writes into A's document: it closes first. */
-	if (run_vs_close_trace(vs) | (tw && trace_ftrace_close(tw)) |
-		    (pw && trace_perfetto_close(pw, sched_now(e))) &&
-	    !ferror(tf.f)) {
-		fprintf(stderr, "schedscope: %s: cannot write: the trace writer failed\n", o.trace);
+	if (run_vs_close_trace(r->vs) | (r->tw && trace_ftrace_close(r->tw)) |
+		    (r->pw && trace_perfetto_close(r->pw, sched_now(r->e))) &&
+	    !ferror(r->tf.f)) {
+		fprintf(stderr, "schedscope: %s: cannot write: the trace writer failed\n", r->o.trace);
 		rc = 2;
 	}
 	/* after a failure or Ctrl-C, no partial file replaces the old one */
-	if (tf.f && (rc >= 2 ? (outfile_abort(&tf), 0) : outfile_commit(&tf)))
+	if (r->tf.f && (rc >= 2 ? (outfile_abort(&r->tf), 0) : outfile_commit(&r->tf)))
 		rc = 2;
-	if (pf.f && (rc >= 2 ? (outfile_abort(&pf), 0) : outfile_commit(&pf)))
+	if (r->pf.f && (rc >= 2 ? (outfile_abort(&r->pf), 0) : outfile_commit(&r->pf)))
 		rc = 2;
-	breakpoint_free(bp);
-	run_vs_free(vs);
-	run_stats_free(&rs);
-	history_destroy(h);
-	sched_engine_destroy(e);
-	scenario_free(&f);
+	breakpoint_free(r->bp);
+	run_vs_free(r->vs);
+	run_stats_free(&r->rs);
+	history_destroy(r->h);
+	sched_engine_destroy(r->e);
+	scenario_free(&r->f);
 	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run r = { .o = { .check_invariants = CHECK_INVARIANTS_DEFAULT,
+				.history_budget = HISTORY_DEFAULT_BUDGET },
+			 .tf = { .slot = -1 },
+			 .pf = { .slot = -1 } };
+	int rc = parse_run_args(argc, argv, &r.o, &r.f, &r.path);
+
+	if (rc || (rc = run_check(&r)))
+		return rc;
+	/* before any output is opened, so that its handler passes Ctrl-C on to ours */
+	if ((rc = run_setup(&r)) || (run_catch_interrupt(), rc = run_open_outputs(&r)))
+		return run_close(&r, rc);
+	run_execute(&r);
+	run_print(&r);
+	rc = r.failed ? 1 : 0;
+	if (run_interrupts()) {
+		fprintf(stderr,
+			"schedscope: %s: interrupted at %.3f s of %.3f s: the report is the run so far%s\n",
+			r.path, (double)sched_now(r.e) / 1e9, (double)r.end / 1e9,
+			r.tf.tmp || r.pf.tmp ? "; no file written (the old one kept)" : "");
+		rc = 130;
+	}
+	return run_close(&r, rc);
 }

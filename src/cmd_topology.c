@@ -388,7 +388,64 @@ static int load(int nargs, char **args, struct sched_topology *t)
 	return 0;
 }
 
-int cmd_topology(int argc, char **argv)
+struct topology_opts {
+	const char *format, *sysroot;
+	bool host;
+	u32 hz;
+	int only_cpu, kv;
+};
+
+/* --kernel MAJOR.MINOR or latest: 0, or 2 (printed). */
+static int parse_kernel(const char *arg, int *kv)
+{
+	int major, minor, n = 0;
+
+	if (!strcmp(arg, "latest"))
+		return 0;
+	if (sscanf(arg, "%d.%d%n", &major, &minor, &n) != 2 || arg[n] ||
+	    !sched_kernel_version_valid(KV(major, minor)))
+		return cli_usage_error("--kernel: '%s' is not a release from 3.0 to %d.%d, or latest", arg,
+				       KV_LATEST / 100, KV_LATEST % 100);
+	*kv = KV(major, minor);
+	return 0;
+}
+
+static int topology_option(int c, struct topology_opts *o)
+{
+	char *end;
+	long v;
+
+	switch (c) {
+	case 'F':
+		if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+			return cli_usage_error("--format: '%s' is not text or json", optarg);
+		o->format = optarg;
+		return 0;
+	case 'h':
+		if (strcmp(optarg, "100") && strcmp(optarg, "250") && strcmp(optarg, "300") &&
+		    strcmp(optarg, "1000"))
+			return cli_usage_error("--hz: '%s' is not one of 100, 250, 300, 1000", optarg);
+		o->hz = (u32)atoi(optarg);
+		return 0;
+	case 'c':
+		v = strtol(optarg, &end, 10);
+		if (!*optarg || *end || v < 0 || v >= SCHED_MAX_CPUS)
+			return cli_usage_error("--cpu: '%s' is not a CPU number", optarg);
+		o->only_cpu = (int)v;
+		return 0;
+	case 'k':
+		return parse_kernel(optarg, &o->kv);
+	case 'H':
+		o->host = true;
+		return 0;
+	case 'S':
+		o->sysroot = optarg;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_topology_args(int argc, char **argv, struct topology_opts *o)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'F' },
@@ -399,95 +456,78 @@ int cmd_topology(int argc, char **argv)
 		{ "sysroot", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *format = "text", *sysroot = NULL;
-	bool host = false;
-	u32 hz = 250;
-	int only_cpu = -1, kv = KV_LATEST, c;
+	int c, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("--format: '%s' is not text or json", optarg);
-			format = optarg;
-			break;
-		case 'h':
-			if (strcmp(optarg, "100") && strcmp(optarg, "250") && strcmp(optarg, "300") &&
-			    strcmp(optarg, "1000"))
-				return cli_usage_error("--hz: '%s' is not one of 100, 250, 300, 1000", optarg);
-			hz = (u32)atoi(optarg);
-			break;
-		case 'c': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 0 || v >= SCHED_MAX_CPUS)
-				return cli_usage_error("--cpu: '%s' is not a CPU number", optarg);
-			only_cpu = (int)v;
-			break;
-		}
-		case 'k': {
-			int major, minor, n = 0;
-			if (!strcmp(optarg, "latest"))
-				break;
-			if (sscanf(optarg, "%d.%d%n", &major, &minor, &n) != 2 || optarg[n] ||
-			    !sched_kernel_version_valid(KV(major, minor)))
-				return cli_usage_error(
-					"--kernel: '%s' is not a release from 3.0 to %d.%d, or latest",
-					optarg, KV_LATEST / 100, KV_LATEST % 100);
-			kv = KV(major, minor);
-			break;
-		}
-		case 'H':
-			host = true;
-			break;
-		case 'S':
-			sysroot = optarg;
-			break;
-		default:
+		rc = topology_option(c, o);
+		if (rc < 0)
 			return cli_usage_error("topology: unknown option '%s'", argv[optind - 1]);
-		}
+		if (rc)
+			return rc;
 	}
-	if (sysroot && !host)
+	if (o->sysroot && !o->host)
 		return cli_usage_error("topology: --sysroot goes with --host");
-	if (host) {
-		if (optind < argc)
-			return cli_usage_error("topology: --host takes no FILE, NAME or KEY=VALUE words");
-		struct sched_topology ht;
-		char herr[1024];
-		if (host_topology_read(sysroot ? sysroot : "/", &ht, herr, sizeof(herr)) < 0) {
-			fprintf(stderr, "schedscope: topology --host: %s\n", herr);
-			return 2;
-		}
-		int hrc = host_topology_write(stdout, &ht) < 0 ? 1 : 0;
-		topology_free(&ht);
-		return hrc;
-	}
-	if (optind >= argc)
+	if (o->host && optind < argc)
+		return cli_usage_error("topology: --host takes no FILE, NAME or KEY=VALUE words");
+	if (!o->host && optind >= argc)
 		return cli_usage_error("topology: expected a FILE, a NAME or KEY=VALUE words");
+	return 0;
+}
 
-	struct sched_topology t;
-	int rc = load(argc - optind, argv + optind, &t);
-	if (rc)
-		return rc;
-	if (only_cpu >= t.nr_cpus) {
-		topology_free(&t);
-		return cli_usage_error("--cpu: CPU %d does not exist (%d CPUs)", only_cpu, t.nr_cpus);
-	}
+/* --host: this machine's topology from sysfs, written as a .topo file. */
+static int host_topology(const struct topology_opts *o)
+{
+	struct sched_topology ht;
+	char herr[1024];
+	int rc;
 
-	char err[512];
-	struct sched_domains *sds = sched_domains_build(&t, kv, err, sizeof(err));
-	if (!sds) {
-		fprintf(stderr, "schedscope: %s: %s\n", t.name, err);
-		topology_free(&t);
+	if (host_topology_read(o->sysroot ? o->sysroot : "/", &ht, herr, sizeof(herr)) < 0) {
+		fprintf(stderr, "schedscope: topology --host: %s\n", herr);
 		return 2;
 	}
-	if (!strcmp(format, "json"))
-		rc = print_json(stdout, &t, sds, hz, only_cpu) < 0 ? 1 : 0;
-	else
-		print_text(stdout, &t, sds, hz, only_cpu);
-	sched_domains_free(sds);
-	topology_free(&t);
+	rc = host_topology_write(stdout, &ht) < 0 ? 1 : 0;
+	topology_free(&ht);
 	return rc;
+}
+
+/* The sched domains the kernel would build on t, printed; t is freed. */
+static int print_domains(const struct topology_opts *o, struct sched_topology *t)
+{
+	struct sched_domains *sds;
+	char err[512];
+	int rc = 0;
+
+	if (o->only_cpu >= t->nr_cpus) {
+		topology_free(t);
+		return cli_usage_error("--cpu: CPU %d does not exist (%d CPUs)", o->only_cpu, t->nr_cpus);
+	}
+	sds = sched_domains_build(t, o->kv, err, sizeof(err));
+	if (!sds) {
+		fprintf(stderr, "schedscope: %s: %s\n", t->name, err);
+		topology_free(t);
+		return 2;
+	}
+	if (!strcmp(o->format, "json"))
+		rc = print_json(stdout, t, sds, o->hz, o->only_cpu) < 0 ? 1 : 0;
+	else
+		print_text(stdout, t, sds, o->hz, o->only_cpu);
+	sched_domains_free(sds);
+	topology_free(t);
+	return rc;
+}
+
+int cmd_topology(int argc, char **argv)
+{
+	struct topology_opts o = { .format = "text", .hz = 250, .only_cpu = -1, .kv = KV_LATEST };
+	struct sched_topology t;
+	int rc = parse_topology_args(argc, argv, &o);
+
+	if (rc)
+		return rc;
+	if (o.host)
+		return host_topology(&o);
+	rc = load(argc - optind, argv + optind, &t);
+	return rc ? rc : print_domains(&o, &t);
 }

@@ -52,7 +52,87 @@ static int open_vs(struct ui *ui, const char *path, const struct cli_sets *sets,
 	return 0;
 }
 
-int cmd_view(int argc, char **argv)
+/* What view and ui both take: the scenario's sets, side B, the history's budget. */
+struct session_opts {
+	struct cli_sets sets;
+	struct variant vs;
+	size_t budget;
+	int colors;
+	const char *commands;
+};
+
+/* An option view and ui share: 0 taken, 2 refused (printed), -1 not one of them. */
+static int session_option(int c, struct session_opts *o)
+{
+	if (c == 'c')
+		return parse_colors(optarg, &o->colors) ? 2 : 0;
+	return cli_scenario_option(c, optarg, &o->sets, &o->vs, &o->budget);
+}
+
+/* The scenario, side B if any, and the visualizer on them. */
+struct session {
+	struct scenario_file f, fb;
+	struct ui ui;
+	bool split;
+};
+
+/* Reads the scenario and chooses side B; 2 (printed) if it does not load. */
+static int session_load(struct session *s, const char *path, struct session_opts *o)
+{
+	if (cli_load_scenario_sets(path, &o->sets, &s->f))
+		return 2;
+	s->split = variant_choose(&o->vs, &s->f);
+	return 0;
+}
+
+/* The visualizer on the loaded scenario, split if side B was chosen; 2 (printed, all freed) on error. */
+static int session_start(struct session *s, const char *path, struct session_opts *o)
+{
+	char err[512];
+
+	if (ui_setup(&s->ui, &s->f, o->budget, err, sizeof(err))) {
+		fprintf(stderr, "schedscope: %s: %s\n", path, err);
+		scenario_free(&s->f);
+		return 2;
+	}
+	if (s->split && open_vs(&s->ui, path, &o->sets, &o->vs, &s->f, &s->fb)) {
+		ui_teardown(&s->ui);
+		scenario_free(&s->f);
+		return 2;
+	}
+	return 0;
+}
+
+static void session_close(struct session *s)
+{
+	ui_teardown(&s->ui);
+	if (s->split)
+		scenario_free(&s->fb);
+	scenario_free(&s->f);
+}
+
+struct view_opts {
+	struct session_opts s;
+	const char *view, *format, *select;
+	u64 at;
+	int w, h;
+};
+
+static int parse_size(const char *arg, int *w, int *h)
+{
+	char *x;
+	long ww = strtol(arg, &x, 10), hh = 0;
+
+	if (*x == 'x')
+		hh = strtol(x + 1, &x, 10);
+	if (*x || ww < 1 || hh < 1 || ww > 1000 || hh > 1000)
+		return cli_usage_error("--size: '%s' is not WxH (e.g. 120x40)", arg);
+	*w = (int)ww;
+	*h = (int)hh;
+	return 0;
+}
+
+static int parse_view_args(int argc, char **argv, struct view_opts *o)
 {
 	static const struct option opts[] = {
 		{ "at", required_argument, NULL, 'a' },
@@ -62,180 +142,153 @@ int cmd_view(int argc, char **argv)
 		{ "select", required_argument, NULL, 'l' },
 		{ "colors", required_argument, NULL, 'c' },
 		{ "commands", required_argument, NULL, 'C' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "param", required_argument, NULL, 'm' },
-		{ "set", required_argument, NULL, 'e' },
-		{ "vs", required_argument, NULL, 'V' },
-		{ "vs-set", required_argument, NULL, 'W' },
-		{ "history-budget", required_argument, NULL, 'H' },
+		CLI_SCENARIO_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_sets sets = { 0 };
-	struct variant vs = { 0 };
-	size_t budget = HISTORY_DEFAULT_BUDGET;
-	const char *view = NULL, *format = "text", *select = NULL, *commands = NULL;
-	u64 at = 0;
-	int w = 120, h = 40, colors = 256, c;
+	int c, rc;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			if (parse_duration(optarg, strlen(optarg), &at) != PARSE_OK)
+			if (parse_duration(optarg, strlen(optarg), &o->at) != PARSE_OK)
 				return cli_usage_error("--at: '%s' is not a duration (e.g. 2.5s)", optarg);
 			break;
-		case 'S': {
-			char *x;
-			long ww = strtol(optarg, &x, 10), hh = 0;
-			if (*x == 'x')
-				hh = strtol(x + 1, &x, 10);
-			if (*x || ww < 1 || hh < 1 || ww > 1000 || hh > 1000)
-				return cli_usage_error("--size: '%s' is not WxH (e.g. 120x40)", optarg);
-			w = (int)ww;
-			h = (int)hh;
+		case 'S':
+			if (parse_size(optarg, &o->w, &o->h))
+				return 2;
 			break;
-		}
 		case 'v':
-			view = optarg;
+			o->view = optarg;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "ansi") && strcmp(optarg, "html"))
 				return cli_usage_error("--format: '%s' is not text, ansi or html", optarg);
-			format = optarg;
+			o->format = optarg;
 			break;
 		case 'l':
 			if (strncmp(optarg, "task=", 5) && strncmp(optarg, "cpu=", 4))
 				return cli_usage_error("--select: '%s' is not task=NAME or cpu=N", optarg);
-			select = optarg;
-			break;
-		case 'c':
-			if (parse_colors(optarg, &colors))
-				return 2;
+			o->select = optarg;
 			break;
 		case 'C':
-			commands = optarg;
-			break;
-		case 's':
-		case 'e':
-			if (cli_add_set(&sets, optarg, c == 's'))
-				return 2;
-			break;
-		case 'm':
-			if (cli_add_param(&sets, optarg))
-				return 2;
-			break;
-		case 'V':
-		case 'W':
-			if (cli_add_variant(&vs, optarg, c == 'V'))
-				return 2;
-			break;
-		case 'H':
-			if (cli_history_budget(optarg, &budget))
-				return 2;
+			o->s.commands = optarg;
 			break;
 		default:
+			rc = session_option(c, &o->s);
+			if (rc >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			return cli_usage_error("view: unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
 		return cli_usage_error("view: expected one SCENARIO file");
+	return 0;
+}
 
-	struct scenario_file f, fb;
-	struct ui ui;
-	char err[512], cmd[300];
-	int rc = 0;
-	bool split;
+/* Run to --at, then what --view, --select and --commands ask; -1 with ui's message on error. */
+static int view_prepare(struct ui *ui, const struct view_opts *o)
+{
+	char cmd[300];
 
-	if (cli_load_scenario_sets(argv[optind], &sets, &f))
-		return 2;
-	split = variant_choose(&vs, &f);
-	if (at > f.sc.duration) {
-		scenario_free(&f);
-		return cli_usage_error("--at: past the end of the run");
+	history_run_until(ui->run.h, o->at);
+	ui_split_sync(ui);
+	if (o->view) {
+		snprintf(cmd, sizeof(cmd), "view %s", o->view);
+		if (ui_command(ui, cmd))
+			return -1;
 	}
-	if (ui_setup(&ui, &f, budget, err, sizeof(err))) {
-		fprintf(stderr, "schedscope: %s: %s\n", argv[optind], err);
-		scenario_free(&f);
-		return 2;
+	if (o->select) {
+		char *eq = strchr(o->select, '=');
+		snprintf(cmd, sizeof(cmd), "select %.*s %s", (int)(eq - o->select), o->select, eq + 1);
+		if (ui_command(ui, cmd))
+			return -1;
 	}
-	ui.colors = !strcmp(format, "text") ? 0 : colors;
-	ui.paused = true;
-	if (split && open_vs(&ui, argv[optind], &sets, &vs, &f, &fb)) {
-		ui_teardown(&ui);
-		scenario_free(&f);
-		return 2;
-	}
-	history_run_until(ui.run.h, at);
-	ui_split_sync(&ui);
-	if (view) {
-		snprintf(cmd, sizeof(cmd), "view %s", view);
-		if (ui_command(&ui, cmd))
-			goto fail;
-	}
-	if (select) {
-		char *eq = strchr(select, '=');
-		snprintf(cmd, sizeof(cmd), "select %.*s %s", (int)(eq - select), select, eq + 1);
-		if (ui_command(&ui, cmd))
-			goto fail;
-	}
-	if (commands && ui_command_file(&ui, commands))
-		goto fail;
+	if (o->s.commands && ui_command_file(ui, o->s.commands))
+		return -1;
 	/* a trace the commands asked for, written before the frame */
-	if (ui.trace) {
-		ui_trace_finish(&ui);
-		if (ui.message_is_error)
-			goto fail;
+	if (ui->trace) {
+		ui_trace_finish(ui);
+		if (ui->message_is_error)
+			return -1;
 	}
-	ui.message[0] = 0;
+	ui->message[0] = 0;
+	return 0;
+}
 
+/* The frame, drawn into a cell buffer and written in --format. */
+static int view_print(struct ui *ui, const struct view_opts *o)
+{
 	struct cellbuf cb;
-	if (cb_init(&cb, w, h)) {
+
+	if (cb_init(&cb, o->w, o->h)) {
 		fprintf(stderr, "schedscope: out of memory\n");
-		rc = 2;
-		goto out;
+		return 2;
 	}
-	ui_draw_frame(&ui, &cb);
-	if (!strcmp(format, "ansi"))
-		cb_write_ansi(&cb, stdout, colors);
-	else if (!strcmp(format, "html"))
+	ui_draw_frame(ui, &cb);
+	if (!strcmp(o->format, "ansi"))
+		cb_write_ansi(&cb, stdout, o->s.colors);
+	else if (!strcmp(o->format, "html"))
 		cb_write_html(&cb, stdout);
 	else
 		cb_write_text(&cb, stdout);
 	cb_free(&cb);
-	goto out;
-fail:
-	fprintf(stderr, "schedscope: %s\n", ui.message);
-	rc = 2;
-out:
-	ui_teardown(&ui);
-	if (split)
-		scenario_free(&fb);
-	scenario_free(&f);
+	return 0;
+}
+
+int cmd_view(int argc, char **argv)
+{
+	struct view_opts o = {
+		.s = { .budget = HISTORY_DEFAULT_BUDGET, .colors = 256 }, .format = "text", .w = 120, .h = 40
+	};
+	struct session s;
+	const char *path;
+	int rc = parse_view_args(argc, argv, &o);
+
+	if (rc)
+		return rc;
+	path = argv[optind];
+	if (session_load(&s, path, &o.s))
+		return 2;
+	if (o.at > s.f.sc.duration) {
+		scenario_free(&s.f);
+		return cli_usage_error("--at: past the end of the run");
+	}
+	if (session_start(&s, path, &o.s))
+		return 2;
+	s.ui.colors = !strcmp(o.format, "text") ? 0 : o.s.colors;
+	s.ui.paused = true;
+	if (view_prepare(&s.ui, &o)) {
+		fprintf(stderr, "schedscope: %s\n", s.ui.message);
+		rc = 2;
+	} else {
+		rc = view_print(&s.ui, &o);
+	}
+	session_close(&s);
 	return rc;
 }
 
-int cmd_ui(int argc, char **argv)
+struct ui_opts {
+	struct session_opts s;
+	const char *speed;
+	bool paused;
+};
+
+static int parse_ui_args(int argc, char **argv, struct ui_opts *o)
 {
 	static const struct option opts[] = {
 		{ "commands", required_argument, NULL, 'C' },
 		{ "colors", required_argument, NULL, 'c' },
 		{ "speed", required_argument, NULL, 'p' },
 		{ "paused", no_argument, NULL, 'P' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "param", required_argument, NULL, 'm' },
-		{ "set", required_argument, NULL, 'e' },
-		{ "vs", required_argument, NULL, 'V' },
-		{ "vs-set", required_argument, NULL, 'W' },
-		{ "history-budget", required_argument, NULL, 'H' },
+		CLI_SCENARIO_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_sets sets = { 0 };
-	struct variant vs = { 0 };
-	size_t budget = HISTORY_DEFAULT_BUDGET;
-	const char *commands = NULL, *speed = NULL;
-	int colors = -1, c;
-	bool paused = false;
+	int c, rc;
 
 	optind = 1;
 	opterr = 0;
@@ -244,84 +297,57 @@ int cmd_ui(int argc, char **argv)
 		case 'C':
 			if (access(optarg, R_OK))
 				return cli_usage_error("--commands: cannot read '%s'", optarg);
-			commands = optarg;
-			break;
-		case 'c':
-			if (parse_colors(optarg, &colors))
-				return 2;
+			o->s.commands = optarg;
 			break;
 		case 'p':
-			speed = optarg;
+			o->speed = optarg;
 			break;
 		case 'P':
-			paused = true;
-			break;
-		case 's':
-		case 'e':
-			if (cli_add_set(&sets, optarg, c == 's'))
-				return 2;
-			break;
-		case 'm':
-			if (cli_add_param(&sets, optarg))
-				return 2;
-			break;
-		case 'V':
-		case 'W':
-			if (cli_add_variant(&vs, optarg, c == 'V'))
-				return 2;
-			break;
-		case 'H':
-			if (cli_history_budget(optarg, &budget))
-				return 2;
+			o->paused = true;
 			break;
 		default:
+			rc = session_option(c, &o->s);
+			if (rc >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			return cli_usage_error("ui: unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc - 1)
 		return cli_usage_error("ui: expected at most one SCENARIO file");
-	const char *path = optind < argc ? argv[optind] : DEMO_SCENARIO_NAME;
+	return 0;
+}
 
-	struct scenario_file f, fb;
-	struct ui ui;
-	char err[512];
-	bool split;
+int cmd_ui(int argc, char **argv)
+{
+	struct ui_opts o = { .s = { .budget = HISTORY_DEFAULT_BUDGET, .colors = -1 } };
+	struct session s;
+	const char *path;
+	int rc = parse_ui_args(argc, argv, &o);
 
+	if (rc)
+		return rc;
+	path = optind < argc ? argv[optind] : DEMO_SCENARIO_NAME;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "schedscope: the visualizer needs a terminal; "
 				"`schedscope view` draws a frame without one\n");
 		return 2;
 	}
-	if (cli_load_scenario_sets(path, &sets, &f))
+	if (session_load(&s, path, &o.s) || session_start(&s, path, &o.s))
 		return 2;
-	split = variant_choose(&vs, &f);
-	if (ui_setup(&ui, &f, budget, err, sizeof(err))) {
-		fprintf(stderr, "schedscope: %s: %s\n", path, err);
-		scenario_free(&f);
-		return 2;
-	}
-	if (split && open_vs(&ui, path, &sets, &vs, &f, &fb)) {
-		ui_teardown(&ui);
-		scenario_free(&f);
-		return 2;
-	}
-	if (speed) {
+	if (o.speed) {
 		char cmd[64];
-		snprintf(cmd, sizeof(cmd), "speed %.50s", speed);
-		if (ui_command(&ui, cmd)) {
-			fprintf(stderr, "schedscope: --%s\n", ui.message);
-			ui_teardown(&ui);
-			if (split)
-				scenario_free(&fb);
-			scenario_free(&f);
+		snprintf(cmd, sizeof(cmd), "speed %.50s", o.speed);
+		if (ui_command(&s.ui, cmd)) {
+			fprintf(stderr, "schedscope: --%s\n", s.ui.message);
+			session_close(&s);
 			return 2;
 		}
 	}
-	ui.paused = paused;
-	int rc = ui_run(&ui, commands, colors);
-	ui_teardown(&ui);
-	if (split)
-		scenario_free(&fb);
-	scenario_free(&f);
+	s.ui.paused = o.paused;
+	rc = ui_run(&s.ui, o.s.commands, o.s.colors);
+	session_close(&s);
 	return rc;
 }

@@ -135,6 +135,17 @@ case_ import-nul 2 "$bin" import nul.txt -o nul.scn
 check import-nul "nul.scn was written" test ! -e nul.scn
 done_ import-nul
 
+# ---- 7. out of memory: a message and exit 2, not an abort ----
+# (not under ASan, whose shadow memory does not start under a small ulimit -v)
+printf 'topology packages=1 cores=64 threads=1\nduration 1s\n' >big.scn
+printf 'task %s count=100000 program="loop { run 1ms; sleep 1ms }"\n' a b >>big.scn
+if (ulimit -v 400000 && "$bin" --version) >/dev/null 2>&1; then
+	case_ out-of-memory 2 sh -c "ulimit -v 400000 && exec \"$bin\" run big.scn --until 10ms"
+	done_ out-of-memory
+else
+	echo "hostile: out-of-memory skipped (the binary does not start under ulimit -v)"
+fi
+
 # ---- 8. what import writes, run reads: 100000 rt-app phases are refused ----
 {
 	printf '{"tasks":{"t":{"loop":1,"phases":{'

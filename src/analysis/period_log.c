@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "period_log.h"
+#include "src/base/mem.h"
 
 const char *const period_col_names[NR_PERIOD_COLS] = {
 	[PC_IDX] = "idx",	    [PC_PERF] = "perf",	    [PC_RUN] = "run",
@@ -88,38 +89,27 @@ struct period_thread *period_log_find(const struct period_log *l, const char *na
 
 static struct period_thread *thread_get(struct period_log *l, const char *name)
 {
-	struct period_thread *t = period_log_find(l, name), *n;
+	struct period_thread *t = period_log_find(l, name);
 
 	if (t)
 		return t;
-	n = realloc(l->thread, ((size_t)l->nr + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	l->thread = n;
+	XGROW(l->thread, l->cap, l->nr);
 	t = &l->thread[l->nr++];
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	return t;
 }
 
-static int add_row(struct period_thread *t, const double *v)
+static void add_row(struct period_thread *t, const double *v)
 {
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-
-		for (int c = 0; c < NR_PERIOD_COLS; c++) {
-			double *p = realloc(t->col[c], cap * sizeof(*p));
-
-			if (!p)
-				return -1;
-			t->col[c] = p;
-		}
-		t->cap = cap;
+		t->cap = t->cap ? t->cap * 2 : 256;
+		for (int c = 0; c < NR_PERIOD_COLS; c++)
+			t->col[c] = xrealloc(t->col[c], t->cap * sizeof(*t->col[c]));
 	}
 	for (int c = 0; c < NR_PERIOD_COLS; c++)
 		t->col[c][t->n] = v[c];
 	t->n++;
-	return 0;
 }
 
 int period_log_read(struct period_log *l, const char *file, const char *thread, const char *text, size_t len,
@@ -178,10 +168,7 @@ int period_log_read(struct period_log *l, const char *file, const char *thread, 
 				    NR_PERIOD_COLS,
 				    "idx perf run period start end rel_st slack c_duration c_period "
 				    "wu_lat");
-		struct period_thread *t = thread_get(l, name);
-
-		if (!t || add_row(t, v))
-			return fail(err, errlen, file, line, "1: out of memory");
+		add_row(thread_get(l, name), v);
 	}
 	return 0;
 }
@@ -220,4 +207,5 @@ void period_log_free(struct period_log *l)
 	free(l->thread);
 	l->thread = NULL;
 	l->nr = 0;
+	l->cap = 0;
 }

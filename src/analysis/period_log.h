@@ -38,6 +38,7 @@ struct period_thread {
 struct period_log {
 	struct period_thread *thread;
 	int nr;
+	size_t cap;
 };
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "breakpoint.h"
+#include "src/base/mem.h"
 
 #define MAX_PATTERN 256
 #define NO_WAKEUP (~0ULL)
@@ -141,11 +142,6 @@ static void advance(struct parser *p)
 	p->lx->at.pos -= cut;
 }
 
-static void *grow(void *p, size_t n, size_t size)
-{
-	return realloc(p, n * size);
-}
-
 /* A task pattern into a new bitmap of pids; returns its offset, -1 on error. */
 /*
  * A name pattern (task or group) into a new bitmap of `words` words: the
@@ -165,12 +161,9 @@ static s32 new_pattern_set(struct parser *p, const struct token *kv, const char 
 	else
 		span_copy(v, pat, MAX_PATTERN);
 
-	u64 *bits = grow(bp->bits, (size_t)(bp->nr_bits + words), sizeof(u64));
-	if (!bits)
-		return lex_error(p->lx, v, "out of memory");
-	bp->bits = bits;
+	bp->bits = xrealloc(bp->bits, (size_t)(bp->nr_bits + words) * sizeof(u64));
 	s32 off = bp->nr_bits;
-	*set = bits + off;
+	*set = bp->bits + off;
 	memset(*set, 0, (size_t)words * sizeof(u64));
 	bp->nr_bits += words;
 	return off;
@@ -230,11 +223,8 @@ static s32 parse_cpus(struct parser *p, const struct token *kv)
 
 	if (lex_cpulist(p->lx, &kv->val, bp->nr_cpus, &mask) < 0)
 		return -1;
-	struct cpumask *m = grow(bp->masks, (size_t)bp->nr_masks + 1, sizeof(*m));
-	if (!m)
-		return lex_error(p->lx, &kv->val, "out of memory");
-	bp->masks = m;
-	m[bp->nr_masks] = mask;
+	bp->masks = xrealloc(bp->masks, ((size_t)bp->nr_masks + 1) * sizeof(*bp->masks));
+	bp->masks[bp->nr_masks] = mask;
 	return bp->nr_masks++;
 }
 
@@ -499,15 +489,11 @@ void breakpoint_free(struct breakpoint *bp)
 
 struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const struct breakpoint_scope *scope)
 {
-	struct breakpoint *bp = calloc(1, sizeof(*bp));
+	struct breakpoint *bp = xcalloc(1, sizeof(*bp));
 	struct parser p = { .lx = lx, .bp = bp, .names = scope->task_names, .group_names = scope->group_names };
 	const char *const *task_names = scope->task_names;
 	int nr_tasks = scope->nr_tasks, nr_cpus = scope->nr_cpus;
 
-	if (!bp) {
-		lex_error(lx, &(struct lex_span){ lx->text, 0, lx->at.line, 1 }, "out of memory");
-		return NULL;
-	}
 	if (nr_tasks < 0 || !task_names)
 		nr_tasks = 0;
 	bp->nr_tasks = nr_tasks;
@@ -534,21 +520,13 @@ struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const struct breakpoin
 		goto fail;
 
 	size_t n = (size_t)(p.last - p.first);
-	bp->text = malloc(n + 1);
-	if (!bp->text) {
-		lex_error(lx, &p.t.s, "out of memory");
-		goto fail;
-	}
+	bp->text = xmalloc(n + 1);
 	memcpy(bp->text, p.first, n);
 	bp->text[n] = 0;
 
 	if (bp->has_latency) {
-		bp->woken_at = malloc(((size_t)nr_tasks + 1) * sizeof(*bp->woken_at));
-		bp->state = malloc((size_t)nr_tasks + 1);
-		if (!bp->woken_at || !bp->state) {
-			lex_error(lx, &p.t.s, "out of memory");
-			goto fail;
-		}
+		bp->woken_at = xmalloc(((size_t)nr_tasks + 1) * sizeof(*bp->woken_at));
+		bp->state = xmalloc((size_t)nr_tasks + 1);
 	}
 	breakpoint_reset(bp);
 	return bp;

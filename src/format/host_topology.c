@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "host_topology.h"
+#include "src/base/mem.h"
 #include "topology_file.h"
 
 #define ID_LIMIT 65536		/* sysfs CPU and node numbers we accept */
@@ -227,16 +228,12 @@ static s32 *f_cluster(struct sched_topo_cpu *c) { return &c->cluster; }
 static s32 *f_core(struct sched_topo_cpu *c) { return &c->core; }
 
 /* Nodes: cpu -> node, and the distance matrix of the nodes that have online CPUs. */
-static int read_nodes(const struct reader *r, const int *dense, struct raw_cpu *raw, int n,
-		      struct sched_topology *t)
+static void read_nodes(const struct reader *r, struct raw_cpu *raw, int n, struct sched_topology *t)
 {
-	bool *has = calloc(ID_LIMIT, sizeof(*has));
-	int *ids = NULL, nr = 0, kept = 0;
-	char *buf = malloc(65536);
-	int rc = -1;
+	bool *has = xcalloc(ID_LIMIT, sizeof(*has));
+	int *ids, nr = 0, kept = 0;
+	char *buf = xmalloc(65536);
 
-	if (!has || !buf)
-		goto oom;
 	for (int i = 0; i < n; i++)
 		raw[i].node = -1;
 	if (read_text(r, buf, 65536, "node/online") < 0 || each_in_list(buf, mark, has) < 0) {
@@ -245,18 +242,14 @@ static int read_nodes(const struct reader *r, const int *dense, struct raw_cpu *
 	}
 	for (int id = 0; id < ID_LIMIT; id++)
 		nr += has[id];
-	ids = calloc((size_t)nr + 1, sizeof(*ids));
-	if (!ids)
-		goto oom;
+	ids = xcalloc((size_t)nr + 1, sizeof(*ids));
 	nr = 0;
 	for (int id = 0; id < ID_LIMIT; id++)
 		if (has[id])
 			ids[nr++] = id;
 
 	/* which CPUs each node has; a node keeps its place only if it has one */
-	int *keep = calloc((size_t)nr + 1, sizeof(*keep));
-	if (!keep)
-		goto oom;
+	int *keep = xcalloc((size_t)nr + 1, sizeof(*keep));
 	for (int k = 0; k < nr; k++) {
 		bool *in = has;		/* reused as the node's CPU set */
 		bool any = false;
@@ -281,11 +274,7 @@ static int read_nodes(const struct reader *r, const int *dense, struct raw_cpu *
 			raw[i].node = 0;	/* a CPU no node lists: the first node */
 
 	t->nr_nodes = kept;
-	t->distance = calloc((size_t)kept * (size_t)kept, sizeof(*t->distance));
-	if (!t->distance) {
-		free(keep);
-		goto oom;
-	}
+	t->distance = xcalloc((size_t)kept * (size_t)kept, sizeof(*t->distance));
 	for (int i = 0; i < kept; i++)
 		for (int j = 0; j < kept; j++)
 			t->distance[i * kept + j] = i == j ? LOCAL_DISTANCE : REMOTE_DISTANCE;
@@ -322,44 +311,24 @@ static int read_nodes(const struct reader *r, const int *dense, struct raw_cpu *
 		}
 	}
 	free(keep);
-	rc = 0;
-	goto out;
-oom:
-	snprintf(r->err, r->errlen, "out of memory");
-out:
 	free(has);
 	free(ids);
 	free(buf);
-	return rc;
 }
 
-int host_topology_read(const char *sysroot, struct sched_topology *out, char *err, size_t errlen)
+/*
+ * The online CPUs (cpu/online, else the cpuN folders) numbered densely in
+ * dense[sysfs id]; how many, or -1 with err set.
+ */
+static int online_cpus(const struct reader *r, bool *online, int *dense, char *buf, size_t size)
 {
-	struct reader r = { .err = err, .errlen = errlen };
-	bool *online = calloc(ID_LIMIT, sizeof(*online));
-	int *dense = malloc(ID_LIMIT * sizeof(*dense));
-	struct raw_cpu *raw = NULL;
-	long (*key)[4] = NULL;
-	char *buf = malloc(65536);
-	int n = 0, rc = -1;
+	int n = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (!sysroot || !*sysroot)
-		sysroot = "/";
-	size_t sl = strlen(sysroot);
-	if ((size_t)snprintf(r.root, sizeof(r.root), "%.*s/sys/devices/system",
-			     (int)(sysroot[sl - 1] == '/' ? sl - 1 : sl), sysroot) >= sizeof(r.root)) {
-		snprintf(err, errlen, "%.64s...: path too long", sysroot);
-		goto out;
-	}
-	if (!online || !dense || !buf)
-		goto oom;
-
-	if (read_text(&r, buf, 65536, "cpu/online") < 0 || each_in_list(buf, mark, online) < 0) {
+	if (read_text(r, buf, size, "cpu/online") < 0 || each_in_list(buf, mark, online) < 0) {
 		memset(online, 0, ID_LIMIT * sizeof(*online));
-		if (scan_dir(&r, "cpu", "cpu", online) < 0) {
-			snprintf(err, errlen, "%s/cpu: %s", r.root, strerror(errno));
-			goto out;
+		if (scan_dir(r, "cpu", "cpu", online) < 0) {
+			snprintf(r->err, r->errlen, "%s/cpu: %s", r->root, strerror(errno));
+			return -1;
 		}
 	}
 	for (int id = 0; id < ID_LIMIT; id++) {
@@ -367,55 +336,56 @@ int host_topology_read(const char *sysroot, struct sched_topology *out, char *er
 		n += online[id];
 	}
 	if (!n) {
-		snprintf(err, errlen, "%s/cpu: no online CPUs", r.root);
-		goto out;
+		snprintf(r->err, r->errlen, "%s/cpu: no online CPUs", r->root);
+		return -1;
 	}
 	if (n > SCHED_MAX_CPUS) {
-		snprintf(err, errlen, "%s/cpu: %d online CPUs (the limit is %d)", r.root, n, SCHED_MAX_CPUS);
-		goto out;
+		snprintf(r->err, r->errlen, "%s/cpu: %d online CPUs (the limit is %d)", r->root, n,
+			 SCHED_MAX_CPUS);
+		return -1;
 	}
-	raw = calloc((size_t)n, sizeof(*raw));
-	key = calloc((size_t)n, sizeof(*key));
-	out->cpu = calloc((size_t)n, sizeof(*out->cpu));
-	if (!raw || !key || !out->cpu)
-		goto oom;
-	out->nr_cpus = n;
-	snprintf(out->name, sizeof(out->name), "host");
+	return n;
+}
 
-	for (int id = 0; id < ID_LIMIT; id++) {
-		if (dense[id] < 0)
-			continue;
-		struct raw_cpu *c = &raw[dense[id]];
-		long v;
-		c->sysid = id;
-		c->package = read_long(&r, &v, "cpu/cpu%d/topology/physical_package_id", id, 0) < 0 || v < 0 ? 0 : v;
-		c->cluster = read_long(&r, &v, "cpu/cpu%d/topology/cluster_id", id, 0) < 0 || v < 0 ? -1 : v;
-		c->core_rep = list_first(&r, dense, "cpu/cpu%d/topology/core_cpus_list", id, 0);
-		if (c->core_rep < 0)
-			c->core_rep = list_first(&r, dense, "cpu/cpu%d/topology/thread_siblings_list", id, 0);
-		if (c->core_rep < 0) {
-			/* no sibling list: the first CPU of the package with its core_id */
-			c->core_rep = dense[id];
-			if (read_long(&r, &v, "cpu/cpu%d/topology/core_id", id, 0) == 0)
-				for (int j = 0; j < dense[id]; j++) {
-					long cj;
-					if (raw[j].package == c->package &&
-					    read_long(&r, &cj, "cpu/cpu%d/topology/core_id", raw[j].sysid, 0) == 0 &&
-					    cj == v) {
-						c->core_rep = j;
-						break;
-					}
-				}
-		}
-		c->llc_rep = read_llc(&r, dense, id);
-		if (read_long(&r, &v, "cpu/cpu%d/cpu_capacity", id, 0) < 0 || v < 1)
-			v = MAX_CAPACITY;
-		c->capacity = v;
-	}
-	if (read_nodes(&r, dense, raw, n, out) < 0)
-		goto out;
+/* The first CPU of sysfs CPU id's core: its sibling list, else the package's CPU with its core_id. */
+static int core_rep(const struct reader *r, const int *dense, const struct raw_cpu *raw, int id)
+{
+	int rep = list_first(r, dense, "cpu/cpu%d/topology/core_cpus_list", id, 0);
+	long v, cj;
 
+	if (rep < 0)
+		rep = list_first(r, dense, "cpu/cpu%d/topology/thread_siblings_list", id, 0);
+	if (rep >= 0)
+		return rep;
+	if (read_long(r, &v, "cpu/cpu%d/topology/core_id", id, 0) == 0)
+		for (int j = 0; j < dense[id]; j++)
+			if (raw[j].package == raw[dense[id]].package &&
+			    read_long(r, &cj, "cpu/cpu%d/topology/core_id", raw[j].sysid, 0) == 0 && cj == v)
+				return j;
+	return dense[id];
+}
+
+/* What sysfs says of the online CPU id: its package, cluster, core, LLC and capacity. */
+static void read_cpu(const struct reader *r, const int *dense, struct raw_cpu *raw, int id)
+{
+	struct raw_cpu *c = &raw[dense[id]];
+	long v;
+
+	c->sysid = id;
+	c->package = read_long(r, &v, "cpu/cpu%d/topology/physical_package_id", id, 0) < 0 || v < 0 ? 0 : v;
+	c->cluster = read_long(r, &v, "cpu/cpu%d/topology/cluster_id", id, 0) < 0 || v < 0 ? -1 : v;
+	c->core_rep = core_rep(r, dense, raw, id);
+	c->llc_rep = read_llc(r, dense, id);
+	if (read_long(r, &v, "cpu/cpu%d/cpu_capacity", id, 0) < 0 || v < 1)
+		v = MAX_CAPACITY;
+	c->capacity = v;
+}
+
+/* Capacities scaled so that the biggest CPU has SCHED_CAPACITY_SCALE, as the kernel does. */
+static void scale_capacities(const struct raw_cpu *raw, int n, struct sched_topology *out)
+{
 	long big = 1;
+
 	for (int i = 0; i < n; i++) {
 		big = raw[i].capacity > big ? raw[i].capacity : big;
 		out->cpu[i].node = raw[i].node;
@@ -425,7 +395,13 @@ int host_topology_read(const char *sysroot, struct sched_topology *out, char *er
 		long cap = (long)(((__int128)raw[i].capacity * MAX_CAPACITY + big / 2) / big);
 		out->cpu[i].capacity = (u32)(cap < 1 ? 1 : cap > MAX_CAPACITY ? MAX_CAPACITY : cap);
 	}
-	/* each level's key holds the level above it, so the ids nest */
+}
+
+/* Package, LLC, cluster, core and thread ids from 0: each level's key holds the level above it, so the ids nest. */
+static void number_levels(const struct raw_cpu *raw, int n, struct sched_topology *out)
+{
+	long(*key)[4] = xcalloc((size_t)n, sizeof(*key));
+
 	for (int i = 0; i < n; i++)
 		memcpy(key[i], (long[4]){ raw[i].package }, sizeof(key[i]));
 	number_by(out, (const long (*)[4])key, f_package);
@@ -444,17 +420,47 @@ int host_topology_read(const char *sysroot, struct sched_topology *out, char *er
 			th += out->cpu[j].core == out->cpu[i].core;
 		out->cpu[i].thread = th;
 	}
+	free(key);
+}
+
+int host_topology_read(const char *sysroot, struct sched_topology *out, char *err, size_t errlen)
+{
+	struct reader r = { .err = err, .errlen = errlen };
+	bool *online = xcalloc(ID_LIMIT, sizeof(*online));
+	int *dense = xmalloc(ID_LIMIT * sizeof(*dense));
+	struct raw_cpu *raw = NULL;
+	char *buf = xmalloc(65536);
+	int n, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!sysroot || !*sysroot)
+		sysroot = "/";
+	size_t sl = strlen(sysroot);
+	if ((size_t)snprintf(r.root, sizeof(r.root), "%.*s/sys/devices/system",
+			     (int)(sysroot[sl - 1] == '/' ? sl - 1 : sl), sysroot) >= sizeof(r.root)) {
+		snprintf(err, errlen, "%.64s...: path too long", sysroot);
+		goto out;
+	}
+	n = online_cpus(&r, online, dense, buf, 65536);
+	if (n < 0)
+		goto out;
+	raw = xcalloc((size_t)n, sizeof(*raw));
+	out->cpu = xcalloc((size_t)n, sizeof(*out->cpu));
+	out->nr_cpus = n;
+	snprintf(out->name, sizeof(out->name), "host");
+	for (int id = 0; id < ID_LIMIT; id++)
+		if (dense[id] >= 0)
+			read_cpu(&r, dense, raw, id);
+	read_nodes(&r, raw, n, out);
+	scale_capacities(raw, n, out);
+	number_levels(raw, n, out);
 	rc = 0;
-	goto out;
-oom:
-	snprintf(err, errlen, "out of memory");
 out:
 	if (rc < 0)
 		topology_free(out);
 	free(online);
 	free(dense);
 	free(raw);
-	free(key);
 	free(buf);
 	return rc;
 }

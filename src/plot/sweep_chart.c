@@ -160,13 +160,179 @@ static void cdf_series(struct chart_series *se, const struct lat_hist *h)
 	se->n = k;
 }
 
+/* What one chart is drawn from: the row, the x axis and its values, the lines. */
+struct chart_build {
+	const struct sweep_plan *p;
+	const struct sweep_variant *v;
+	int nv;
+	const char *rowname;
+	bool group, xnum, has_b;
+	int metric, xa, seeds;
+	const char **xv; /* the x values, in order */
+	int nx;
+	struct line *lines;
+	int nl;
+};
+
+/* The x values (as they first come) and the lines (each key on each side) of the variants. */
+static void collect(struct chart_build *b)
+{
+	b->xv = xcalloc((size_t)b->nv + 1, sizeof(*b->xv));
+	b->lines = xcalloc((size_t)b->nv * 2 + 2, sizeof(*b->lines));
+	for (int i = 0; i < b->nv; i++) {
+		const char *val = b->xa >= 0 ? sweep_value(b->p, &b->v[i].coord, b->xa) : "";
+		bool seen = false;
+		for (int k = 0; k < b->nx && !seen; k++)
+			seen = !strcmp(b->xv[k], val);
+		if (!seen)
+			b->xv[b->nx++] = val;
+		char key[128];
+		line_key(b->p, &b->v[i], b->xa, key, sizeof(key));
+		for (int side = 0; side < 1 + b->has_b; side++) {
+			seen = false;
+			for (int k = 0; k < b->nl && !seen; k++)
+				seen = !strcmp(b->lines[k].key, key) && b->lines[k].side == side;
+			if (!seen) {
+				snprintf(b->lines[b->nl].key, sizeof(b->lines[b->nl].key), "%s", key);
+				b->lines[b->nl++].side = side;
+			}
+		}
+	}
+}
+
+/* Numeric x values sorted: a small insertion sort keeps equal values in order. */
+static void sort_x(struct chart_build *b)
+{
+	for (int i = 1; i < b->nx; i++)
+		for (int k = i; k > 0; k--) {
+			double x0, x1;
+			numeric(b->xv[k - 1], &x0);
+			numeric(b->xv[k], &x1);
+			if (x0 <= x1)
+				break;
+			const char *t = b->xv[k];
+			b->xv[k] = b->xv[k - 1];
+			b->xv[k - 1] = t;
+		}
+}
+
+/* The title, the subtitle (seeds, side B, lines left out) and the caption below. */
+static void titles(struct chart_build *b, struct chart *c)
+{
+	const struct sweep_plan *p = b->p;
+
+	snprintf(c->below, sizeof(c->below),
+		 "Wakeup latency CDF of %.60s, every wakeup of every seed (log scale, "
+		 "from 1 us)",
+		 b->rowname);
+	snprintf(c->title, sizeof(c->title), "%s of %s%s%s", metric_title[b->metric], b->rowname,
+		 p->nr_scenarios == 1 ? " in " : "", p->nr_scenarios == 1 ? p->scen[0].label : "");
+	if (b->seeds > 1)
+		snprintf(c->subtitle, sizeof(c->subtitle),
+			 "%d seeds a point: the mean, and from the lowest to the "
+			 "highest as the %s",
+			 b->seeds, b->xnum ? "band" : "bar");
+	else
+		snprintf(c->subtitle, sizeof(c->subtitle), "one seed a point");
+	if (b->has_b) {
+		size_t k = strlen(c->subtitle);
+		k += (size_t)snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "; B:");
+		for (int i = 0; i < p->nr_vs && k < sizeof(c->subtitle); i++)
+			k += (size_t)snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " %s", p->vs_set[i]);
+	}
+	if (b->nl > CHART_MAX_SERIES) {
+		size_t k = strlen(c->subtitle);
+		snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " (the first %d of %d lines)",
+			 CHART_MAX_SERIES, b->nl);
+		b->nl = CHART_MAX_SERIES;
+	}
+}
+
+/* The main panel's axes: the metric up, the swept key (or the categories) across. */
+static void main_axes(const struct chart_build *b, struct chart_panel *m)
+{
+	snprintf(m->ylabel, sizeof(m->ylabel), "%s", metric_axis[b->metric]);
+	if (b->group && b->metric == METRIC_SHARE)
+		snprintf(m->ylabel, sizeof(m->ylabel), "CPU share of the group (%% of one CPU)");
+	if (b->xa >= 0)
+		snprintf(m->xlabel, sizeof(m->xlabel), "%s%s", b->p->axis[b->xa].key,
+			 b->xnum && b->nx && has_unit(b->xv[0]) ? " (ms)" : "");
+	m->y_from_zero = true;
+	if (!b->xnum) {
+		m->nr_categories = b->nx;
+		m->category = xcalloc((size_t)b->nx + 1, sizeof(char *));
+		for (int k = 0; k < b->nx; k++)
+			m->category[k] = xstrdup(b->xa >= 0 ? b->xv[k] : b->p->scen[0].label);
+	}
+}
+
+/* Line l of the main panel: the metric's mean (and min..max) at each x value. */
+static void main_series(const struct chart_build *b, struct chart_series *se, int l)
+{
+	const struct line *ln = &b->lines[l];
+	int n = 0;
+
+	chart_series_alloc(se, b->nx, b->seeds > 1);
+	se->color = l;
+	snprintf(se->label, sizeof(se->label), "%s%s%s", ln->key, b->has_b ? (ln->key[0] ? " " : "") : "",
+		 b->has_b ? (ln->side ? "B" : "A") : "");
+	if (!se->label[0])
+		snprintf(se->label, sizeof(se->label), "%s", b->rowname);
+	for (int k = 0; k < b->nx; k++) {
+		const struct sweep_vrow *vr = at(b->p, b->v, b->nv, b->xa, ln, b->xv[k], b->rowname);
+		const struct sweep_stat *st = vr ? &vr->m[ln->side][b->metric] : NULL;
+		double scale = b->metric == METRIC_SHARE ? 100.0 : 1.0, x = k;
+
+		if (!st || !st->n)
+			continue;
+		if (b->xnum)
+			numeric(b->xv[k], &x);
+		se->x[n] = x;
+		se->y[n] = st->mean * scale;
+		if (se->lo) {
+			se->lo[n] = st->min * scale;
+			se->hi[n] = st->max * scale;
+		}
+		n++;
+	}
+	se->n = n;
+}
+
+/* Two lines: their latency CDFs, at up to four x values. */
+static void cdf_panels(const struct chart_build *b, struct chart *c)
+{
+	const struct chart_panel *m = &c->panel[0];
+	int picks = MIN(b->nx, CHART_MAX_PANELS - 1);
+
+	for (int q = 0; q < picks; q++) {
+		int k = picks == 1 ? 0 : q * (b->nx - 1) / (picks - 1);
+		struct chart_panel *cp = &c->panel[c->nr_panels++];
+
+		snprintf(cp->title, sizeof(cp->title), "%s%s%s", b->xa >= 0 ? b->p->axis[b->xa].key : "all",
+			 b->xa >= 0 ? "=" : "", b->xa >= 0 ? b->xv[k] : "");
+		snprintf(cp->xlabel, sizeof(cp->xlabel), "wakeup latency (ms)");
+		snprintf(cp->ylabel, sizeof(cp->ylabel), "wakeups at or below (%%)");
+		cp->log_x = cp->steps = cp->y_from_zero = true;
+		cp->nr_series = 2;
+		for (int l = 0; l < 2; l++) {
+			struct chart_series *se = &cp->series[l];
+			se->color = l;
+			snprintf(se->label, sizeof(se->label), "%s", m->series[l].label);
+			const struct sweep_vrow *vr =
+				at(b->p, b->v, b->nv, b->xa, &b->lines[l], b->xv[k], b->rowname);
+			if (vr)
+				cdf_series(se, &vr->lat[b->lines[l].side]);
+		}
+	}
+}
+
 int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant *v, int nv,
 		      const struct chart_opts *o, struct chart *c, char *err, size_t errlen)
 {
-	const struct sweep_plan *p = &r->plan;
-	bool group, xnum, has_b = p->nr_vs > 0;
-	const struct sweep_vrow *row0 = find_row(v, nv, o->row, &group);
-	int metric = o->metric;
+	struct chart_build b = {
+		.p = &r->plan, .v = v, .nv = nv, .has_b = r->plan.nr_vs > 0, .metric = o->metric
+	};
+	const struct sweep_vrow *row0 = find_row(v, nv, o->row, &b.group);
 
 	memset(c, 0, sizeof(*c));
 	if (!nv || !row0) {
@@ -176,152 +342,29 @@ int sweep_chart_build(const struct sweep_results *r, const struct sweep_variant 
 			 o->row ? o->row : "");
 		return -1;
 	}
-	if (metric < 0)
-		metric = group ? METRIC_SHARE : METRIC_P99;
-	if (!sweep_metric_applies(metric, group)) {
-		snprintf(err, errlen, "--metric %s does not apply to %s '%s'", sweep_metric_names[metric],
-			 group ? "the group" : "the task line", row0->name);
+	if (b.metric < 0)
+		b.metric = b.group ? METRIC_SHARE : METRIC_P99;
+	if (!sweep_metric_applies(b.metric, b.group)) {
+		snprintf(err, errlen, "--metric %s does not apply to %s '%s'", sweep_metric_names[b.metric],
+			 b.group ? "the group" : "the task line", row0->name);
 		return -1;
 	}
-	const char *rowname = row0->name;
-	int xa = pick_x(p, &xnum);
-
-	/* the x values, in order: numeric ones sorted, the others as they first come */
-	int nx = 0;
-	const char **xv = xcalloc((size_t)nv + 1, sizeof(*xv));
-	struct line *lines = xcalloc((size_t)nv * 2 + 2, sizeof(*lines));
-	int nl = 0;
-	for (int i = 0; i < nv; i++) {
-		const char *val = xa >= 0 ? sweep_value(p, &v[i].coord, xa) : "";
-		bool seen = false;
-		for (int k = 0; k < nx && !seen; k++)
-			seen = !strcmp(xv[k], val);
-		if (!seen)
-			xv[nx++] = val;
-		char key[128];
-		line_key(p, &v[i], xa, key, sizeof(key));
-		for (int side = 0; side < 1 + has_b; side++) {
-			seen = false;
-			for (int k = 0; k < nl && !seen; k++)
-				seen = !strcmp(lines[k].key, key) && lines[k].side == side;
-			if (!seen) {
-				snprintf(lines[nl].key, sizeof(lines[nl].key), "%s", key);
-				lines[nl++].side = side;
-			}
-		}
-	}
-	if (xnum) {
-		/* a small insertion sort keeps equal values in order */
-		for (int i = 1; i < nx; i++)
-			for (int k = i; k > 0; k--) {
-				double a, b;
-				numeric(xv[k - 1], &a);
-				numeric(xv[k], &b);
-				if (a <= b)
-					break;
-				const char *t = xv[k];
-				xv[k] = xv[k - 1];
-				xv[k - 1] = t;
-			}
-	}
-
-	struct chart_panel *m = &c->panel[0];
+	b.rowname = row0->name;
+	b.xa = pick_x(b.p, &b.xnum);
+	collect(&b);
+	if (b.xnum)
+		sort_x(&b);
 	c->nr_panels = 1;
-	snprintf(c->below, sizeof(c->below),
-		 "Wakeup latency CDF of %.60s, every wakeup of every seed (log scale, "
-		 "from 1 us)",
-		 rowname);
-	int seeds = sweep_seeds_per_variant(p, v[0].scen);
-	snprintf(c->title, sizeof(c->title), "%s of %s%s%s", metric_title[metric], rowname,
-		 p->nr_scenarios == 1 ? " in " : "", p->nr_scenarios == 1 ? p->scen[0].label : "");
-	if (seeds > 1)
-		snprintf(c->subtitle, sizeof(c->subtitle),
-			 "%d seeds a point: the mean, and from the lowest to the "
-			 "highest as the %s",
-			 seeds, xnum ? "band" : "bar");
-	else
-		snprintf(c->subtitle, sizeof(c->subtitle), "one seed a point");
-	if (has_b) {
-		size_t k = strlen(c->subtitle);
-		k += (size_t)snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "; B:");
-		for (int i = 0; i < p->nr_vs && k < sizeof(c->subtitle); i++)
-			k += (size_t)snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " %s", p->vs_set[i]);
-	}
-	if (nl > CHART_MAX_SERIES) {
-		size_t k = strlen(c->subtitle);
-		snprintf(c->subtitle + k, sizeof(c->subtitle) - k, " (the first %d of %d lines)",
-			 CHART_MAX_SERIES, nl);
-		nl = CHART_MAX_SERIES;
-	}
-	snprintf(m->ylabel, sizeof(m->ylabel), "%s", metric_axis[metric]);
-	if (group && metric == METRIC_SHARE)
-		snprintf(m->ylabel, sizeof(m->ylabel), "CPU share of the group (%% of one CPU)");
-	if (xa >= 0)
-		snprintf(m->xlabel, sizeof(m->xlabel), "%s%s", p->axis[xa].key,
-			 xnum && nx && has_unit(xv[0]) ? " (ms)" : "");
-	m->y_from_zero = true;
-	if (!xnum) {
-		m->nr_categories = nx;
-		m->category = xcalloc((size_t)nx + 1, sizeof(char *));
-		for (int k = 0; k < nx; k++)
-			m->category[k] = xstrdup(xa >= 0 ? xv[k] : p->scen[0].label);
-	}
-	m->nr_series = nl;
-	for (int l = 0; l < nl; l++) {
-		struct chart_series *se = &m->series[l];
-		int n = 0;
-
-		chart_series_alloc(se, nx, seeds > 1);
-		se->color = l;
-		snprintf(se->label, sizeof(se->label), "%s%s%s", lines[l].key,
-			 has_b ? (lines[l].key[0] ? " " : "") : "", has_b ? (lines[l].side ? "B" : "A") : "");
-		if (!se->label[0])
-			snprintf(se->label, sizeof(se->label), "%s", rowname);
-		for (int k = 0; k < nx; k++) {
-			const struct sweep_vrow *vr = at(p, v, nv, xa, &lines[l], xv[k], rowname);
-			const struct sweep_stat *st = vr ? &vr->m[lines[l].side][metric] : NULL;
-			double scale = metric == METRIC_SHARE ? 100.0 : 1.0, x = k;
-
-			if (!st || !st->n)
-				continue;
-			if (xnum)
-				numeric(xv[k], &x);
-			se->x[n] = x;
-			se->y[n] = st->mean * scale;
-			if (se->lo) {
-				se->lo[n] = st->min * scale;
-				se->hi[n] = st->max * scale;
-			}
-			n++;
-		}
-		se->n = n;
-	}
-
-	/* two lines: their latency CDFs, at up to four x values */
-	if (nl == 2 && !group) {
-		int picks = MIN(nx, CHART_MAX_PANELS - 1);
-		for (int q = 0; q < picks; q++) {
-			int k = picks == 1 ? 0 : q * (nx - 1) / (picks - 1);
-			struct chart_panel *cp = &c->panel[c->nr_panels++];
-
-			snprintf(cp->title, sizeof(cp->title), "%s%s%s", xa >= 0 ? p->axis[xa].key : "all",
-				 xa >= 0 ? "=" : "", xa >= 0 ? xv[k] : "");
-			snprintf(cp->xlabel, sizeof(cp->xlabel), "wakeup latency (ms)");
-			snprintf(cp->ylabel, sizeof(cp->ylabel), "wakeups at or below (%%)");
-			cp->log_x = cp->steps = cp->y_from_zero = true;
-			cp->nr_series = 2;
-			for (int l = 0; l < 2; l++) {
-				struct chart_series *se = &cp->series[l];
-				se->color = l;
-				snprintf(se->label, sizeof(se->label), "%s", m->series[l].label);
-				const struct sweep_vrow *vr = at(p, v, nv, xa, &lines[l], xv[k], rowname);
-				if (vr)
-					cdf_series(se, &vr->lat[lines[l].side]);
-			}
-		}
-	}
-	free(xv);
-	free(lines);
+	b.seeds = sweep_seeds_per_variant(b.p, v[0].scen);
+	titles(&b, c);
+	main_axes(&b, &c->panel[0]);
+	c->panel[0].nr_series = b.nl;
+	for (int l = 0; l < b.nl; l++)
+		main_series(&b, &c->panel[0].series[l], l);
+	if (b.nl == 2 && !b.group)
+		cdf_panels(&b, c);
+	free(b.xv);
+	free(b.lines);
 	return 0;
 }
 

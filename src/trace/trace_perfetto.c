@@ -20,6 +20,7 @@
 
 #include "src/base/json.h"
 #include "trace_perfetto.h"
+#include "src/base/mem.h"
 
 #define CAT "sched"
 #define NO_END UINT64_MAX
@@ -187,11 +188,7 @@ static struct task_state *task_of(struct trace_perfetto *w, int pid, int cpu)
 
 		while (n <= pid)
 			n *= 2;
-		t = realloc(w->task, (size_t)n * sizeof(*t));
-		if (!t) {
-			w->error = true;
-			return NULL;
-		}
+		t = xrealloc(w->task, (size_t)n * sizeof(*t));
 		memset(t + w->nr_tasks, 0, (size_t)(n - w->nr_tasks) * sizeof(*t));
 		w->task = t;
 		w->nr_tasks = n;

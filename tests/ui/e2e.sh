@@ -126,6 +126,15 @@ $T send-keys -t e2e "frobnicate now" Enter
 check "a bad command shows an error" "error: unknown command 'frobnicate'"
 if [ "$(sim_time)" = "2.000000s" ]; then ok "the bad command changed nothing"; else bad "time moved after a bad command: $(sim_time)"; fi
 
+# a 100 KB paste into the console stops at the 1023 bytes a command may have (issue 19)
+printf 'goto 3s%102400s' '' >"$tmp/paste"
+$T send-keys -t e2e :
+sleep 0.1
+$T load-buffer "$tmp/paste"
+$T paste-buffer -t e2e
+$T send-keys -t e2e Enter
+check "a 100 KB paste is cut at 1023 bytes, the command runs" "PAUSED  3.000000s / 10.000000s" 30
+
 # a breakpoint stops the run and says why
 for c in "goto 900ms" "break at 1s" "speed 1"; do
 	$T send-keys -t e2e :
