@@ -123,6 +123,7 @@ struct parser {
 	struct pending_at *at;
 	struct pending_at *brk;		/* time unused */
 	struct strmap task_names;	/* base name -> task_line index */
+	struct strmap prog_names;	/* program name -> named index: 4096 programs found in O(1), not a walk */
 	struct program_parser programs;
 };
 
@@ -611,10 +612,9 @@ static int do_tunable(struct parser *ps, const struct token *dir)
 
 static struct named_prog *find_program(struct parser *ps, const struct lex_span *name)
 {
-	for (int i = 0; i < ps->nr_named; i++)
-		if (ps->named[i].name.n == name->n && !memcmp(ps->named[i].name.p, name->p, name->n))
-			return &ps->named[i];
-	return NULL;
+	struct map_entry *e = strmap_find(&ps->prog_names, name->p, name->n);
+
+	return e ? &ps->named[e->value] : NULL;
 }
 
 static int do_program(struct parser *ps, const struct token *dir)
@@ -640,6 +640,8 @@ static int do_program(struct parser *ps, const struct token *dir)
 	if (!(p = program_compile(&ps->programs, lx, &open, &name.s)) ||
 	    RESERVE(lx, ps->named, ps->cap_named, ps->nr_named) < 0)
 		return -1;
+	if (strmap_add(&ps->prog_names, name.s.p, name.s.n, ps->nr_named) < 0)
+		return out_of_memory(lx, &name.s);
 	ps->named[ps->nr_named++] = (struct named_prog){ name.s, p };
 	return lex_expect_eol(lx);
 }
@@ -1358,6 +1360,7 @@ static void parser_free(struct parser *ps)
 	free(ps->at);
 	free(ps->brk);
 	free(ps->task_names.e);
+	free(ps->prog_names.e);
 	free(ps->param_given);
 	program_parser_free(&ps->programs);
 	params_free(&ps->params);
