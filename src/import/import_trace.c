@@ -197,6 +197,18 @@ static int refuse(struct importer *im, int col, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * A time ts from the first event: the scenario lasts the span rounded up to
+ * a millisecond, which must be a duration the scenario parser takes.
+ */
+static int check_span(struct importer *im, u64 ts, int col)
+{
+	if (ts - im->t0 <= SCHED_TIME_MAX - NSEC_PER_MSEC)
+		return 0;
+	return refuse(im, col, "%.3f s after the first event: a scenario lasts at most %llu s",
+		      (double)(ts - im->t0) / 1e9, SCHED_TIME_MAX / NSEC_PER_SEC);
+}
+
 /* ---- tasks ---- */
 
 static bool is_tracer(const char *comm)
@@ -905,7 +917,7 @@ static int check_record(struct importer *im, struct trace_rec *r)
 		r->ts = im->tlast;
 	}
 	im->tlast = r->ts;
-	return 0;
+	return check_span(im, r->ts, r->ts_col);
 }
 
 /*
@@ -1009,8 +1021,11 @@ static int read_trace(struct importer *im, const char *text, size_t len, enum tr
 			im->stat_cpu = r.cpu;
 		else if (r.type == TREC_STAT_LOST && r.nr_lost && im->stat_cpu < SCHED_MAX_CPUS)
 			lost_events(im, im->stat_cpu, r.nr_lost);
-		else if (r.type == TREC_STAT_NOW && r.ts > im->end)
+		else if (r.type == TREC_STAT_NOW && r.ts > im->end) {
 			im->end = r.ts;
+			if (im->started && check_span(im, r.ts, 1))
+				return -1;
+		}
 		if (rc == 1) {
 			if (check_record(im, &r))
 				return -1;
