@@ -131,6 +131,7 @@ static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, i
 	if (sel)
 		cb_fill(cb, (struct rect){ a.x, y, a.w, 1 }, ' ', base);
 
+	ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_CPU, cpu);
 	cb_put(cb, x, y, sel ? 0x25b6 : ' ', base);	/* ▶ */
 	cb_put(cb, x + 1, y, core_mark, base);
 	x += 2;
@@ -417,6 +418,7 @@ static int draw_cells(struct pane *pn, struct cellbuf *cb, int x, int y, int per
 				ch = '@';
 		}
 		cb_put(cb, x + (gaps ? strip_x(col) : col), y + row, ch, st);
+		ui_hit(pn, (struct rect){ x + (gaps ? strip_x(col) : col), y + row, 1, 1 }, HIT_CPU, cpu);
 	}
 	return rows;
 }

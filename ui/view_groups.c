@@ -56,6 +56,7 @@ static int draw_tree(struct pane *pn, struct cellbuf *cb, struct rect a, int y, 
 		fmt_dur(left, sizeof(left), (s64)gi.runtime, false);
 	else
 		snprintf(left, sizeof(left), "-");
+	ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_GROUP, g);
 	cb_print(cb, a.x, y, 22, g ? ui_group_style(pn->ui, g) : STYLE_PLAIN, "%s", leaf_name(name, sizeof(name), &gi));
 	cb_print(cb, a.x + 22, y, a.w - 22, st, " %6" PRIu64 " %4s %-16s %9s %5d %8" PRIu64 " %9" PRIu64 " %11s %7ld",
 		 gi.shares, gi.idle ? "idle" : "", q, left, g ? throttled_cpus(pn, g) : 0, gi.nr_periods,
@@ -108,6 +109,7 @@ static void groups_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		sched_group_info(pn->run->e, g, &gi);
 		sched_group_cpu_info(pn->run->e, g, cpu, &c);
 		state = c.curr ? "run" : c.on_rq ? "queued" : "-";
+		ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_GROUP, g);
 		cb_print(cb, a.x + 10, y, 14, ui_group_style(pn->ui, g), "%s", gi.path);
 		cb_print(cb, a.x + 24, y, a.w - 24, STYLE_PLAIN, "%8" PRIu64 " %5s %6d %8" PRIu64 " %8" PRIu64
 			 " %8" PRIu64 " %9s %s", c.weight >> 10, state, c.h_nr_running, c.load_avg,

@@ -214,6 +214,15 @@ static void axis_fit(struct pane *pn, struct axis *ax, const struct rq_ent *ents
 	ax->hi = ax->lo + pn->rq_span;
 }
 
+/* A click on an entity's lane or row selects the task, or the group whose queue it is. */
+static void hit_entity(struct pane *pn, const struct rq_ent *en, struct rect r)
+{
+	if (en->group >= 0)
+		ui_hit(pn, r, HIT_GROUP, en->group);
+	else if (en->ti.pid > 0 && en->ti.pid <= pn->run->f->sc.nr_tasks)
+		ui_hit(pn, r, HIT_TASK, en->ti.pid - 1);
+}
+
 static bool rq_key(struct pane *pn, int key)
 {
 	switch (key) {
@@ -382,6 +391,7 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			int xv = axis_x(&ax, en->rel_v);
 
 			cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);	/* ▶ */
+			hit_entity(pn, en, (struct rect){ a.x, y, a.w, 1 });
 			cb_print(cb, a.x + 1, y, name_w, ns, "%s", en->ti.name);
 			if (en->curr)
 				cb_put(cb, a.x + 1 + MIN((int)strlen(en->ti.name), name_w - 1), y, '*', bold);
@@ -458,6 +468,7 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			break;
 		}
 		cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);
+		hit_entity(pn, en, (struct rect){ a.x, y, a.w, 1 });
 		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(pn->ui, en->group)
 							   : ui_task_style(pn->ui, en->ti.pid), "%s", en->ti.name);
 		if (cfs) {
@@ -488,5 +499,8 @@ const struct view view_runqueue = {
 	.title = "Runqueue",
 	.draw = rq_draw,
 	.key = rq_key,
-	.keys = "z x zoom (locks the axis), a fit the axis, j k scroll, PgUp PgDn ten, Home End",
+	.keys = "z x zoom (locks the axis), a fit the axis, j k scroll, PgUp PgDn ten, Home End; "
+		"a click on a group's line shows its queue",
+	.wheel_up = 'k',
+	.wheel_down = 'j',
 };

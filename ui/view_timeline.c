@@ -330,6 +330,7 @@ static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		struct style ls = cpu == pn->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
 
 		cb_print(cb, a.x, y, label_w - 1, ls, "CPU%-3d", cpu);
+		ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_CPU, cpu); /* a task's span is on top */
 		for (int c = 0; c < cols;) {
 			s32 pid = g->cell[i][c];
 			int run = 1;
@@ -356,6 +357,9 @@ static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 					ts.attr |= A_UNDERLINE_;
 				const char *name = sched_comm(pn->run->e, pid, cpu);
 				int len = (int)strlen(name);
+
+				if (pid <= pn->run->f->sc.nr_tasks)
+					ui_hit(pn, (struct rect){ x, y, run, 1 }, HIT_TASK, pid - 1);
 
 				for (int k = 0; k < run; k++) {
 					u32 ch = k < len ? (u32)(unsigned char)name[k]
@@ -440,5 +444,7 @@ const struct view view_timeline = {
 	.title = "Timeline",
 	.draw = tl_draw,
 	.key = tl_key,
-	.keys = "z x zoom, < > scroll in time (while it is the main view)",
+	.keys = "z x zoom, < > scroll in time (while it is the main view), the wheel scrolls in time",
+	.wheel_up = '<',
+	.wheel_down = '>',
 };
