@@ -29,6 +29,22 @@ static const char *const split_help[] = {
 	"per task A, B and B-A (:diff sort, :diff window).",
 };
 
+static const char status_help[] =
+	"The status line shows the simulated time, speed, paused/running, "
+	"events and checkpoints; captions from the scenario's notes appear above it.";
+
+/* How much of s fits in w columns, cut at a blank (s is ASCII). */
+static int wrap_len(const char *s, int w)
+{
+	int n = (int)strlen(s), cut = w;
+
+	if (n <= w || w < 20)
+		return n;
+	while (cut > w / 2 && s[cut] != ' ')
+		cut--;
+	return s[cut] == ' ' ? cut : w;
+}
+
 static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, int top)
 {
 	const struct keymap *km = &ui->keymap;
@@ -78,14 +94,23 @@ static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, in
 	for (int i = 0; i < ui_nr_views; i++) {
 		ROW(cb_print(cb, r.x + 2, y_, r.w - 2, STYLE_PLAIN, "%d  %-10s %s", i + 1,
 			     ui_views[i]->name, ui_views[i]->title ? ui_views[i]->title : ""));
-		/* the view's own keys, which the keymap above does not list */
-		if (ui_views[i]->keys)
-			ROW(cb_print(cb, r.x + 17, y_, r.w - 17, key, "%s", ui_views[i]->keys));
+		/* the view's own keys, which the keymap above does not list, wrapped */
+		for (const char *k = ui_views[i]->keys; k && *k;) {
+			int n = wrap_len(k, r.w - 17);
+
+			ROW(cb_print(cb, r.x + 17, y_, r.w - 17, key, "%.*s", n, k));
+			k += n;
+			k += strspn(k, " ");
+		}
 	}
 	ROW((void)0);
-	ROW(cb_print(cb, r.x, y_, r.w, dim,
-		     "The status line shows the simulated time, speed, paused/running, events and "
-		     "checkpoints; captions from the scenario's notes appear above it."));
+	for (const char *t = status_help; *t;) {
+		int n = wrap_len(t, r.w);
+
+		ROW(cb_print(cb, r.x, y_, r.w, dim, "%.*s", n, t));
+		t += n;
+		t += strspn(t, " ");
+	}
 #undef ROW
 	return line;
 }

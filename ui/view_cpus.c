@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sched/api/ext.h"
+#include "search.h"
 #include "ui.h"
 
 #define MAX_QUEUE 64
@@ -561,8 +562,11 @@ static void draw_heat(struct pane *pn, struct cellbuf *cb, struct rect a, const 
 		int first = MAX(0, MIN(at - rows / 2, n - rows));
 
 		y++;
-		for (int i = first; i < n && y < bottom; i++, y++)
+		for (int i = first; i < n && y < bottom; i++, y++) {
 			cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
+			if (pn->search[0])
+				search_mark(cb, a.x, y, a.w, pn->search);
+		}
 	}
 	draw_selected_line(pn, cb, a.x, a.y + a.h - 1, a.w);
 }
@@ -586,9 +590,44 @@ static void cpus_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		draw_heat(pn, cb, a, order, n);
 }
 
+/* A CPU's words as a search sees them: CPU N, the running task, the queued ones. */
+static void cpu_text(const struct pane *pn, int cpu, char *out, size_t len)
+{
+	int q[MAX_QUEUE], n = sched_cpu_queue(pn->run->e, cpu, q, MAX_QUEUE);
+	size_t k = (size_t)snprintf(out, len, "CPU%d", cpu);
+
+	for (int i = 0; i < n && k < len; i++) {
+		struct sched_task_info ti;
+
+		sched_task_info(pn->run->e, q[i], &ti);
+		k += (size_t)snprintf(out + k, len - k, " %s", ti.name);
+	}
+}
+
+/* The next (dir 1) or previous (-1) CPU in topology order whose line holds the search. */
+static bool cpus_find(struct pane *pn, int dir)
+{
+	int order[SCHED_MAX_CPUS], n = topo_order(pn, order), at = dir > 0 ? -1 : n;
+	char text[1024];
+
+	for (int i = 0; i < n; i++)
+		if (order[i] == pn->sel_cpu)
+			at = i;
+	for (int i = at + dir; i >= 0 && i < n; i += dir) {
+		cpu_text(pn, order[i], text, sizeof(text));
+		if (search_match(text, pn->search)) {
+			pn->sel_cpu = order[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 const struct view view_cpus = {
 	.name = "cpus",
 	.title = "CPUs",
 	.draw = cpus_draw,
 	.key = NULL,
+	.keys = "/ finds a CPU by its number or the tasks on it; a click selects a CPU",
+	.find = cpus_find,
 };

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "search.h"
 #include "ui.h"
 
 #define RQ_MAX 256
@@ -214,6 +215,28 @@ static void axis_fit(struct pane *pn, struct axis *ax, const struct rq_ent *ents
 	ax->hi = ax->lo + pn->rq_span;
 }
 
+/* The next (dir 1) or previous (-1) task of the queue shown, from the
+ * selected one, whose name holds the search: selected, and scrolled to. */
+static bool rq_find(struct pane *pn, int dir)
+{
+	struct sched_entity_info q[RQ_MAX];
+	int cpu = pn->sel_cpu >= 0 && pn->sel_cpu < sched_nr_cpus(pn->run->e) ? pn->sel_cpu : 0;
+	int group = pn->sel_group > 0 && pn->sel_group < sched_nr_groups(pn->run->e) ? pn->sel_group : 0;
+	int n = sched_cfs_rq_entities(pn->run->e, cpu, group, q, RQ_MAX), at = dir > 0 ? -1 : n;
+
+	for (int i = 0; i < n; i++)
+		if (q[i].task >= 0 && q[i].task == pn->sel_task)
+			at = i;
+	for (int i = at + dir; i >= 0 && i < n; i += dir) {
+		if (q[i].task < 0 || !search_match(pn->run->f->sc.task[q[i].task].name, pn->search))
+			continue;
+		pn->sel_task = q[i].task;
+		pn->rq_top = i; /* the draw keeps the last page full */
+		return true;
+	}
+	return false;
+}
+
 /* A click on an entity's lane or row selects the task, or the group whose queue it is. */
 static void hit_entity(struct pane *pn, const struct rq_ent *en, struct rect r)
 {
@@ -393,6 +416,8 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);	/* ▶ */
 			hit_entity(pn, en, (struct rect){ a.x, y, a.w, 1 });
 			cb_print(cb, a.x + 1, y, name_w, ns, "%s", en->ti.name);
+			if (pn->search[0])
+				search_mark(cb, a.x + 1, y, name_w, pn->search);
 			if (en->curr)
 				cb_put(cb, a.x + 1 + MIN((int)strlen(en->ti.name), name_w - 1), y, '*', bold);
 			for (int x = ax.x0; x < ax.x0 + ax.w; x++)
@@ -471,6 +496,8 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		hit_entity(pn, en, (struct rect){ a.x, y, a.w, 1 });
 		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(pn->ui, en->group)
 							   : ui_task_style(pn->ui, en->ti.pid), "%s", en->ti.name);
+		if (pn->search[0])
+			search_mark(cb, a.x + 2, y, name_w, pn->search);
 		if (cfs) {
 			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs,
 				 " %-8s %14s %12s %12s %8" PRIu64, state,
@@ -501,6 +528,7 @@ const struct view view_runqueue = {
 	.key = rq_key,
 	.keys = "z x zoom (locks the axis), a fit the axis, j k scroll, PgUp PgDn ten, Home End; "
 		"a click on a group's line shows its queue",
+	.find = rq_find,
 	.wheel_up = 'k',
 	.wheel_down = 'j',
 };

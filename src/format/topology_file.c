@@ -769,9 +769,11 @@ int topology_resolve(const char *name, const char *scenario_path, char *path, si
 		if (k > 0 && (size_t)k < pathlen && is_file(path))
 			return 0;
 	}
-	snprintf(err, errlen, "topology '%.64s' not found (no %.64s.topo in the scenario's folder, its "
+	snprintf(err, errlen,
+		 "topology '%.64s' not found (no %.64s.topo in the scenario's folder, its "
 		 "topologies/ or ../topologies/, $SCHEDSCOPE_DATADIR/topologies, %s/topologies "
-		 "or ./topologies)", name, name, SCHEDSCOPE_DATADIR);
+		 "or ./topologies)",
+		 name, name, SCHEDSCOPE_DATADIR);
 	return -1;
 }
 

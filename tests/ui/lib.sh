@@ -66,10 +66,16 @@ sim_events() {
 }
 
 # start NAME ARGS...: a session running the binary; its exit status goes to $tmp/rc
+# (a server still exiting after the last session was killed refuses it: try again)
 start() {
 	rm -f "$tmp/rc"
-	$T new-session -d -s e2e -x 100 -y 30 \
-		"sh -c 'echo \$\$ > $tmp/pid; exec env LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600"
+	for try in 1 2 3 4 5; do
+		$T new-session -d -s e2e -x 100 -y 30 \
+			"sh -c 'echo \$\$ > $tmp/pid; exec env LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600" \
+			2>/dev/null && return
+		sleep 0.2
+	done
+	echo "$suite: tmux would not start a session"
 }
 
 # wait_exit: until the program has exited; prints its status

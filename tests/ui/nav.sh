@@ -192,7 +192,7 @@ if screen | grep -qF "hide one field"; then bad "the events view's keys show bef
 $T send-keys -t e2e /
 sleep 0.1
 $T send-keys -t e2e "hide one field" Enter
-check "/ in the help scrolls to the match" "h l hide one field less or more"
+check "/ in the help scrolls to the match" "hide one field less or more (scroll sideways)"
 $T send-keys -t e2e Escape
 sleep 0.2
 cmd "search nosuchthing"
@@ -203,6 +203,47 @@ sleep 0.1
 $T send-keys -t e2e "hog.0" Enter
 check "/ in the migrations list" "/hog.0  (n next, N previous)"
 if screen | grep "^>" | grep -q "hog.0 "; then ok "the selected migration is hog.0's"; else bad "no hog.0 migration selected"; fi
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
+
+# the cpus, runqueue and groups views search too
+start ui "$bal" --paused --set noise=off
+cmd "goto 392100us"
+cmd "view cpus"
+cmd "search hog.13"
+check "/ in the cpus view selects the CPU hog.13 is on" "/hog.13  (n next, N previous)"
+if screen | grep "▶" | grep -q "hog.13"; then ok "the selected CPU's line holds hog.13"; else bad "the selected CPU's line lacks hog.13"; fi
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
+cat > "$tmp/sixty.scn" <<'SCN'
+topology single
+duration 1s
+task t count=60 program="run forever"
+SCN
+start ui "$tmp/sixty.scn" --paused
+cmd "goto 200ms"
+cmd "view runqueue"
+check "sixty tasks queued" "nr_running 60"
+if screen | grep -q "^ *t\.47 "; then bad "t.47 shows before the search"; else ok "t.47 is below the first page"; fi
+cmd "search t.47"
+check "/ in the runqueue view selects a task further down" "task t.47"
+if screen | grep -q "t\.47 "; then ok "and scrolls to its lane"; else bad "t.47's lane is not shown"; fi
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
+start ui scenarios/groups-nested.scn --paused
+cmd "goto 100ms"
+cmd "view groups"
+path=$(screen | sed -n 's/^ *\(\/[a-z]*\/[a-z]*\) .*/\1/p' | head -n1)
+leaf=${path##*/}
+if [ -n "$leaf" ]; then
+	cmd "search $leaf"
+	check "/ in the groups view selects a group by its path" "selected $path"
+else
+	bad "no nested group in groups-nested.scn"
+fi
 $T send-keys -t e2e q
 wait_exit > /dev/null
 $T kill-session -t e2e 2>/dev/null
