@@ -189,6 +189,7 @@ test: check-deps
 	@tests/run-sweep.sh ./schedscope
 	@tests/run-compare.sh ./schedscope
 	@tests/run-hostile.sh ./schedscope
+	@tests/run-install.sh
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh

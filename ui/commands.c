@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/path.h"
 #include "src/format/breakpoint.h"
 #include "src/format/command.h"
 #include "src/format/diff_expr.h"
@@ -495,7 +496,7 @@ static int c_goto(struct ui *ui, struct pane *pn, struct args *a)
 static int c_trace(struct ui *ui, struct pane *pn, struct args *a)
 {
 	u64 from = 0, to = 0;
-	char t[32];
+	char t[32], path[1024], err[512];
 
 	if (a->n < 2 || a->n > 3) {
 		ui_error(ui, "trace: expected FILE [FROM..TO] (FILE.json for Perfetto)");
@@ -521,7 +522,12 @@ static int c_trace(struct ui *ui, struct pane *pn, struct args *a)
 			 ui_time_text(sched_now(pn->run->e), t, sizeof(t)));
 		return -1;
 	}
-	return ui_trace_start(ui, pn->run, a->w[1], from, to);
+	/* no shell reads the console: ~ is expanded here */
+	if (path_expand(a->w[1], path, sizeof(path), err, sizeof(err))) {
+		ui_error(ui, "trace: %s", err);
+		return -1;
+	}
+	return ui_trace_start(ui, pn->run, path, from, to);
 }
 
 static int c_checkpoint(struct ui *ui, struct pane *pn, struct args *a)

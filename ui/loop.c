@@ -135,7 +135,7 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 	struct style bar = st_bar, key = st_bar_key;
 	const struct pane *pn = ui_focus(ui);
 	const struct ui_run *run = pn->run;
-	char t[32], sp[32];
+	char t[32], sp[64];
 	const char *state;
 	struct style sst;
 
@@ -157,7 +157,9 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 	int x = cb_print(cb, 0, y, cb->w, sst, "%s", state);
 	x += cb_print(cb, x, y, cb->w - x, key, " %s", ui_time_text(sched_now(run->e), t, sizeof(t)));
 	x += cb_print(cb, x, y, cb->w - x, bar, " / %s", ui_time_text(run->f->sc.duration, t, sizeof(t)));
-	x += cb_print(cb, x, y, cb->w - x, bar, "  speed %s", ui_speed_text(ui->speed, sp, sizeof(sp)));
+	x += cb_print(cb, x, y, cb->w - x, bar, "  speed %s",
+		      ui->paused ? ui_speed_text(ui->speed, sp, sizeof(sp))
+				 : rate_status(&ui->rate, ui->speed, sp, sizeof(sp)));
 	x += cb_print(cb, x, y, cb->w - x, bar, "  events %llu",
 		      (unsigned long long)sched_nr_events(run->e));
 	x += cb_print(cb, x, y, cb->w - x, bar, "  cp %d", history_nr_checkpoints(run->h));
@@ -283,7 +285,7 @@ static void advance(struct ui *ui, u64 wall_dt)
 	struct pane *pn = ui_focus(ui);
 	struct ui_run *run = pn->run;
 	u64 deadline = wall_ns() + ENGINE_BUDGET_NS, end = run->f->sc.duration;
-	u64 now = sched_now(run->e), target;
+	u64 now = sched_now(run->e), target, asked = wall_dt;
 
 	if (wall_dt > MAX_WALL_STEP_NS)
 		wall_dt = MAX_WALL_STEP_NS;
@@ -311,6 +313,7 @@ static void advance(struct ui *ui, u64 wall_dt)
 		if (wall_ns() > deadline)
 			break;
 	}
+	rate_add(&ui->rate, asked, sched_now(run->e) - now);
 	ui_split_sync(ui);
 	if (sched_finished(run->e) || sched_now(run->e) >= end) {
 		ui->paused = true;
@@ -394,6 +397,8 @@ static bool tick(struct ui *ui, u64 now, u64 *last_adv)
 	if (!ui->paused) {
 		advance(ui, now - *last_adv);
 		dirty = true;
+	} else {
+		rate_reset(&ui->rate);
 	}
 	*last_adv = now;
 	/* a trace in the background: its progress in the status line, then its message */

@@ -10,6 +10,7 @@
 #include "sched/api/history.h"
 #include "src/format/scenario_file.h"
 #include "cellbuf.h"
+#include "rate.h"
 
 struct breakpoint;
 struct grid;
@@ -196,6 +197,7 @@ struct ui {
 	/* run control */
 	bool paused;
 	double speed;		/* simulated seconds per wall second; 0 = as fast as it goes */
+	struct rate_meter rate; /* the speed achieved, for the status line */
 	size_t history_budget;	/* each run's (--history-budget) */
 	bool quit;
 	int colors;		/* 256, 16 or 0 (monochrome, NO_COLOR) */

@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/base/mem.h"
 #include "topology_file.h"
@@ -715,20 +716,41 @@ static void scenario_dir(const char *scenario_path, char *dir, size_t len)
 			 scenario_path);
 }
 
+/* The folder of the running program (empty if unknown), so that an install
+ * moved as a whole (DESTDIR, a tarball) finds its own share/ folder. */
+static void exe_dir(char *dir, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+
+	if (n <= 0 || (size_t)n >= len - 1) {
+		dir[0] = 0;
+		return;
+	}
+	dir[n] = 0;
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		dir[0] = 0;
+}
+
 /* The folders a topology name is looked up in, in order. */
 static int search_dirs(const char *scenario_path, char dirs[][1100])
 {
 	const char *env = getenv("SCHEDSCOPE_DATADIR");
-	char dir[1024];
+	char dir[1024], exe[1024];
 	int n = 0;
 
 	scenario_dir(scenario_path, dir, sizeof(dir));
+	exe_dir(exe, sizeof(exe));
+	/* the install target's layout: BINDIR/schedscope, BINDIR/../share/schedscope/topologies */
 	const char *const where[][2] = {
 		{ dir, "" },
 		{ dir, "/topologies" },
 		{ dir, "/../topologies" },
 		{ env, "/topologies" },
 		{ SCHEDSCOPE_DATADIR, "/topologies" },
+		{ exe, "/../share/schedscope/topologies" },
 		{ "topologies", "" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(where); i++)
@@ -771,8 +793,8 @@ int topology_resolve(const char *name, const char *scenario_path, char *path, si
 	}
 	snprintf(err, errlen,
 		 "topology '%.64s' not found (no %.64s.topo in the scenario's folder, its "
-		 "topologies/ or ../topologies/, $SCHEDSCOPE_DATADIR/topologies, %s/topologies "
-		 "or ./topologies)",
+		 "topologies/ or ../topologies/, $SCHEDSCOPE_DATADIR/topologies, %s/topologies, "
+		 "../share/schedscope/topologies beside the program or ./topologies)",
 		 name, name, SCHEDSCOPE_DATADIR);
 	return -1;
 }

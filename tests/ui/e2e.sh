@@ -103,6 +103,38 @@ else
 fi
 $T kill-session -t e2e 2>/dev/null
 
+# ---- the console's paths, and the speed the run really goes at ----
+mkdir -p "$tmp/home"
+cat > "$tmp/long.scn" <<'SCN'
+topology packages=2 cores=64 threads=2
+duration 3600s
+task hog count=300 program="loop { run 3ms; sleep 1ms }"
+SCN
+START_ENV="HOME=$tmp/home" start ui "$tmp/long.scn" --paused
+check "a long run starts paused" "PAUSED  0.000000s"
+for c in "goto 50ms" "trace ~/x.trace"; do
+	$T send-keys -t e2e :
+	sleep 0.1
+	$T send-keys -t e2e "$c" Enter
+done
+if wait_for "records to $tmp/home/x" && [ -s "$tmp/home/x.trace" ]; then
+	ok ":trace ~/x.trace writes into \$HOME"
+else
+	bad ":trace ~/x.trace did not write $tmp/home/x.trace"
+fi
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "speed 100" Enter
+$T send-keys -t e2e Space
+# 256 CPUs at 1000 ticks a simulated second each cannot go at 100x here
+check "the status line shows the real rate beside the asked one" "speed 100x asked, " 8
+$T send-keys -t e2e Space
+check "paused: the asked speed alone" "PAUSED"
+if status_line | grep -q "speed 100x  "; then ok "paused: no real rate"; else bad "paused: $(status_line)"; fi
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
+
 # ---- the runqueue's number line: a stable axis, zoom lock, every task reachable ----
 cat > "$tmp/sixty.scn" <<'SCN'
 topology single

@@ -71,7 +71,7 @@ start() {
 	rm -f "$tmp/rc"
 	for try in 1 2 3 4 5; do
 		$T new-session -d -s e2e -x 100 -y 30 \
-			"sh -c 'echo \$\$ > $tmp/pid; exec env LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600" \
+			"sh -c 'echo \$\$ > $tmp/pid; exec env ${START_ENV:-} LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600" \
 			2>/dev/null && return
 		sleep 0.2
 	done

@@ -675,6 +675,37 @@ static void test_task_numbers(void **state)
 	fx_free(x);
 }
 
+/* A sleeping task is not queued: its lag is the one kept for placement. */
+static void test_task_saved_lag(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 200 * NSEC_PER_MSEC, 120, 40);
+	struct sched_task_info ti;
+	char want[128];
+	u64 t = 200 * NSEC_PER_MSEC;
+
+	x->pane->sel_task = 2; /* sleeper */
+	for (sched_task_info(x->e, 2, &ti); ti.on_rq && t < 300 * NSEC_PER_MSEC;
+	     sched_task_info(x->e, 2, &ti))
+		history_run_until(x->h, t += 100 * NSEC_PER_USEC);
+	assert_false(ti.on_rq);
+	draw(x, &view_task);
+	snprintf(want, sizeof(want), "saved lag (not queued) %" PRId64 " ns", ti.vlag);
+	assert_true(screen_has(x, want));
+	assert_true(screen_has(x, "eligible: not queued"));
+	assert_false(screen_has(x, "eligible: no "));
+
+	/* a queued one has a lag and an eligibility */
+	x->pane->sel_task = 1; /* beta */
+	sched_task_info(x->e, 1, &ti);
+	assert_true(ti.on_rq);
+	draw(x, &view_task);
+	snprintf(want, sizeof(want), "  lag %" PRId64 " ns", ti.vlag);
+	assert_true(screen_has(x, want));
+	assert_false(screen_has(x, "saved lag"));
+	assert_true(screen_has(x, ti.eligible ? "eligible: yes " : "eligible: no "));
+	fx_free(x);
+}
+
 /* ---- every view, small and big ---- */
 
 static void all_views(struct fx *x)
@@ -733,13 +764,13 @@ static void test_256_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpus_rows),     cmocka_unit_test(test_runqueue_eevdf),
-		cmocka_unit_test(test_runqueue_cfs),  cmocka_unit_test(test_runqueue_pick_is_engines),
-		cmocka_unit_test(test_runqueue_ext),  cmocka_unit_test(test_timeline_lane),
-		cmocka_unit_test(test_timeline_keys), cmocka_unit_test(test_events_order_and_filter),
-		cmocka_unit_test(test_task_numbers),  cmocka_unit_test(test_small_screen),
-		cmocka_unit_test(test_256_cpus),      cmocka_unit_test(test_events_search_and_sideways),
-		cmocka_unit_test(test_clicks),
+		cmocka_unit_test(test_cpus_rows),      cmocka_unit_test(test_runqueue_eevdf),
+		cmocka_unit_test(test_runqueue_cfs),   cmocka_unit_test(test_runqueue_pick_is_engines),
+		cmocka_unit_test(test_runqueue_ext),   cmocka_unit_test(test_timeline_lane),
+		cmocka_unit_test(test_timeline_keys),  cmocka_unit_test(test_events_order_and_filter),
+		cmocka_unit_test(test_task_numbers),   cmocka_unit_test(test_small_screen),
+		cmocka_unit_test(test_task_saved_lag), cmocka_unit_test(test_256_cpus),
+		cmocka_unit_test(test_events_search_and_sideways), cmocka_unit_test(test_clicks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
