@@ -764,13 +764,20 @@ static void test_256_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpus_rows),      cmocka_unit_test(test_runqueue_eevdf),
-		cmocka_unit_test(test_runqueue_cfs),   cmocka_unit_test(test_runqueue_pick_is_engines),
-		cmocka_unit_test(test_runqueue_ext),   cmocka_unit_test(test_timeline_lane),
-		cmocka_unit_test(test_timeline_keys),  cmocka_unit_test(test_events_order_and_filter),
-		cmocka_unit_test(test_task_numbers),   cmocka_unit_test(test_small_screen),
-		cmocka_unit_test(test_task_saved_lag), cmocka_unit_test(test_256_cpus),
-		cmocka_unit_test(test_events_search_and_sideways), cmocka_unit_test(test_clicks),
+		cmocka_unit_test(test_cpus_rows),
+		cmocka_unit_test(test_runqueue_eevdf),
+		cmocka_unit_test(test_runqueue_cfs),
+		cmocka_unit_test(test_runqueue_pick_is_engines),
+		cmocka_unit_test(test_runqueue_ext),
+		cmocka_unit_test(test_timeline_lane),
+		cmocka_unit_test(test_timeline_keys),
+		cmocka_unit_test(test_events_order_and_filter),
+		cmocka_unit_test(test_task_numbers),
+		cmocka_unit_test(test_small_screen),
+		cmocka_unit_test(test_task_saved_lag),
+		cmocka_unit_test(test_256_cpus),
+		cmocka_unit_test(test_events_search_and_sideways),
+		cmocka_unit_test(test_clicks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
