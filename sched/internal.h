@@ -164,6 +164,8 @@ struct sched_entity {
 	struct load_weight load;
 	/* timeline links: ordered by deadline (EEVDF) or vruntime (CFS) */
 	struct sched_entity *tl_prev, *tl_next;
+	/* the same order as a search tree, to find an insertion point (timeline.c) */
+	struct sched_entity *tl_left, *tl_right, *tl_parent;
 	u64 deadline;
 	u64 vruntime;
 	u64 slice;
@@ -195,7 +197,7 @@ struct cfs_rq {
 	s64 avg_vruntime;		/* Σ key_i * w_i over the timeline (not curr) */
 	u64 avg_load;			/* Σ w_i over the timeline */
 	u64 min_vruntime;		/* v0: min_vruntime (<6.19) or zero_vruntime */
-	struct sched_entity *tl_first, *tl_last;
+	struct sched_entity *tl_first, *tl_last, *tl_root;
 	/*
 	 * The rbtree's min_vruntime/min_slice augmentation: an entity's vruntime
 	 * and slice do not change while it waits in the timeline, so a minimum
@@ -891,6 +893,7 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 u64 timeline_min_vruntime(struct cfs_rq *cfs_rq);
 u64 timeline_min_slice(struct cfs_rq *cfs_rq);
+const char *timeline_tree_error(struct cfs_rq *cfs_rq);
 void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice);
 static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq) { return cfs_rq->tl_first; }
 static inline struct sched_entity *__pick_next_entity(struct sched_entity *se) { return se->tl_next; }

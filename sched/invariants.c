@@ -146,6 +146,7 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 	s64 avg = 0;
 	u64 load = 0, min_v = 0, min_s = 0;
 	struct sched_entity *prev = NULL;
+	const char *tree_err;
 
 	for (struct sched_entity *se = cfs_rq->tl_first; se; prev = se, se = se->tl_next) {
 		unsigned long w = scale_load_down(se->load.weight);
@@ -180,6 +181,8 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 		n++;
 	}
 	CHECK(cfs_rq->tl_last == prev, "timeline.links", cpu, "%s: tl_last is not the last entity", path);
+	tree_err = timeline_tree_error(cfs_rq);
+	CHECK(!tree_err, "timeline.tree", cpu, "%s: the search tree: %s", path, tree_err);
 	CHECK(n == cfs_rq->nr_running - (cfs_rq->curr && cfs_rq->curr->on_rq), "timeline.count", cpu,
 	      "%s: %u in the timeline, nr_running %u", path, n, cfs_rq->nr_running);
 	/* a stale minimum is rescanned when asked for */

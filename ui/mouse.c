@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "src/base/mem.h"
 #include "commands.h"
 #include "mouse.h"
 
@@ -16,8 +17,8 @@ void ui_hit(struct pane *pane, struct rect r, enum hit_kind kind, s64 v)
 {
 	struct ui *ui = pane->ui;
 
-	if (ui->nr_hits < UI_MAX_HITS)
-		ui->hits[ui->nr_hits++] = (struct ui_hit){ r, pane, kind, v };
+	XGROW(ui->hits, ui->cap_hits, ui->nr_hits);
+	ui->hits[ui->nr_hits++] = (struct ui_hit){ r, pane, kind, v };
 }
 
 void ui_area(struct pane *pane, struct rect r, const struct view *v)
@@ -103,7 +104,7 @@ bool ui_mouse(struct ui *ui, const struct input_key *k, int h)
 			return true;
 		}
 	}
-	for (int i = ui->nr_hits; i-- > 0;) {
+	for (size_t i = ui->nr_hits; i-- > 0;) {
 		if (inside(ui->hits[i].r, k->x, k->y)) {
 			select_hit(ui, &ui->hits[i]);
 			return true;

@@ -10,6 +10,7 @@
 #include "sched/api/history.h"
 #include "src/format/scenario_file.h"
 #include "cellbuf.h"
+#include "cpu_history.h"
 #include "rate.h"
 
 struct breakpoint;
@@ -58,6 +59,7 @@ struct ui_run {
 		char text[96];
 	} * why;
 	size_t cap_why;
+	struct cpu_history cpu_hist; /* each CPU's util and load over time, for the CPUs view */
 };
 
 /* How one pane looks at its run: what is selected, where lists are scrolled,
@@ -76,6 +78,7 @@ struct pane {
 	u64 tl_span_ns;		/* width of the window */
 	u64 tl_end_ns;		/* right edge; 0 = follow the current time */
 	struct grid *tl_grid;	/* its frame's cells, allocated on first use */
+	u64 tl_mark[2];		/* the A and B markers (m, M), TL_NO_MARK when unset */
 
 	/* runqueue view: the number line's span (virtual ns), kept or locked, and the first lane */
 	s64 rq_span;
@@ -100,6 +103,8 @@ struct pane {
 
 	const struct view *main_view, *side_view;	/* side_view may be NULL */
 };
+
+#define TL_NO_MARK (~0ULL)
 
 /* Breakpoints (`break EXPR`): they keep state (wakeup times), so each sees every event. */
 #define UI_MAX_BREAKS 32
@@ -179,7 +184,6 @@ enum hit_kind {
 	HIT_GROUP,
 	HIT_EVENT
 };
-#define UI_MAX_HITS 1024
 struct ui_hit {
 	struct rect r;
 	struct pane *pane;
@@ -213,8 +217,8 @@ struct ui {
 	struct keymap keymap;
 	struct console console;
 	int tab_x0[16], tab_x1[16];	/* the header's view tabs, for mouse clicks */
-	struct ui_hit hits[UI_MAX_HITS]; /* the last frame's clickable things, later ones on top */
-	int nr_hits;
+	struct ui_hit *hits; /* the last frame's clickable things, later ones on top */
+	size_t nr_hits, cap_hits;
 	struct ui_area { /* the last frame's views, for the wheel */
 		struct rect r;
 		struct pane *pane;
@@ -225,6 +229,8 @@ struct ui {
 
 /* A click at r in the frame being drawn selects v (a CPU, task, ...) in pane. */
 void ui_hit(struct pane *pane, struct rect r, enum hit_kind kind, s64 v);
+/* The task view's state of a pane (view_task.c). */
+void task_lat_free(struct task_lat *lat);
 
 /* The pane keys and commands act on. */
 static inline struct pane *ui_focus(struct ui *ui)
