@@ -217,7 +217,7 @@ struct ui {
 	struct keymap keymap;
 	struct console console;
 	int tab_x0[16], tab_x1[16];	/* the header's view tabs, for mouse clicks */
-	struct ui_hit *hits; /* the last frame's clickable things, later ones on top */
+	struct ui_hit *hits;		/* the last frame's clickable things, later ones on top */
 	size_t nr_hits, cap_hits;
 	struct ui_area { /* the last frame's views, for the wheel */
 		struct rect r;
