@@ -427,7 +427,10 @@ static void show_frame(struct ui *ui, struct cellbuf *cb, int w, int h)
  * one is owed; paused with the frame up to date, until a key or a signal. */
 static int key_timeout(const struct ui *ui, bool dirty, u64 last_frame)
 {
-	int left = (int)((FRAME_NS - MIN(FRAME_NS, wall_ns() - last_frame)) / NSEC_PER_MSEC);
+	/* the clock is read once: MIN() evaluates its arguments twice, and a
+	 * second, later reading past FRAME_NS wrapped the wait to forever */
+	u64 since_frame = wall_ns() - last_frame;
+	int left = (int)((FRAME_NS - MIN(FRAME_NS, since_frame)) / NSEC_PER_MSEC);
 
 	if (!ui->paused)
 		return left;
