@@ -129,14 +129,16 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 	/* two lines, so that at 80 columns the counters are not cut off */
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, STYLE_PLAIN,
-			 "imbalance %" PRId64 " (%s), busiest group CPU %d.., busiest rq CPU %d; moved %u (%u cache hot)",
-			 sum->lb.imbalance, nm(migration_type_names, NR_MIGRATION_TYPES, sum->lb.migration_type),
+			 "imbalance %" PRId64
+			 " (%s), busiest group CPU %d.., busiest rq CPU %d; moved %u (%u cache hot)",
+			 sum->lb.imbalance,
+			 nm(migration_type_names, NR_MIGRATION_TYPES, sum->lb.migration_type),
 			 sum->lb.busiest_group, sum->lb.busiest_cpu, sum->lb.nr_moved, sum->lb.nr_hot_moved);
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, STYLE_PLAIN,
 			 "nr_balance_failed %u when checked (%u after), balance_interval %ums%s",
-			 sum->lb.nr_balance_failed_before, sum->lb.nr_balance_failed, sum->lb.balance_interval,
-			 sum->lb.active ? ", active balance kicked" : "");
+			 sum->lb.nr_balance_failed_before, sum->lb.nr_balance_failed,
+			 sum->lb.balance_interval, sum->lb.active ? ", active balance kicked" : "");
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, bold, "%-10s %-13s %9s %9s %7s %8s %6s %6s", "group", "type",
 			 "avg_load", "load", "util", "capacity", "nr", "idle");
