@@ -123,7 +123,7 @@ struct parser {
 	struct pending_at *at;
 	struct pending_at *brk;		/* time unused */
 	struct strmap task_names;	/* base name -> task_line index */
-	struct strmap prog_names;	/* program name -> named index: 4096 programs found in O(1), not a walk */
+	struct strmap prog_names; /* program name -> named index: 4096 programs found in O(1), not a walk */
 	struct program_parser programs;
 };
 

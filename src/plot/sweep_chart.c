@@ -274,8 +274,8 @@ static void main_series(const struct chart_build *b, struct chart_series *se, in
 
 	chart_series_alloc(se, b->nx, b->seeds > 1);
 	se->color = l;
-	if (!snprintf(se->label, sizeof(se->label), "%s%s%s", ln->key, b->has_b ? (ln->key[0] ? " " : "") : "",
-		      b->has_b ? (ln->side ? "B" : "A") : ""))
+	if (!snprintf(se->label, sizeof(se->label), "%s%s%s", ln->key,
+		      b->has_b ? (ln->key[0] ? " " : "") : "", b->has_b ? (ln->side ? "B" : "A") : ""))
 		snprintf(se->label, sizeof(se->label), "%s", b->rowname);
 	for (int k = 0; k < b->nx; k++) {
 		const struct sweep_vrow *vr = at(b->p, b->v, b->nv, b->xa, ln, b->xv[k], b->rowname);
