@@ -155,6 +155,19 @@ static u32 utf8_next(const unsigned char **p)
 	return c;
 }
 
+int cb_text_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int w = 0;
+
+	while (*p) {
+		int cw = cb_wcwidth(utf8_next(&p));
+
+		w += cw > 0 ? cw : 0;
+	}
+	return w;
+}
+
 static bool is_digit(u32 c)
 {
 	return c >= '0' && c <= '9';

@@ -59,6 +59,8 @@ void cb_fill(struct cellbuf *cb, struct rect r, u32 ch, struct style st);
  * fall inside a number, so that no number shows as another. */
 int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* The columns text takes (control characters none). */
+int cb_text_width(const char *s);
 void cb_box(struct cellbuf *cb, struct rect r, struct style st, const char *title);
 /* The text of row y (no trailing blanks), for tests. */
 const char *cb_row(const struct cellbuf *cb, int y, char *buf, size_t len);

@@ -70,6 +70,8 @@ int ui_run_setup(struct ui_run *run, const struct scenario_file *f, size_t budge
 		return -1;
 	}
 	history_add_listener(run->h, note_listener, run);
+	cpu_history_init(&run->cpu_hist, run->e);
+	history_add_listener(run->h, cpu_history_event, &run->cpu_hist);
 	return 0;
 }
 
@@ -79,6 +81,7 @@ void ui_run_teardown(struct ui_run *run)
 	sched_engine_destroy(run->e);
 	free(run->notes);
 	free(run->why);
+	cpu_history_free(&run->cpu_hist);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -91,6 +94,7 @@ void pane_init(struct pane *pane, struct ui *ui, struct ui_run *run)
 	pane->sel_task = -1;
 	pane->sel_event = ~0ull;
 	pane->tl_span_ns = 100 * NSEC_PER_MSEC;
+	pane->tl_mark[0] = pane->tl_mark[1] = TL_NO_MARK;
 	pane->main_view = ui_nr_views ? ui_views[0] : NULL;
 }
 
@@ -122,7 +126,7 @@ void pane_fini(struct pane *pane)
 {
 	free(pane->tl_grid);
 	pane->tl_grid = NULL;
-	free(pane->task_lat);
+	task_lat_free(pane->task_lat);
 	pane->task_lat = NULL;
 }
 

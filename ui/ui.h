@@ -10,6 +10,7 @@
 #include "sched/api/history.h"
 #include "src/format/scenario_file.h"
 #include "cellbuf.h"
+#include "cpu_history.h"
 #include "rate.h"
 
 struct breakpoint;
@@ -54,6 +55,7 @@ struct ui_run {
 		char text[96];
 	} * why;
 	size_t cap_why;
+	struct cpu_history cpu_hist; /* each CPU's util and load over time, for the CPUs view */
 };
 
 /* How one pane looks at its run: what is selected, where lists are scrolled,
@@ -72,6 +74,7 @@ struct pane {
 	u64 tl_span_ns;		/* width of the window */
 	u64 tl_end_ns;		/* right edge; 0 = follow the current time */
 	struct grid *tl_grid;	/* its frame's cells, allocated on first use */
+	u64 tl_mark[2];		/* the A and B markers (m, M), TL_NO_MARK when unset */
 
 	/* runqueue view: the number line's span (virtual ns), kept or locked, and the first lane */
 	s64 rq_span;
@@ -91,6 +94,8 @@ struct pane {
 
 	const struct view *main_view, *side_view;	/* side_view may be NULL */
 };
+
+#define TL_NO_MARK (~0ULL)
 
 /* Breakpoints (`break EXPR`): they keep state (wakeup times), so each sees every event. */
 #define UI_MAX_BREAKS 32
@@ -189,6 +194,9 @@ struct ui {
 	struct console console;
 	int tab_x0[16], tab_x1[16];	/* the header's view tabs, for mouse clicks */
 };
+
+/* The task view's state of a pane (view_task.c). */
+void task_lat_free(struct task_lat *lat);
 
 /* The pane keys and commands act on. */
 static inline struct pane *ui_focus(struct ui *ui)

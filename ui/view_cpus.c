@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sched/api/ext.h"
+#include "src/base/duration.h"
 #include "ui.h"
 
 #define MAX_QUEUE 64
@@ -108,85 +109,171 @@ static void draw_bar(struct cellbuf *cb, int x, int y, int w, u64 v, u64 max, st
 	}
 }
 
+/* ---- history graphs, as btop draws a core's ---- */
+
+/* the span of the graphs: about the buckets the history keeps */
+#define HIST_SPAN_NS NSEC_PER_SEC
+
+/*
+ * Values v[0..w) as columns of eighth blocks h rows high, 0..max bottom to
+ * top, each in the style st(v) gives; a column never sampled stays blank,
+ * a zero is a dim floor so that it is not taken for one.
+ */
+static void draw_graph(const struct pane *pn, struct cellbuf *cb, int x, int y, int w, int h, const u32 *v,
+		       u32 max, struct style (*st)(const struct pane *pn, u32 v, u32 max))
+{
+	static const u32 part[9] = { ' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588 };
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+
+	for (int i = 0; i < w; i++) {
+		if (v[i] == CPU_HIST_NONE)
+			continue;
+		/* eighths of the whole height, rounded up so that any load shows */
+		u64 e = max ? MIN(((u64)v[i] * (u64)h * 8 + max - 1) / max, (u64)h * 8) : 0;
+
+		if (!e) {
+			cb_put(cb, x + i, y + h - 1, 0x2581, dim);
+			continue;
+		}
+		for (int r = 0; r < h; r++) {
+			u64 here = e > (u64)r * 8 ? MIN(e - (u64)r * 8, 8) : 0;
+
+			if (here)
+				cb_put(cb, x + i, y + h - 1 - r, part[here], st(pn, v[i], max));
+		}
+	}
+}
+
+static struct style util_graph_style(const struct pane *pn, u32 v, u32 max)
+{
+	return level_style(pn, util_level(v, max));
+}
+
+static struct style load_graph_style(const struct pane *pn, u32 v, u32 max)
+{
+	return pn->ui->colors ? sty(C_BLUE, COLOR_DEFAULT, 0) : STYLE_PLAIN;
+}
+
 /* ---- the detailed mode: one row per CPU ---- */
 
 struct layout {
 	int name_w;	/* current task column */
 	int bar_w;	/* load and util bars */
 	bool bars;
+	int hist_w; /* the util history column, 0 for none */
 };
 
-static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, int cpu,
-		    u32 core_mark, const struct layout *L)
+/* The columns a row of w cells has room for. */
+static struct layout layout_for(int w)
 {
+	return (struct layout){
+		.name_w = w >= 100 ? 16 : 12,
+		.bar_w = w >= 140   ? 16
+			 : w >= 110 ? 10
+				    : 6,
+		.bars = w >= 70,
+		.hist_w = w >= 150   ? 24
+			  : w >= 120 ? 16
+				     : 0,
+	};
+}
+
+/* One CPU's row as it is drawn: where the next column goes, and the row's styles. */
+struct row_ctx {
+	struct pane *pn;
+	struct cellbuf *cb;
+	int x, y, right;
+	int cpu;
 	struct sched_cpu_info ci;
-	const struct sched_topo_cpu *tc = topo_cpu(pn, cpu);
-	int q[MAX_QUEUE];
-	int x = a.x, right = a.x + a.w;
-	bool sel = cpu == pn->sel_cpu;
-	struct style base = sel ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN;
-	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	struct style base, dim;
+};
 
-	sched_cpu_info(pn->run->e, cpu, &ci);
-	if (sel)
-		cb_fill(cb, (struct rect){ a.x, y, a.w, 1 }, ' ', base);
+/* The selection mark, the core bracket, the CPU's name and what it runs. */
+static void row_head(struct row_ctx *r, u32 core_mark, const struct layout *L)
+{
+	bool sel = r->cpu == r->pn->sel_cpu;
+	const struct sched_cpu_info *ci = &r->ci;
 
-	cb_put(cb, x, y, sel ? 0x25b6 : ' ', base);	/* ▶ */
-	cb_put(cb, x + 1, y, core_mark, base);
-	x += 2;
-	x += cb_print(cb, x, y, right - x, base, "CPU%-3d ", cpu);
-
-	/* current task */
-	if (ci.idle) {
-		cb_print(cb, x, y, MIN(L->name_w, right - x), sel ? base : dim, "%s",
-			 ci.tick_stopped ? "idle nohz" : "idle");
+	cb_put(r->cb, r->x, r->y, sel ? 0x25b6 : ' ', r->base); /* ▶ */
+	cb_put(r->cb, r->x + 1, r->y, core_mark, r->base);
+	r->x += 2;
+	r->x += cb_print(r->cb, r->x, r->y, r->right - r->x, r->base, "CPU%-3d ", r->cpu);
+	if (ci->idle) {
+		cb_print(r->cb, r->x, r->y, MIN(L->name_w, r->right - r->x), sel ? r->base : r->dim, "%s",
+			 ci->tick_stopped ? "idle nohz" : "idle");
 	} else {
-		struct style ts = ui_task_style(pn->ui, ci.curr_pid);
+		struct style ts = ui_task_style(r->pn->ui, ci->curr_pid);
 
-		cb_print(cb, x, y, MIN(L->name_w, right - x), ts, "%s",
-			 sched_comm(pn->run->e, ci.curr_pid, cpu));
+		cb_print(r->cb, r->x, r->y, MIN(L->name_w, r->right - r->x), ts, "%s",
+			 sched_comm(r->pn->run->e, ci->curr_pid, r->cpu));
 	}
-	x += L->name_w + 1;
-	if (x >= right)
-		return;
-	x += cb_print(cb, x, y, right - x, base, "%3d ", ci.nr_running);
+	r->x += L->name_w + 1;
+}
+
+/* nr_running, tasks held off by throttled groups, the PELT bars, irq share and capacity. */
+static void row_numbers(struct row_ctx *r, const struct layout *L)
+{
+	const struct sched_cpu_info *ci = &r->ci;
+	const struct sched_topo_cpu *tc = topo_cpu(r->pn, r->cpu);
+	struct cellbuf *cb = r->cb;
+	int x = r->x, y = r->y, right = r->right;
+
+	x += cb_print(cb, x, y, right - x, r->base, "%3d ", ci->nr_running);
 	/* tasks held off this CPU by throttled groups (cpu.max) */
-	int held = ci.throttled_tasks;
+	int held = ci->throttled_tasks;
 
 	if (held && x + 6 < right)
 		x += cb_print(cb, x, y, right - x, sty(C_RED, COLOR_DEFAULT, A_BOLD_), "T%-3d ", held);
 
 	if (L->bars && x + 2 * (L->bar_w + 9) <= right) {
-		u32 cap = ci.capacity ? ci.capacity : 1024;
+		u32 cap = ci->capacity ? ci->capacity : 1024;
 
-		x += cb_print(cb, x, y, right - x, base, "L");
-		draw_bar(cb, x, y, L->bar_w, ci.avg.load_avg, cap, sty(C_BLUE, COLOR_DEFAULT, 0));
+		x += cb_print(cb, x, y, right - x, r->base, "L");
+		draw_bar(cb, x, y, L->bar_w, ci->avg.load_avg, cap, sty(C_BLUE, COLOR_DEFAULT, 0));
 		x += L->bar_w;
-		x += cb_print(cb, x, y, right - x, base, " %5llu ", (unsigned long long)ci.avg.load_avg);
-		x += cb_print(cb, x, y, right - x, base, "U");
-		draw_bar(cb, x, y, L->bar_w, ci.avg.util_avg, cap,
-			 level_style(pn, util_level(ci.avg.util_avg, cap)));
+		x += cb_print(cb, x, y, right - x, r->base, " %5llu ", (unsigned long long)ci->avg.load_avg);
+		x += cb_print(cb, x, y, right - x, r->base, "U");
+		draw_bar(cb, x, y, L->bar_w, ci->avg.util_avg, cap,
+			 level_style(r->pn, util_level(ci->avg.util_avg, cap)));
 		x += L->bar_w;
-		x += cb_print(cb, x, y, right - x, base, " %5llu ", (unsigned long long)ci.avg.util_avg);
+		x += cb_print(cb, x, y, right - x, r->base, " %5llu ", (unsigned long long)ci->avg.util_avg);
+		if (L->hist_w && x + L->hist_w + 1 <= right) {
+			u32 v[64];
+			int w = MIN(L->hist_w, 64);
+
+			cpu_history_series(&r->pn->run->cpu_hist, r->cpu, sched_now(r->pn->run->e),
+					   HIST_SPAN_NS, w, v, NULL);
+			draw_graph(r->pn, cb, x, y, w, 1, v, cap, util_graph_style);
+			x += w + 1;
+		}
 	}
 	/* the PELT share of interrupt and steal time, and an interruption under way */
-	if ((ci.irq_util || ci.interrupted) && x + 9 < right)
-		x += cb_print(cb, x, y, right - x, sty(C_YELLOW, COLOR_DEFAULT, ci.interrupted ? A_BOLD_ : 0),
-			      "%s%2llu%% ", ci.interrupted ? "IRQ" : "irq",
-			      (unsigned long long)(ci.irq_util * 100 / (ci.capacity ? ci.capacity : 1024)));
+	if ((ci->irq_util || ci->interrupted) && x + 9 < right)
+		x += cb_print(
+			cb, x, y, right - x, sty(C_YELLOW, COLOR_DEFAULT, ci->interrupted ? A_BOLD_ : 0),
+			"%s%2llu%% ", ci->interrupted ? "IRQ" : "irq",
+			(unsigned long long)(ci->irq_util * 100 / (ci->capacity ? ci->capacity : 1024)));
 	if (tc->capacity && tc->capacity != 1024 && x + 9 < right)
 		x += cb_print(cb, x, y, right - x, sty(C_CYAN, COLOR_DEFAULT, 0), "cap %-4u ",
-			      ci.capacity ? ci.capacity : tc->capacity);
+			      ci->capacity ? ci->capacity : tc->capacity);
+	r->x = x;
+}
 
-	/* queued, in the tree's order (the running one is listed first by the API) */
-	int n = sched_cpu_queue(pn->run->e, cpu, q, MAX_QUEUE);
+/* The queued tasks in the tree's order (the running one is listed first by the API). */
+static void row_queue(struct row_ctx *r)
+{
+	struct pane *pn = r->pn;
+	struct cellbuf *cb = r->cb;
+	int q[MAX_QUEUE];
+	int x = r->x, y = r->y, right = r->right;
+	int n = sched_cpu_queue(pn->run->e, r->cpu, q, MAX_QUEUE);
 	int shown = 0, queued = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct sched_task_info ti;
 
 		sched_task_info(pn->run->e, q[i], &ti);
-		if (ti.on_cpu && ti.pid == ci.curr_pid)
+		if (ti.on_cpu && ti.pid == r->ci.curr_pid)
 			continue;
 		queued++;
 		const char *name = ti.name;
@@ -199,26 +286,61 @@ static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, i
 		x += cb_print(cb, x, y, right - x,
 			      ti.group > 0 ? ui_group_style(pn->ui, ti.group) : ui_task_style(pn->ui, ti.pid), "%s", name);
 		if (ti.sched_delayed)
-			x += cb_print(cb, x, y, right - x, dim, "%s", "~");
-		x += cb_print(cb, x, y, right - x, base, " ");
+			x += cb_print(cb, x, y, right - x, r->dim, "%s", "~");
+		x += cb_print(cb, x, y, right - x, r->base, " ");
 		shown++;
 	}
 	if (queued > shown && x < right)
-		x += cb_print(cb, x, y, right - x, dim, "+%d ", queued - shown);
+		x += cb_print(cb, x, y, right - x, r->dim, "+%d ", queued - shown);
 	else if (n >= MAX_QUEUE && x < right)
-		x += cb_print(cb, x, y, right - x, dim, "+more ");
-	/* the ext class's local dispatch queue, head first */
-	if (ci.ext_nr_local && x + 4 < right) {
-		n = sched_ext_dsq_tasks(pn->run->e, -1 - cpu, q, MAX_QUEUE);
-		x += cb_print(cb, x, y, right - x, dim, "\u2502 ");
-		for (shown = 0;
-		     shown < n && x + (int)strlen(sched_comm(pn->run->e, q[shown] + 1, cpu)) + 4 < right;
-		     shown++)
-			x += cb_print(cb, x, y, right - x, ui_task_style(pn->ui, q[shown] + 1), "%s ",
-				      sched_comm(pn->run->e, q[shown] + 1, cpu));
-		if (ci.ext_nr_local > shown && x < right)
-			cb_print(cb, x, y, right - x, dim, "+%d", ci.ext_nr_local - shown);
-	}
+		x += cb_print(cb, x, y, right - x, r->dim, "+more ");
+	r->x = x;
+}
+
+/* The ext class's local dispatch queue, head first. */
+static void row_ext_local(struct row_ctx *r)
+{
+	struct pane *pn = r->pn;
+	struct cellbuf *cb = r->cb;
+	int q[MAX_QUEUE];
+	int x = r->x, y = r->y, right = r->right, shown, n;
+
+	if (!r->ci.ext_nr_local || x + 4 >= right)
+		return;
+	n = sched_ext_dsq_tasks(pn->run->e, -1 - r->cpu, q, MAX_QUEUE);
+	x += cb_print(cb, x, y, right - x, r->dim, "\u2502 ");
+	for (shown = 0;
+	     shown < n && x + (int)strlen(sched_comm(pn->run->e, q[shown] + 1, r->cpu)) + 4 < right; shown++)
+		x += cb_print(cb, x, y, right - x, ui_task_style(pn->ui, q[shown] + 1), "%s ",
+			      sched_comm(pn->run->e, q[shown] + 1, r->cpu));
+	if (r->ci.ext_nr_local > shown && x < right)
+		cb_print(cb, x, y, right - x, r->dim, "+%d", r->ci.ext_nr_local - shown);
+}
+
+static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, int cpu, u32 core_mark,
+		    const struct layout *L)
+{
+	bool sel = cpu == pn->sel_cpu;
+	struct row_ctx r = {
+		.pn = pn,
+		.cb = cb,
+		.x = a.x,
+		.y = y,
+		.right = a.x + a.w,
+		.cpu = cpu,
+		.base = sel ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_) : STYLE_PLAIN,
+		.dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
+	};
+
+	sched_cpu_info(pn->run->e, cpu, &r.ci);
+	if (sel)
+		cb_fill(cb, (struct rect){ a.x, y, a.w, 1 }, ' ', r.base);
+	row_head(&r, core_mark, L);
+	if (r.x >= r.right)
+		return;
+	row_numbers(&r, L);
+	row_queue(&r);
+	row_ext_local(&r);
 }
 
 static bool ext_enabled(const struct pane *pn)
@@ -299,16 +421,46 @@ static int llc_span(const struct pane *pn, const int *order, int n, int i)
 	return j - i;
 }
 
+/* The selected CPU's util and load over the last second, three rows each, when h rows are spare. */
+static void draw_selected_history(struct pane *pn, struct cellbuf *cb, int x, int y, int w, int h)
+{
+	struct style head = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	int cpu = pn->sel_cpu, label_w = 14, gw = MIN(w - label_w - 8, 200);
+	u32 util[200], load[200], top = 0;
+	struct sched_cpu_info ci;
+
+	if (h < 8 || gw < 20 || cpu < 0 || cpu >= sched_nr_cpus(pn->run->e))
+		return;
+	sched_cpu_info(pn->run->e, cpu, &ci);
+	u32 cap = ci.capacity ? ci.capacity : 1024;
+
+	cpu_history_series(&pn->run->cpu_hist, cpu, sched_now(pn->run->e), HIST_SPAN_NS, gw, util, load);
+	/* load has no ceiling: the graph's is the capacity or the highest load shown */
+	for (int i = 0; i < gw; i++)
+		if (load[i] != CPU_HIST_NONE)
+			top = MAX(top, load[i]);
+	top = MAX(top, cap);
+	char col[32];
+
+	cb_print(cb, x, y, w, head,
+		 "CPU%d over the last 1s (PELT as the engine had it along the events; a column is %s)", cpu,
+		 fmt_dur(col, sizeof(col), (s64)(HIST_SPAN_NS / (u64)gw), false));
+	cb_print(cb, x, y + 1, label_w, STYLE_PLAIN, " util_avg");
+	cb_print(cb, x, y + 2, label_w, dim, " 0..%u", cap);
+	draw_graph(pn, cb, x + label_w, y + 1, gw, 3, util, cap, util_graph_style);
+	cb_print(cb, x, y + 4, label_w, STYLE_PLAIN, " load_avg");
+	cb_print(cb, x, y + 5, label_w, dim, " 0..%u", top);
+	draw_graph(pn, cb, x + label_w, y + 4, gw, 3, load, top, load_graph_style);
+	cb_print(cb, x + label_w, y + 7, gw, dim, "-1s%*s", gw - 3, "now");
+}
+
 static void draw_detailed(struct pane *pn, struct cellbuf *cb, struct rect a, const int *order, int n)
 {
-	struct layout L;
+	struct layout L = layout_for(a.w);
 	struct style hdr = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, A_BOLD_);
 	struct style grp = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
 	int y = a.y;
-
-	L.name_w = a.w >= 100 ? 16 : 12;
-	L.bar_w = a.w >= 140 ? 16 : a.w >= 110 ? 10 : 6;
-	L.bars = a.w >= 70;
 
 	/* column header */
 	{
@@ -318,8 +470,11 @@ static void draw_detailed(struct pane *pn, struct cellbuf *cb, struct rect a, co
 		x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.name_w, "running");
 		x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%3s ", "nr");
 		if (L.bars && x + 2 * (L.bar_w + 12) <= a.x + a.w) {
-			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 6, "load_avg/cap");
-			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 6, "util_avg/cap");
+			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 7, "load_avg/cap");
+			x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.bar_w + 7, "util_avg/cap");
+			if (L.hist_w)
+				x += cb_print(cb, x, y, a.x + a.w - x, hdr, "%-*s ", L.hist_w,
+					      "util, last 1s");
 		}
 		cb_print(cb, x, y, a.x + a.w - x, hdr, "queued (tree order, ~ delayed%s)",
 			 ext_enabled(pn) ? ", \u2502 ext local queue" : "");
@@ -344,6 +499,7 @@ static void draw_detailed(struct pane *pn, struct cellbuf *cb, struct rect a, co
 	}
 	if (y < a.y + a.h)
 		draw_ext_line(pn, cb, a.x, y, a.w);
+	draw_selected_history(pn, cb, a.x, y + 2, a.w, a.y + a.h - y - 2);
 }
 
 /* ---- the heat strip ---- */
@@ -462,35 +618,40 @@ static void draw_selected_line(struct pane *pn, struct cellbuf *cb, int x, int y
 		 ci.capacity ? ci.capacity : 1024);
 }
 
-static void draw_heat(struct pane *pn, struct cellbuf *cb, struct rect a, const int *order, int n)
-{
-	struct style grp = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
-	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	int label_w = 9, suffix_w = 6;
-	int per_row = strip_cells(a.w - label_w - suffix_w);
-	int y = a.y, bottom = a.y + a.h;
-	int nr_llc = count_groups(pn, order, n);
-	int nr_pkg = 0;
+/* The strip's geometry: a label column (" LLC 3"), the cells, a percentage. */
+struct strip {
+	int label_w, suffix_w, per_row, strip_w;
+	bool per_llc; /* a row per LLC, else one strip per package */
+};
 
-	if (a.w - label_w - suffix_w < 8) {
-		label_w = 0;
-		suffix_w = 0;
-		per_row = MAX(a.w, 1);
+static struct strip strip_geometry(int w)
+{
+	struct strip g = { .label_w = 9, .suffix_w = 6 };
+
+	g.per_row = strip_cells(w - g.label_w - g.suffix_w);
+	if (w - g.label_w - g.suffix_w < 8) {
+		g.label_w = 0;
+		g.suffix_w = 0;
+		g.per_row = MAX(w, 1);
 	}
-	int strip_w = per_row >= 16 ? strip_x(per_row - 1) + 1 : per_row;
+	g.strip_w = g.per_row >= 16 ? strip_x(g.per_row - 1) + 1 : g.per_row;
+	return g;
+}
+
+static int count_packages(const struct pane *pn, const int *order, int n)
+{
+	int nr_pkg = 0;
 
 	for (int i = 0; i < n; i++)
 		if (i == 0 || topo_cpu(pn, order[i])->package != topo_cpu(pn, order[i - 1])->package)
 			nr_pkg++;
+	return nr_pkg;
+}
 
-	cb_print(cb, a.x, y++, a.w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
-		 "%d CPUs, %d package%s, %d LLC%s: heat strip, one cell per CPU in topology order", n,
-		 nr_pkg, nr_pkg == 1 ? "" : "s", nr_llc, nr_llc == 1 ? "" : "s");
-	if (y < bottom)
-		draw_legend(pn, cb, a.x, y++, a.w);
-	bottom--;	/* the selected CPU's line */
-
-	/* rows per LLC when they fit, else one strip per package */
+/* Rows per LLC when they fit in `room` rows, else one strip per package. */
+static bool strip_fits_per_llc(const struct pane *pn, const int *order, int n, int per_row, int nr_pkg,
+			       int room)
+{
 	int need = 0;
 
 	for (int i = 0; i < n;) {
@@ -499,69 +660,98 @@ static void draw_heat(struct pane *pn, struct cellbuf *cb, struct rect a, const 
 		need += (cnt + per_row - 1) / per_row;
 		i += cnt;
 	}
-	need += nr_pkg;
-	bool per_llc = need <= bottom - y;
+	return need + nr_pkg <= room;
+}
 
+/* One package: its roll-up line, then its LLCs' strips (or one strip); returns the next row. */
+static int heat_package(struct pane *pn, struct cellbuf *cb, struct rect a, const struct strip *g, int y,
+			int bottom, const int *order, int n, int i, int pkg_end)
+{
+	struct style grp = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	const struct sched_topo_cpu *c = topo_cpu(pn, order[i]);
+	/* the roll-up line's numbers are known after the cells */
+	int pkg_y = y++;
+	struct rollup pr = { 0 };
+
+	if (g->per_llc) {
+		for (int j = i; j < pkg_end;) {
+			int cnt = llc_span(pn, order, n, j);
+			struct rollup lr = { 0 };
+			int rows = draw_cells(pn, cb, a.x + g->label_w, y, g->per_row, MAX(bottom - y, 0),
+					      order, j, cnt, &lr);
+
+			if (g->label_w && rows)
+				cb_print(cb, a.x, y, g->label_w, dim, " LLC %-3d",
+					 topo_cpu(pn, order[j])->llc);
+			if (g->suffix_w && rows)
+				cb_print(cb, a.x + g->label_w + g->strip_w + 1, y, g->suffix_w - 1, dim,
+					 "%3d%%", roll_avg_pct(&lr));
+			pr.util_sum += lr.util_sum;
+			pr.nr += lr.nr;
+			pr.busy += lr.busy;
+			pr.nr_running += lr.nr_running;
+			pr.max_pm = MAX(pr.max_pm, lr.max_pm);
+			y += rows;
+			j += cnt;
+		}
+	} else {
+		int rows = draw_cells(pn, cb, a.x + g->label_w, y, g->per_row, MAX(bottom - y, 0), order, i,
+				      pkg_end - i, &pr);
+
+		if (g->label_w && rows)
+			cb_print(cb, a.x, y, g->label_w, dim, " LLCs");
+		y += rows;
+	}
+	cb_print(cb, a.x, pkg_y, a.w, grp,
+		 "pkg %d node %d: %d CPUs, util avg %d%%, max %d%%, busy %d/%d, nr_running %ld", c->package,
+		 c->node, pr.nr, roll_avg_pct(&pr), pr.max_pm / 10, pr.busy, pr.nr, pr.nr_running);
+	return y;
+}
+
+/* Spare rows under the strips: the CPUs around the selected one, in detail. */
+static void heat_neighbours(struct pane *pn, struct cellbuf *cb, struct rect a, int y, int bottom,
+			    const int *order, int n)
+{
+	struct layout L = layout_for(a.w);
+	int rows = bottom - y - 1, at = 0;
+
+	if (bottom - y < 3 || a.w < 40)
+		return;
+	for (int i = 0; i < n; i++)
+		if (order[i] == pn->sel_cpu)
+			at = i;
+	int first = MAX(0, MIN(at - rows / 2, n - rows));
+
+	y++;
+	for (int i = first; i < n && y < bottom; i++, y++)
+		cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
+}
+
+static void draw_heat(struct pane *pn, struct cellbuf *cb, struct rect a, const int *order, int n)
+{
+	struct strip g = strip_geometry(a.w);
+	int y = a.y, bottom = a.y + a.h;
+	int nr_llc = count_groups(pn, order, n), nr_pkg = count_packages(pn, order, n);
+
+	cb_print(cb, a.x, y++, a.w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
+		 "%d CPUs, %d package%s, %d LLC%s: heat strip, one cell per CPU in topology order", n, nr_pkg,
+		 nr_pkg == 1 ? "" : "s", nr_llc, nr_llc == 1 ? "" : "s");
+	if (y < bottom)
+		draw_legend(pn, cb, a.x, y++, a.w);
+	bottom--; /* the selected CPU's line */
+
+	g.per_llc = strip_fits_per_llc(pn, order, n, g.per_row, nr_pkg, bottom - y);
 	for (int i = 0; i < n && y < bottom;) {
-		const struct sched_topo_cpu *c = topo_cpu(pn, order[i]);
 		int pkg_end = i;
 
-		while (pkg_end < n && topo_cpu(pn, order[pkg_end])->package == c->package)
+		while (pkg_end < n &&
+		       topo_cpu(pn, order[pkg_end])->package == topo_cpu(pn, order[i])->package)
 			pkg_end++;
-
-		/* package roll-up line; its numbers are known after the cells */
-		int pkg_y = y++;
-		struct rollup pr = { 0 };
-
-		if (per_llc) {
-			for (int j = i; j < pkg_end;) {
-				int cnt = llc_span(pn, order, n, j);
-				struct rollup lr = { 0 };
-				int rows = draw_cells(pn, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
-						      order, j, cnt, &lr);
-
-				if (label_w && rows)
-					cb_print(cb, a.x, y, label_w, dim, " LLC %-3d", topo_cpu(pn, order[j])->llc);
-				if (suffix_w && rows)
-					cb_print(cb, a.x + label_w + strip_w + 1, y, suffix_w - 1, dim,
-						 "%3d%%", roll_avg_pct(&lr));
-				pr.util_sum += lr.util_sum;
-				pr.nr += lr.nr;
-				pr.busy += lr.busy;
-				pr.nr_running += lr.nr_running;
-				pr.max_pm = MAX(pr.max_pm, lr.max_pm);
-				y += rows;
-				j += cnt;
-			}
-		} else {
-			int rows = draw_cells(pn, cb, a.x + label_w, y, per_row, MAX(bottom - y, 0),
-					      order, i, pkg_end - i, &pr);
-
-			if (label_w && rows)
-				cb_print(cb, a.x, y, label_w, dim, " LLCs");
-			y += rows;
-		}
-		cb_print(cb, a.x, pkg_y, a.w, grp,
-			 "pkg %d node %d: %d CPUs, util avg %d%%, max %d%%, busy %d/%d, nr_running %ld",
-			 c->package, c->node, pr.nr, roll_avg_pct(&pr), pr.max_pm / 10, pr.busy, pr.nr,
-			 pr.nr_running);
+		y = heat_package(pn, cb, a, &g, y, bottom, order, n, i, pkg_end);
 		i = pkg_end;
 	}
-
-	/* spare rows: the CPUs around the selected one, in detail */
-	if (bottom - y >= 3 && a.w >= 40) {
-		struct layout L = { a.w >= 100 ? 16 : 12, a.w >= 140 ? 16 : a.w >= 110 ? 10 : 6, a.w >= 70 };
-		int rows = bottom - y - 1, at = 0;
-
-		for (int i = 0; i < n; i++)
-			if (order[i] == pn->sel_cpu)
-				at = i;
-		int first = MAX(0, MIN(at - rows / 2, n - rows));
-
-		y++;
-		for (int i = first; i < n && y < bottom; i++, y++)
-			cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
-	}
+	heat_neighbours(pn, cb, a, y, bottom, order, n);
 	draw_selected_line(pn, cb, a.x, a.y + a.h - 1, a.w);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "table.h"
 #include "ui.h"
 
 #define RQ_MAX 256
@@ -250,53 +251,42 @@ static bool rq_key(struct pane *pn, int key)
 	return false;
 }
 
-static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
-{
-	struct rq_ent ents[RQ_MAX];	/* one frame's worth: about 90 KB of stack with q */
-	struct sched_entity_info q[RQ_MAX];
+/* One frame of the view: the queue shown, its entities, and how the room is shared. */
+struct rq_frame {
+	struct pane *pn;
+	struct cellbuf *cb;
+	struct rect a;
+	int right, bottom, y;
+	int cpu, group;
+	bool cfs, wide;
 	struct sched_cfs_rq_info qi;
 	struct sched_group_info gi;
-	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
-	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	struct style elig = sty(C_GREEN, COLOR_DEFAULT, A_BOLD_);
-	struct style inel = sty(C_RED, COLOR_DEFAULT, A_BOLD_);
-	char b1[32], b2[32], b3[32], b4[32], why[256];
-	int cpu = pn->sel_cpu;
-	bool cfs = sched_variant(pn->run->e) == SCHED_VARIANT_CFS;
-	int right = a.x + a.w, bottom = a.y + a.h, y = a.y;
+	struct rq_ent *ents;
+	int n, pick;
+	int top, lanes, table_rows, name_w;
+	struct axis ax;
+};
 
-	if (a.w <= 0 || a.h <= 0)
-		return;
-	if (cpu < 0 || cpu >= sched_nr_cpus(pn->run->e))
-		cpu = 0;
-	int group = pn->sel_group > 0 && pn->sel_group < sched_nr_groups(pn->run->e) ? pn->sel_group : 0;
+static const struct style rq_bold = { COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_ };
+static const struct style rq_dim = { C_BRIGHT_BLACK, COLOR_DEFAULT, 0 };
+static const struct style rq_elig = { C_GREEN, COLOR_DEFAULT, A_BOLD_ };
+static const struct style rq_inel = { C_RED, COLOR_DEFAULT, A_BOLD_ };
 
-	sched_cfs_rq_info(pn->run->e, cpu, group, &qi);
-	sched_group_info(pn->run->e, group, &gi);
-	u64 ref = cfs ? qi.min_vruntime : qi.avg_vruntime;
-	int n = sched_cfs_rq_entities(pn->run->e, cpu, group, q, RQ_MAX);
-	struct sched_ext_info xi;
+/* The queue's entities (a child group as one), with their numbers relative to V or min_vruntime. */
+static void rq_collect(struct rq_frame *f, const struct sched_entity_info *q)
+{
+	u64 ref = f->cfs ? f->qi.min_vruntime : f->qi.avg_vruntime;
 
-	/* an ext policy's queues first; they are the whole view when the fair class has nothing */
-	sched_ext_info(pn->run->e, &xi);
-	if (xi.loaded) {
-		int rows = n || !xi.enabled ? MIN(xi.enabled ? 3 + xi.nr_dsqs : 1, a.h / 2) : a.h;
-
-		y += ext_queues_draw(pn, cb, (struct rect){ a.x, y, a.w, rows }, cpu) + 1;
-		if ((!n && xi.enabled) || y >= bottom)
-			return;
-	}
-
-	for (int i = 0; i < n; i++) {
-		struct rq_ent *en = &ents[i];
+	for (int i = 0; i < f->n; i++) {
+		struct rq_ent *en = &f->ents[i];
 
 		en->group = q[i].group;
 		if (q[i].task >= 0) {
-			sched_task_info(pn->run->e, q[i].task, &en->ti);
+			sched_task_info(f->pn->run->e, q[i].task, &en->ti);
 		} else {
 			struct sched_group_info cg;
 
-			sched_group_info(pn->run->e, q[i].group, &cg);
+			sched_group_info(f->pn->run->e, q[i].group, &cg);
 			en->ti = (struct sched_task_info){ .name = cg.path, .state = TASK_RUNNING };
 		}
 		/* the entity's own numbers, relative to this queue */
@@ -305,7 +295,7 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		en->ti.slice = q[i].slice;
 		en->ti.vlag = q[i].vlag;
 		en->ti.weight = q[i].weight;
-		en->ti.eligible = cfs || q[i].eligible;
+		en->ti.eligible = f->cfs || q[i].eligible;
 		en->ti.sched_delayed = q[i].sched_delayed;
 		en->ti.sum_exec_runtime = q[i].sum_exec_runtime;
 		en->rel_v = (s64)(en->ti.vruntime - ref);
@@ -315,172 +305,279 @@ static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		en->prot_rel = (s64)(q[i].vprot - ref);
 		en->ideal_slice = q[i].ideal_slice;
 	}
+}
 
-	/* header */
-	{
-		int kv = sched_kernel_version(pn->run->e);
-		int x = a.x;
+static void rq_header(struct rq_frame *f)
+{
+	struct cellbuf *cb = f->cb;
+	struct sched_engine *e = f->pn->run->e;
+	int kv = sched_kernel_version(e);
+	int x = f->a.x, y = f->y;
+	char b1[32], b2[32];
 
-		x += cb_print(cb, x, y, right - x, bold, "CPU %d runqueue %s \u00b7 %s (kernel %d.%d) \u00b7 nr_running %d",
-			      cpu, gi.path, cfs ? "CFS" : "EEVDF", kv / 100, kv % 100, qi.nr_running);
-		if (cfs)
-			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 min_vruntime %s (virtual) \u00b7 sched_latency %s",
-				 fmt_dur(b1, sizeof(b1), (s64)qi.min_vruntime, false),
-				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(pn->run->e, TUN_LATENCY), false));
-		else
-			cb_print(cb, x, y, right - x, STYLE_PLAIN, " \u00b7 V = avg_vruntime %s (virtual) \u00b7 base_slice %s%s",
-				 fmt_dur(b1, sizeof(b1), (s64)qi.avg_vruntime, false),
-				 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(pn->run->e, TUN_BASE_SLICE), false),
-				 sched_feature_enabled(pn->run->e, FEAT_RUN_TO_PARITY) ? " \u00b7 RUN_TO_PARITY" : "");
-		y++;
-	}
-
-	struct sched_pick_info pi;
-
-	sched_cfs_rq_pick(pn->run->e, cpu, group, &pi);
-	pick_words(pn, ents, &pi, cfs, why, sizeof(why));
-	int pick = pi.index;
-
-	if (y < bottom) {
-		int x = a.x;
-
-		x += cb_print(cb, x, y, right - x, bold, "%s ", cfs ? "pick_next_entity():" : "pick_eevdf() \u2192");
-		y += print_wrapped(cb, x, y, right - x, MIN(2, bottom - y), STYLE_PLAIN, why);
-	}
-	if (n == 0 || y >= bottom)
-		return;
-
-	/* split the rest between the number line and the table */
-	int avail = bottom - y;
-	int table_rows = MIN(n + 1, MAX(avail / 2 - 1, 2));
-	int lanes = MIN(n, avail - table_rows - 3);
-
-	if (lanes < 1) {
-		lanes = MIN(n, MAX(avail - 4, 0));
-		table_rows = 0;
-	}
-
-	int name_w = MIN(14, MAX(a.w / 7, 6));
-	bool wide = a.w >= 96;
-	struct axis ax = { 0, 0, a.x + name_w + 2, a.w - name_w - 3 };
-	/* the lanes and the table scroll together over every queued entity */
-	int top = CLAMP(pn->rq_top, 0, MAX(n - MAX(lanes, 1), 0));
-
-	pn->rq_top = top;
-	axis_fit(pn, &ax, ents, n, cfs);
-
-	if (lanes > 0 && ax.w > 4) {
-		int ref_x = axis_x(&ax, 0);
-
-		if (top > 0 && y < bottom) {
-			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more above (k, PgUp, Home)", top);
-			lanes = MIN(lanes, MAX(bottom - y - 3, 1));
-		}
-		for (int i = top; i < MIN(top + lanes, n) && y < bottom; i++, y++) {
-			const struct rq_ent *en = &ents[i];
-			struct style ns = en->group >= 0 ? ui_group_style(pn->ui, en->group) : ui_task_style(pn->ui, en->ti.pid);
-			int xv = axis_x(&ax, en->rel_v);
-
-			cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);	/* ▶ */
-			cb_print(cb, a.x + 1, y, name_w, ns, "%s", en->ti.name);
-			if (en->curr)
-				cb_put(cb, a.x + 1 + MIN((int)strlen(en->ti.name), name_w - 1), y, '*', bold);
-			for (int x = ax.x0; x < ax.x0 + ax.w; x++)
-				cb_put(cb, x, y, x == ref_x ? 0x2502 : 0x00b7, dim);	/* │ · */
-			if (!cfs) {
-				int xd = axis_x(&ax, en->rel_d);
-				struct style span = en->ti.eligible ? sty(C_GREEN, COLOR_DEFAULT, 0)
-								   : sty(C_RED, COLOR_DEFAULT, 0);
-
-				for (int x = xv + 1; x < xd; x++)
-					cb_put(cb, x, y, 0x2500, span);	/* ─ the request still to run */
-				cb_put(cb, xd, y, en->rel_d > ax.hi ? 0x00bb : ']',
-				       bold); /* » past the edge */
-				if (en->protect && axis_x(&ax, en->prot_rel) != xd)
-					cb_put(cb, axis_x(&ax, en->prot_rel), y, 0x2016, bold); /* ‖ */
-			}
-			u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb;	/* ● ○ */
-
-			if (en->rel_v < ax.lo || en->rel_v > ax.hi)
-				mark = en->rel_v < ax.lo ? 0x00ab : 0x00bb; /* « » off the axis */
-			cb_put(cb, xv, y, mark, en->ti.eligible ? elig : inel);
-		}
-		if (top + lanes < n && y < bottom)
-			cb_print(cb, a.x + 1, y++, a.w - 1, dim, "... %d more below (j, PgDn, End)",
-				 n - top - lanes);
-		if (y + 1 < bottom) {
-			draw_axis(cb, &ax, y, cfs ? "min_vruntime" : "V");
-			y += 2;
-		}
-		if (y < bottom) {
-			char b5[32];
-
-			cb_print(cb, a.x, y++, a.w, dim, "axis %s of virtual time, %s (z/x zoom, a auto)",
-				 fmt_dur(b5, sizeof(b5), ax.hi - ax.lo, false),
-				 pn->rq_locked ? "locked" : "fitted to the queue, kept while it fits");
-		}
-		if (y < bottom) {
-			int x = a.x;
-
-			x += cb_print(cb, x, y, right - x, dim, "vruntime - %s (virtual ns)  ",
-				      cfs ? "min_vruntime" : "V");
-			if (!cfs) {
-				cb_put(cb, x++, y, 0x25cf, elig);
-				x += cb_print(cb, x, y, right - x, dim, " eligible  ");
-				cb_put(cb, x++, y, 0x25cb, inel);
-				x += cb_print(cb, x, y, right - x, dim, " not  ");
-				x += cb_print(cb, x, y, right - x, dim,
-					      "d delayed  ] deadline  \u2016 protected to  ");
-			}
-			cb_print(cb, x, y, right - x, dim, "* running  \u25b6 pick");
-			y++;
-		}
-	}
-
-	/* the table */
-	if (table_rows <= 0 || y >= bottom)
-		return;
-	if (cfs)
-		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %14s %12s %12s %8s", name_w, "entity", "state",
-			 "vrt-min_vrt", "sum_exec", "ideal slice", "weight");
+	x += cb_print(cb, x, y, f->right - x, rq_bold,
+		      "CPU %d runqueue %s \u00b7 %s (kernel %d.%d) \u00b7 nr_running %d", f->cpu, f->gi.path,
+		      f->cfs ? "CFS" : "EEVDF", kv / 100, kv % 100, f->qi.nr_running);
+	if (f->cfs)
+		cb_print(cb, x, y, f->right - x, STYLE_PLAIN,
+			 " \u00b7 min_vruntime %s (virtual) \u00b7 sched_latency %s",
+			 fmt_dur(b1, sizeof(b1), (s64)f->qi.min_vruntime, false),
+			 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(e, TUN_LATENCY), false));
 	else
-		cb_print(cb, a.x, y, a.w, bold, "  %-*s %-8s %10s%s %10s %9s %6s %4s %7s", name_w, "entity",
-			 "state", "vrt-V", wide ? "        lag" : "", "deadline-V", "slice", "weight", "elig", "delayed");
-	y++;
-	for (int i = top; i < n && y < bottom; i++, y++) {
-		const struct rq_ent *en = &ents[i];
-		const char *state = en->curr ? "running" : en->ti.sched_delayed ? "delayed" : "queued";
-		struct style rs = i == pick ? bold : STYLE_PLAIN;
+		cb_print(cb, x, y, f->right - x, STYLE_PLAIN,
+			 " \u00b7 V = avg_vruntime %s (virtual) \u00b7 base_slice %s%s",
+			 fmt_dur(b1, sizeof(b1), (s64)f->qi.avg_vruntime, false),
+			 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(e, TUN_BASE_SLICE), false),
+			 sched_feature_enabled(e, FEAT_RUN_TO_PARITY) ? " \u00b7 RUN_TO_PARITY" : "");
+	f->y++;
+}
 
-		if (i - top == table_rows - 2 && i + 1 < n) {
-			cb_print(cb, a.x + 2, y, a.w - 2, dim, "... %d more (j, PgDn, End)", n - i);
-			y++;
+/* The engine's pick, in words (up to two rows). */
+static void rq_pick_line(struct rq_frame *f)
+{
+	struct sched_pick_info pi;
+	char why[256];
+
+	sched_cfs_rq_pick(f->pn->run->e, f->cpu, f->group, &pi);
+	pick_words(f->pn, f->ents, &pi, f->cfs, why, sizeof(why));
+	f->pick = pi.index;
+	if (f->y < f->bottom) {
+		int x = f->a.x;
+
+		x += cb_print(f->cb, x, f->y, f->right - x, rq_bold, "%s ",
+			      f->cfs ? "pick_next_entity():" : "pick_eevdf() \u2192");
+		f->y += print_wrapped(f->cb, x, f->y, f->right - x, MIN(2, f->bottom - f->y), STYLE_PLAIN,
+				      why);
+	}
+}
+
+/* The rest of the room, split between the number line and the table; the scroll and the axis. */
+static void rq_layout(struct rq_frame *f)
+{
+	int avail = f->bottom - f->y;
+
+	f->table_rows = MIN(f->n + 1, MAX(avail / 2 - 1, 2));
+	f->lanes = MIN(f->n, avail - f->table_rows - 3);
+	if (f->lanes < 1) {
+		f->lanes = MIN(f->n, MAX(avail - 4, 0));
+		f->table_rows = 0;
+	}
+	f->name_w = MIN(14, MAX(f->a.w / 7, 6));
+	f->wide = f->a.w >= 96;
+	f->ax = (struct axis){ 0, 0, f->a.x + f->name_w + 2, f->a.w - f->name_w - 3 };
+	/* the lanes and the table scroll together over every queued entity */
+	f->top = CLAMP(f->pn->rq_top, 0, MAX(f->n - MAX(f->lanes, 1), 0));
+	f->pn->rq_top = f->top;
+	axis_fit(f->pn, &f->ax, f->ents, f->n, f->cfs);
+}
+
+/* Entity i's lane: its name, its vruntime on the axis, its request up to its deadline. */
+static void rq_lane(const struct rq_frame *f, int i, int y, int ref_x)
+{
+	const struct rq_ent *en = &f->ents[i];
+	const struct axis *ax = &f->ax;
+	struct cellbuf *cb = f->cb;
+	struct style ns =
+		en->group >= 0 ? ui_group_style(f->pn->ui, en->group) : ui_task_style(f->pn->ui, en->ti.pid);
+	int xv = axis_x(ax, en->rel_v);
+
+	cb_put(cb, f->a.x, y, i == f->pick ? 0x25b6 : ' ', rq_bold); /* ▶ */
+	cb_print(cb, f->a.x + 1, y, f->name_w, ns, "%s", en->ti.name);
+	if (en->curr)
+		cb_put(cb, f->a.x + 1 + MIN((int)strlen(en->ti.name), f->name_w - 1), y, '*', rq_bold);
+	for (int x = ax->x0; x < ax->x0 + ax->w; x++)
+		cb_put(cb, x, y, x == ref_x ? 0x2502 : 0x00b7, rq_dim); /* │ · */
+	if (!f->cfs) {
+		int xd = axis_x(ax, en->rel_d);
+		struct style span =
+			en->ti.eligible ? sty(C_GREEN, COLOR_DEFAULT, 0) : sty(C_RED, COLOR_DEFAULT, 0);
+
+		for (int x = xv + 1; x < xd; x++)
+			cb_put(cb, x, y, 0x2500, span); /* ─ the request still to run */
+		cb_put(cb, xd, y, en->rel_d > ax->hi ? 0x00bb : ']', rq_bold); /* » past the edge */
+		if (en->protect && axis_x(ax, en->prot_rel) != xd)
+			cb_put(cb, axis_x(ax, en->prot_rel), y, 0x2016, rq_bold); /* ‖ */
+	}
+	u32 mark = en->ti.sched_delayed ? 'd' : en->ti.eligible ? 0x25cf : 0x25cb; /* ● ○ */
+
+	if (en->rel_v < ax->lo || en->rel_v > ax->hi)
+		mark = en->rel_v < ax->lo ? 0x00ab : 0x00bb; /* « » off the axis */
+	cb_put(cb, xv, y, mark, en->ti.eligible ? rq_elig : rq_inel);
+}
+
+/* What the marks mean, on one row. */
+static void rq_legend(struct rq_frame *f)
+{
+	struct cellbuf *cb = f->cb;
+	int x = f->a.x, y = f->y;
+
+	x += cb_print(cb, x, y, f->right - x, rq_dim, "vruntime - %s (virtual ns)  ",
+		      f->cfs ? "min_vruntime" : "V");
+	if (!f->cfs) {
+		cb_put(cb, x++, y, 0x25cf, rq_elig);
+		x += cb_print(cb, x, y, f->right - x, rq_dim, " eligible  ");
+		cb_put(cb, x++, y, 0x25cb, rq_inel);
+		x += cb_print(cb, x, y, f->right - x, rq_dim, " not  ");
+		x += cb_print(cb, x, y, f->right - x, rq_dim, "d delayed  ] deadline  \u2016 protected to  ");
+	}
+	cb_print(cb, x, y, f->right - x, rq_dim, "* running  \u25b6 pick");
+	f->y++;
+}
+
+/* The number line: a lane per entity in view, what is scrolled off, the axis and its caption. */
+static void rq_number_line(struct rq_frame *f)
+{
+	struct cellbuf *cb = f->cb;
+	int lanes = f->lanes, ref_x = axis_x(&f->ax, 0);
+	char b5[32];
+
+	if (lanes <= 0 || f->ax.w <= 4)
+		return;
+	if (f->top > 0 && f->y < f->bottom) {
+		cb_print(cb, f->a.x + 1, f->y++, f->a.w - 1, rq_dim, "... %d more above (k, PgUp, Home)",
+			 f->top);
+		lanes = MIN(lanes, MAX(f->bottom - f->y - 3, 1));
+	}
+	for (int i = f->top; i < MIN(f->top + lanes, f->n) && f->y < f->bottom; i++, f->y++)
+		rq_lane(f, i, f->y, ref_x);
+	if (f->top + lanes < f->n && f->y < f->bottom)
+		cb_print(cb, f->a.x + 1, f->y++, f->a.w - 1, rq_dim, "... %d more below (j, PgDn, End)",
+			 f->n - f->top - lanes);
+	if (f->y + 1 < f->bottom) {
+		draw_axis(cb, &f->ax, f->y, f->cfs ? "min_vruntime" : "V");
+		f->y += 2;
+	}
+	if (f->y < f->bottom)
+		cb_print(cb, f->a.x, f->y++, f->a.w, rq_dim, "axis %s of virtual time, %s (z/x zoom, a auto)",
+			 fmt_dur(b5, sizeof(b5), f->ax.hi - f->ax.lo, false),
+			 f->pn->rq_locked ? "locked" : "fitted to the queue, kept while it fits");
+	if (f->y < f->bottom)
+		rq_legend(f);
+}
+
+/* The table's columns: CFS's, or EEVDF's with the lag when the view is wide. */
+#define RQ_COLS 9
+static int rq_columns(const struct rq_frame *f, struct column *col)
+{
+	int n = 0;
+
+	col[n++] = (struct column){ "entity", f->name_w, COL_LEFT };
+	col[n++] = (struct column){ "state", 8, COL_LEFT };
+	if (f->cfs) {
+		col[n++] = (struct column){ "vrt-min_vrt", 14, COL_RIGHT };
+		col[n++] = (struct column){ "sum_exec", 12, COL_RIGHT };
+		col[n++] = (struct column){ "ideal slice", 12, COL_RIGHT };
+		col[n++] = (struct column){ "weight", 8, COL_RIGHT };
+		return n;
+	}
+	col[n++] = (struct column){ "vrt-V", 10, COL_RIGHT };
+	if (f->wide)
+		col[n++] = (struct column){ "lag", 10, COL_RIGHT };
+	col[n++] = (struct column){ "deadline-V", 10, COL_RIGHT };
+	col[n++] = (struct column){ "slice", 9, COL_RIGHT };
+	col[n++] = (struct column){ "weight", 6, COL_RIGHT };
+	col[n++] = (struct column){ "elig", 4, COL_RIGHT };
+	col[n++] = (struct column){ "delayed", 7, COL_RIGHT };
+	return n;
+}
+
+/* Entity i's row of the table, in the columns rq_columns() gives. */
+static void rq_table_row(const struct rq_frame *f, const struct column *col, int nc, int i, int y)
+{
+	const struct rq_ent *en = &f->ents[i];
+	char b[5][32];
+	const char *cell[RQ_COLS];
+	struct style st[RQ_COLS];
+	int k = 0;
+
+	cell[k++] = en->ti.name;
+	cell[k++] = en->curr ? "running" : en->ti.sched_delayed ? "delayed" : "queued";
+	if (f->cfs) {
+		cell[k++] = fmt_dur(b[0], sizeof(b[0]), en->rel_v, true);
+		cell[k++] = fmt_dur(b[1], sizeof(b[1]), (s64)en->ti.sum_exec_runtime, false);
+		cell[k++] = fmt_dur(b[2], sizeof(b[2]), (s64)en->ideal_slice, false);
+	} else {
+		cell[k++] = fmt_dur(b[0], sizeof(b[0]), en->rel_v, true);
+		if (f->wide)
+			cell[k++] = fmt_dur(b[1], sizeof(b[1]), en->ti.vlag, true);
+		cell[k++] = fmt_dur(b[2], sizeof(b[2]), en->rel_d, true);
+		cell[k++] = fmt_dur(b[3], sizeof(b[3]), (s64)en->ti.slice, false);
+	}
+	snprintf(b[4], sizeof(b[4]), "%" PRIu64, en->ti.weight >> 10);
+	cell[k++] = b[4];
+	if (!f->cfs) {
+		cell[k++] = en->ti.eligible ? "yes" : "no";
+		cell[k++] = en->ti.sched_delayed ? "yes" : "no";
+	}
+	for (int c = 0; c < nc; c++)
+		st[c] = i == f->pick ? rq_bold : STYLE_PLAIN;
+	st[0] = en->group >= 0 ? ui_group_style(f->pn->ui, en->group) : ui_task_style(f->pn->ui, en->ti.pid);
+	cb_put(f->cb, f->a.x, y, i == f->pick ? 0x25b6 : ' ', rq_bold);
+	table_row(f->cb, f->a.x + 2, y, f->a.w - 2, col, nc, cell, st);
+}
+
+/* The table: a row per entity from the scroll position, and what its units are. */
+static void rq_table(struct rq_frame *f)
+{
+	struct column col[RQ_COLS];
+	int nc = rq_columns(f, col);
+
+	if (f->table_rows <= 0 || f->y >= f->bottom)
+		return;
+	cb_print(f->cb, f->a.x, f->y, 2, rq_bold, "  ");
+	table_header(f->cb, f->a.x + 2, f->y, f->a.w - 2, col, nc, rq_bold);
+	f->y++;
+	for (int i = f->top; i < f->n && f->y < f->bottom; i++, f->y++) {
+		if (i - f->top == f->table_rows - 2 && i + 1 < f->n) {
+			cb_print(f->cb, f->a.x + 2, f->y, f->a.w - 2, rq_dim, "... %d more (j, PgDn, End)",
+				 f->n - i);
+			f->y++;
 			break;
 		}
-		cb_put(cb, a.x, y, i == pick ? 0x25b6 : ' ', bold);
-		cb_print(cb, a.x + 2, y, name_w, en->group >= 0 ? ui_group_style(pn->ui, en->group)
-							   : ui_task_style(pn->ui, en->ti.pid), "%s", en->ti.name);
-		if (cfs) {
-			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs,
-				 " %-8s %14s %12s %12s %8" PRIu64, state,
-				 fmt_dur(b1, sizeof(b1), en->rel_v, true),
-				 fmt_dur(b2, sizeof(b2), (s64)en->ti.sum_exec_runtime, false),
-				 fmt_dur(b3, sizeof(b3), (s64)en->ideal_slice, false), en->ti.weight >> 10);
-		} else {
-			char lag[40] = "";
-
-			if (wide)
-				snprintf(lag, sizeof(lag), " %10s", fmt_dur(b2, sizeof(b2), en->ti.vlag, true));
-			cb_print(cb, a.x + 2 + name_w, y, a.w - 2 - name_w, rs, " %-8s %10s%s %10s %9s %6" PRIu64 " %4s %7s",
-				 state, fmt_dur(b1, sizeof(b1), en->rel_v, true), lag,
-				 fmt_dur(b3, sizeof(b3), en->rel_d, true),
-				 fmt_dur(b4, sizeof(b4), (s64)en->ti.slice, false), en->ti.weight >> 10,
-				 en->ti.eligible ? "yes" : "no", en->ti.sched_delayed ? "yes" : "no");
-		}
+		rq_table_row(f, col, nc, i, f->y);
 	}
-	if (y < bottom)
-		cb_print(cb, a.x, y, a.w, dim, cfs ? "times in ns of virtual (vrt) or real time; weight: nice 0 = 1024"
-					  : "vrt (vruntime), lag = V - vruntime, deadline: virtual time; slice: real time; weight: nice 0 = 1024");
+	if (f->y < f->bottom)
+		cb_print(f->cb, f->a.x, f->y, f->a.w, rq_dim,
+			 f->cfs ? "times in ns of virtual (vrt) or real time; weight: nice 0 = 1024"
+				: "vrt (vruntime), lag = V - vruntime, deadline: virtual time; slice: real "
+				  "time; weight: nice 0 = 1024");
+}
+
+static void rq_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
+{
+	struct rq_ent ents[RQ_MAX]; /* one frame's worth: about 90 KB of stack with q */
+	struct sched_entity_info q[RQ_MAX];
+	struct rq_frame f = {
+		.pn = pn, .cb = cb, .a = a, .right = a.x + a.w, .bottom = a.y + a.h, .y = a.y, .ents = ents
+	};
+	struct sched_ext_info xi;
+
+	if (a.w <= 0 || a.h <= 0)
+		return;
+	f.cpu = pn->sel_cpu >= 0 && pn->sel_cpu < sched_nr_cpus(pn->run->e) ? pn->sel_cpu : 0;
+	f.group = pn->sel_group > 0 && pn->sel_group < sched_nr_groups(pn->run->e) ? pn->sel_group : 0;
+	f.cfs = sched_variant(pn->run->e) == SCHED_VARIANT_CFS;
+	sched_cfs_rq_info(pn->run->e, f.cpu, f.group, &f.qi);
+	sched_group_info(pn->run->e, f.group, &f.gi);
+	f.n = sched_cfs_rq_entities(pn->run->e, f.cpu, f.group, q, RQ_MAX);
+
+	/* an ext policy's queues first; they are the whole view when the fair class has nothing */
+	sched_ext_info(pn->run->e, &xi);
+	if (xi.loaded) {
+		int rows = f.n || !xi.enabled ? MIN(xi.enabled ? 3 + xi.nr_dsqs : 1, a.h / 2) : a.h;
+
+		f.y += ext_queues_draw(pn, cb, (struct rect){ a.x, f.y, a.w, rows }, f.cpu) + 1;
+		if ((!f.n && xi.enabled) || f.y >= f.bottom)
+			return;
+	}
+	rq_collect(&f, q);
+	rq_header(&f);
+	rq_pick_line(&f);
+	if (f.n == 0 || f.y >= f.bottom)
+		return;
+	rq_layout(&f);
+	rq_number_line(&f);
+	rq_table(&f);
 }
 
 const struct view view_runqueue = {

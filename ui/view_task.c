@@ -2,19 +2,22 @@
 /*
  * The task view: one task's scheduling state (policy, weight, vruntime,
  * lag, deadline, slice, eligibility), PELT averages, the kernel's counters,
- * and a wakeup-latency histogram (sched_wakeup -> switched in) computed from
- * the event log. The histogram is kept incrementally: each frame feeds only
+ * its last switches as perf sched timehist prints them, and a wakeup-latency
+ * histogram (sched_wakeup -> switched in), both computed from the event log. The histogram is kept incrementally: each frame feeds only
  * the events logged since the last one; a rewind or another task restarts it.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/base/mem.h"
 #include "src/analysis/report.h"
 #include "src/analysis/stats.h"
+#include "src/analysis/timehist.h"
 #include "format.h"
 #include "sched/api/ext.h"
+#include "table.h"
 #include "ui.h"
 
 /* The histogram's state, one per pane (each pane has its own run and task). */
@@ -26,14 +29,24 @@ struct task_lat {
 	u64 woken_at;		/* pending wakeup, ~0 when none */
 	bool running;
 	struct lat_hist hist;
+	struct timehist th; /* its switches, as perf sched timehist */
 };
 
-static void lat_reset(struct task_lat *lat, const struct sched_history *h, int pid)
+static void lat_reset(struct task_lat *lat, const struct sched_history *h, int pid, int nr_cpus)
 {
+	timehist_free(&lat->th);
 	memset(lat, 0, sizeof(*lat));
 	lat->h = h;
 	lat->pid = pid;
 	lat->woken_at = ~0ULL;
+	timehist_init(&lat->th, pid, nr_cpus);
+}
+
+void task_lat_free(struct task_lat *lat)
+{
+	if (lat)
+		timehist_free(&lat->th);
+	free(lat);
 }
 
 static void lat_feed(struct task_lat *lat, const struct sched_event *ev)
@@ -64,7 +77,7 @@ static void lat_feed(struct task_lat *lat, const struct sched_event *ev)
 static void lat_update(struct pane *pn, int pid)
 {
 	if (!pn->task_lat)
-		pn->task_lat = xmalloc(sizeof(*pn->task_lat));
+		pn->task_lat = xcalloc(1, sizeof(*pn->task_lat));
 	struct task_lat *lat = pn->task_lat;
 
 	u64 upto = MIN(history_nr_logged(pn->run->h), sched_nr_events(pn->run->e));
@@ -73,9 +86,13 @@ static void lat_update(struct pane *pn, int pid)
 	if (lat->h != pn->run->h || lat->pid != pid || lat->fed > upto ||
 	    (lat->fed && (!last || last->time != lat->last.time || last->type != lat->last.type ||
 			  last->cpu != lat->last.cpu)))
-		lat_reset(lat, pn->run->h, pid);
-	for (; lat->fed < upto; lat->fed++)
-		lat_feed(lat, history_event(pn->run->h, lat->fed));
+		lat_reset(lat, pn->run->h, pid, sched_nr_cpus(pn->run->e));
+	for (; lat->fed < upto; lat->fed++) {
+		const struct sched_event *ev = history_event(pn->run->h, lat->fed);
+
+		lat_feed(lat, ev);
+		timehist_feed(&lat->th, ev);
+	}
 	if (lat->fed)
 		lat->last = *history_event(pn->run->h, lat->fed - 1);
 }
@@ -184,123 +201,228 @@ static const char *state_name(const struct sched_task_info *ti)
 	return "?";
 }
 
+/* the switches shown: the last ten, as a screenful of perf sched timehist's tail */
+#define TASK_TIMEHIST_ROWS 10
+
+/* perf sched timehist's columns: time, cpu, then milliseconds with three decimals. */
+static const struct column timehist_cols[] = {
+	{ "time", 15, COL_RIGHT },	{ "cpu", 4, COL_RIGHT },       { "wait time", 10, COL_RIGHT },
+	{ "sch delay", 10, COL_RIGHT }, { "run time", 10, COL_RIGHT }, { "state", 5, COL_RIGHT },
+};
+
+static const char *msec(char *buf, size_t len, u64 ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, (u64)(ns / NSEC_PER_MSEC),
+		 (u64)(ns % NSEC_PER_MSEC / NSEC_PER_USEC));
+	return buf;
+}
+
+/* The task's last switches off a CPU, newest at the bottom, in h rows. */
+static void draw_timehist(const struct timehist *th, struct cellbuf *cb, int x, int y, int w, int h)
+{
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	char b1[32], b2[32], b3[32];
+	int n = (int)ARRAY_SIZE(timehist_cols);
+
+	if (h < 1)
+		return;
+	cb_print(cb, x, y++, w, bold,
+		 "switches (perf sched timehist, ms): %" PRIu64 "   wait %s   sch delay %s (max %s)", th->nr,
+		 fmt_dur(b1, sizeof(b1), (s64)th->total_wait, false),
+		 fmt_dur(b2, sizeof(b2), (s64)th->total_delay, false),
+		 fmt_dur(b3, sizeof(b3), (s64)th->max_delay, false));
+	if (--h < 1)
+		return;
+	table_header(cb, x + 2, y++, w - 2, timehist_cols, n, dim);
+	h--;
+
+	u64 kept = MIN(th->nr, (u64)TIMEHIST_ROWS), shown = MIN(kept, (u64)MAX(h, 0));
+
+	for (u64 i = kept - shown; i < kept; i++, y++) {
+		const struct timehist_row *r = timehist_row(th, i);
+		char t[32], cpu[16], wait[32], delay[32], run[32], state[4];
+		const char *cells[] = { t, cpu, wait, delay, run, state };
+
+		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, (u64)(r->time / NSEC_PER_SEC),
+			 (u64)(r->time % NSEC_PER_SEC / NSEC_PER_USEC));
+		snprintf(cpu, sizeof(cpu), "[%d]", r->cpu);
+		snprintf(state, sizeof(state), "%c", r->state);
+		msec(wait, sizeof(wait), r->wait);
+		msec(delay, sizeof(delay), r->delay);
+		msec(run, sizeof(run), r->run);
+		table_row(cb, x + 2, y, w - 2, timehist_cols, n, cells, NULL);
+	}
+}
+
+/* What one frame of the view draws from, and where it has got to. */
+struct task_frame {
+	struct pane *pn;
+	struct cellbuf *cb;
+	int x, y, w, bottom;
+	int t, nr; /* the task shown (index) of nr */
+	struct sched_task_info ti;
+	struct sched_cpu_info ci; /* of the task's CPU */
+	bool cfs;
+};
+
+static const struct style head_st = { C_CYAN, COLOR_DEFAULT, A_BOLD_ };
+
+/* A line at the frame's row if there is room; returns false when there is none. */
+static bool room(const struct task_frame *f)
+{
+	return f->y < f->bottom;
+}
+
+/* Name, pid, state and CPU; policy, nice, prio and weight; RT and deadline parameters. */
+static void draw_identity(struct task_frame *f)
+{
+	const struct sched_task_info *ti = &f->ti;
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	int used = cb_print(f->cb, f->x, f->y, f->w, ui_task_style(f->pn->ui, ti->pid), "%s", ti->name);
+
+	cb_print(f->cb, f->x + used, f->y, f->w - used, bold, " (pid %d, task %d of %d): %s on CPU %d",
+		 ti->pid, f->t + 1, f->nr, state_name(ti), ti->cpu);
+	f->y++;
+	if (room(f))
+		cb_print(f->cb, f->x, f->y++, f->w, STYLE_PLAIN,
+			 "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
+			 sched_policy_names[ti->policy], ti->nice, ti->prio, ti->weight >> 10);
+	if (room(f) && (ti->policy == SCHED_FIFO || ti->policy == SCHED_RR))
+		cb_print(f->cb, f->x, f->y++, f->w, STYLE_PLAIN, "rt_priority %u (prio = 99 - rt_priority)",
+			 ti->rt_priority);
+	if (room(f) && ti->policy == SCHED_DEADLINE)
+		cb_print(f->cb, f->x, f->y++, f->w, STYLE_PLAIN,
+			 "runtime %s / deadline %s / period %s;  left %s, "
+			 "deadline at %s%s",
+			 fmt_dur(b1, sizeof(b1), (s64)ti->dl_runtime, false),
+			 fmt_dur(b2, sizeof(b2), (s64)ti->dl_deadline, false),
+			 fmt_dur(b3, sizeof(b3), (s64)ti->dl_period, false),
+			 fmt_dur(b4, sizeof(b4), ti->dl_runtime_left, false),
+			 fmt_dur(b5, sizeof(b5), (s64)ti->dl_abs_deadline, false),
+			 ti->dl_throttled ? "  (throttled)" : "");
+	f->y++;
+}
+
+/* The ext class: what the policy set, and where the task waits. */
+static void draw_ext(struct task_frame *f)
+{
+	const struct sched_task_info *ti = &f->ti;
+	char b1[32], dsq[32];
+
+	if (!ti->ext || f->y + 1 >= f->bottom)
+		return;
+	cb_print(f->cb, f->x, f->y++, f->w, head_st, "ext (the policy's task)");
+	cb_print(f->cb, f->x + 2, f->y++, f->w - 2, STYLE_PLAIN,
+		 "slice left %s   dsq_vtime %" PRIu64 "   weight %u   %s%s",
+		 ti->ext_slice == SCX_SLICE_INF ? "infinite"
+						: fmt_dur(b1, sizeof(b1), (s64)ti->ext_slice, false),
+		 ti->ext_vtime, ti->ext_weight, ti->ext_dsq == SCX_DSQ_INVALID ? "on no queue" : "queued on ",
+		 ti->ext_dsq == SCX_DSQ_INVALID ? "" : ext_dsq_format(dsq, sizeof(dsq), ti->ext_dsq));
+	f->y++;
+}
+
+/* The fair class, EEVDF or CFS: vruntime against V or min_vruntime, lag, deadline, slice. */
+static void draw_fair(struct task_frame *f)
+{
+	const struct sched_task_info *ti = &f->ti;
+	bool cfs = f->cfs;
+	char b1[32], b2[32];
+
+	if (room(f))
+		cb_print(f->cb, f->x, f->y++, f->w, head_st, "%s", cfs ? "CFS" : "EEVDF");
+	if (room(f)) {
+		u64 ref = cfs ? f->ci.min_vruntime : f->ci.avg_vruntime;
+
+		cb_print(f->cb, f->x + 2, f->y++, f->w - 2, STYLE_PLAIN, "vruntime %" PRIu64 " ns (%s %s)",
+			 ti->vruntime, fmt_dur(b1, sizeof(b1), (s64)(ti->vruntime - ref), true),
+			 cfs ? "vs min_vruntime" : "vs V");
+	}
+	/* a task not queued has no lag of its own: the one kept to place it at its wakeup */
+	if (!cfs && room(f))
+		cb_print(f->cb, f->x + 2, f->y++, f->w - 2, STYLE_PLAIN,
+			 "%s %" PRId64 " ns (%s)   deadline %" PRIu64 " ns (%s vs V)",
+			 ti->on_rq ? "lag" : "saved lag (not queued)", ti->vlag,
+			 fmt_dur(b1, sizeof(b1), ti->vlag, true), ti->deadline,
+			 fmt_dur(b2, sizeof(b2), (s64)(ti->deadline - f->ci.avg_vruntime), true));
+	if (room(f))
+		cb_print(f->cb, f->x + 2, f->y++, f->w - 2, STYLE_PLAIN, "slice %" PRIu64 " ns (%s)%s%s",
+			 ti->slice, fmt_dur(b1, sizeof(b1), (s64)ti->slice, false),
+			 cfs		? ""
+			 : !ti->on_rq	? "   eligible: not queued"
+			 : ti->eligible ? "   eligible: yes"
+					: "   eligible: no",
+			 cfs		     ? ""
+			 : ti->sched_delayed ? "   delayed: yes"
+					     : "   delayed: no");
+	f->y++;
+}
+
+/* PELT's averages and the kernel's counters (as /proc/PID/sched). */
+static void draw_counters(struct task_frame *f)
+{
+	const struct sched_task_info *ti = &f->ti;
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	char b1[32], b2[32], b3[32];
+
+	if (room(f))
+		cb_print(f->cb, f->x, f->y++, f->w, head_st, "PELT (0..1024 scale)");
+	if (room(f))
+		cb_print(f->cb, f->x + 2, f->y++, f->w - 2, STYLE_PLAIN,
+			 "load_avg %" PRIu64 "   runnable_avg %" PRIu64 "   util_avg %" PRIu64,
+			 ti->avg.load_avg, ti->avg.runnable_avg, ti->avg.util_avg);
+	f->y++;
+
+	if (room(f))
+		cb_print(f->cb, f->x, f->y++, f->w, head_st, "statistics (as /proc/PID/sched)");
+	if (room(f))
+		cb_print(f->cb, f->x + 2, f->y++, f->w - 2, STYLE_PLAIN,
+			 "sum_exec_runtime %" PRIu64 " ns (%s)   run_delay %" PRIu64
+			 " ns (%s)   pcount %" PRIu64,
+			 ti->sum_exec_runtime, fmt_dur(b1, sizeof(b1), (s64)ti->sum_exec_runtime, false),
+			 ti->run_delay, fmt_dur(b2, sizeof(b2), (s64)ti->run_delay, false), ti->pcount);
+	if (room(f))
+		cb_print(f->cb, f->x + 2, f->y++, f->w - 2, STYLE_PLAIN,
+			 "nr_wakeups %" PRIu64 "   nr_migrations %" PRIu64 "   nvcsw %" PRIu64
+			 "   nivcsw %" PRIu64,
+			 ti->nr_wakeups, ti->nr_migrations, ti->nvcsw, ti->nivcsw);
+	if (room(f) && ti->pcount)
+		cb_print(f->cb, f->x + 2, f->y++, f->w - 2, dim, "avg wait per run %s",
+			 fmt_dur(b3, sizeof(b3), (s64)(ti->run_delay / ti->pcount), false));
+	f->y++;
+}
+
 static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
-	struct sched_task_info ti;
-	struct sched_cpu_info ci;
-	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
-	struct style head = sty(C_CYAN, COLOR_DEFAULT, A_BOLD_);
-	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	char b1[32], b2[32], b3[32], b4[32], b5[32];
-	int nr = sched_nr_tasks(pn->run->e);
-	int t = pn->sel_task;
-	int x = a.x, y = a.y, w = a.w, bottom = a.y + a.h;
-	bool cfs = sched_variant(pn->run->e) == SCHED_VARIANT_CFS;
+	struct task_frame f = { .pn = pn, .cb = cb, .x = a.x, .y = a.y, .w = a.w, .bottom = a.y + a.h };
 
 	if (a.w <= 0 || a.h <= 0)
 		return;
-	if (nr == 0) {
-		cb_print(cb, x, y, w, dim, "no tasks");
+	f.nr = sched_nr_tasks(pn->run->e);
+	if (f.nr == 0) {
+		cb_print(cb, f.x, f.y, f.w, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0), "no tasks");
 		return;
 	}
-	if (t < 0 || t >= nr)
-		t = 0;
-	sched_task_info(pn->run->e, t, &ti);
-	sched_cpu_info(pn->run->e, ti.cpu >= 0 && ti.cpu < sched_nr_cpus(pn->run->e) ? ti.cpu : 0, &ci);
+	f.t = pn->sel_task >= 0 && pn->sel_task < f.nr ? pn->sel_task : 0;
+	f.cfs = sched_variant(pn->run->e) == SCHED_VARIANT_CFS;
+	sched_task_info(pn->run->e, f.t, &f.ti);
+	sched_cpu_info(pn->run->e, f.ti.cpu >= 0 && f.ti.cpu < sched_nr_cpus(pn->run->e) ? f.ti.cpu : 0,
+		       &f.ci);
 
-	{
-		int used = cb_print(cb, x, y, w, ui_task_style(pn->ui, ti.pid), "%s", ti.name);
+	draw_identity(&f);
+	draw_ext(&f);
+	draw_fair(&f);
+	draw_counters(&f);
+	if (room(&f)) {
+		/* the switches table takes up to half of what is left, the histogram the rest */
+		int left = f.bottom - f.y, rows = MAX(MIN(left - 2, TASK_TIMEHIST_ROWS + 2), left / 2);
 
-		used += cb_print(cb, x + used, y, w - used, bold, " (pid %d, task %d of %d): %s on CPU %d", ti.pid,
-				 t + 1, nr, state_name(&ti), ti.cpu);
-		y++;
-	}
-	if (y < bottom)
-		cb_print(cb, x, y++, w, STYLE_PLAIN,
-			 "policy %s  nice %d  prio %d  weight %" PRIu64 " (nice 0 = 1024)",
-			 sched_policy_names[ti.policy], ti.nice, ti.prio, ti.weight >> 10);
-	if (y < bottom && (ti.policy == SCHED_FIFO || ti.policy == SCHED_RR))
-		cb_print(cb, x, y++, w, STYLE_PLAIN, "rt_priority %u (prio = 99 - rt_priority)", ti.rt_priority);
-	if (y < bottom && ti.policy == SCHED_DEADLINE)
-		cb_print(cb, x, y++, w, STYLE_PLAIN, "runtime %s / deadline %s / period %s;  left %s, "
-			 "deadline at %s%s", fmt_dur(b1, sizeof(b1), (s64)ti.dl_runtime, false),
-			 fmt_dur(b2, sizeof(b2), (s64)ti.dl_deadline, false),
-			 fmt_dur(b3, sizeof(b3), (s64)ti.dl_period, false),
-			 fmt_dur(b4, sizeof(b4), ti.dl_runtime_left, false),
-			 fmt_dur(b5, sizeof(b5), (s64)ti.dl_abs_deadline, false),
-			 ti.dl_throttled ? "  (throttled)" : "");
-	y++;
-
-	/* the ext class: what the policy set, and where the task waits */
-	if (ti.ext && y + 1 < bottom) {
-		char dsq[32];
-
-		cb_print(cb, x, y++, w, head, "ext (the policy's task)");
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN,
-			 "slice left %s   dsq_vtime %" PRIu64 "   weight %u   %s%s",
-			 ti.ext_slice == SCX_SLICE_INF ? "infinite"
-						       : fmt_dur(b1, sizeof(b1), (s64)ti.ext_slice, false),
-			 ti.ext_vtime, ti.ext_weight,
-			 ti.ext_dsq == SCX_DSQ_INVALID ? "on no queue" : "queued on ",
-			 ti.ext_dsq == SCX_DSQ_INVALID ? "" : ext_dsq_format(dsq, sizeof(dsq), ti.ext_dsq));
-		y++;
-	}
-
-	/* the fair class: EEVDF or CFS */
-	if (y < bottom)
-		cb_print(cb, x, y++, w, head, "%s", cfs ? "CFS" : "EEVDF");
-	if (y < bottom) {
-		u64 ref = cfs ? ci.min_vruntime : ci.avg_vruntime;
-
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "vruntime %" PRIu64 " ns (%s %s)", ti.vruntime,
-			 fmt_dur(b1, sizeof(b1), (s64)(ti.vruntime - ref), true), cfs ? "vs min_vruntime" : "vs V");
-	}
-	if (!cfs && y < bottom)
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN,
-			 "%s %" PRId64 " ns (%s)   deadline %" PRIu64 " ns (%s vs V)",
-			 ti.on_rq ? "lag" : "saved lag (not queued)", ti.vlag,
-			 fmt_dur(b1, sizeof(b1), ti.vlag, true), ti.deadline,
-			 fmt_dur(b2, sizeof(b2), (s64)(ti.deadline - ci.avg_vruntime), true));
-	if (y < bottom)
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "slice %" PRIu64 " ns (%s)%s%s", ti.slice,
-			 fmt_dur(b1, sizeof(b1), (s64)ti.slice, false),
-			 cfs	       ? ""
-			 : !ti.on_rq   ? "   eligible: not queued"
-			 : ti.eligible ? "   eligible: yes"
-				       : "   eligible: no",
-			 cfs		    ? ""
-			 : ti.sched_delayed ? "   delayed: yes"
-					    : "   delayed: no");
-	y++;
-
-	/* PELT */
-	if (y < bottom)
-		cb_print(cb, x, y++, w, head, "PELT (0..1024 scale)");
-	if (y < bottom)
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "load_avg %" PRIu64 "   runnable_avg %" PRIu64
-			 "   util_avg %" PRIu64, ti.avg.load_avg, ti.avg.runnable_avg, ti.avg.util_avg);
-	y++;
-
-	/* kernel statistics */
-	if (y < bottom)
-		cb_print(cb, x, y++, w, head, "statistics (as /proc/PID/sched)");
-	if (y < bottom)
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "sum_exec_runtime %" PRIu64 " ns (%s)   run_delay %"
-			 PRIu64 " ns (%s)   pcount %" PRIu64, ti.sum_exec_runtime,
-			 fmt_dur(b1, sizeof(b1), (s64)ti.sum_exec_runtime, false), ti.run_delay,
-			 fmt_dur(b2, sizeof(b2), (s64)ti.run_delay, false), ti.pcount);
-	if (y < bottom)
-		cb_print(cb, x + 2, y++, w - 2, STYLE_PLAIN, "nr_wakeups %" PRIu64 "   nr_migrations %" PRIu64
-			 "   nvcsw %" PRIu64 "   nivcsw %" PRIu64, ti.nr_wakeups, ti.nr_migrations, ti.nvcsw,
-			 ti.nivcsw);
-	if (y < bottom && ti.pcount)
-		cb_print(cb, x + 2, y++, w - 2, dim, "avg wait per run %s",
-			 fmt_dur(b3, sizeof(b3), (s64)(ti.run_delay / ti.pcount), false));
-	y++;
-
-	if (y < bottom) {
-		lat_update(pn, ti.pid);
-		draw_hist(pn, cb, x, y, w, bottom - y);
+		lat_update(pn, f.ti.pid);
+		draw_timehist(&pn->task_lat->th, cb, f.x, f.y, f.w, rows);
+		f.y += rows + 1;
+		if (room(&f))
+			draw_hist(pn, cb, f.x, f.y, f.w, f.bottom - f.y);
 	}
 }
 

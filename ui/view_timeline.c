@@ -133,14 +133,9 @@ static struct grid *grid_of(struct pane *pn)
 	return pn->tl_grid;
 }
 
-static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols)
+/* An empty grid for the window [t0, t1) in cols columns (t1 rounded to whole columns). */
+static void grid_reset(struct grid *g, int nr_lanes, u64 t0, u64 t1, int cols)
 {
-	struct sched_history *h = pn->run->h;
-	u64 now = sched_now(pn->run->e);
-	u64 n = nr_visible(pn);
-	struct lane lanes[TL_MAX_LANES];
-	int lane_of_cpu_first = first_lane;
-
 	g->t0 = t0;
 	g->t1 = t1;
 	g->cols = cols;
@@ -154,11 +149,16 @@ static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes,
 			g->thr[i][c] = 0;
 		}
 	}
+}
 
-	/* the state at the right edge: the engine's now, or the next switch's prev */
-	u64 end = MIN(g->t1, now);
-	u64 end_seq = seq_at(h, n, end + 1);
-	int unresolved = 0;
+/*
+ * Who runs on each lane at `end`: the engine's current task, or, when the
+ * window ends before now, the prev of each CPU's next switch after it.
+ */
+static void lanes_at_edge(struct pane *pn, struct lane *lanes, int first_lane, int nr_lanes, u64 end,
+			  u64 end_seq, u64 n)
+{
+	struct sched_history *h = pn->run->h;
 
 	for (int i = 0; i < nr_lanes; i++) {
 		struct sched_cpu_info ci;
@@ -171,78 +171,103 @@ static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes,
 		memset(lanes[i].slot_ns, 0, sizeof(lanes[i].slot_ns));
 		memset(lanes[i].slot_pid, 0, sizeof(lanes[i].slot_pid));
 	}
-	if (end < now) {
-		bool resolved[TL_MAX_LANES] = { false };
+	if (end >= sched_now(pn->run->e))
+		return;
 
-		unresolved = nr_lanes;
-		for (u64 s = end_seq; s < n && unresolved; s++) {
-			const struct sched_event *ev = history_event(h, s);
-			int li = ev->cpu - lane_of_cpu_first;
+	bool resolved[TL_MAX_LANES] = { false };
+	int unresolved = nr_lanes;
 
-			if (ev->type != EV_SCHED_SWITCH || li < 0 || li >= nr_lanes || resolved[li])
-				continue;
-			lanes[li].pid = ev->sw.prev_pid;
-			resolved[li] = true;
-			unresolved--;
-		}
+	for (u64 s = end_seq; s < n && unresolved; s++) {
+		const struct sched_event *ev = history_event(h, s);
+		int li = ev->cpu - first_lane;
+
+		if (ev->type != EV_SCHED_SWITCH || li < 0 || li >= nr_lanes || resolved[li])
+			continue;
+		lanes[li].pid = ev->sw.prev_pid;
+		resolved[li] = true;
+		unresolved--;
 	}
+}
 
-	/*
-	 * Throttled queues at the right edge: those now, less what changed
-	 * after it (only scenarios with task groups pay for this scan).
-	 */
+/*
+ * Throttled queues at the right edge: those now, less what changed after it
+ * (only scenarios with task groups pay for this scan).
+ */
+static void throttled_at_edge(struct pane *pn, int *thr, int first_lane, int nr_lanes, u64 end_seq, u64 n)
+{
+	struct sched_history *h = pn->run->h;
+
+	if (sched_nr_groups(pn->run->e) <= 1)
+		return;
+	for (int i = 0; i < nr_lanes; i++) {
+		struct sched_cpu_info ci;
+
+		sched_cpu_info(pn->run->e, first_lane + i, &ci);
+		thr[i] = ci.throttled_queues;
+	}
+	for (u64 s = end_seq; s < n; s++) {
+		const struct sched_event *ev = history_event(h, s);
+		int li = ev->cpu - first_lane;
+
+		if (li >= 0 && li < nr_lanes)
+			thr[li] -= (ev->type == EV_CFS_THROTTLE) - (ev->type == EV_CFS_UNTHROTTLE);
+	}
+}
+
+/* One event of the walk back from the right edge: switches fill lanes, migrations and throttling mark cells. */
+static void walk_event(struct grid *g, const struct sched_event *ev, struct lane *lanes, int first_lane,
+		       int *thr, u64 *thr_edge)
+{
+	int li;
+
+	if (ev->type == EV_CFS_THROTTLE || ev->type == EV_CFS_UNTHROTTLE) {
+		li = ev->cpu - first_lane;
+		if (li < 0 || li >= g->nr_lanes)
+			return;
+		if (thr[li] > 0)
+			mark_throttled(g, li, ev->time, thr_edge[li]);
+		thr[li] += ev->type == EV_CFS_THROTTLE ? -1 : 1;
+		thr_edge[li] = ev->time;
+	} else if (ev->type == EV_SCHED_SWITCH) {
+		li = ev->cpu - first_lane;
+		if (li < 0 || li >= g->nr_lanes)
+			return;
+		lane_span(g, li, &lanes[li], ev->time, ev->sw.next_pid);
+		lanes[li].pid = ev->sw.prev_pid;
+	} else if (ev->type == EV_SCHED_MIGRATE_TASK) {
+		li = ev->migrate.dest_cpu - first_lane;
+		if (li < 0 || li >= g->nr_lanes || ev->time < g->t0)
+			return;
+		int c = (int)((ev->time - g->t0) / g->dt);
+
+		if (c >= 0 && c < g->cols)
+			g->mig[li][c] = 1;
+	}
+}
+
+static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols)
+{
+	struct sched_history *h = pn->run->h;
+	u64 n = nr_visible(pn);
+	struct lane lanes[TL_MAX_LANES];
 	int thr[TL_MAX_LANES] = { 0 };
 	u64 thr_edge[TL_MAX_LANES];
 
+	grid_reset(g, nr_lanes, t0, t1, cols);
+
+	u64 end = MIN(g->t1, sched_now(pn->run->e));
+	u64 end_seq = seq_at(h, n, end + 1);
+
+	lanes_at_edge(pn, lanes, first_lane, nr_lanes, end, end_seq, n);
 	for (int i = 0; i < nr_lanes; i++)
 		thr_edge[i] = end;
-	if (sched_nr_groups(pn->run->e) > 1) {
-		for (int i = 0; i < nr_lanes; i++) {
-			struct sched_cpu_info ci;
-
-			sched_cpu_info(pn->run->e, lanes[i].cpu, &ci);
-			thr[i] = ci.throttled_queues;
-		}
-		for (u64 s = end_seq; s < n; s++) {
-			const struct sched_event *ev = history_event(h, s);
-			int li = ev->cpu - first_lane;
-
-			if (li >= 0 && li < nr_lanes)
-				thr[li] -= (ev->type == EV_CFS_THROTTLE) - (ev->type == EV_CFS_UNTHROTTLE);
-		}
-	}
+	throttled_at_edge(pn, thr, first_lane, nr_lanes, end_seq, n);
 
 	/* walk back to the window's start */
 	u64 start_seq = seq_at(h, n, t0);
 
-	for (u64 s = end_seq; s-- > start_seq;) {
-		const struct sched_event *ev = history_event(h, s);
-		int li;
-
-		if (ev->type == EV_CFS_THROTTLE || ev->type == EV_CFS_UNTHROTTLE) {
-			li = ev->cpu - first_lane;
-			if (li < 0 || li >= nr_lanes)
-				continue;
-			if (thr[li] > 0)
-				mark_throttled(g, li, ev->time, thr_edge[li]);
-			thr[li] += ev->type == EV_CFS_THROTTLE ? -1 : 1;
-			thr_edge[li] = ev->time;
-		} else if (ev->type == EV_SCHED_SWITCH) {
-			li = ev->cpu - first_lane;
-			if (li < 0 || li >= nr_lanes)
-				continue;
-			lane_span(g, li, &lanes[li], ev->time, ev->sw.next_pid);
-			lanes[li].pid = ev->sw.prev_pid;
-		} else if (ev->type == EV_SCHED_MIGRATE_TASK) {
-			li = ev->migrate.dest_cpu - first_lane;
-			if (li < 0 || li >= nr_lanes || ev->time < t0)
-				continue;
-			int c = (int)((ev->time - t0) / g->dt);
-
-			if (c >= 0 && c < cols)
-				g->mig[li][c] = 1;
-		}
-	}
+	for (u64 s = end_seq; s-- > start_seq;)
+		walk_event(g, history_event(h, s), lanes, first_lane, thr, thr_edge);
 	for (int i = 0; i < nr_lanes; i++) {
 		lane_span(g, i, &lanes[i], t0, lanes[i].pid);
 		lane_flush(g, i, &lanes[i]);
@@ -275,139 +300,329 @@ static u64 span_of(const struct pane *pn)
 	return pn->tl_span_ns ? MAX(pn->tl_span_ns, TL_MIN_SPAN) : TL_DEFAULT_SPAN;
 }
 
-static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
+/* One frame: the window, the lanes shown and where they go. */
+struct tl_frame {
+	struct pane *pn;
+	struct cellbuf *cb;
+	struct rect a;
+	struct grid *g;
+	int label_w, cols;
+	int first, nr_lanes, nr_cpus;
+	u64 now, span;
+	int cursor_col; /* the current time's column, -1 outside the window */
+	int wake_pid;	/* the selected task, whose wakeups get a row of arrows; 0 for none */
+};
+
+/* The window (following now, or where it was scrolled) and the lanes that fit, scrolled to the selected CPU. */
+static bool tl_window(struct tl_frame *f)
 {
-	struct grid *g = grid_of(pn);
-	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
-	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	char b1[48], b2[48], b3[48];
-	int nr_cpus = sched_nr_cpus(pn->run->e);
-	u64 now = sched_now(pn->run->e);
-	u64 span = span_of(pn);
-	u64 t1 = pn->tl_end_ns ? pn->tl_end_ns : now;
-	int label_w = 7;
+	struct pane *pn = f->pn;
+	u64 t1 = pn->tl_end_ns ? pn->tl_end_ns : f->now;
 
-	if (a.w < label_w + 4 || a.h < 4)
-		return;
-
-	int cols = MIN(a.w - label_w, TL_MAX_COLS);
+	if (f->a.w < f->label_w + 4 || f->a.h < 4)
+		return false;
+	f->cols = MIN(f->a.w - f->label_w, TL_MAX_COLS);
 	/* follow: the current time sits in the last column */
 	if (!pn->tl_end_ns)
-		t1 = now + span / (u64)cols;
-	u64 t0 = t1 > span ? t1 - span : 0;
+		t1 = f->now + f->span / (u64)f->cols;
+	u64 t0 = t1 > f->span ? t1 - f->span : 0;
 
-	if (t1 < span)
-		t1 = span;
+	if (t1 < f->span)
+		t1 = f->span;
 
-	/* lanes: as many CPUs as fit, scrolled so the selected one shows */
-	int rows = a.h - 3;
-	int nr_lanes = MIN(MIN(nr_cpus, rows), TL_MAX_LANES);
-	int sel = pn->sel_cpu >= 0 && pn->sel_cpu < nr_cpus ? pn->sel_cpu : 0;
-	int first = 0;
+	int rows = f->a.h - 3;
+	int sel = pn->sel_cpu >= 0 && pn->sel_cpu < f->nr_cpus ? pn->sel_cpu : 0;
 
-	if (sel >= nr_lanes)
-		first = MIN(sel - nr_lanes / 2, nr_cpus - nr_lanes);
+	/* a row for the selected task's wakeup arrows, when there is room for it and a lane */
+	f->wake_pid = 0;
+	if (pn->sel_task >= 0 && pn->sel_task < sched_nr_tasks(pn->run->e) && rows >= 3) {
+		struct sched_task_info ti;
 
-	build(pn, g, first, nr_lanes, t0, t1, cols);
+		sched_task_info(pn->run->e, pn->sel_task, &ti);
+		f->wake_pid = ti.pid;
+		rows--;
+	}
 
-	/* header */
+	f->nr_lanes = MIN(MIN(f->nr_cpus, rows), TL_MAX_LANES);
+	f->first = 0;
+	if (sel >= f->nr_lanes)
+		f->first = MIN(sel - f->nr_lanes / 2, f->nr_cpus - f->nr_lanes);
+	build(pn, f->g, f->first, f->nr_lanes, t0, t1, f->cols);
+	f->cursor_col = f->now >= f->g->t0 && f->now < f->g->t1 ? (int)((f->now - f->g->t0) / f->g->dt) : -1;
+	return true;
+}
+
+/* ---- A/B markers, as KernelShark's: two times and the delta between them ---- */
+
+static const struct style mark_st[2] = { { C_BLACK, C_BRIGHT_MAGENTA, A_BOLD_ },
+					 { C_BLACK, C_BRIGHT_CYAN, A_BOLD_ } };
+
+/* The marker's column in the window, -1 when unset or outside it. */
+static int mark_col(const struct tl_frame *f, int m)
+{
+	u64 t = f->pn->tl_mark[m];
+
+	if (t == TL_NO_MARK || t < f->g->t0 || t >= f->g->t1)
+		return -1;
+	return (int)((t - f->g->t0) / f->g->dt);
+}
+
+/* "A 1.234567s  B 1.250000s  B-A +15.433ms  " for the markers set, at (x, y); returns the columns used. */
+static int tl_marks_text(const struct tl_frame *f, int x, int y, int w)
+{
+	const u64 *m = f->pn->tl_mark;
+	char t[2][32], d[32];
+	int used = 0;
+
+	for (int i = 0; i < 2; i++) {
+		if (m[i] == TL_NO_MARK)
+			continue;
+		snprintf(t[i], sizeof(t[i]), "%" PRIu64 ".%06" PRIu64 "s", (u64)(m[i] / NSEC_PER_SEC),
+			 (u64)(m[i] % NSEC_PER_SEC / NSEC_PER_USEC));
+		used += cb_print(f->cb, x + used, y, w - used, f->pn->ui->colors ? mark_st[i] : STYLE_PLAIN,
+				 "%c", 'A' + i);
+		used += cb_print(f->cb, x + used, y, w - used, STYLE_PLAIN, " %s  ", t[i]);
+	}
+	if (m[0] != TL_NO_MARK && m[1] != TL_NO_MARK)
+		used += cb_print(f->cb, x + used, y, w - used, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
+				 "B-A %s  ", fmt_dur(d, sizeof(d), (s64)(m[1] - m[0]), true));
+	return used;
+}
+
+/* The markers down every lane: a line over idle cells, reverse video over a task's. */
+static void tl_marks_lanes(const struct tl_frame *f, int ay)
+{
+	for (int m = 0; m < 2; m++) {
+		int c = mark_col(f, m), x = f->a.x + f->label_w + c;
+
+		if (c < 0 || x >= f->cb->w)
+			continue;
+		for (int i = 0; i < f->nr_lanes; i++) {
+			struct cell *cl =
+				&f->cb->cell[(size_t)(f->a.y + 1 + i) * (size_t)f->cb->w + (size_t)x];
+
+			if (cl->ch == ' ' || cl->ch == 0x00b7 || cl->ch == 0x2591)
+				cb_put(f->cb, x, f->a.y + 1 + i, 0x2502,
+				       f->pn->ui->colors ? sty(mark_st[m].bg, COLOR_DEFAULT, A_BOLD_)
+							 : STYLE_PLAIN); /* │ */
+			else
+				cl->st.attr ^= A_REVERSE_;
+		}
+		cb_put(f->cb, x, ay, 'A' + (u32)m,
+		       f->pn->ui->colors ? mark_st[m] : sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_));
+	}
+}
+
+/* ---- wakeup to switch-in arrows, as Perfetto's and KernelShark's ---- */
+
+/* One arrow from tw to ts (the switch-in) on row y, the latency written on it when it fits. */
+static void tl_arrow(const struct tl_frame *f, int y, u64 tw, u64 ts, struct style st)
+{
+	const struct grid *g = f->g;
+	int x0 = f->a.x + f->label_w;
+	int cw = tw < g->t0 ? 0 : (int)((tw - g->t0) / g->dt);
+	int cs = ts >= g->t1 ? f->cols : (int)((ts - g->t0) / g->dt);
+	char lat[32];
+
+	for (int c = cw; c < MIN(cs, f->cols); c++)
+		cb_put(f->cb, x0 + c, y, c == cw && tw >= g->t0 ? 0x251c : 0x2500, st); /* ├ ─ */
+	if (cs < f->cols)
+		cb_put(f->cb, x0 + cs, y, 0x25b6, st); /* ▶ */
+	fmt_dur_short(lat, sizeof(lat), (s64)(ts - tw), false);
+	int lw = (int)strlen(lat);
+
+	if (cs - cw - 1 >= lw + 2)
+		cb_print(f->cb, x0 + cw + 1 + (cs - cw - 1 - lw) / 2, y, lw, st, "%s", lat);
+}
+
+/*
+ * The selected task's wakeups in the window, each an arrow from its
+ * sched_wakeup to the sched_switch that runs it (the first wakeup counts,
+ * as the wakeup latency does). Wakeups up to a window before it are looked
+ * at, for an arrow that enters from the left.
+ */
+static void tl_wakeups(const struct tl_frame *f, int y)
+{
+	struct sched_history *h = f->pn->run->h;
+	const struct grid *g = f->g;
+	u64 n = nr_visible(f->pn), woken = TL_NO_MARK;
+	struct style st = ui_task_style(f->pn->ui, f->wake_pid);
+	bool running = false;
+
+	cb_print(f->cb, f->a.x, y, f->label_w - 1, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0), "wakeup");
+	st.attr |= A_BOLD_;
+	for (u64 s = seq_at(h, n, g->t0 > f->span ? g->t0 - f->span : 0); s < n; s++) {
+		const struct sched_event *ev = history_event(h, s);
+
+		if (ev->time >= g->t1)
+			break;
+		if ((ev->type == EV_SCHED_WAKEUP || ev->type == EV_SCHED_WAKEUP_NEW) &&
+		    ev->wake.pid == f->wake_pid && !running && woken == TL_NO_MARK)
+			woken = ev->time;
+		if (ev->type != EV_SCHED_SWITCH)
+			continue;
+		if (ev->sw.prev_pid == f->wake_pid)
+			running = false;
+		if (ev->sw.next_pid == f->wake_pid) {
+			if (woken != TL_NO_MARK && ev->time >= g->t0)
+				tl_arrow(f, y, woken, ev->time, st);
+			woken = TL_NO_MARK;
+			running = true;
+		}
+	}
+	/* woken and still waiting at the window's end */
+	if (woken != TL_NO_MARK)
+		tl_arrow(f, y, woken, g->t1, st);
+}
+
+static void tl_header(const struct tl_frame *f)
+{
+	const struct grid *g = f->g;
+	char b1[48], b2[48], b3[48], sp[32];
+
 	fmt_time(b1, sizeof(b1), g->t0, 1);
 	fmt_time(b2, sizeof(b2), g->t1, 1);
 	fmt_dur_short(b3, sizeof(b3), (s64)g->dt, false);
-	{
-		char sp[32];
+	fmt_dur_short(sp, sizeof(sp), (s64)f->span, false);
+	cb_print(f->cb, f->a.x, f->a.y, f->a.w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
+		 "Timeline %s .. %s  span %s, %s per cell%s%s", b1, b2, sp, b3,
+		 f->pn->tl_end_ns ? "" : "  (following now)",
+		 f->nr_lanes < f->nr_cpus ? "  [more CPUs: select one to scroll]" : "");
+}
 
-		fmt_dur_short(sp, sizeof(sp), (s64)span, false);
-		cb_print(cb, a.x, a.y, a.w, bold, "Timeline %s .. %s  span %s, %s per cell%s%s", b1, b2, sp, b3,
-			 pn->tl_end_ns ? "" : "  (following now)",
-			 nr_lanes < nr_cpus ? "  [more CPUs: select one to scroll]" : "");
+/* A run of `run` cells of one task (pid > 0) from x: a coloured bar with the name on it. */
+static void tl_task_run(const struct tl_frame *f, int x, int y, int run, s32 pid, bool throttled, int cpu)
+{
+	struct style ts = ui_task_style(f->pn->ui, pid);
+
+	if (ts.fg != COLOR_DEFAULT) { /* a coloured bar, the name on it */
+		ts.bg = ts.fg;
+		ts.fg = C_BLACK;
 	}
+	if (throttled) /* another group is throttled meanwhile */
+		ts.attr |= A_UNDERLINE_;
+	const char *name = sched_comm(f->pn->run->e, pid, cpu);
+	int len = (int)strlen(name);
 
-	int cursor_col = now >= g->t0 && now < g->t1 ? (int)((now - g->t0) / g->dt) : -1;
+	for (int k = 0; k < run; k++) {
+		u32 ch = k < len	     ? (u32)(unsigned char)name[k]
+			 : f->pn->ui->colors ? ' '
+					     : (k == run - 1 ? '|' : '=');
 
-	for (int i = 0; i < nr_lanes; i++) {
-		int y = a.y + 1 + i, cpu = first + i;
-		struct style ls = cpu == pn->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
-
-		cb_print(cb, a.x, y, label_w - 1, ls, "CPU%-3d", cpu);
-		for (int c = 0; c < cols;) {
-			s32 pid = g->cell[i][c];
-			int run = 1;
-
-			while (c + run < cols && g->cell[i][c + run] == pid && !g->mig[i][c + run] &&
-			       g->thr[i][c + run] == g->thr[i][c])
-				run++;
-			int x = a.x + label_w + c;
-
-			if (pid < 0) {
-				/* future or before the log: leave blank */
-			} else if (pid == 0) {
-				for (int k = 0; k < run; k++)	/* · idle, ░ idle while a group is throttled */
-					cb_put(cb, x + k, y, g->thr[i][c] ? 0x2591 : 0x00b7,
-					       g->thr[i][c] ? sty(C_RED, COLOR_DEFAULT, 0) : dim);
-			} else {
-				struct style ts = ui_task_style(pn->ui, pid);
-
-				if (ts.fg != COLOR_DEFAULT) {	/* a coloured bar, the name on it */
-					ts.bg = ts.fg;
-					ts.fg = C_BLACK;
-				}
-				if (g->thr[i][c])	/* another group is throttled meanwhile */
-					ts.attr |= A_UNDERLINE_;
-				const char *name = sched_comm(pn->run->e, pid, cpu);
-				int len = (int)strlen(name);
-
-				for (int k = 0; k < run; k++) {
-					u32 ch = k < len ? (u32)(unsigned char)name[k]
-							 : pn->ui->colors ? ' ' : (k == run - 1 ? '|' : '=');
-
-					if (run < len && k == run - 1 && run > 2)
-						ch = '~';	/* name cut short */
-					cb_put(cb, x + k, y, ch, ts);
-				}
-			}
-			for (int k = 0; k < run; k++)
-				if (g->mig[i][c + k])
-					cb_put(cb, x + k, y, 0x00bb, sty(C_BRIGHT_WHITE,
-									 pid > 0 ? ui_task_style(pn->ui, pid).fg : COLOR_DEFAULT,
-									 A_BOLD_));	/* » */
-			c += run;
-		}
-		if (cursor_col >= 0) {
-			struct cell *cl = &cb->cell[(size_t)y * (size_t)cb->w + (size_t)(a.x + label_w + cursor_col)];
-
-			if (a.x + label_w + cursor_col < cb->w && y < cb->h)
-				cl->st.attr |= A_UNDERLINE_ | A_BOLD_;
-		}
+		if (run < len && k == run - 1 && run > 2)
+			ch = '~'; /* name cut short */
+		cb_put(f->cb, x + k, y, ch, ts);
 	}
+}
 
-	/* time axis */
-	int ay = a.y + 1 + nr_lanes;
+/* Lane i: its label, then runs of equal cells, migrations and the cursor over them. */
+static void tl_lane(const struct tl_frame *f, int i)
+{
+	const struct grid *g = f->g;
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	int y = f->a.y + 1 + i, cpu = f->first + i, x0 = f->a.x + f->label_w;
+	struct style ls =
+		cpu == f->pn->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
+
+	cb_print(f->cb, f->a.x, y, f->label_w - 1, ls, "CPU%-3d", cpu);
+	for (int c = 0; c < f->cols;) {
+		s32 pid = g->cell[i][c];
+		int run = 1;
+
+		while (c + run < f->cols && g->cell[i][c + run] == pid && !g->mig[i][c + run] &&
+		       g->thr[i][c + run] == g->thr[i][c])
+			run++;
+		int x = x0 + c;
+
+		if (pid < 0) {
+			/* future or before the log: leave blank */
+		} else if (pid == 0) {
+			for (int k = 0; k < run; k++) /* · idle, ░ idle while a group is throttled */
+				cb_put(f->cb, x + k, y, g->thr[i][c] ? 0x2591 : 0x00b7,
+				       g->thr[i][c] ? sty(C_RED, COLOR_DEFAULT, 0) : dim);
+		} else {
+			tl_task_run(f, x, y, run, pid, g->thr[i][c], cpu);
+		}
+		for (int k = 0; k < run; k++)
+			if (g->mig[i][c + k])
+				cb_put(f->cb, x + k, y, 0x00bb,
+				       sty(C_BRIGHT_WHITE,
+					   pid > 0 ? ui_task_style(f->pn->ui, pid).fg : COLOR_DEFAULT,
+					   A_BOLD_)); /* » */
+		c += run;
+	}
+	if (f->cursor_col >= 0) {
+		struct cell *cl = &f->cb->cell[(size_t)y * (size_t)f->cb->w + (size_t)(x0 + f->cursor_col)];
+
+		if (x0 + f->cursor_col < f->cb->w && y < f->cb->h)
+			cl->st.attr |= A_UNDERLINE_ | A_BOLD_;
+	}
+}
+
+/* The time axis under the lanes: ticks at round times, labels where they fit, the cursor. */
+static void tl_axis(const struct tl_frame *f, int ay)
+{
+	const struct grid *g = f->g;
+	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	int x0 = f->a.x + f->label_w, last_end = -1;
 	u64 step = round_step(g->dt * 14);
-	int last_end = -1;
+	char b1[48];
 
-	for (int c = 0; c < cols; c++)
-		cb_put(cb, a.x + label_w + c, ay, 0x2500, dim);
+	for (int c = 0; c < f->cols; c++)
+		cb_put(f->cb, x0 + c, ay, 0x2500, dim);
 	for (u64 t = (g->t0 + step - 1) / step * step; t < g->t1; t += step) {
 		int c = (int)((t - g->t0) / g->dt);
-		int x = a.x + label_w + c;
+		int x = x0 + c;
 
-		cb_put(cb, x, ay, 0x253c, dim);	/* ┼ */
+		cb_put(f->cb, x, ay, 0x253c, dim); /* ┼ */
 		fmt_time(b1, sizeof(b1), t, step);
 		int lw = (int)strlen(b1);
 
-		if (x <= last_end || c + lw > cols)
+		if (x <= last_end || c + lw > f->cols)
 			continue;
-		cb_print(cb, x, ay + 1, lw, dim, "%s", b1);
+		cb_print(f->cb, x, ay + 1, lw, dim, "%s", b1);
 		last_end = x + lw;
 	}
-	if (cursor_col >= 0) {
-		cb_put(cb, a.x + label_w + cursor_col, ay, 0x25b2, sty(C_BRIGHT_YELLOW, COLOR_DEFAULT, A_BOLD_));	/* ▲ */
-		cb_print(cb, a.x, ay, label_w, bold, "now");
+	if (f->cursor_col >= 0) {
+		cb_put(f->cb, x0 + f->cursor_col, ay, 0x25b2,
+		       sty(C_BRIGHT_YELLOW, COLOR_DEFAULT, A_BOLD_)); /* ▲ */
+		cb_print(f->cb, f->a.x, ay, f->label_w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_), "now");
 	}
-	if (ay + 2 < a.y + a.h)
-		cb_print(cb, a.x, ay + 2, a.w, dim,
-			 "cell = task that ran most of it  \u00b7 idle  \u00bb migrated in  \u2591/underline throttled  \u25b2 now   keys: < > scroll  z zoom in  x zoom out");
+}
+
+static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
+{
+	struct tl_frame f = {
+		.pn = pn,
+		.cb = cb,
+		.a = a,
+		.g = grid_of(pn),
+		.label_w = 7,
+		.nr_cpus = sched_nr_cpus(pn->run->e),
+		.now = sched_now(pn->run->e),
+		.span = span_of(pn),
+	};
+
+	if (!tl_window(&f))
+		return;
+	tl_header(&f);
+	for (int i = 0; i < f.nr_lanes; i++)
+		tl_lane(&f, i);
+
+	int ay = a.y + 1 + f.nr_lanes;
+
+	if (f.wake_pid)
+		tl_wakeups(&f, ay++);
+	tl_axis(&f, ay);
+	tl_marks_lanes(&f, ay);
+	/* the markers' times first on the last row, then what the marks mean */
+	if (ay + 2 < a.y + a.h) {
+		int used = tl_marks_text(&f, a.x, ay + 2, a.w);
+
+		cb_print(cb, a.x + used, ay + 2, a.w - used, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
+			 "cell = task that ran most of it  \u00b7 idle  \u00bb migrated in  \u2591/underline "
+			 "throttled  \u25b2 now   keys: < > scroll  z zoom in  x zoom out  m M marks A B");
+	}
 }
 
 static bool tl_key(struct pane *pn, int key)
@@ -431,6 +646,14 @@ static bool tl_key(struct pane *pn, int key)
 		if (span < 1000 * NSEC_PER_SEC)
 			pn->tl_span_ns = span * 2;
 		return true;
+	case 'm':
+	case 'M': {
+		/* at the current position; again at the same time takes it away */
+		u64 *m = &pn->tl_mark[key == 'M'];
+
+		*m = *m == now ? TL_NO_MARK : now;
+		return true;
+	}
 	}
 	return false;
 }
@@ -440,5 +663,6 @@ const struct view view_timeline = {
 	.title = "Timeline",
 	.draw = tl_draw,
 	.key = tl_key,
-	.keys = "z x zoom, < > scroll in time (while it is the main view)",
+	.keys = "z x zoom, < > scroll in time (while it is the main view), m M marker A B at now (again: "
+		"off)",
 };

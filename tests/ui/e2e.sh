@@ -215,6 +215,32 @@ $T send-keys -t e2e q
 wait_exit > /dev/null
 $T kill-session -t e2e 2>/dev/null
 
+# ---- what the views have: CPU history, a task's switches, markers and wakeup arrows ----
+start ui scenarios/demo.scn --set noise=off --paused
+for c in "goto 2s" "select task web.0" "select cpu 1" "view cpus"; do
+	$T send-keys -t e2e :
+	sleep 0.1
+	$T send-keys -t e2e "$c" Enter
+done
+$T resize-window -t e2e -x 160 -y 50
+check "160 columns: the CPUs view has a util history column" "util, last 1s"
+check "and the selected CPU's graphs" "CPU1 over the last 1s"
+$T resize-window -t e2e -x 80 -y 24
+$T send-keys -t e2e 5
+check "80 columns: the task view has perf sched timehist's columns" "time  cpu  wait time  sch delay   run time state"
+$T send-keys -t e2e 3
+check "the timeline has the task's wakeup arrows" "wakeup"
+$T send-keys -t e2e m
+check "m sets marker A" "A 2.000000s"
+$T send-keys -t e2e :
+sleep 0.1
+$T send-keys -t e2e "goto 2.010s" Enter
+$T send-keys -t e2e M
+check "M sets marker B, and the delta shows" "B-A +10.000ms"
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
+
 # ---- the runqueue's number line: a stable axis, zoom lock, every task reachable ----
 cat > "$tmp/sixty.scn" <<'SCN'
 topology single

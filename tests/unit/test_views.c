@@ -133,6 +133,46 @@ static void test_cpus_rows(void **state)
 	fx_free(x);
 }
 
+/* The util history column and the selected CPU's graphs: the engine's samples, drawn as blocks. */
+static void test_cpus_history(void **state)
+{
+	static const u32 block[9] = { ' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588 };
+	struct fx *x = fx_new(two_cpus, 700 * NSEC_PER_MSEC, 160, 40);
+	u32 util[24];
+
+	x->pane->sel_cpu = 0;
+	draw(x, &view_cpus);
+	assert_true(screen_has(x, "util, last 1s"));
+	assert_true(screen_has(x, "CPU0 over the last 1s"));
+	int yh = find_row(x, "util, last 1s"), y0 = find_row(x, "CPU0 ");
+
+	assert_true(yh >= 0 && y0 > yh);
+	/* the header is ASCII: its bytes are its columns */
+	int hx = (int)(strstr(row(x, yh), "util, last 1s") - row(x, yh));
+	/* 1s in 24 cells at 700 ms: the first cells are before the run, blank */
+	cpu_history_series(&x->pane->run->cpu_hist, 0, 700 * NSEC_PER_MSEC, NSEC_PER_SEC, 24, util, NULL);
+	assert_int_equal(util[0], CPU_HIST_NONE);
+	assert_int_not_equal(util[23], CPU_HIST_NONE);
+	for (int i = 0; i < 24; i++) {
+		u32 want = util[i] == CPU_HIST_NONE ? ' '
+			   : util[i] == 0	    ? block[1]
+						    : block[MIN((util[i] * 8 + 1023) / 1024, 8)];
+
+		assert_int_equal(x->cb.cell[y0 * x->cb.w + hx + i].ch, want);
+	}
+	/* CPU 0 runs two hogs: its util_avg is near its capacity by now */
+	assert_true(util[23] > 1000);
+
+	/* 100 columns: no room for the history column */
+	fx_free(x);
+	x = fx_new(two_cpus, 700 * NSEC_PER_MSEC, 100, 40);
+	x->pane->sel_cpu = 0;
+	draw(x, &view_cpus);
+	assert_false(screen_has(x, "util, last 1s"));
+	assert_true(screen_has(x, "CPU0 over the last 1s"));
+	fx_free(x);
+}
+
 /* ---- runqueue ---- */
 
 static const char groups_wakers[] =
@@ -377,6 +417,85 @@ static void test_timeline_keys(void **state)
 	fx_free(x);
 }
 
+/* m and M put markers A and B at the current time: the header gives both and B - A, the axis their columns. */
+static void test_timeline_marks(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 20);
+	u64 dt = 20 * NSEC_PER_MSEC / (120 - 7); /* the span over the columns after the labels */
+
+	assert_true(view_timeline.key(x->pane, 'm'));
+	assert_int_equal(x->pane->tl_mark[0], 100 * NSEC_PER_MSEC);
+	history_run_until(x->h, 110 * NSEC_PER_MSEC);
+	assert_true(view_timeline.key(x->pane, 'M'));
+	assert_int_equal(x->pane->tl_mark[1], sched_now(x->e));
+	draw(x, &view_timeline);
+	assert_true(screen_has(x, "A 0.100000s  B 0.110000s  B-A +10.000ms"));
+	int ay = -1, ca = -1, cb = -1;
+
+	for (int y = 0; y < x->cb.h && ay < 0; y++)
+		if (!strncmp(row(x, y), "now", 3))
+			ay = y; /* the axis: "now" labels it while the current time is in the window */
+	assert_true(ay > 0);
+
+	for (int c = 7; c < x->cb.w; c++) {
+		if (x->cb.cell[ay * x->cb.w + c].ch == 'A')
+			ca = c;
+		if (x->cb.cell[ay * x->cb.w + c].ch == 'B')
+			cb = c;
+	}
+	assert_true(ca > 0 && cb > ca);
+	int want = (int)(10 * NSEC_PER_MSEC / dt);
+
+	assert_true(cb - ca >= want - 1 && cb - ca <= want + 1);
+	/* again at the same time: off */
+	assert_true(view_timeline.key(x->pane, 'M'));
+	assert_int_equal(x->pane->tl_mark[1], TL_NO_MARK);
+	draw(x, &view_timeline);
+	assert_true(screen_has(x, "A 0.100000s"));
+	assert_false(screen_has(x, "B-A"));
+	fx_free(x);
+}
+
+/* The selected task's wakeups: a ▶ in the wakeup row at the column of each switch-in that follows one. */
+static void test_timeline_wakeups(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 20);
+	struct sched_task_info ti;
+	int cols = 120 - 7;
+	u64 span = 20 * NSEC_PER_MSEC, now = sched_now(x->e);
+	/* following now: the current time in the last column */
+	u64 dt = span / (u64)cols, t1 = now + dt, t0 = t1 - span;
+	bool want[128] = { false };
+	int nr_want = 0;
+
+	x->pane->sel_task = 2; /* sleeper: loop { run 1ms; sleep 2ms } alone on CPU 1 */
+	sched_task_info(x->e, 2, &ti);
+	bool woken = false;
+
+	for (u64 i = 0; i < history_nr_logged(x->h); i++) {
+		const struct sched_event *ev = history_event(x->h, i);
+
+		if (ev->type == EV_SCHED_WAKEUP && ev->wake.pid == ti.pid)
+			woken = true;
+		if (ev->type == EV_SCHED_SWITCH && ev->sw.next_pid == ti.pid) {
+			if (woken && ev->time >= t0 && ev->time < t0 + dt * (u64)cols &&
+			    !want[(ev->time - t0) / dt]) {
+				want[(ev->time - t0) / dt] = true;
+				nr_want++;
+			}
+			woken = false;
+		}
+	}
+	assert_true(nr_want >= 5);
+	draw(x, &view_timeline);
+	int yw = find_row(x, "wakeup");
+
+	assert_true(yw > 0);
+	for (int c = 0; c < cols; c++)
+		assert_int_equal(x->cb.cell[yw * x->cb.w + 7 + c].ch == 0x25b6, want[c]);
+	fx_free(x);
+}
+
 /* ---- events ---- */
 
 static double line_time(const char *r)
@@ -499,6 +618,24 @@ static void test_task_numbers(void **state)
 	assert_true(screen_has(x, "p99"));
 	assert_true(screen_has(x, "max"));
 
+	/* its switches as perf sched timehist: the last row is its last switch-out */
+	const struct sched_event *out = NULL;
+
+	for (u64 i = 0; i < history_nr_logged(x->h); i++) {
+		const struct sched_event *ev = history_event(x->h, i);
+
+		if (ev->type == EV_SCHED_SWITCH && ev->sw.prev_pid == ti.pid)
+			out = ev;
+	}
+	assert_non_null(out);
+	assert_true(screen_has(x, "switches (perf sched timehist, ms): "));
+	assert_true(screen_has(x, "time  cpu  wait time  sch delay   run time state"));
+	snprintf(want, sizeof(want), "%" PRIu64 ".%06" PRIu64 "  [%d]", (u64)(out->time / NSEC_PER_SEC),
+		 (u64)(out->time % NSEC_PER_SEC / NSEC_PER_USEC), out->cpu);
+	int yr = find_row(x, want), yh = find_row(x, "wakeup latency");
+	assert_true(yr > 0 && yr < yh);
+	assert_true(strstr(row(x, yr), "S") != NULL);
+
 	/* another task, then back: the histogram follows the selection */
 	x->pane->sel_task = 0;
 	draw(x, &view_task);
@@ -595,12 +732,21 @@ static void test_256_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpus_rows),      cmocka_unit_test(test_runqueue_eevdf),
-		cmocka_unit_test(test_runqueue_cfs),   cmocka_unit_test(test_runqueue_pick_is_engines),
-		cmocka_unit_test(test_runqueue_ext),   cmocka_unit_test(test_timeline_lane),
-		cmocka_unit_test(test_timeline_keys),  cmocka_unit_test(test_events_order_and_filter),
-		cmocka_unit_test(test_task_numbers),   cmocka_unit_test(test_small_screen),
-		cmocka_unit_test(test_task_saved_lag), cmocka_unit_test(test_256_cpus),
+		cmocka_unit_test(test_cpus_rows),
+		cmocka_unit_test(test_cpus_history),
+		cmocka_unit_test(test_runqueue_eevdf),
+		cmocka_unit_test(test_runqueue_cfs),
+		cmocka_unit_test(test_runqueue_pick_is_engines),
+		cmocka_unit_test(test_runqueue_ext),
+		cmocka_unit_test(test_timeline_lane),
+		cmocka_unit_test(test_timeline_keys),
+		cmocka_unit_test(test_timeline_marks),
+		cmocka_unit_test(test_timeline_wakeups),
+		cmocka_unit_test(test_events_order_and_filter),
+		cmocka_unit_test(test_task_numbers),
+		cmocka_unit_test(test_small_screen),
+		cmocka_unit_test(test_task_saved_lag),
+		cmocka_unit_test(test_256_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

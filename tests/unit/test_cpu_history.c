@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CPUs view's history (ui/cpu_history.c): the engine's PELT values at
+ * the events, bucket by bucket, against a recorder of its own; a hog's
+ * util_avg climbing as PELT's does; an idle CPU flat at 0; a rewind shows
+ * nothing past now, a new branch re-samples.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/api/history.h"
+#include "sched/api/sched.h"
+#include "src/format/command.h"
+#include "src/format/scenario_file.h"
+#include "ui/cpu_history.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define MS NSEC_PER_MSEC
+#define NB 400 /* buckets recorded by the test's own listener */
+
+static const char text[] = "topology packages=1 cores=2 threads=1\n"
+			   "noise off\n"
+			   "duration 2s\n"
+			   "task hog cpus=0 program=\"run forever\"\n"
+			   "task half cpus=1 at=100ms program=\"loop { run 2ms; sleep 2ms }\"\n";
+
+/* The test's own record: the event CPU's values at its last event in each bucket. */
+struct rec {
+	struct sched_engine *e;
+	u32 util[2][NB], load[2][NB];
+	bool seen[2][NB];
+};
+
+static void rec_event(void *ctx, const struct sched_event *ev)
+{
+	struct rec *r = ctx;
+	u64 b = ev->time / CPU_HIST_BUCKET_NS;
+	struct sched_cpu_info ci;
+
+	if (ev->cpu < 0 || ev->cpu > 1 || b >= NB)
+		return;
+	sched_cpu_info(r->e, ev->cpu, &ci);
+	r->util[ev->cpu][b] = (u32)ci.avg.util_avg;
+	r->load[ev->cpu][b] = (u32)ci.avg.load_avg;
+	r->seen[ev->cpu][b] = true;
+}
+
+struct run {
+	struct scenario_file f;
+	struct sched_engine *e;
+	struct sched_history *h;
+	struct cpu_history ch;
+	struct rec rec;
+};
+
+static struct run *run_new(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char err[256];
+
+	assert_non_null(r);
+	if (scenario_parse("test.scn", text, strlen(text), &r->f, err, sizeof(err)))
+		fail_msg("%s", err);
+	r->e = sched_engine_create(&r->f.sc, err, sizeof(err));
+	assert_non_null(r->e);
+	r->h = history_create(r->e, HISTORY_DEFAULT_BUDGET);
+	cpu_history_init(&r->ch, r->e);
+	r->rec.e = r->e;
+	history_add_listener(r->h, cpu_history_event, &r->ch);
+	history_add_listener(r->h, rec_event, &r->rec);
+	return r;
+}
+
+static void run_free(struct run *r)
+{
+	cpu_history_free(&r->ch);
+	history_destroy(r->h);
+	sched_engine_destroy(r->e);
+	scenario_free(&r->f);
+	free(r);
+}
+
+/*
+ * One column per bucket: each bucket with an event on the CPU holds the
+ * values at its last one; the others, what the engine had at the bucket's
+ * first event, or the bucket before's when none fell in it.
+ */
+static void test_buckets_are_the_engines(void **state)
+{
+	struct run *r = run_new();
+	u32 util[NB];
+	int checked = 0;
+
+	(void)state;
+	history_run_until(r->h, NB * MS);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		cpu_history_series(&r->ch, cpu, NB * MS, NB * MS, NB, util, NULL);
+		for (int b = 0; b < NB; b++) {
+			if (!r->rec.seen[cpu][b]) {
+				assert_int_not_equal(
+					util[b], CPU_HIST_NONE); /* filled from the state between events */
+				continue;
+			}
+			if (util[b] != r->rec.util[cpu][b])
+				fail_msg("cpu %d bucket %d: history %u, engine at its last event %u", cpu, b,
+					 util[b], r->rec.util[cpu][b]);
+			checked++;
+		}
+	}
+	assert_true(checked > 100);
+	run_free(r);
+}
+
+/*
+ * CPU 0 runs a hog from 0: its util_avg climbs as PELT's geometric series
+ * (half of the way in 32 ms), never falls, and is near 1024 after 300 ms;
+ * CPU 1 has nothing until 100 ms.
+ */
+static void test_pelt_shapes(void **state)
+{
+	struct run *r = run_new();
+	u32 util[10], load[10];
+
+	(void)state;
+	history_run_until(r->h, 300 * MS);
+	/* ten columns of 30 ms */
+	cpu_history_series(&r->ch, 0, 300 * MS, 300 * MS, 10, util, load);
+	for (int i = 1; i < 10; i++)
+		assert_true(util[i] >= util[i - 1]);
+	/* a new task starts at half the idle capacity (post_init_entity_util_avg()) */
+	assert_true(util[0] >= 512 && util[0] < 600);
+	/*
+	 * Once CPU 1's events sample it often (from 100 ms): running all along,
+	 * util_avg = 1024 - 512 * y^p over p periods of 1024 us, y^32 = 1/2, at
+	 * the column's middle, within what PELT's integer steps and the column's
+	 * mean move it.
+	 */
+	for (int i = 4; i < 10; i++) {
+		double p = (30.0 * i + 15) * 1e6 / 1024 / 1000, want = 1024 - 512 * pow(0.5, p / 32);
+
+		if (fabs(util[i] - want) > 10)
+			fail_msg("column %d: util_avg %u, PELT's %.1f", i, util[i], want);
+	}
+	/* a nice-0 hog's load_avg is its weight, 1024, from its start */
+	assert_int_equal(load[9], 1024);
+	cpu_history_series(&r->ch, 1, 300 * MS, 300 * MS, 10, util, NULL);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(util[i], 0);
+	assert_true(util[9] > 0);
+	/* before the run: nothing */
+	cpu_history_series(&r->ch, 0, 300 * MS, 600 * MS, 2, util, NULL);
+	assert_int_equal(util[0], CPU_HIST_NONE);
+	assert_int_not_equal(util[1], CPU_HIST_NONE);
+	run_free(r);
+}
+
+/*
+ * Rewound, the buckets past now are not shown; a change there starts a
+ * branch whose events take the buckets back: renicing the sleeper to 19
+ * (weight 15) brings CPU 1's load_avg down from then on, its util_avg not.
+ */
+static void test_rewind_and_branch(void **state)
+{
+	struct run *r = run_new();
+	struct sched_command c[1];
+	u32 old_load[4], new_load[4], util[4];
+	char err[256];
+	int n;
+
+	(void)state;
+	history_run_until(r->h, 400 * MS);
+	cpu_history_series(&r->ch, 1, 400 * MS, 100 * MS, 4, NULL, old_load);
+	history_goto_time(r->h, 200 * MS);
+	cpu_history_series(&r->ch, 1, 200 * MS, 400 * MS, 4, util, NULL);
+	assert_int_not_equal(util[3], CPU_HIST_NONE);
+
+	if (command_parse(&r->f, "set nice half 19", c, 1, &n, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(history_apply_command(r->h, &c[0], err, sizeof(err)), 0);
+	history_run_until(r->h, 400 * MS);
+	cpu_history_series(&r->ch, 1, 400 * MS, 100 * MS, 4, NULL, new_load);
+	for (int i = 0; i < 4; i++)
+		assert_true(new_load[i] * 4 < old_load[i]);
+	/* every bucket with an event again holds the engine's values at its last one */
+	u32 load[NB];
+
+	cpu_history_series(&r->ch, 1, NB * MS, NB * MS, NB, NULL, load);
+	for (int b = 200; b < NB; b++)
+		if (r->rec.seen[1][b] && load[b] != r->rec.load[1][b])
+			fail_msg("bucket %d after the branch: history %u, engine %u", b, load[b],
+				 r->rec.load[1][b]);
+	run_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buckets_are_the_engines),
+		cmocka_unit_test(test_pelt_shapes),
+		cmocka_unit_test(test_rewind_and_branch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
