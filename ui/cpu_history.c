@@ -40,11 +40,8 @@ void cpu_history_event(void *ctx, const struct sched_event *ev)
 	struct cpu_history *h = ctx;
 	u64 b = ev->time / CPU_HIST_BUCKET_NS;
 
-	if (h->any && b == h->newest) {
-		if (ev->cpu >= 0 && ev->cpu < h->nr_cpus)
-			sample(h, ev->cpu, b);
+	if (h->any && b == h->newest)
 		return;
-	}
 	/*
 	 * A new bucket: every CPU as the engine has it now. The ticks update PELT
 	 * without an event, so buckets no event fell in hold the last sample, as a

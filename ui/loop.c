@@ -411,12 +411,16 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 			dirty = false;
 		}
 
-		/* paused with the frame up to date: sleep until a key or a signal */
+		/* paused with the frame up to date: sleep until a key or a signal.
+		 * The clock is read once: MIN() evaluates its arguments twice, and a
+		 * second, later reading past FRAME_NS wrapped the wait to forever. */
+		u64 since_frame = wall_ns() - last_frame;
+		int to_frame = (int)((FRAME_NS - MIN(FRAME_NS, since_frame)) / NSEC_PER_MSEC);
 		int timeout;
 		if (!ui->paused)
-			timeout = (int)((FRAME_NS - MIN(FRAME_NS, wall_ns() - last_frame)) / NSEC_PER_MSEC);
+			timeout = to_frame;
 		else if (dirty || ui->trace)
-			timeout = (int)((FRAME_NS - MIN(FRAME_NS, wall_ns() - last_frame)) / NSEC_PER_MSEC) + 1;
+			timeout = to_frame + 1;
 		else
 			timeout = -1;
 		struct input_key k;

@@ -75,6 +75,7 @@ struct pane {
 	u64 tl_end_ns;		/* right edge; 0 = follow the current time */
 	struct grid *tl_grid;	/* its frame's cells, allocated on first use */
 	u64 tl_mark[2];		/* the A and B markers (m, M), TL_NO_MARK when unset */
+	bool tl_llc;		/* a row per LLC but the selected CPU's (l) */
 
 	/* runqueue view: the number line's span (virtual ns), kept or locked, and the first lane */
 	s64 rq_span;

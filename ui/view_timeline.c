@@ -57,6 +57,18 @@ struct grid {
 	s32 cell[TL_MAX_LANES][TL_MAX_COLS];	/* pid, -1 = nothing (future / before start) */
 	u8 mig[TL_MAX_LANES][TL_MAX_COLS];	/* a migration arrived in this cell */
 	u8 thr[TL_MAX_LANES][TL_MAX_COLS];	/* a group was throttled on the CPU in this cell */
+	/* one task's wakeups (0: none): sched_wakeup -> the switch that runs it, found on the same walk */
+	struct wake_walk {
+		s32 pid;
+		u64 end,
+			tw; /* going back: the switch-in (or the open edge) and the earliest wakeup before it */
+		bool open; /* end is the window's edge: still waiting there */
+		int nr;
+		struct tl_wakeup {
+			u64 tw, ts;
+			bool open;
+		} arrow[TL_MAX_COLS];
+	} wk;
 };
 
 /* Mark the cells of [from, to) on lane li as throttled. */
@@ -245,7 +257,47 @@ static void walk_event(struct grid *g, const struct sched_event *ev, struct lane
 	}
 }
 
-static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols)
+/*
+ * The wakeup arrows of one task, walking back: a switch-in opens an arrow
+ * at its time, the wakeups before it move its start back to the earliest,
+ * the switch-out before them closes it (the first wakeup since the task
+ * left the CPU counts, as the wakeup latency's). At the right edge the
+ * arrow is open: woken and still waiting. True once nothing more can come.
+ */
+static bool wake_walk_event(struct wake_walk *w, const struct sched_event *ev)
+{
+	if ((ev->type == EV_SCHED_WAKEUP || ev->type == EV_SCHED_WAKEUP_NEW) && ev->wake.pid == w->pid) {
+		if (w->end != TL_NO_MARK)
+			w->tw = ev->time;
+	} else if (ev->type == EV_SCHED_SWITCH && ev->sw.next_pid == w->pid) {
+		/* running from here on: wakeups seen after it were of a running task */
+		w->end = ev->time;
+		w->open = false;
+		w->tw = TL_NO_MARK;
+	} else if (ev->type == EV_SCHED_SWITCH && ev->sw.prev_pid == w->pid) {
+		if (w->end != TL_NO_MARK && w->tw != TL_NO_MARK && w->nr < TL_MAX_COLS)
+			w->arrow[w->nr++] = (struct tl_wakeup){ w->tw, w->end, w->open };
+		w->end = TL_NO_MARK;
+		return true;
+	}
+	return false;
+}
+
+/* The arrow still being drawn at the window's start began before it: look back up to a span for its wakeup. */
+static void wake_walk_finish(struct wake_walk *w, struct sched_history *h, u64 start_seq, u64 t0, u64 span)
+{
+	for (u64 s = start_seq; w->end != TL_NO_MARK && s-- > 0;) {
+		const struct sched_event *ev = history_event(h, s);
+
+		if (ev->time + span < t0 || wake_walk_event(w, ev))
+			break;
+	}
+	if (w->end != TL_NO_MARK && w->tw != TL_NO_MARK && w->nr < TL_MAX_COLS)
+		w->arrow[w->nr++] = (struct tl_wakeup){ w->tw, w->end, w->open };
+}
+
+static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes, u64 t0, u64 t1, int cols,
+		  int wake_pid)
 {
 	struct sched_history *h = pn->run->h;
 	u64 n = nr_visible(pn);
@@ -266,8 +318,16 @@ static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes,
 	/* walk back to the window's start */
 	u64 start_seq = seq_at(h, n, t0);
 
-	for (u64 s = end_seq; s-- > start_seq;)
-		walk_event(g, history_event(h, s), lanes, first_lane, thr, thr_edge);
+	g->wk = (struct wake_walk){ .pid = wake_pid, .end = end, .tw = TL_NO_MARK, .open = true };
+	for (u64 s = end_seq; s-- > start_seq;) {
+		const struct sched_event *ev = history_event(h, s);
+
+		walk_event(g, ev, lanes, first_lane, thr, thr_edge);
+		if (wake_pid)
+			wake_walk_event(&g->wk, ev);
+	}
+	if (wake_pid)
+		wake_walk_finish(&g->wk, h, start_seq, t0, t1 - t0);
 	for (int i = 0; i < nr_lanes; i++) {
 		lane_span(g, i, &lanes[i], t0, lanes[i].pid);
 		lane_flush(g, i, &lanes[i]);
@@ -311,7 +371,69 @@ struct tl_frame {
 	u64 now, span;
 	int cursor_col; /* the current time's column, -1 outside the window */
 	int wake_pid;	/* the selected task, whose wakeups get a row of arrows; 0 for none */
+	/* the rows shown: a CPU's lane, or (l) an LLC's CPUs in one row */
+	int nr_rows;
+	struct tl_row {
+		int lane; /* the grid's lane of a CPU row, -1 for an LLC row */
+		int llc;  /* an LLC row's id */
+	} row[TL_MAX_LANES];
+	int llc_lanes[TL_MAX_LANES]; /* the lanes by LLC: llc_first[k] .. llc_first[k + 1] */
+	int llc_first[TL_MAX_LANES + 1], llc_id[TL_MAX_LANES], nr_llc;
 };
+
+/*
+ * Rows for every CPU by LLC: the CPUs of each LLC (in CPU order, LLCs in
+ * the order of their first CPU) make one row, but the selected CPU's LLC,
+ * whose CPUs have a lane each; scrolled to keep it in view in `rows`.
+ */
+static void tl_llc_rows(struct tl_frame *f, int sel, int rows)
+{
+	const struct sched_topology *t = sched_scenario_of(f->pn->run->e)->topo;
+	int n = f->nr_lanes, *id = f->llc_id, nr_rows = 0, sel_row = 0;
+
+	f->nr_llc = 0;
+	for (int i = 0; i < n; i++) {
+		int llc = t && t->cpu && i < t->nr_cpus ? t->cpu[i].llc : 0, k;
+
+		for (k = 0; k < f->nr_llc && id[k] != llc; k++)
+			;
+		if (k == f->nr_llc)
+			id[f->nr_llc++] = llc;
+	}
+	/* the lanes grouped by LLC: a counting sort on the LLC's index */
+	int cnt[TL_MAX_LANES + 1] = { 0 }, of[TL_MAX_LANES];
+
+	for (int i = 0; i < n; i++) {
+		int llc = t && t->cpu && i < t->nr_cpus ? t->cpu[i].llc : 0;
+
+		for (of[i] = 0; id[of[i]] != llc; of[i]++)
+			;
+		cnt[of[i] + 1]++;
+	}
+	for (int k = 0; k < f->nr_llc; k++)
+		cnt[k + 1] += cnt[k];
+	memcpy(f->llc_first, cnt, sizeof(int) * (size_t)(f->nr_llc + 1));
+	for (int i = 0; i < n; i++)
+		f->llc_lanes[cnt[of[i]]++] = i;
+
+	struct tl_row all[2 * TL_MAX_LANES];
+
+	for (int k = 0; k < f->nr_llc; k++) {
+		if (k != of[sel]) {
+			all[nr_rows++] = (struct tl_row){ -1, k };
+			continue;
+		}
+		for (int j = f->llc_first[k]; j < f->llc_first[k + 1]; j++) {
+			if (f->llc_lanes[j] == sel)
+				sel_row = nr_rows;
+			all[nr_rows++] = (struct tl_row){ f->llc_lanes[j], k };
+		}
+	}
+	int first = nr_rows > rows ? CLAMP(sel_row - rows / 2, 0, nr_rows - rows) : 0;
+
+	f->nr_rows = MIN(nr_rows - first, MIN(rows, TL_MAX_LANES));
+	memcpy(f->row, all + first, sizeof(*f->row) * (size_t)f->nr_rows);
+}
 
 /* The window (following now, or where it was scrolled) and the lanes that fit, scrolled to the selected CPU. */
 static bool tl_window(struct tl_frame *f)
@@ -343,11 +465,21 @@ static bool tl_window(struct tl_frame *f)
 		rows--;
 	}
 
-	f->nr_lanes = MIN(MIN(f->nr_cpus, rows), TL_MAX_LANES);
-	f->first = 0;
-	if (sel >= f->nr_lanes)
-		f->first = MIN(sel - f->nr_lanes / 2, f->nr_cpus - f->nr_lanes);
-	build(pn, f->g, f->first, f->nr_lanes, t0, t1, f->cols);
+	if (pn->tl_llc) {
+		/* every CPU, shown an LLC to a row but the selected CPU's */
+		f->nr_lanes = MIN(f->nr_cpus, TL_MAX_LANES);
+		f->first = 0;
+		tl_llc_rows(f, sel, rows);
+	} else {
+		f->nr_lanes = MIN(MIN(f->nr_cpus, rows), TL_MAX_LANES);
+		f->first = 0;
+		if (sel >= f->nr_lanes)
+			f->first = MIN(sel - f->nr_lanes / 2, f->nr_cpus - f->nr_lanes);
+		f->nr_rows = f->nr_lanes;
+		for (int i = 0; i < f->nr_rows; i++)
+			f->row[i] = (struct tl_row){ i, -1 };
+	}
+	build(pn, f->g, f->first, f->nr_lanes, t0, t1, f->cols, f->wake_pid);
 	f->cursor_col = f->now >= f->g->t0 && f->now < f->g->t1 ? (int)((f->now - f->g->t0) / f->g->dt) : -1;
 	return true;
 }
@@ -397,7 +529,7 @@ static void tl_marks_lanes(const struct tl_frame *f, int ay)
 
 		if (c < 0 || x >= f->cb->w)
 			continue;
-		for (int i = 0; i < f->nr_lanes; i++) {
+		for (int i = 0; i < f->nr_rows; i++) {
 			struct cell *cl =
 				&f->cb->cell[(size_t)(f->a.y + 1 + i) * (size_t)f->cb->w + (size_t)x];
 
@@ -415,64 +547,34 @@ static void tl_marks_lanes(const struct tl_frame *f, int ay)
 
 /* ---- wakeup to switch-in arrows, as Perfetto's and KernelShark's ---- */
 
-/* One arrow from tw to ts (the switch-in) on row y, the latency written on it when it fits. */
-static void tl_arrow(const struct tl_frame *f, int y, u64 tw, u64 ts, struct style st)
+/* One arrow from tw to ts (the switch-in, or the edge when open) on row y, the latency on it when it fits. */
+static void tl_arrow(const struct tl_frame *f, int y, const struct tl_wakeup *w, struct style st)
 {
 	const struct grid *g = f->g;
 	int x0 = f->a.x + f->label_w;
-	int cw = tw < g->t0 ? 0 : (int)((tw - g->t0) / g->dt);
-	int cs = ts >= g->t1 ? f->cols : (int)((ts - g->t0) / g->dt);
+	int cw = w->tw < g->t0 ? 0 : (int)((w->tw - g->t0) / g->dt);
+	int cs = MIN((int)((w->ts - g->t0) / g->dt), f->cols - 1);
 	char lat[32];
 
-	for (int c = cw; c < MIN(cs, f->cols); c++)
-		cb_put(f->cb, x0 + c, y, c == cw && tw >= g->t0 ? 0x251c : 0x2500, st); /* ├ ─ */
-	if (cs < f->cols)
-		cb_put(f->cb, x0 + cs, y, 0x25b6, st); /* ▶ */
-	fmt_dur_short(lat, sizeof(lat), (s64)(ts - tw), false);
+	for (int c = cw; c < cs; c++)
+		cb_put(f->cb, x0 + c, y, c == cw && w->tw >= g->t0 ? 0x251c : 0x2500, st); /* ├ ─ */
+	cb_put(f->cb, x0 + cs, y, w->open ? 0x2500 : 0x25b6, st);			   /* ▶ */
+	fmt_dur_short(lat, sizeof(lat), (s64)(w->ts - w->tw), false);
 	int lw = (int)strlen(lat);
 
 	if (cs - cw - 1 >= lw + 2)
 		cb_print(f->cb, x0 + cw + 1 + (cs - cw - 1 - lw) / 2, y, lw, st, "%s", lat);
 }
 
-/*
- * The selected task's wakeups in the window, each an arrow from its
- * sched_wakeup to the sched_switch that runs it (the first wakeup counts,
- * as the wakeup latency does). Wakeups up to a window before it are looked
- * at, for an arrow that enters from the left.
- */
+/* The selected task's wakeups in the window, as arrows (found by build()'s walk). */
 static void tl_wakeups(const struct tl_frame *f, int y)
 {
-	struct sched_history *h = f->pn->run->h;
-	const struct grid *g = f->g;
-	u64 n = nr_visible(f->pn), woken = TL_NO_MARK;
 	struct style st = ui_task_style(f->pn->ui, f->wake_pid);
-	bool running = false;
 
 	cb_print(f->cb, f->a.x, y, f->label_w - 1, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0), "wakeup");
 	st.attr |= A_BOLD_;
-	for (u64 s = seq_at(h, n, g->t0 > f->span ? g->t0 - f->span : 0); s < n; s++) {
-		const struct sched_event *ev = history_event(h, s);
-
-		if (ev->time >= g->t1)
-			break;
-		if ((ev->type == EV_SCHED_WAKEUP || ev->type == EV_SCHED_WAKEUP_NEW) &&
-		    ev->wake.pid == f->wake_pid && !running && woken == TL_NO_MARK)
-			woken = ev->time;
-		if (ev->type != EV_SCHED_SWITCH)
-			continue;
-		if (ev->sw.prev_pid == f->wake_pid)
-			running = false;
-		if (ev->sw.next_pid == f->wake_pid) {
-			if (woken != TL_NO_MARK && ev->time >= g->t0)
-				tl_arrow(f, y, woken, ev->time, st);
-			woken = TL_NO_MARK;
-			running = true;
-		}
-	}
-	/* woken and still waiting at the window's end */
-	if (woken != TL_NO_MARK)
-		tl_arrow(f, y, woken, g->t1, st);
+	for (int i = 0; i < f->g->wk.nr; i++)
+		tl_arrow(f, y, &f->g->wk.arrow[i], st);
 }
 
 static void tl_header(const struct tl_frame *f)
@@ -487,7 +589,9 @@ static void tl_header(const struct tl_frame *f)
 	cb_print(f->cb, f->a.x, f->a.y, f->a.w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_),
 		 "Timeline %s .. %s  span %s, %s per cell%s%s", b1, b2, sp, b3,
 		 f->pn->tl_end_ns ? "" : "  (following now)",
-		 f->nr_lanes < f->nr_cpus ? "  [more CPUs: select one to scroll]" : "");
+		 f->pn->tl_llc		    ? "  [an LLC a row, the selected CPU's expanded: l]"
+		 : f->nr_lanes < f->nr_cpus ? "  [more CPUs: select one to scroll, l for an LLC a row]"
+					    : "");
 }
 
 /* A run of `run` cells of one task (pid > 0) from x: a coloured bar with the name on it. */
@@ -515,12 +619,12 @@ static void tl_task_run(const struct tl_frame *f, int x, int y, int run, s32 pid
 	}
 }
 
-/* Lane i: its label, then runs of equal cells, migrations and the cursor over them. */
-static void tl_lane(const struct tl_frame *f, int i)
+/* Lane i on row y: its label, then runs of equal cells, migrations and the cursor over them. */
+static void tl_lane(const struct tl_frame *f, int i, int y)
 {
 	const struct grid *g = f->g;
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
-	int y = f->a.y + 1 + i, cpu = f->first + i, x0 = f->a.x + f->label_w;
+	int cpu = f->first + i, x0 = f->a.x + f->label_w;
 	struct style ls =
 		cpu == f->pn->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
 
@@ -557,6 +661,41 @@ static void tl_lane(const struct tl_frame *f, int i)
 		if (x0 + f->cursor_col < f->cb->w && y < f->cb->h)
 			cl->st.attr |= A_UNDERLINE_ | A_BOLD_;
 	}
+}
+
+/* The busy share of an LLC's CPUs in each column, as the CPUs view's heat strip draws utilisation. */
+static void tl_llc_row(const struct tl_frame *f, int k, int y)
+{
+	static const u32 level_ch[5] = { 0x00b7, 0x2591, 0x2592, 0x2593, 0x2588 }; /* · ░ ▒ ▓ █ */
+	static const int c256[5] = { 240, 34, 148, 214, 196 };
+	static const int c16[5] = { C_BRIGHT_BLACK, C_GREEN, C_YELLOW, C_BRIGHT_YELLOW, C_RED };
+	const struct grid *g = f->g;
+	int x0 = f->a.x + f->label_w, n = f->llc_first[k + 1] - f->llc_first[k];
+
+	cb_print(f->cb, f->a.x, y, f->label_w - 1, sty(C_CYAN, COLOR_DEFAULT, A_BOLD_), "LLC%-3d",
+		 f->llc_id[k]);
+	for (int c = 0; c < f->cols; c++) {
+		int busy = 0, known = 0;
+
+		for (int j = f->llc_first[k]; j < f->llc_first[k + 1]; j++) {
+			s32 pid = g->cell[f->llc_lanes[j]][c];
+
+			known += pid >= 0;
+			busy += pid > 0;
+		}
+		if (!known)
+			continue;
+		/* none, then by quarters of the LLC's CPUs running a task */
+		int lvl = !busy ? 0 : MIN(1 + busy * 4 / (n + 1), 4);
+		struct style st = f->pn->ui->colors >= 256 ? sty(c256[lvl], COLOR_DEFAULT, 0)
+				  : f->pn->ui->colors	   ? sty(c16[lvl], COLOR_DEFAULT, 0)
+							   : STYLE_PLAIN;
+
+		cb_put(f->cb, x0 + c, y, level_ch[lvl], st);
+	}
+	if (f->cursor_col >= 0 && x0 + f->cursor_col < f->cb->w)
+		f->cb->cell[(size_t)y * (size_t)f->cb->w + (size_t)(x0 + f->cursor_col)].st.attr |=
+			A_UNDERLINE_ | A_BOLD_;
 }
 
 /* The time axis under the lanes: ticks at round times, labels where they fit, the cursor. */
@@ -606,10 +745,14 @@ static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 	if (!tl_window(&f))
 		return;
 	tl_header(&f);
-	for (int i = 0; i < f.nr_lanes; i++)
-		tl_lane(&f, i);
+	for (int r = 0; r < f.nr_rows; r++) {
+		if (f.row[r].lane >= 0)
+			tl_lane(&f, f.row[r].lane, a.y + 1 + r);
+		else
+			tl_llc_row(&f, f.row[r].llc, a.y + 1 + r);
+	}
 
-	int ay = a.y + 1 + f.nr_lanes;
+	int ay = a.y + 1 + f.nr_rows;
 
 	if (f.wake_pid)
 		tl_wakeups(&f, ay++);
@@ -645,6 +788,9 @@ static bool tl_key(struct pane *pn, int key)
 	case 'x':
 		if (span < 1000 * NSEC_PER_SEC)
 			pn->tl_span_ns = span * 2;
+		return true;
+	case 'l':
+		pn->tl_llc = !pn->tl_llc;
 		return true;
 	case 'm':
 	case 'M': {

@@ -31,6 +31,10 @@
  * numbers out from both logs, as it does when a side has moved
  * (diff_strip_update).
  *
+ * The timeline with an LLC a row (frame_timeline_llc); the run to the mid
+ * point under a history without and with the CPUs view's PELT history
+ * listener (run_to_mid_point, run_to_mid_point_with_cpu_history).
+ *
  * Output: `bench: NAME VALUE UNIT`.
  *
  * Usage: bench_ui [-q]   (-q: one batch per figure instead of REPS)
@@ -40,6 +44,7 @@
 #include <string.h>
 
 #include "ui/commands.h"
+#include "ui/cpu_history.h"
 #include "ui/loop.h"
 #include "ui/split.h"
 #include "bench_util.h"
@@ -149,6 +154,17 @@ static void fig(const char *name, const char *text)
 		fflush(stdout);
 	}
 
+	/* the timeline with an LLC a row (its `l`), the selected CPU's expanded */
+	for (int i = 0; i < ui_nr_views; i++) {
+		if (strcmp(ui_views[i]->name, "timeline"))
+			continue;
+		ui.pane.tl_llc = true;
+		printf("bench: ui_%s_%dx%d frame_timeline_llc %.1f us\n", name, SCREEN_W, SCREEN_H,
+		       frame_us(&ui, &cb, ui_views[i]));
+		ui.pane.tl_llc = false;
+	}
+	fflush(stdout);
+
 	/* the ANSI writer's bytes: one frame of the default view, then after a step */
 	ui.pane.main_view = ui_views[0];	/* as ui_setup leaves it */
 	ui.message[0] = 0;
@@ -198,10 +214,45 @@ static void fig(const char *name, const char *text)
 	scenario_free(&f);
 }
 
+/* The run to the mid point under a history, ms: alone, and with the CPUs view's history listener. */
+static void history_cost(const char *name, const char *text)
+{
+	struct scenario_file f;
+	double ms[2];
+
+	bench_parse(name, text, &f);
+	for (int with = 0; with < 2; with++) {
+		char err[512];
+		struct sched_engine *e = sched_engine_create(&f.sc, err, sizeof(err));
+		struct sched_history *h = e ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
+		struct cpu_history ch;
+
+		if (!h) {
+			fprintf(stderr, "bench: %s: %s\n", name, e ? "out of memory" : err);
+			exit(1);
+		}
+		cpu_history_init(&ch, e);
+		if (with)
+			history_add_listener(h, cpu_history_event, &ch);
+		double t0 = now_sec();
+
+		history_run_until(h, MID_POINT);
+		ms[with] = (now_sec() - t0) * 1e3;
+		cpu_history_free(&ch);
+		history_destroy(h);
+		sched_engine_destroy(e);
+	}
+	printf("bench: ui_%s run_to_mid_point %.1f ms\n", name, ms[0]);
+	printf("bench: ui_%s run_to_mid_point_with_cpu_history %.1f ms\n", name, ms[1]);
+	fflush(stdout);
+	scenario_free(&f);
+}
+
 int main(int argc, char **argv)
 {
 	bench_args(argc, argv);
 	fig("16cpu", load16_text);
 	fig("256cpu", load256_text);
+	history_cost("256cpu", load256_text);
 	return 0;
 }

@@ -240,6 +240,25 @@ check "M sets marker B, and the delta shows" "B-A +10.000ms"
 $T send-keys -t e2e q
 wait_exit > /dev/null
 $T kill-session -t e2e 2>/dev/null
+# 256 CPUs on one screen: an LLC a row, the selected CPU's expanded
+cat > "$tmp/llcs.scn" <<'SCN'
+topology packages=2 cores=64 threads=2 llcs=8
+duration 1s
+task hog count=300 program="loop { run 3ms; sleep 1ms }"
+SCN
+start ui "$tmp/llcs.scn" --paused
+for c in "goto 50ms" "view timeline"; do
+	$T send-keys -t e2e :
+	sleep 0.1
+	$T send-keys -t e2e "$c" Enter
+done
+check "256 CPUs: more than fit" "[more CPUs: select"
+$T send-keys -t e2e l
+check "l: an LLC a row" "LLC1 "
+check "and the selected CPU's LLC in lanes" "CPU0 "
+$T send-keys -t e2e q
+wait_exit > /dev/null
+$T kill-session -t e2e 2>/dev/null
 
 # ---- the runqueue's number line: a stable axis, zoom lock, every task reachable ----
 cat > "$tmp/sixty.scn" <<'SCN'

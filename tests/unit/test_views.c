@@ -496,6 +496,83 @@ static void test_timeline_wakeups(void **state)
 	fx_free(x);
 }
 
+/*
+ * l shows an LLC a row but the selected CPU's: each LLC row's cell is the
+ * share of its CPUs running a task there, from the very cells the lanes
+ * of its CPUs have when every lane is shown.
+ */
+static void test_timeline_llc(void **state)
+{
+	static const char llcs[] = "topology packages=2 cores=64 threads=2 llcs=8\n"
+				   "duration 1s\n"
+				   "task hog count=300 program=\"loop { run 3ms; sleep 1ms }\"\n";
+	static const u32 level_ch[5] = { 0x00b7, 0x2591, 0x2592, 0x2593, 0x2588 };
+	struct fx *x = fx_new(llcs, 50 * NSEC_PER_MSEC, 120, 300);
+	const struct sched_topology *t = sched_scenario_of(x->e)->topo;
+	int cols = 120 - 7, checked = 0;
+	static bool busy[256][128], known[256][128], moved[256][128];
+
+	x->ui.colors = 0;
+	x->pane->sel_cpu = 0;
+	draw(x, &view_timeline);
+	for (int cpu = 0; cpu < 256; cpu++) {
+		char label[16];
+		int y;
+
+		snprintf(label, sizeof(label), "CPU%-3d ", cpu);
+		for (y = 1; y < x->cb.h && strncmp(row(x, y), label, strlen(label)); y++)
+			;
+		assert_true(y < x->cb.h);
+		for (int c = 0; c < cols; c++) {
+			u32 ch = x->cb.cell[y * x->cb.w + 7 + c].ch;
+
+			known[cpu][c] = ch != ' ' && ch != 0;
+			busy[cpu][c] = known[cpu][c] && ch != 0x00b7;
+			moved[cpu][c] = ch == 0x00bb; /* » over the cell: idle or busy under it */
+		}
+	}
+	cb_free(&x->cb);
+	assert_int_equal(cb_init(&x->cb, 120, 40), 0);
+	assert_true(view_timeline.key(x->pane, 'l'));
+	draw(x, &view_timeline);
+	/* CPU 0's LLC (0) in lanes, the other fifteen a row each */
+	assert_true(screen_has(x, "CPU0 "));
+	assert_false(screen_has(x, "LLC0 "));
+	int llc_rows = 0;
+
+	for (int y = 1; y < x->cb.h; y++) {
+		int id;
+
+		if (sscanf(row(x, y), "LLC%d", &id) != 1)
+			continue;
+		llc_rows++;
+		for (int c = 0; c < cols; c++) {
+			int n = 0, b = 0, k = 0, m = 0;
+
+			for (int cpu = 0; cpu < 256; cpu++) {
+				if (t->cpu[cpu].llc != id)
+					continue;
+				n++;
+				k += known[cpu][c];
+				b += busy[cpu][c];
+				m += moved[cpu][c];
+			}
+			if (!k || m)
+				continue;
+			int lvl = !b ? 0 : MIN(1 + b * 4 / (n + 1), 4);
+
+			assert_int_equal(x->cb.cell[y * x->cb.w + 7 + c].ch, level_ch[lvl]);
+			checked++;
+		}
+	}
+	assert_int_equal(llc_rows, 15);
+	assert_true(checked > 1000);
+	assert_true(view_timeline.key(x->pane, 'l'));
+	draw(x, &view_timeline);
+	assert_false(screen_has(x, "LLC1 "));
+	fx_free(x);
+}
+
 /* ---- events ---- */
 
 static double line_time(const char *r)
@@ -742,6 +819,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_keys),
 		cmocka_unit_test(test_timeline_marks),
 		cmocka_unit_test(test_timeline_wakeups),
+		cmocka_unit_test(test_timeline_llc),
 		cmocka_unit_test(test_events_order_and_filter),
 		cmocka_unit_test(test_task_numbers),
 		cmocka_unit_test(test_small_screen),
