@@ -71,10 +71,17 @@ sim_events() {
 }
 
 # start NAME ARGS...: a session running the binary; its exit status goes to $tmp/rc
+# (killing the last session ends the server: a new one started meanwhile can
+# meet it on its way out, "server exited unexpectedly", so it is tried again)
 start() {
 	rm -f "$tmp/rc"
-	$T new-session -d -s e2e -x 100 -y 30 \
-		"sh -c 'echo \$\$ > $tmp/pid; exec env ${START_ENV:-} LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600"
+	for try in 1 2 3 4 5; do
+		$T new-session -d -s e2e -x 100 -y 30 \
+			"sh -c 'echo \$\$ > $tmp/pid; exec env ${START_ENV:-} LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600" &&
+			return 0
+		sleep 0.2
+	done
+	return 1
 }
 
 # wait_exit: until the program has exited; prints its status
