@@ -19,11 +19,10 @@
  * with the outcome. They all carry the seq of the record's first event,
  * and so do the migrations, so every move traces back to its decision.
  *
- * Balancing costs no simulated time. What newidle balancing weighs against
- * avg_idle is the kernel's measured cost, which a simulation does not have:
- * it is modelled as NEWIDLE_COST_BASE plus NEWIDLE_COST_PER_CPU for each CPU
- * of the domain balanced, an order of magnitude the kernel's own
- * max_newidle_lb_cost shows on real machines.
+ * A pass costs cost_balance_ns plus NEWIDLE_COST_PER_CPU for each CPU of
+ * the domain (the order of magnitude the kernel's own max_newidle_lb_cost
+ * shows on real machines): CPU time with noise on, and always what newidle
+ * balancing weighs against avg_idle, as the kernel weighs its measured cost.
  *
  * Not modelled: NUMA balancing (fbq_type is always "all"), asym packing
  * (no ITMT priorities in topologies), CPU hotplug (every CPU is active).
@@ -32,8 +31,12 @@
 #include "balance.h"
 
 #define NUMA_IMBALANCE_MIN 2
-#define NEWIDLE_COST_BASE (1 * NSEC_PER_USEC)
 #define NEWIDLE_COST_PER_CPU 50
+
+static u64 balance_pass_cost(const struct sched_domain *sd)
+{
+	return sysctl(TUN_COST_BALANCE) + NEWIDLE_COST_PER_CPU * sd->span_weight;
+}
 
 struct sd_lb_stats {
 	const struct sched_group *busiest, *local;
@@ -887,6 +890,8 @@ static int sched_balance_rq(int this_cpu, struct rq *this_rq, const struct sched
 	};
 
 	env.cpus = sd->span;
+	/* the periodic and NO_HZ passes run in SCHED_SOFTIRQ, newidle in __schedule() */
+	cpu_spend(this_rq, sched_cost(TUN_COST_BALANCE) ? balance_pass_cost(sd) : 0, idle != CPU_NEWLY_IDLE);
 redo:
 	if (!should_we_balance(&env)) {
 		*continue_balancing = false;
@@ -1161,7 +1166,7 @@ int sched_balance_newidle(struct rq *this_rq)
 		if (this_rq->avg_idle < curr_cost + sd_lb(sd)->max_newidle_lb_cost)
 			break;
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
-			u64 cost = NEWIDLE_COST_BASE + NEWIDLE_COST_PER_CPU * sd->span_weight;
+			u64 cost = balance_pass_cost(sd);
 			unsigned int weight = 1;
 
 			if (sched_feat(NI_RANDOM)) {

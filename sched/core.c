@@ -4,6 +4,7 @@
  * schedule(), wakeups, fork, nice and policy changes, yield and exit.
  */
 #include "internal.h"
+#include "balance.h"
 #include "ext.h"
 
 /*
@@ -124,6 +125,7 @@ void sched_tick(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 
 	hrtimer_expire_ranges(rq);
+	cpu_spend(rq, sched_cost(TUN_COST_TICK), true);
 	update_rq_clock(rq);
 	if (legacy_balance())
 		update_cpu_load(rq);
@@ -334,6 +336,8 @@ void __schedule(struct rq *rq)
 	rq->nr_switches++;
 	sched_info_switch(rq, prev, next);
 	emit_switch(rq, prev, next);
+	/* context_switch(): after next's exec_start, so next is charged for it */
+	cpu_spend(rq, sched_cost(TUN_COST_SWITCH), false);
 	/* finish_task_switch(): a dead task is gone once off its CPU */
 	if (prev->state == TASK_DEAD && ST->scx)
 		scx_task_dead(prev);
@@ -401,6 +405,9 @@ void set_task_cpu(struct task_struct *p, int cpu, int event_cpu, u64 cause, int 
 	ev.migrate.reason = (u8)reason;
 	sched_emit(&ev);
 	herd_note_migration(&ev);
+	/* detach and attach: in the balance softirq, else in a task's context */
+	cpu_spend(cpu_rq(event_cpu), sched_cost(TUN_COST_MIGRATE),
+		  reason == MIGRATE_BALANCE || reason == MIGRATE_NOHZ);
 	if (p->sched_class == &fair_sched_class)
 		migrate_task_rq_fair(p, cpu);
 	p->se.nr_migrations++;
@@ -425,6 +432,8 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	emit_wake(EV_SCHED_WAKING, this_cpu, p, p->cpu, from_timer);
 	p->state = TASK_RUNNING;
 	p->nr_wakeups++;
+	/* in the waker's context, or in the hrtimer's interrupt */
+	cpu_spend(cpu_rq(this_cpu), sched_cost(TUN_COST_WAKEUP), from_timer);
 
 	if (p->on_rq) {
 		/* ttwu_runnable(): still queued as a delayed dequeue */
@@ -443,12 +452,19 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	cpu = select_task_rq(p, prev_cpu, WF_TTWU | (wake_flags & WF_SYNC), this_cpu);
 	set_task_cpu(p, cpu, this_cpu, decision, MIGRATE_WAKEUP);
 	rq = cpu_rq(cpu);
+	/* ttwu_queue_cond(): another LLC's CPU, or an idle one, activates the task in an IPI */
+	bool ipi = cpu != this_cpu && (!cpus_share_cache(this_cpu, cpu) || !rq->nr_running);
+	bool resched = rq->need_resched;
+
 	update_rq_clock(rq);
 	/* ENQUEUE_RQ_SELECTED: the class's select_task_rq() ran (ext tells its policy) */
 	activate_task(rq, p,
 		      ENQUEUE_WAKEUP | (cpu != prev_cpu ? ENQUEUE_MIGRATED : 0) |
 			      (p->nr_cpus_allowed > 1 ? ENQUEUE_RQ_SELECTED : 0));
 	wakeup_preempt(rq, p, wake_flags | WF_TTWU);
+	/* else the waker activated it there, and a preemption it asked for takes an IPI */
+	if (ipi || (cpu != this_cpu && rq->need_resched && !resched))
+		cpu_spend(rq, sched_cost(TUN_COST_IPI), true);
 	update_avg_idle(rq);
 	if (p->sched_class == &rt_sched_class)
 		task_woken_rt(rq, p);

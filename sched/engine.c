@@ -103,6 +103,9 @@ static void init_tunables(struct sched_engine *e)
 	st->tunable[TUN_MIN_GRANULARITY] *= factor;
 	st->tunable[TUN_WAKEUP_GRANULARITY] *= factor;
 
+	for (int i = 0; i < NR_SCHED_COSTS; i++)
+		if (sc->topo->cost_set[i])
+			st->tunable[TUN_COST_FIRST + i] = sc->topo->cost[i];
 	for (int t = 0; t < NR_SCHED_TUNABLES; t++)
 		if (sc->tunable_set[t])
 			st->tunable[t] = sc->tunable[t];

@@ -61,6 +61,12 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_SCX_WATCHDOG_TIMEOUT] = { "scx_watchdog_timeout", true, NSEC_PER_MSEC, 30 * NSEC_PER_SEC },
 	[TUN_TIMER_SLACK] = { "timer_slack_ns", true, 0, NSEC_PER_SEC },
 	[TUN_IRQ_JITTER] = { "irq_jitter_ns", true, 0, NSEC_PER_MSEC },
+	[TUN_COST_SWITCH] = { "cost_switch_ns", true, 0, NSEC_PER_MSEC },
+	[TUN_COST_WAKEUP] = { "cost_wakeup_ns", true, 0, NSEC_PER_MSEC },
+	[TUN_COST_IPI] = { "cost_ipi_ns", true, 0, NSEC_PER_MSEC },
+	[TUN_COST_TICK] = { "cost_tick_ns", true, 0, NSEC_PER_MSEC },
+	[TUN_COST_BALANCE] = { "cost_balance_ns", true, 0, NSEC_PER_MSEC },
+	[TUN_COST_MIGRATE] = { "cost_migrate_ns", true, 0, NSEC_PER_MSEC },
 };
 
 int sched_feature_lookup(const char *name)
@@ -182,6 +188,19 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return 50 * NSEC_PER_USEC; /* INIT_TIMER_SLACK in init_task */
 	case TUN_IRQ_JITTER:
 		return 10 * NSEC_PER_USEC;
+	/* `make costs` on a 2-CPU VM, Linux 6.18 (tests/kernel/results/costs-linux-6.18.txt) */
+	case TUN_COST_SWITCH:
+		return 792;
+	case TUN_COST_WAKEUP:
+		return 1571;
+	case TUN_COST_IPI:
+		return 12608;
+	case TUN_COST_TICK:
+		return 1723;
+	case TUN_COST_BALANCE:
+		return 1 * NSEC_PER_USEC; /* not measurable there: balance.c's model */
+	case TUN_COST_MIGRATE:
+		return 1002;
 	default:
 		return 0;
 	}

@@ -334,7 +334,8 @@ struct rq {
 	u64 prev_irq_time, prev_steal_time_rq;	/* the parts already kept out of clock_task */
 	u64 intr_start, intr_end;	/* the interruption under way: [start, end) in ns of ST->now */
 	u64 intr_irq, intr_steal;	/* its parts, by kind */
-	int intr_source;		/* the source that opened it */
+	u64 intr_cost, cost_time;	/* the kernel's work charged to tasks: in it, completed */
+	int intr_source;		/* the source in it, -1: only the kernel's work (cpu_spend()) */
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct sched_timer tick, hrtick, work, intr_timer;
@@ -785,6 +786,7 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t));
 /* ---- irq.c: interrupts and steal time ---- */
 void irq_source_fire(int source);
 void irq_end(struct rq *rq);
+void cpu_spend(struct rq *rq, u64 ns, bool irq);
 /* The time the CPU has given to work, not interruptions: what `run D` consumes. */
 u64 rq_clock_work(const struct rq *rq);
 /* When the running task can next make progress: the end of an interruption under way, or now. */
@@ -945,6 +947,7 @@ u64 sched_rand_upto(u64 hi);
 
 /* ---- noise.c ---- */
 u64 irq_entry_delay(void);
+u64 sched_cost(enum sched_tunable t);
 void hrtimer_sleep(struct task_struct *p, u64 expires);
 void hrtimer_sleep_over(struct task_struct *p);
 void hrtimer_expire_ranges(struct rq *rq);

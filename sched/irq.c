@@ -6,13 +6,14 @@
  * arrival during an interruption is served right after it, as part of the
  * same stretch. With IRQ_TIME_ACCOUNTING (PARAVIRT_TIME_ACCOUNTING for
  * steal) the time is kept out of clock_task, so the task is not charged
- * for it (update_rq_clock_task() in core.c); without, it is.
+ * for it (update_rq_clock_task() in core.c); without, it is. The kernel's
+ * own work (noise.c's costs) stops the task the same way.
  */
 #include "internal.h"
 
 u64 rq_clock_work(const struct rq *rq)
 {
-	u64 taken = rq->irq_time + rq->steal_time;
+	u64 taken = rq->irq_time + rq->steal_time + rq->cost_time;
 
 	if (rq->intr_end)
 		taken += ST->now - rq->intr_start;
@@ -50,7 +51,10 @@ void irq_source_fire(int source)
 		if (!rq->intr_end) {
 			rq->intr_start = ST->now;
 			rq->intr_end = ST->now;
-			rq->intr_irq = rq->intr_steal = 0;
+			rq->intr_irq = rq->intr_steal = rq->intr_cost = 0;
+			rq->intr_source = -1;
+		}
+		if (rq->intr_source < 0) {
 			rq->intr_source = source;
 			if (!sp->steal)
 				emit_intr(EV_IRQ_ENTRY, rq);
@@ -70,7 +74,34 @@ void irq_end(struct rq *rq)
 {
 	rq->irq_time += rq->intr_irq;
 	rq->steal_time += rq->intr_steal;
-	emit_intr(E->sc->irq[rq->intr_source].steal ? EV_STEAL : EV_IRQ_EXIT, rq);
+	rq->cost_time += rq->intr_cost;
+	if (rq->intr_source >= 0)
+		emit_intr(E->sc->irq[rq->intr_source].steal ? EV_STEAL : EV_IRQ_EXIT, rq);
 	rq->intr_end = 0;
 	update_rq_clock(rq);
+}
+
+/*
+ * The kernel's own work on rq's CPU: its task makes no progress for ns. In
+ * an interrupt (the tick, an IPI, the balance softirq) it is irq time, which
+ * IRQ_TIME_ACCOUNTING keeps out of clock_task; in a task's context (the
+ * switch, a wakeup by the waker) it is charged to whoever runs, as the kernel
+ * charges it.
+ */
+void cpu_spend(struct rq *rq, u64 ns, bool irq)
+{
+	if (!ns)
+		return;
+	if (!rq->intr_end) {
+		rq->intr_start = ST->now;
+		rq->intr_end = ST->now;
+		rq->intr_irq = rq->intr_steal = rq->intr_cost = 0;
+		rq->intr_source = -1;
+	}
+	rq->intr_end += ns;
+	if (irq)
+		rq->intr_irq += ns;
+	else
+		rq->intr_cost += ns;
+	timer_arm(&ST->tq, &rq->intr_timer, rq->intr_end);
 }

@@ -3,14 +3,21 @@
  * The real machine's own jitter (`noise on`): a timer interrupt enters a
  * little late, by a seeded amount, so that CPUs whose ticks are aligned do
  * not act in lockstep; and a task's sleep ends anywhere its timer slack
- * allows, as the hrtimer range rule decides. With noise off (the ideal
- * machine) both are zero and a sleep ends at its expiry.
+ * allows, as the hrtimer range rule decides; and the kernel's own work
+ * (switch, wakeup, IPI, tick, balance pass, migration) takes CPU time. With
+ * noise off (the ideal machine) all are zero and a sleep ends at its expiry.
  */
 #include "internal.h"
 
 static bool noise(void)
 {
 	return cur_engine->sc->noise;
+}
+
+/* What a piece of the kernel's own work takes on this machine (cost_*_ns), none on the ideal one. */
+u64 sched_cost(enum sched_tunable t)
+{
+	return noise() ? sysctl(t) : 0;
 }
 
 /* How late a timer interrupt enters: uniform in [0, irq_jitter_ns]. */

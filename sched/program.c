@@ -268,7 +268,8 @@ void task_program_step(struct task_struct *p)
 			d = sched_sample_duration(&in->dur);
 			if (d) {
 				p->work_left = d;
-				p->run_began = ST->now;
+				/* rt-app reads the clock once its code runs: after the switch to it */
+				p->run_began = rq_work_resumes(rq);
 				p->run_asked += d;
 				task_arm_work(rq, p);
 				return;

@@ -6,7 +6,9 @@
  * `schedscope ext cflags`: the flags, for a Makefile rule.
  * See schedscope-ext(7).
  */
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "sched/api/ext.h"
 #include "cli.h"
 #include "src/base/mem.h"
+#include "src/base/outfile.h"
 #include "src/format/ext_policy.h"
 
 #ifndef SCHEDSCOPE_INCLUDEDIR
@@ -79,18 +82,29 @@ static int include_dir(char *out, size_t len)
 	return -1;
 }
 
-static int ext_check(const char *path)
+/* Checks the object at path as the loader will; messages name it `shown`. */
+static int ext_check_as(const char *path, const char *shown)
 {
 	struct ext_policy pol;
 	char err[1024];
+	size_t n = strlen(path);
 
 	if (ext_policy_load(path, &pol, err, sizeof(err)) < 0) {
-		fprintf(stderr, "schedscope: %s\n", err);
+		/* the loader names the file it read: say the user's name for it */
+		if (!strncmp(err, path, n))
+			fprintf(stderr, "schedscope: %s%s\n", shown, err + n);
+		else
+			fprintf(stderr, "schedscope: %s\n", err);
 		return 2;
 	}
-	fprintf(stderr, "schedscope: %s: policy \"%s\" loads\n", path, pol.ops->name);
+	fprintf(stderr, "schedscope: %s: policy \"%s\" loads\n", shown, pol.ops->name);
 	ext_policy_unload(&pol);
 	return 0;
+}
+
+static int ext_check(const char *path)
+{
+	return ext_check_as(path, path);
 }
 
 static int ext_cflags_cmd(void)
@@ -105,8 +119,8 @@ static int ext_cflags_cmd(void)
 	return 0;
 }
 
-/* Run argv, return its exit status (127 if it could not start). */
-static int run(char **argv)
+/* Run argv, return its exit status (127 if it could not start, 128 + N if signal N ended it). */
+static int run(char **argv, const sigset_t *child_mask)
 {
 	pid_t pid;
 	int status;
@@ -116,6 +130,7 @@ static int run(char **argv)
 	if (pid < 0)
 		return 127;
 	if (!pid) {
+		sigprocmask(SIG_SETMASK, child_mask, NULL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "schedscope: cannot run %s\n", argv[0]);
 		_exit(127);
@@ -125,57 +140,132 @@ static int run(char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int ext_build(int argc, char **argv)
+/* The object's bytes, from the scratch file into the output. -1 after printing why. */
+static int copy_object(const char *from, struct outfile *to)
 {
-	const char *src = NULL, *out = NULL, *cc = getenv("CC");
-	char inc[PATH_MAX + 2], outbuf[PATH_MAX];
-	char **cmd = xcalloc((size_t)argc + 32, sizeof(*cmd));
-	int n = 0, rc;
+	char buf[65536];
+	FILE *in = fopen(from, "rb");
+	size_t n;
 
+	if (!in) {
+		fprintf(stderr, "schedscope: %s: %s\n", from, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, to->f);
+	n = (size_t)ferror(in);
+	fclose(in);
+	if (n) {
+		fprintf(stderr, "schedscope: %s: cannot read it back\n", from);
+		return -1;
+	}
+	return 0;
+}
+
+/* What ext build takes: SOURCE.c, -o OUT, and what goes to the compiler. */
+struct ext_build_args {
+	const char *src, *out;
+	char outbuf[PATH_MAX];
+	char inc[PATH_MAX + 2];
+};
+
+static int parse_build_args(int argc, char **argv, struct ext_build_args *a)
+{
 	/* SOURCE.c is the first argument not an option; -o OUT; the rest goes to the compiler */
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!src && argv[i][0] != '-')
-			src = argv[i];
+			a->out = argv[++i];
+		else if (!a->src && argv[i][0] != '-')
+			a->src = argv[i];
 	}
-	if (!src) {
-		free(cmd);
+	if (!a->src)
 		return cli_usage_error("ext build needs a SOURCE.c");
-	}
-	if (!out) {
-		size_t len = strlen(src);
+	if (!a->out) {
+		size_t len = strlen(a->src);
 
-		snprintf(outbuf, sizeof(outbuf), "%.*s.so",
-			 (int)(len > 2 && !strcmp(src + len - 2, ".c") ? len - 2 : len), src);
-		out = outbuf;
+		snprintf(a->outbuf, sizeof(a->outbuf), "%.*s.so",
+			 (int)(len > 2 && !strcmp(a->src + len - 2, ".c") ? len - 2 : len), a->src);
+		a->out = a->outbuf;
 	}
-	strcpy(inc, "-I");
-	if (include_dir(inc + 2, sizeof(inc) - 2) < 0) {
-		free(cmd);
-		return 2;
-	}
+	strcpy(a->inc, "-I");
+	return include_dir(a->inc + 2, sizeof(a->inc) - 2) < 0 ? 2 : 0;
+}
+
+/* The compiler's command line, printed, writing the object to `obj`. */
+static char **compile_command(int argc, char **argv, struct ext_build_args *a, const char *obj)
+{
+	const char *cc = getenv("CC");
+	char **cmd = xcalloc((size_t)argc + 32, sizeof(*cmd));
+	int n = 0;
+
 	cmd[n++] = (char *)(cc && *cc ? cc : "cc");
 	for (size_t i = 0; i < sizeof(ext_cflags) / sizeof(ext_cflags[0]); i++)
 		cmd[n++] = (char *)ext_cflags[i];
-	cmd[n++] = inc;
+	cmd[n++] = a->inc;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			i++;
-		else if (argv[i] != src)
+		else if (argv[i] != a->src)
 			cmd[n++] = argv[i];
 	}
 	cmd[n++] = "-o";
-	cmd[n++] = (char *)out;
-	cmd[n++] = (char *)src;
+	cmd[n++] = (char *)a->out; /* printed as the user named it */
+	cmd[n++] = (char *)a->src;
 	for (int i = 0; i < n; i++)
 		fprintf(stderr, "%s%s", i ? " " : "", cmd[i]);
 	fputc('\n', stderr);
-	rc = run(cmd);
-	free(cmd);
+	cmd[n - 2] = (char *)obj;
+	return cmd;
+}
+
+/*
+ * The compiler writes a scratch folder's object; only one that passes the
+ * check goes to OUT, through the one output writer (a temporary file
+ * renamed into place, the old mode kept, a symlink followed, a device
+ * written in place): a failed build or check leaves the old OUT whole.
+ */
+static int ext_build(int argc, char **argv)
+{
+	struct ext_build_args a = { 0 };
+	struct outfile of;
+	const char *tmpdir = getenv("TMPDIR");
+	char dir[PATH_MAX], obj[PATH_MAX + 16];
+	sigset_t stop, old;
+	char **cmd;
+	int rc = parse_build_args(argc, argv, &a);
+
 	if (rc)
 		return rc;
-	return ext_check(out);
+	if (outfile_open(&of, a.out))
+		return 2;
+	snprintf(dir, sizeof(dir), "%s/schedscope-ext.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "schedscope: %s: %s\n", dir, strerror(errno));
+		outfile_abort(&of);
+		return 2;
+	}
+	snprintf(obj, sizeof(obj), "%s/policy.so", dir);
+	/* a Ctrl-C (which the compiler sees too) waits until the scratch folder is gone */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	cmd = compile_command(argc, argv, &a, obj);
+	rc = run(cmd, &old);
+	free(cmd);
+	if (!rc)
+		rc = ext_check_as(obj, a.out);
+	if (!rc && copy_object(obj, &of))
+		rc = 2;
+	unlink(obj);
+	rmdir(dir);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		outfile_abort(&of);
+		return rc;
+	}
+	return outfile_commit(&of) ? 2 : 0;
 }
 
 int cmd_ext(int argc, char **argv)

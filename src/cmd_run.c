@@ -4,18 +4,17 @@
  * check its expects, or write its trace.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sched/api/sched.h"
 #include "src/base/outfile.h"
 #include "src/format/breakpoint.h"
 #include "cli.h"
+#include "run_progress.h"
 #include "run_vs.h"
 #include "src/format/lex.h"
 #include "src/analysis/report.h"
@@ -26,14 +25,6 @@
 #include "src/analysis/stats.h"
 #include "src/trace/trace_log.h"
 #include "src/trace/trace_perfetto.h"
-
-static u64 wall_clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
-}
 
 struct run_opts {
 	u64 until;
@@ -65,74 +56,36 @@ struct run_opts {
 #define CHECK_INVARIANTS_DEFAULT false
 #endif
 
-/* ---- a long run: its progress on a terminal, and Ctrl-C ---- */
-
-static volatile sig_atomic_t run_interrupted;
-
-/* The first Ctrl-C ends the run where it is (the report so far); a second one kills. */
-static void on_interrupt(int sig)
-{
-	if (run_interrupted) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	run_interrupted = 1;
-}
-
-struct progress {
-	bool shown;	 /* stderr is a terminal */
-	u64 start, last; /* wall clock: the run's start, the last line */
-	u64 events0;
-};
-
-#define PROGRESS_AFTER (NSEC_PER_SEC) /* a run shorter than this shows nothing */
-#define PROGRESS_EVERY (NSEC_PER_SEC / 4)
-
-/* "run: 12.345 s of 600.000 s simulated (2.1%), 1.20M events/s, ETA 0:00:45" */
-static void progress_line(struct progress *p, struct sched_engine *e, u64 end)
-{
-	u64 wall = wall_clock_ns(), now = sched_now(e);
-
-	if (!p->shown || wall - p->start < PROGRESS_AFTER || wall - p->last < PROGRESS_EVERY)
-		return;
-	p->last = wall;
-	double el = (double)(wall - p->start) / 1e9;
-	double rate = (double)(sched_nr_events(e) - p->events0) / el;
-	double eta = now ? el * (double)(end - now) / (double)now : 0;
-	fprintf(stderr, "\rrun: %.3f s of %.3f s simulated (%.1f%%), %.2fM events/s, ETA ", (double)now / 1e9,
-		(double)end / 1e9, 100.0 * (double)now / (double)end, rate / 1e6);
-	if (eta < 360000)
-		fprintf(stderr, "%d:%02d:%02d\033[K", (int)eta / 3600, (int)eta / 60 % 60, (int)eta % 60);
-	else
-		fprintf(stderr, "%.0f days\033[K", eta / 86400);
-}
-
 /*
  * The run to end, step by step, as sched_run_until() and history_run_until()
  * do it: the same events, but a progress line and Ctrl-C between steps.
  */
 static void run_to_end(struct sched_engine *e, struct sched_history *h, u64 end)
 {
-	struct progress p = { isatty(STDERR_FILENO), wall_clock_ns(), 0, sched_nr_events(e) };
-	unsigned n = 0;
+	struct run_progress p;
+	bool go_on = true;
 
-	p.last = p.start;
-	while (!run_interrupted && !sched_finished(e) && sched_next_time(e) <= end) {
+	run_progress_start(&p, "run", e, end);
+	while (go_on && !sched_finished(e) && sched_next_time(e) <= end) {
 		if (h)
 			history_step(h);
 		else
 			sched_step(e);
-		if (++n % 1024 == 0)
-			progress_line(&p, e, end);
+		go_on = run_progress_step(&p, e);
 	}
-	if (p.shown && p.last != p.start)
-		fprintf(stderr, "\r\033[K");
-	if (run_interrupted)
+	run_progress_end(&p);
+	if (!go_on)
 		return;
 	if (h)
 		history_run_until(h, end);
 	else
 		sched_run_until(e, end);
+}
+
+/* --rewind-check's replays: the progress line, and Ctrl-C. */
+static bool rewind_go_on(void *ctx, struct sched_engine *e)
+{
+	return run_progress_step(ctx, e);
 }
 
 /* --check-invariants: the engine aborts after this message. */
@@ -306,9 +259,18 @@ static void run_to_break(struct sched_history *h, const struct scenario_file *f,
 			 const char *expr, u64 end, bool *hit)
 {
 	const char *const *names = f->task_names;
-	s64 seq;
+	struct sched_engine *e = history_engine(h);
+	struct run_progress p;
+	s64 seq = -1;
+	bool go_on = true;
 
-	seq = history_run_until_event(h, end, breakpoint_test, bp);
+	/* one instant at a time, so that Ctrl-C and the progress line get a look in */
+	run_progress_start(&p, "run", e, end);
+	while (go_on && seq < 0 && !sched_finished(e) && sched_next_time(e) <= end) {
+		seq = history_run_until_event(h, sched_next_time(e), breakpoint_test, bp);
+		go_on = run_progress_step(&p, e);
+	}
+	run_progress_end(&p);
 	*hit = seq >= 0;
 	if (*hit) {
 		const struct sched_event *ev = history_event(h, (u64)seq);
@@ -401,8 +363,7 @@ int cmd_run(int argc, char **argv)
 		sched_add_listener(e, run_vs_event_a, vs);
 
 	/* before any output is opened, so that its handler passes Ctrl-C on to ours */
-	if (signal(SIGINT, SIG_IGN) != SIG_IGN)
-		signal(SIGINT, on_interrupt);
+	run_catch_interrupt();
 	if (o.periods) {
 		if (outfile_open(&pf, o.periods)) {
 			rc = 2;
@@ -453,18 +414,21 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
-	u64 t0 = wall_clock_ns();
+	u64 t0 = run_wall_ns();
 	bool hit = false;
 	if (bp)
 		run_to_break(h, &f, bp, o.brk, end, &hit);
 	else
 		run_to_end(e, h, end);
-	u64 wall = wall_clock_ns() - t0;
+	u64 wall = run_wall_ns() - t0;
 
-	if (o.rewind_check) {
+	if (o.rewind_check && !run_interrupts()) {
 		struct rewind_check_result rc_res;
+		struct run_progress rp;
 
-		rewind_check(h, end, o.rewind_check, f.sc.seed, &rc_res);
+		run_progress_start(&rp, "rewind-check", e, end);
+		rewind_check(h, end, o.rewind_check, f.sc.seed, &rc_res, rewind_go_on, &rp);
+		run_progress_end(&rp);
 		fprintf(stderr, "rewind-check: %d targets, %llu mismatching events, %d final states differ; "
 			"rewind wall time p50 %.3f ms, p99 %.3f ms, max %.3f ms; %d checkpoints, %zu KiB\n",
 			rc_res.targets, (unsigned long long)rc_res.mismatches, rc_res.state_diffs,
@@ -476,7 +440,7 @@ int cmd_run(int argc, char **argv)
 
 	run_stats_finish(&rs, sched_now(e));
 	if (vs)
-		run_vs_run(vs, end, sched_now(e));
+		run_vs_run(vs, run_interrupts() ? sched_now(e) : end, sched_now(e));
 
 	char **msg = calloc((size_t)f.nr_expects + 1, sizeof(*msg));
 	bool *ok = calloc((size_t)f.nr_expects + 1, sizeof(*ok));
@@ -508,7 +472,7 @@ int cmd_run(int argc, char **argv)
 	free(msg);
 	free(ok);
 	rc = failed ? 1 : 0;
-	if (run_interrupted) {
+	if (run_interrupts()) {
 		fprintf(stderr,
 			"schedscope: %s: interrupted at %.3f s of %.3f s: the report is the run so far%s\n",
 			path, (double)sched_now(e) / 1e9, (double)end / 1e9,

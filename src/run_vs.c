@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_progress.h"
 #include "run_vs.h"
 #include "src/analysis/compare.h"
 #include "src/analysis/report.h"
@@ -105,7 +106,17 @@ int run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace
 
 void run_vs_run(struct run_vs *vs, u64 end, u64 a_now)
 {
-	sched_run_until(vs->e, end);
+	struct run_progress p;
+	bool go_on = true;
+
+	run_progress_start(&p, "side B", vs->e, end);
+	while (go_on && !sched_finished(vs->e) && sched_next_time(vs->e) <= end) {
+		sched_step(vs->e);
+		go_on = run_progress_step(&p, vs->e);
+	}
+	run_progress_end(&p);
+	if (go_on)
+		sched_run_until(vs->e, end);
 	for (int i = 0; i < vs->n; i++) {
 		stats_finish(&vs->st[0][i], a_now);
 		stats_finish(&vs->st[1][i], sched_now(vs->e));

@@ -27,7 +27,10 @@ const char *run_vs_label(const struct run_vs *vs, int side);
 void run_vs_event_a(void *vs, const struct sched_event *ev);
 /* Write B into a's Perfetto document (run_vs_close_trace() before a is closed). -1 out of memory. */
 int run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace_perfetto_opts *ao);
-/* Run B to `end` and close both sides' statistics (A's at a_now). */
+/*
+ * Run B to `end` (where A stopped, after a Ctrl-C) and close both sides'
+ * statistics (A's at a_now). A Ctrl-C while B runs stops it there.
+ */
 void run_vs_run(struct run_vs *vs, u64 end, u64 a_now);
 /* The `expect diff` verdicts, printed; how many failed. */
 int run_vs_check(struct run_vs *vs, FILE *out);

@@ -90,8 +90,19 @@ enum sched_tunable {
 	TUN_SCX_WATCHDOG_TIMEOUT, /* schedscope: the ext watchdog when ops.timeout_ms is 0 (30 s) */
 	TUN_TIMER_SLACK,	  /* init's timer_slack_ns, which tasks inherit (noise on) */
 	TUN_IRQ_JITTER,		  /* schedscope: a timer interrupt enters up to this late (noise on) */
+	/* schedscope: the kernel's own work, in CPU time (noise on; the topology's defaults) */
+	TUN_COST_SWITCH,  /* __schedule()'s pick and context switch, charged to next */
+	TUN_COST_WAKEUP,  /* try_to_wake_up() by the waker, charged to it */
+	TUN_COST_IPI,	  /* a wake-list or reschedule IPI on the target CPU (irq time) */
+	TUN_COST_TICK,	  /* the tick's interrupt (irq time) */
+	TUN_COST_BALANCE, /* one sched_balance_rq() pass over a 2-CPU domain */
+	TUN_COST_MIGRATE, /* detaching and attaching one task */
 	NR_SCHED_TUNABLES
 };
+
+/* The costs, in the tunables' order: a topology's `cost NAME` lines set them. */
+#define TUN_COST_FIRST TUN_COST_SWITCH
+#define NR_SCHED_COSTS (TUN_COST_MIGRATE - TUN_COST_SWITCH + 1)
 
 /* No limit: cpu.max "max", sched_rt_runtime_us = -1 (RT bandwidth and DL admission). */
 #define RUNTIME_INF ((u64)~0ULL)

@@ -28,6 +28,10 @@ struct sched_topology {
 	struct sched_topo_cpu *cpu;	/* [nr_cpus] */
 	int nr_nodes;
 	u32 *distance;			/* [nr_nodes * nr_nodes], node_distance() */
+	/* what the kernel's own work takes on this machine (TUN_COST_FIRST + i);
+	 * else the engine's defaults, measured on a 2-CPU VM */
+	u64 cost[NR_SCHED_COSTS];
+	bool cost_set[NR_SCHED_COSTS];
 };
 
 /* ---- task programs ---- */

@@ -300,6 +300,24 @@ static void report_ext_json(struct json_writer *j, const struct report *r)
 	jw_end_object(j);
 }
 
+/* The real machine's jitter and the kernel's costs the run had (sched/noise.c). */
+static const enum sched_tunable noise_tunables[] = {
+	TUN_TIMER_SLACK, TUN_IRQ_JITTER, TUN_COST_SWITCH,  TUN_COST_WAKEUP,
+	TUN_COST_IPI,	 TUN_COST_TICK,	 TUN_COST_BALANCE, TUN_COST_MIGRATE,
+};
+
+static void noise_line(FILE *out, const struct sched_engine *e)
+{
+	fprintf(out, "noise");
+	for (size_t i = 0; i < ARRAY_SIZE(noise_tunables); i++) {
+		const char *name = sched_tunable_descs[noise_tunables[i]].name;
+
+		fprintf(out, " %.*s=%lluns", (int)(strlen(name) - 3), name,
+			(unsigned long long)sched_tunable_value(e, noise_tunables[i]));
+	}
+	fputc('\n', out);
+}
+
 void report_text(FILE *out, const struct report *r)
 {
 	const struct sched_scenario *sc = &r->f->sc;
@@ -312,6 +330,8 @@ void report_text(FILE *out, const struct report *r)
 		kernel_name(kbuf, sizeof(kbuf), sc->kernel), sc->topo->name, sc->topo->nr_cpus, sc->hz,
 		(unsigned long long)sc->seed,
 		sc->noise ? "noise on (a real machine)" : "noise off (the ideal machine)");
+	if (sc->noise)
+		noise_line(out, r->e);
 	for (int i = 0; i < r->f->nr_params; i++)
 		fprintf(out, "%s%s=%s%s", i ? " " : "params ", r->f->param[i].name, r->f->param[i].value,
 			i == r->f->nr_params - 1 ? "\n" : "");
@@ -383,6 +403,18 @@ static void json_header(struct json_writer *j, const struct report *r)
 	jw_kv_u64(j, "hz", sc->hz);
 	jw_kv_u64(j, "seed", sc->seed);
 	jw_kv_str(j, "noise", sc->noise ? "on" : "off");
+	if (sc->noise) {
+		jw_key(j, "noise_ns");
+		jw_begin_object(j);
+		for (size_t i = 0; i < ARRAY_SIZE(noise_tunables); i++) {
+			const char *name = sched_tunable_descs[noise_tunables[i]].name;
+			char key[32];
+
+			snprintf(key, sizeof(key), "%.*s", (int)(strlen(name) - 3), name);
+			jw_kv_u64(j, key, sched_tunable_value(r->e, noise_tunables[i]));
+		}
+		jw_end_object(j);
+	}
 	if (r->f->nr_params) {
 		jw_key(j, "params");
 		jw_begin_object(j);

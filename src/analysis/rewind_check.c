@@ -30,7 +30,23 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void rewind_check(struct sched_history *h, u64 end, int n, u64 seed, struct rewind_check_result *r)
+/* history_run_until(h, end), asking go_on after each step; false if it said stop. */
+static bool replay_to(struct sched_history *h, u64 end, bool (*go_on)(void *ctx, struct sched_engine *e),
+		      void *ctx)
+{
+	struct sched_engine *e = history_engine(h);
+
+	while (!sched_finished(e) && sched_next_time(e) <= end) {
+		history_step(h);
+		if (go_on && !go_on(ctx, e))
+			return false;
+	}
+	history_run_until(h, end);
+	return true;
+}
+
+void rewind_check(struct sched_history *h, u64 end, int n, u64 seed, struct rewind_check_result *r,
+		  bool (*go_on)(void *ctx, struct sched_engine *e), void *ctx)
 {
 	struct sched_engine *e = history_engine(h);
 	size_t size = sched_state_size(e);
@@ -40,18 +56,21 @@ void rewind_check(struct sched_history *h, u64 end, int n, u64 seed, struct rewi
 
 	memset(r, 0, sizeof(*r));
 	sched_state_save(e, final);
-	for (int i = 0; i < n; i++) {
+	for (r->targets = 0; r->targets < n; r->targets++) {
 		u64 t = end ? next_rand(&x) % end : 0;
 		u64 t0 = wall_ns();
 
 		history_goto_time(h, t);
-		lat[i] = wall_ns() - t0;
-		history_run_until(h, end);
+		lat[r->targets] = wall_ns() - t0;
+		if (!replay_to(h, end, go_on, ctx)) {
+			sched_state_restore(e, final); /* the state the run ended in, for the report */
+			break;
+		}
 		sched_state_save(e, again);
 		if (memcmp(final, again, size))
 			r->state_diffs++;
 	}
-	r->targets = n;
+	n = r->targets;
 	r->mismatches = history_mismatches(h) - before;
 	if (n) {
 		qsort(lat, (size_t)n, sizeof(*lat), cmp_u64);

@@ -15,8 +15,11 @@ struct rewind_check_result {
 /*
  * The history must have run to `end` already. Rewinds to n times drawn from
  * a generator seeded with `seed`, runs forward to `end` after each, and
- * compares the events and the final state with the first run.
+ * compares the events and the final state with the first run. go_on (if
+ * not NULL) is asked after each step of a replay: false stops the check
+ * there, with the targets done so far counted.
  */
-void rewind_check(struct sched_history *h, u64 end, int n, u64 seed, struct rewind_check_result *r);
+void rewind_check(struct sched_history *h, u64 end, int n, u64 seed, struct rewind_check_result *r,
+		  bool (*go_on)(void *ctx, struct sched_engine *e), void *ctx);
 
 #endif

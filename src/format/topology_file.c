@@ -22,6 +22,10 @@
  *                         # to the biggest CPU.
  *   numbering smt-last    # CPU ids: `linear` (default): siblings adjacent, 0/1 share a core;
  *                         # `smt-last`: all first threads, then all second threads, as on x86
+ *   cost switch 1us       # what the kernel's own work takes on this machine (noise on):
+ *                         # switch, wakeup, ipi, tick, balance, migrate; each sets the
+ *                         # tunable cost_NAME_ns unless the scenario sets it. Default:
+ *                         # the engine's, measured on a 2-CPU VM (tests/kernel/README.md)
  *
  * The machine has packages * cores * threads CPUs (at most 1024). In linear
  * numbering CPU = (package * cores + core) * threads + thread; in smt-last,
@@ -129,6 +133,9 @@ struct topo_desc {
 	int nr_cpul;
 	struct topo_cpuline *cpul;
 	struct lex_span where;	/* for "missing 'packages'" */
+	u64 cost[NR_SCHED_COSTS];
+	bool cost_given[NR_SCHED_COSTS];
+	struct lex_span cost_at[NR_SCHED_COSTS];
 };
 
 static void desc_free(struct topo_desc *d)
@@ -287,6 +294,37 @@ static int parse_capacity(struct lexer *lx, struct topo_desc *d, const struct to
 }
 
 /* `cpu N KEY=VALUE...`: raw words, split at their '='. */
+/* `cost NAME DURATION`: NAME is the tunable cost_NAME_ns. */
+static int parse_cost(struct lexer *lx, struct topo_desc *d, const struct token *dir)
+{
+	struct token name, v;
+	int which = -1;
+
+	if (take_value(lx, dir, &name) < 0)
+		return -1;
+	for (int i = 0; i < NR_SCHED_COSTS; i++) {
+		const char *t = sched_tunable_descs[TUN_COST_FIRST + i].name + strlen("cost_");
+
+		if (name.s.n == strlen(t) - strlen("_ns") && !strncmp(name.s.p, t, name.s.n))
+			which = i;
+	}
+	if (which < 0)
+		return lex_error(lx, &name.s,
+				 "unknown cost '%s' (expected switch, wakeup, ipi, tick, balance, "
+				 "migrate)",
+				 SNIP(&name.s));
+	if (d->cost_given[which])
+		return lex_error(lx, &name.s, "duplicate cost '%s' (first at line %u)", SNIP(&name.s),
+				 d->cost_at[which].line);
+	if (take_value(lx, &name, &v) < 0 || lex_duration(lx, &v.s, "cost", &d->cost[which]) < 0)
+		return -1;
+	if (d->cost[which] > sched_tunable_descs[TUN_COST_FIRST + which].max)
+		return lex_error(lx, &v.s, "cost '%s' is more than 1ms", SNIP(&v.s));
+	d->cost_given[which] = true;
+	d->cost_at[which] = name.s;
+	return 0;
+}
+
 static int parse_cpu(struct lexer *lx, struct topo_desc *d, const struct token *dir)
 {
 	struct topo_cpuline c = { 0 };
@@ -368,9 +406,14 @@ static int parse_line(struct lexer *lx, struct topo_desc *d)
 		return parse_capacity(lx, d, &t) < 0 ? -1 : 1;
 	} else if (span_is(&t.s, "cpu")) {
 		return parse_cpu(lx, d, &t) < 0 ? -1 : 1;
+	} else if (span_is(&t.s, "cost")) {
+		if (parse_cost(lx, d, &t) < 0)
+			return -1;
 	} else {
-		return lex_error(lx, &t.s, "unknown directive '%s' (expected name, packages, cores, threads, "
-				 "llcs, clusters, nodes, distance, capacity, numbering, cpu)", SNIP(&t.s));
+		return lex_error(lx, &t.s,
+				 "unknown directive '%s' (expected name, packages, cores, threads, "
+				 "llcs, clusters, nodes, distance, capacity, numbering, cpu, cost)",
+				 SNIP(&t.s));
 	}
 	return lex_expect_eol(lx) < 0 ? -1 : 1;
 }
@@ -634,8 +677,10 @@ int topology_parse(const char *name, const char *text, size_t len,
 	do
 		r = lx.failed ? -1 : parse_line(&lx, &d);
 	while (r > 0);
-	if (r == 0)
-		build(&lx, &d, out);
+	if (r == 0 && build(&lx, &d, out) == 0) {
+		memcpy(out->cost, d.cost, sizeof(out->cost));
+		memcpy(out->cost_set, d.cost_given, sizeof(out->cost_set));
+	}
 	desc_free(&d);
 	if (lx.failed) {
 		topology_free(out);

@@ -641,7 +641,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* the replay must reproduce the states just checked: compare them instead */
 	sched_set_invariant_check(e, NULL, NULL);
-	rewind_check(h, end, 1, f.sc.seed, &r);
+	rewind_check(h, end, 1, f.sc.seed, &r, NULL, NULL);
 	if (r.mismatches || r.state_diffs) {
 		fprintf(stderr,
 			"fuzz_engine: rewind-check: %llu mismatching events, %d final states differ\n"

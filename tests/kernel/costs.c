@@ -8,10 +8,37 @@
  *             wakeup and switch to it; the spread is the entry jitter)
  *   slack     the same as a normal task with the default 50 us slack
  *
- * Prints p10, p50, p90 and p99 in ns for each.
+ *   switch    two processes on CPU 1 calling sched_yield() in turn, less one
+ *             process yielding alone: the context switch (__schedule()'s pick
+ *             and switch, both tasks normal)
+ *   wakeup    two processes on CPU 1 passing a byte through two pipes, less a
+ *             process writing and reading its own pipe, halved, less switch:
+ *             a local try_to_wake_up() (enqueue and wakeup preemption)
+ *   ipi       the same pair across CPUs 0 and 1: a remote wakeup (the
+ *             reschedule IPI, or the wake list's to an idle CPU, with its
+ *             idle exit), less the syscalls, switch and wakeup
+ *   tick      a process spinning on CPU 1 reading the clock: the gaps of
+ *             1-100 us in its time (interrupts, most of them the tick) and how
+ *             many per second
+ *   migrate   a process moving itself between CPUs 0 and 1 with
+ *             sched_setaffinity(), less a call that keeps it where it is,
+ *             less two switches (to the stopper and on the other CPU), a
+ *             wakeup and ipi
+ *
+ * From switch on the processes are SCHED_FIFO (priority 50), so that other
+ * sessions' tasks on a shared machine do not stand between them (a
+ * CPU's sched_yield() alone, with nothing else of its class, does not
+ * switch); the tick's spinner too, whose gaps are then interrupts only.
+ *
+ * Prints p10, p50, p90 and p99 in ns for each (for the differences, of the
+ * first term); the line `cost` gives the differences of the p10s, the
+ * engine's defaults cost_*_ns: on a shared machine the slower runs are
+ * other sessions' tasks in the way, not the kernel's own work.
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -35,11 +62,13 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void print(const char *what, long long *d, int n)
+/* Prints the percentiles; returns p10, the work without other sessions' load in its way. */
+static long long print(const char *what, long long *d, int n)
 {
 	qsort(d, (size_t)n, sizeof(*d), cmp);
 	printf("%-8s p10 %8lld p50 %8lld p90 %8lld p99 %8lld ns\n", what, d[n / 10], d[n / 2], d[n * 9 / 10],
 	       d[n * 99 / 100]);
+	return d[n / 10];
 }
 
 static void pin(int cpu)
@@ -71,6 +100,116 @@ static void sleep_lateness(const char *what, int fifo, unsigned long slack)
 	print(what, d, N);
 }
 
+#define ROUNDS 200 /* operations per sample: a sample is their mean */
+
+/* Per operation, ROUNDS at a time: sched_yield() alone or in a pair on CPU 1. */
+static long long yield_cost(const char *what, int pair)
+{
+	static long long d[N / 4];
+	pid_t other = -1;
+
+	pin(1);
+	if (pair) {
+		other = fork();
+		if (!other)
+			for (;;)
+				sched_yield();
+	}
+	for (int i = 0; i < N / 4; i++) {
+		long long a = now_ns();
+
+		for (int r = 0; r < ROUNDS; r++)
+			sched_yield();
+		/* with a pair, each of ours is followed by the other's: two switches */
+		d[i] = (now_ns() - a) / ROUNDS / (pair ? 2 : 1);
+	}
+	if (pair) {
+		kill(other, SIGKILL);
+		waitpid(other, NULL, 0);
+	}
+	return print(what, d, N / 4);
+}
+
+/* One byte there and back through two pipes, the partner on cpu_b (-1: ourselves). */
+static long long pipe_trip(const char *what, int cpu_a, int cpu_b)
+{
+	static long long d[N / 4];
+	int ab[2], ba[2];
+	pid_t other = -1;
+	char c = 0;
+
+	if (pipe(ab) || pipe(ba))
+		return -1;
+	pin(cpu_a);
+	if (cpu_b >= 0) {
+		other = fork();
+		if (!other) {
+			close(ab[1]); /* so that our parent's close ends the loop */
+			pin(cpu_b);
+			while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
+				;
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < N / 4; i++) {
+		long long a = now_ns();
+
+		for (int r = 0; r < ROUNDS; r++) {
+			if (write(ab[1], &c, 1) != 1)
+				return -1;
+			if (read(cpu_b >= 0 ? ba[0] : ab[0], &c, 1) != 1)
+				return -1;
+		}
+		d[i] = (now_ns() - a) / ROUNDS;
+	}
+	close(ab[1]);
+	if (other > 0)
+		waitpid(other, NULL, 0);
+	close(ab[0]);
+	close(ba[0]);
+	close(ba[1]);
+	return print(what, d, N / 4);
+}
+
+/* Gaps of 1..100 us in a spinning process's time on CPU 1, over one second. */
+static long long spin_gaps(void)
+{
+	static long long d[N * 10];
+	long long start = now_ns(), last = start, t;
+	int n = 0;
+
+	pin(1);
+	while ((t = now_ns()) - start < 1000000000LL) {
+		if (t - last >= 1000 && t - last <= 100000 && n < N * 10)
+			d[n++] = t - last;
+		last = t;
+	}
+	if (n < 10)
+		return 0;
+	printf("# tick: %d gaps of 1-100 us in one second\n", n);
+	return print("tick", d, n);
+}
+
+/* sched_setaffinity() to the other CPU (move) or the same one (stay). */
+static long long affinity_cost(const char *what, int move)
+{
+	static long long d[N];
+
+	pin(0);
+	for (int i = 0; i < N; i++) {
+		cpu_set_t s;
+		int to = move ? !sched_getcpu() : sched_getcpu();
+		long long a;
+
+		CPU_ZERO(&s);
+		CPU_SET(to, &s);
+		a = now_ns();
+		sched_setaffinity(0, sizeof(s), &s);
+		d[i] = now_ns() - a;
+	}
+	return print(what, d, N);
+}
+
 int main(void)
 {
 	FILE *la = fopen("/proc/loadavg", "r");
@@ -83,5 +222,19 @@ int main(void)
 	pin(0);
 	sleep_lateness("timer", 1, 1);
 	sleep_lateness("slack", 0, 50000);
+
+	/* SCHED_FIFO from here on (children inherit it): other sessions' tasks do not get in the way */
+	struct sched_param fifo = { .sched_priority = 50 };
+
+	sched_setscheduler(0, SCHED_FIFO, &fifo);
+	long long y1 = yield_cost("yield1", 0), y2 = yield_cost("yield2", 1);
+	long long self = pipe_trip("pipe1", 1, -1), local = pipe_trip("pipe-l", 1, 1);
+	long long remote = pipe_trip("pipe-r", 0, 1);
+	long long tick = spin_gaps();
+	long long stay = affinity_cost("aff-stay", 0), move = affinity_cost("aff-move", 1);
+	long long sw = y2 - y1, wake = (local - self) / 2 - sw, ipi = (remote - self) / 2 - sw - wake;
+
+	printf("cost switch %lld wakeup %lld ipi %lld tick %lld migrate %lld ns\n", sw, wake, ipi, tick,
+	       move - stay - 2 * sw - wake - ipi);
 	return 0;
 }

@@ -521,7 +521,7 @@ static void test_rewind_covers_policy_memory(void **state)
 	fx_start(f);
 	h = history_create(f->e, 64u << 20);
 	history_run_until(h, 2 * SEC);
-	rewind_check(h, 2 * SEC, 8, 1, &r);
+	rewind_check(h, 2 * SEC, 8, 1, &r, NULL, NULL);
 	history_destroy(h);
 	assert_int_equal(r.targets, 8);
 	assert_int_equal(r.mismatches, 0);

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's own work (`noise on`'s cost_*_ns): each cost takes CPU time
+ * from the task it is charged to or keeps it out of the task clock as
+ * interrupt time, and the figures follow from the costs alone. Each
+ * scenario runs with every other cost and the entry jitter at zero.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/internal.h"
+#include "src/format/scenario_file.h"
+#include "src/format/topology_file.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define US NSEC_PER_USEC
+#define MS NSEC_PER_MSEC
+
+#define NO_COSTS                                                                                 \
+	"tunable irq_jitter=0 timer_slack=0 cost_switch=0 cost_wakeup=0 cost_ipi=0 cost_tick=0 " \
+	"cost_balance=0 cost_migrate=0\n"
+
+/* What the run showed of pid 1 and 2: switches in, when each last left its CPU. */
+struct seen {
+	int switches_in[3];
+	u64 left[3];
+	u64 woken[3];
+};
+
+static void record(void *arg, const struct sched_event *ev)
+{
+	struct seen *s = arg;
+
+	if (ev->type == EV_SCHED_SWITCH) {
+		if (ev->sw.next_pid >= 1 && ev->sw.next_pid <= 2)
+			s->switches_in[ev->sw.next_pid]++;
+		if (ev->sw.prev_pid >= 1 && ev->sw.prev_pid <= 2)
+			s->left[ev->sw.prev_pid] = ev->time;
+	}
+	if (ev->type == EV_SCHED_WAKEUP && ev->wake.pid >= 1 && ev->wake.pid <= 2)
+		s->woken[ev->wake.pid] = ev->time;
+}
+
+/* Run text (with NO_COSTS, then set) to its end; the first two tasks' runtimes in run[]. */
+static void run_text(const char *text, const char *set, struct seen *s, u64 run[2])
+{
+	struct scenario_file f;
+	char err[512], full[1024];
+	struct sched_engine *e;
+
+	snprintf(full, sizeof(full), NO_COSTS "%s", text);
+	if (scenario_parse("costs.scn", full, strlen(full), &f, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	if (set && scenario_set(&f, set, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	e = sched_engine_create(&f.sc, err, sizeof(err));
+	assert_non_null(e);
+	memset(s, 0, sizeof(*s));
+	sched_add_listener(e, record, s);
+	while (sched_step(e))
+		;
+	for (int i = 0; i < f.sc.nr_tasks && i < 2; i++) {
+		struct sched_task_info ti;
+
+		sched_task_info(e, i, &ti);
+		run[i] = ti.sum_exec_runtime;
+	}
+	sched_engine_destroy(e);
+	scenario_free(&f);
+}
+
+#define TWO_ON_ONE                                                        \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 100ms\n" \
+	"task a program=\"run 10ms; exit\"\ntask b program=\"run 10ms; exit\"\n"
+
+/*
+ * The switch comes after the pick has started next's exec clock: each
+ * switch into a task costs it cost_switch_ns of runtime that its program
+ * does not get, so its 10 ms of work take 10 ms plus that much per switch.
+ */
+static void test_switch_charged_to_next(void **state)
+{
+	struct seen s;
+	u64 run[2];
+
+	run_text(TWO_ON_ONE, "cost_switch=100us", &s, run);
+	for (int i = 0; i < 2; i++) {
+		assert_true(s.switches_in[i + 1] >= 2);
+		assert_int_equal(run[i], 10 * MS + (u64)s.switches_in[i + 1] * 100 * US);
+	}
+	/* both finished: the CPU's time is their work and the switches */
+	assert_int_equal(s.left[2], 20 * MS + (u64)(s.switches_in[1] + s.switches_in[2]) * 100 * US);
+
+	/* the ideal machine has none of it */
+	run_text(TWO_ON_ONE, "noise=off", &s, run);
+	assert_int_equal(run[0], 10 * MS);
+	assert_int_equal(run[1], 10 * MS);
+	assert_int_equal(s.left[2], 20 * MS);
+}
+
+#define ALONE                                                                                         \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 200ms\ntask a program=\"run 100ms; " \
+	"exit\"\n"
+
+/*
+ * The tick is interrupt time: with IRQ_TIME_ACCOUNTING (the default) it
+ * stays out of the task clock, so the task is charged its 100 ms of work
+ * and finishes a whole number of ticks' costs late; without, it is charged
+ * all of the wall time.
+ */
+static void test_tick_is_irq_time(void **state)
+{
+	struct seen s;
+	u64 run[2], late;
+
+	run_text(ALONE, "cost_tick=50us", &s, run);
+	assert_int_equal(run[0], 100 * MS);
+	late = s.left[1] - 100 * MS;
+	/* a tick every 4 ms while it runs, the first at 4 ms */
+	assert_int_equal(late, 25 * 50 * US);
+
+	run_text(ALONE "feature NO_IRQ_TIME_ACCOUNTING\n", "cost_tick=50us", &s, run);
+	assert_int_equal(run[0], s.left[1]);
+	assert_int_equal(s.left[1], 100 * MS + 25 * 50 * US);
+}
+
+#define WAKER_WAKEE                                                      \
+	"topology packages=1 cores=2 threads=1\nhz 250\nduration 50ms\n" \
+	"task w cpus=1 program=\"wait; run 1ms; exit\"\n"                \
+	"task k cpus=0 program=\"run 2ms; wake w; run 5ms; exit\"\n"
+
+/*
+ * A wakeup onto an idle CPU goes through the wake list: the target takes
+ * the IPI, then switches to the wakee, whose run ends that much later.
+ * The waker is charged cost_wakeup_ns in its own context.
+ */
+static void test_remote_wakeup_ipi(void **state)
+{
+	struct seen s;
+	u64 run[2];
+
+	run_text(WAKER_WAKEE, "cost_ipi=20us", &s, run);
+	assert_int_equal(s.woken[1], 2 * MS);
+	assert_int_equal(s.left[1], 2 * MS + 20 * US + 1 * MS);
+	assert_int_equal(run[0], 1 * MS); /* IPI time is irq time */
+
+	run_text(WAKER_WAKEE, "cost_wakeup=30us", &s, run);
+	assert_int_equal(s.left[1], 3 * MS);
+	assert_int_equal(run[1], 7 * MS + 30 * US);
+	assert_int_equal(s.left[2], 7 * MS + 30 * US);
+}
+
+/* A topology's `cost` lines are the defaults; a scenario's tunable wins; bad lines are refused. */
+static void test_topology_cost_lines(void **state)
+{
+	static const char good[] = "packages 1\ncores 2\ncost switch 5us\ncost ipi 0\n";
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "packages 1\ncores 1\ncost fork 1us\n",
+		  "t.topo:3:6: unknown cost 'fork' (expected switch, wakeup, ipi, tick, balance, migrate)" },
+		{ "packages 1\ncores 1\ncost tick 1us\ncost tick 2us\n",
+		  "t.topo:4:6: duplicate cost 'tick' (first at line 3)" },
+		{ "packages 1\ncores 1\ncost tick 2ms\n", "t.topo:3:11: cost '2ms' is more than 1ms" },
+		{ "packages 1\ncores 1\ncost tick\n", "t.topo:3:10: 'tick' needs a value" },
+	};
+	struct sched_topology t;
+	char err[256];
+
+	assert_int_equal(topology_parse("t.topo", good, strlen(good), &t, err, sizeof(err)), 0);
+	assert_true(t.cost_set[TUN_COST_SWITCH - TUN_COST_FIRST]);
+	assert_int_equal(t.cost[TUN_COST_SWITCH - TUN_COST_FIRST], 5 * US);
+	assert_true(t.cost_set[TUN_COST_IPI - TUN_COST_FIRST]);
+	assert_int_equal(t.cost[TUN_COST_IPI - TUN_COST_FIRST], 0);
+	assert_false(t.cost_set[TUN_COST_TICK - TUN_COST_FIRST]);
+	topology_free(&t);
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(
+			topology_parse("t.topo", bad[i].text, strlen(bad[i].text), &t, err, sizeof(err)), -1);
+		assert_string_equal(err, bad[i].err);
+	}
+}
+
+/* dual.topo's figures reach the engine, and a scenario's tunable wins over them. */
+static void test_topology_default_and_override(void **state)
+{
+	static const char text[] = "topology dual\nduration 10ms\ntask a program=\"run forever\"\n";
+	struct scenario_file f;
+	char err[512];
+	struct sched_engine *e;
+
+	if (scenario_parse("scenarios/x.scn", text, strlen(text), &f, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	e = sched_engine_create(&f.sc, err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(sched_tunable_value(e, TUN_COST_SWITCH),
+			 f.sc.topo->cost[TUN_COST_SWITCH - TUN_COST_FIRST]);
+	assert_true(f.sc.topo->cost_set[TUN_COST_SWITCH - TUN_COST_FIRST]);
+	sched_engine_destroy(e);
+	assert_int_equal(scenario_set(&f, "cost_switch=3us", err, sizeof(err)), 0);
+	e = sched_engine_create(&f.sc, err, sizeof(err));
+	assert_int_equal(sched_tunable_value(e, TUN_COST_SWITCH), 3 * US);
+	sched_engine_destroy(e);
+	scenario_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_switch_charged_to_next),
+		cmocka_unit_test(test_tick_is_irq_time),
+		cmocka_unit_test(test_remote_wakeup_ipi),
+		cmocka_unit_test(test_topology_cost_lines),
+		cmocka_unit_test(test_topology_default_and_override),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
