@@ -183,6 +183,7 @@ test: check-deps
 	@tests/run-recordings.sh ./schedscope
 	@tests/run-determinism.sh ./schedscope
 	@tests/ui/e2e.sh ./schedscope
+	@tests/ui/nav.sh ./schedscope
 	@$(MAKE) --no-print-directory npm-deps
 	@tests/run-perfetto-check.sh ./schedscope $(TRACE_ENGINE)
 	@tests/run-sweep.sh ./schedscope
@@ -195,6 +196,7 @@ test: check-deps
 
 ui-e2e: schedscope
 	@tests/ui/e2e.sh ./schedscope
+	@tests/ui/nav.sh ./schedscope
 
 asan-test:
 	@$(MAKE) --no-print-directory $(B)/asan/schedscope $(ASAN_UNIT_BINS) ext-examples

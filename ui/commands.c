@@ -1031,6 +1031,62 @@ static int c_filter(struct ui *ui, struct pane *pn, struct args *a)
 	return 0;
 }
 
+/* The next (dir 1) or previous (-1) line of the main view holding the search. */
+static int find(struct ui *ui, struct pane *pn, int dir)
+{
+	const struct view *v = pn->main_view;
+
+	if (!pn->search[0]) {
+		ui_error(ui, "no search yet: / searches the list views");
+		return -1;
+	}
+	if (!v || !v->find) {
+		ui_error(ui, "search: the %s view has no list to search", v ? v->name : "");
+		return -1;
+	}
+	if (v->find(pn, dir)) {
+		ui_message(ui, "/%s", pn->search);
+		return 0;
+	}
+	ui_message(ui, "/%s: no more matches %s", pn->search, dir > 0 ? "below" : "above");
+	return 0;
+}
+
+static int c_search(struct ui *ui, struct pane *pn, struct args *a)
+{
+	const char *text = a->n > 1 ? a->rest[1] : "";
+	const struct view *v = pn->main_view;
+
+	if (strlen(text) >= sizeof(pn->search)) {
+		ui_error(ui, "search: longer than %zu characters", sizeof(pn->search) - 1);
+		return -1;
+	}
+	snprintf(pn->search, sizeof(pn->search), "%s", text);
+	if (!*text) {
+		ui_message(ui, "search off");
+		return 0;
+	}
+	if (!v || !v->find)
+		return find(ui, pn, 1);
+	/* down from the selection, else up (a log that follows the newest has them above) */
+	if (v->find(pn, 1) || v->find(pn, -1)) {
+		ui_message(ui, "/%s  (n next, N previous)", pn->search);
+		return 0;
+	}
+	ui_error(ui, "search: no line holds '%s'", text);
+	return -1;
+}
+
+static int c_search_next(struct ui *ui, struct pane *pn, struct args *a)
+{
+	return find(ui, pn, 1);
+}
+
+static int c_search_prev(struct ui *ui, struct pane *pn, struct args *a)
+{
+	return find(ui, pn, -1);
+}
+
 static int c_help(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const struct view *help = ui_view_by_name("help");
@@ -1139,6 +1195,10 @@ static const struct cmd cmds[] = {
 	  c_diff },
 	{ { "follow", "on|off|toggle", "both panes show the same views (on), or each its own" }, c_follow },
 	{ { "filter", "[TEXT]", "show only matching events in the events view" }, c_filter },
+	{ { "search", "[TEXT]", "select the next line holding TEXT in a list view (none: search off)" },
+	  c_search },
+	{ { "search-next", "", "the next line holding the search text" }, c_search_next },
+	{ { "search-prev", "", "the previous line holding the search text" }, c_search_prev },
 	{ { "bind", "KEY COMMAND", "bind a key to a command" }, c_bind },
 	{ { "unbind", "KEY", "remove a key's binding" }, c_unbind },
 	{ { "prompt", "[TEXT]", "open the : console with TEXT typed" }, c_prompt },

@@ -100,6 +100,83 @@ static const char *event_name(int i)
 	return breakpoint_cond_name(i);
 }
 
+static const char *level_name(int i)
+{
+	return breakpoint_key_value("level", i);
+}
+
+/* After a condition: its keys, then what joins another condition. */
+static const char *cond_word(int i)
+{
+	const char *w = breakpoint_cond_word(rl_con->cond, i);
+	int n = 0;
+
+	while (breakpoint_cond_word(rl_con->cond, n))
+		n++;
+	if (w)
+		return w;
+	return i - n == 0 ? "and" : i - n == 1 ? "or" : NULL;
+}
+
+static const char *sched_event_name(int i)
+{
+	return i < NR_SCHED_EVENTS ? sched_event_names[i] : NULL;
+}
+
+/* The key of the KEY=VALUE whose value starts at `start`, as a completion of its values. */
+static const char *(*value_gen(int start))(int)
+{
+	static const struct {
+		const char *key;
+		const char *(*gen)(int i);
+	} keys[] = { { "level", level_name },
+		     { "group", group_path },
+		     { "task", task_name },
+		     { "prev", task_name },
+		     { "next", task_name } };
+	int k = start - 1;
+
+	while (k > 0 && rl_line_buffer[k - 1] != ' ' && rl_line_buffer[k - 1] != '(')
+		k--;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if ((int)strlen(keys[i].key) == start - 1 - k &&
+		    !strncmp(rl_line_buffer + k, keys[i].key, strlen(keys[i].key)))
+			return keys[i].gen;
+	return NULL;
+}
+
+/*
+ * The breakpoint language (break, step-next): a condition first and after
+ * `and`, `or` and `(`; after a condition its keys (then and, or); after
+ * KEY= the key's values; after `event` the events' names.
+ */
+static void break_complete(struct console *c, int start)
+{
+	const char *p = rl_line_buffer, *end = rl_line_buffer + start;
+	char last[32] = "";
+	bool in_cond = false;
+
+	p += strcspn(p, " "); /* the command */
+	while (p < end) {
+		p += strspn(p, " (");
+		size_t n = MIN(strcspn(p, " ("), (size_t)(end - p));
+		if (!n)
+			break;
+		snprintf(last, sizeof(last), "%.*s", (int)MIN(n, sizeof(last) - 1), p);
+		if (!strcmp(last, "and") || !strcmp(last, "or"))
+			in_cond = false;
+		else if (!in_cond)
+			in_cond = true, snprintf(c->cond, sizeof(c->cond), "%s", last);
+		p += n;
+	}
+	if (start > 0 && rl_line_buffer[start - 1] == '=')
+		c->gen_fn = value_gen(start);
+	else if (in_cond && !strcmp(last, "event") && !strcmp(c->cond, "event"))
+		c->gen_fn = sched_event_name;
+	else
+		c->gen_fn = in_cond ? cond_word : event_name;
+}
+
 static const char *cp_name(int i)
 {
 	const struct sched_history *h = ui_focus(rl_con->ui)->run->h;
@@ -182,9 +259,10 @@ static char **complete(const char *text, int start, int end)
 		c->gen_list = set_what, c->gen_n = (int)ARRAY_SIZE(set_what);
 	} else if (!strcmp(first, "set") || !strcmp(first, "filter")) {
 		c->gen_fn = task_name;
-	} else if ((!strcmp(first, "step-next") || !strcmp(first, "break")) && nw >= 1 &&
-		   !strchr(text, '=')) {
-		c->gen_fn = event_name;
+	} else if (!strcmp(first, "step-next") || !strcmp(first, "break")) {
+		break_complete(c, start);
+		if (!c->gen_fn)
+			return NULL;
 	} else if (!strcmp(first, "goto")) {
 		c->gen_fn = cp_name;
 	} else if (!strcmp(first, "speed")) {
@@ -194,7 +272,11 @@ static char **complete(const char *text, int start, int end)
 	} else {
 		return NULL;
 	}
-	return rl_completion_matches(text, generator);
+	char **m = rl_completion_matches(text, generator);
+	/* a key's '=' is followed by its value, not a blank */
+	if (m && !m[1] && *m[0] && m[0][strlen(m[0]) - 1] == '=')
+		rl_completion_suppress_append = 1;
+	return m;
 }
 
 static void show_matches(char **m, int n, int max_len)

@@ -126,14 +126,17 @@ static int draw_balance(struct pane *pn, struct cellbuf *cb, struct rect a, u64 
 		 nm(lb_outcome_names, NR_LB_OUTCOMES, sum->lb.outcome),
 		 sum->lb.outcome == LB_NOBUSYG ? " because " : "",
 		 sum->lb.outcome == LB_NOBUSYG ? nm(fbg_reason_names, NR_FBG_REASONS, sum->lb.why) : "");
+	/* two lines, so that at 80 columns the counters are not cut off */
 	if (y < bottom)
 		cb_print(cb, a.x + 2, y++, a.w - 2, STYLE_PLAIN,
 			 "imbalance %" PRId64
-			 " (%s), busiest group CPU %d.., busiest rq CPU %d; moved %u (%u cache "
-			 "hot), nr_balance_failed %u when checked (%u after), balance_interval %ums%s",
+			 " (%s), busiest group CPU %d.., busiest rq CPU %d; moved %u (%u cache hot)",
 			 sum->lb.imbalance,
 			 nm(migration_type_names, NR_MIGRATION_TYPES, sum->lb.migration_type),
-			 sum->lb.busiest_group, sum->lb.busiest_cpu, sum->lb.nr_moved, sum->lb.nr_hot_moved,
+			 sum->lb.busiest_group, sum->lb.busiest_cpu, sum->lb.nr_moved, sum->lb.nr_hot_moved);
+	if (y < bottom)
+		cb_print(cb, a.x + 2, y++, a.w - 2, STYLE_PLAIN,
+			 "nr_balance_failed %u when checked (%u after), balance_interval %ums%s",
 			 sum->lb.nr_balance_failed_before, sum->lb.nr_balance_failed,
 			 sum->lb.balance_interval, sum->lb.active ? ", active balance kicked" : "");
 	if (y < bottom)

@@ -3,11 +3,13 @@
  * the command table so it cannot drift from them. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
+#include <limits.h>
 #include <string.h>
 
 #include "commands.h"
 #include "input.h"
 #include "loop.h"
+#include "search.h"
 
 /* Help lines: keys first, then commands. Returns the number of lines;
  * draws those in [top, top + h) at y. */
@@ -26,6 +28,22 @@ static const char *const split_help[] = {
 	"d to the next divergence. D: the diff strip,",
 	"per task A, B and B-A (:diff sort, :diff window).",
 };
+
+static const char status_help[] =
+	"The status line shows the simulated time, speed, paused/running, "
+	"events and checkpoints; captions from the scenario's notes appear above it.";
+
+/* How much of s fits in w columns, cut at a blank (s is ASCII). */
+static int wrap_len(const char *s, int w)
+{
+	int n = (int)strlen(s), cut = w;
+
+	if (n <= w || w < 20)
+		return n;
+	while (cut > w / 2 && s[cut] != ' ')
+		cut--;
+	return s[cut] == ' ' ? cut : w;
+}
 
 static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, int top)
 {
@@ -76,14 +94,23 @@ static int help_lines(const struct ui *ui, struct cellbuf *cb, struct rect r, in
 	for (int i = 0; i < ui_nr_views; i++) {
 		ROW(cb_print(cb, r.x + 2, y_, r.w - 2, STYLE_PLAIN, "%d  %-10s %s", i + 1,
 			     ui_views[i]->name, ui_views[i]->title ? ui_views[i]->title : ""));
-		/* the view's own keys, which the keymap above does not list */
-		if (ui_views[i]->keys)
-			ROW(cb_print(cb, r.x + 17, y_, r.w - 17, key, "%s", ui_views[i]->keys));
+		/* the view's own keys, which the keymap above does not list, wrapped */
+		for (const char *k = ui_views[i]->keys; k && *k;) {
+			int n = wrap_len(k, r.w - 17);
+
+			ROW(cb_print(cb, r.x + 17, y_, r.w - 17, key, "%.*s", n, k));
+			k += n;
+			k += strspn(k, " ");
+		}
 	}
 	ROW((void)0);
-	ROW(cb_print(cb, r.x, y_, r.w, dim,
-		     "The status line shows the simulated time, speed, paused/running, events and "
-		     "checkpoints; captions from the scenario's notes appear above it."));
+	for (const char *t = status_help; *t;) {
+		int n = wrap_len(t, r.w);
+
+		ROW(cb_print(cb, r.x, y_, r.w, dim, "%.*s", n, t));
+		t += n;
+		t += strspn(t, " ");
+	}
 #undef ROW
 	return line;
 }
@@ -100,6 +127,9 @@ static void help_draw(struct pane *pn, struct cellbuf *cb, struct rect area)
 	if (pn->help_top < 0)
 		pn->help_top = 0;
 	help_lines(pn->ui, cb, in, pn->help_top);
+	pn->help_w = in.w;
+	for (int y = in.y; pn->search[0] && y < in.y + in.h; y++)
+		search_mark(cb, in.x, y, in.w, pn->search);
 	if (total > in.h)
 		cb_print(cb, area.x + area.w - 22, area.y + area.h - 1, 20, frame,
 			 " %d-%d of %d ", pn->help_top + 1, MIN(total, pn->help_top + in.h), total);
@@ -126,6 +156,9 @@ static bool help_key(struct pane *pn, int key)
 	case KEY_HOME:
 		pn->help_top = 0;
 		return true;
+	case KEY_END:
+		pn->help_top = INT_MAX / 2; /* the draw clamps it to the last page */
+		return true;
 	case 'q':
 	case 27:
 		ui_command(pn->ui, "help");	/* closes it */
@@ -134,9 +167,34 @@ static bool help_key(struct pane *pn, int key)
 	return false;
 }
 
+/* The next (dir 1) or previous (-1) line below or above the top one that
+ * holds the search text: it becomes the top line. */
+static bool help_find(struct pane *pn, int dir)
+{
+	struct cellbuf all;
+	int w = MAX(pn->help_w, 20), total = help_lines(pn->ui, NULL, (struct rect){ 0, 0, w, 1 }, 0);
+	char text[1024];
+	bool found = false;
+
+	if (cb_init(&all, w, total))
+		return false;
+	help_lines(pn->ui, &all, (struct rect){ 0, 0, w, total }, 0);
+	for (int y = pn->help_top + dir; y >= 0 && y < total && !found; y += dir) {
+		if (search_match(cb_row(&all, y, text, sizeof(text)), pn->search)) {
+			pn->help_top = y;
+			found = true;
+		}
+	}
+	cb_free(&all);
+	return found;
+}
+
 const struct view view_help = {
 	.name = "help",
 	.title = "every key and command",
 	.draw = help_draw,
 	.key = help_key,
+	.find = help_find,
+	.wheel_up = 'k',
+	.wheel_down = 'j',
 };

@@ -317,6 +317,7 @@ void keymap_reset(struct keymap *km)
 		{ "g", "prompt goto " },
 		{ "b", "prompt break " },
 		{ "f", "prompt filter " },
+		{ "/", "prompt search " },
 		{ "c", "checkpoint" },
 		{ ":", "prompt" },
 		{ "Up", "select task prev" },

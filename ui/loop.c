@@ -10,6 +10,7 @@
 #include "console.h"
 #include "input.h"
 #include "loop.h"
+#include "mouse.h"
 #include "screen.h"
 #include "split.h"
 #include "trace_job.h"
@@ -66,14 +67,30 @@ static void draw_header(struct ui *ui, struct cellbuf *cb)
 		cb_print(cb, cb->w - rw, 0, rw, bar, "%s", right);
 }
 
+static const struct style st_rule = { C_BRIGHT_BLACK, COLOR_DEFAULT, 0 };
+
+/* A vertical rule between panes at column x, rows [y, y + h). */
+static void draw_rule(struct cellbuf *cb, int x, int y, int h)
+{
+	for (int i = y; i < y + h; i++)
+		cb_put(cb, x, i, 0x2502, st_rule);
+}
+
+static void draw_view(struct pane *pn, const struct view *v, struct cellbuf *cb, struct rect r)
+{
+	ui_area(pn, r, v);
+	v->draw(pn, cb, r);
+}
+
 static void draw_views(struct pane *pn, struct cellbuf *cb, struct rect r)
 {
 	if (pn->side_view && pn->side_view != pn->main_view && r.w >= 60) {
 		int mw = r.w * 3 / 5;
-		pn->main_view->draw(pn, cb, (struct rect){ r.x, r.y, mw, r.h });
-		pn->side_view->draw(pn, cb, (struct rect){ r.x + mw, r.y, r.w - mw, r.h });
+		draw_view(pn, pn->main_view, cb, (struct rect){ r.x, r.y, mw, r.h });
+		draw_rule(cb, r.x + mw, r.y, r.h);
+		draw_view(pn, pn->side_view, cb, (struct rect){ r.x + mw + 1, r.y, r.w - mw - 1, r.h });
 	} else {
-		pn->main_view->draw(pn, cb, r);
+		draw_view(pn, pn->main_view, cb, r);
 	}
 }
 
@@ -234,13 +251,13 @@ static void draw_split(struct ui *ui, struct cellbuf *cb, struct rect r)
 			   (struct rect){ pr[i].x, pr[i].y + 1, pr[i].w, pr[i].h - 1 });
 	}
 	if (rb.x > ra.x) /* side by side: a rule between them */
-		for (int y = r.y; y < r.y + r.h; y++)
-			cb_put(cb, rb.x - 1, y, 0x2502, (struct style){ C_BRIGHT_BLACK, COLOR_DEFAULT, 0 });
+		draw_rule(cb, rb.x - 1, r.y, r.h);
 }
 
 void ui_draw_frame(struct ui *ui, struct cellbuf *cb)
 {
 	cb_clear(cb);
+	ui->nr_hits = ui->nr_areas = 0;
 	if (cb->w < SCREEN_MIN_W || cb->h < SCREEN_MIN_H) {
 		screen_draw_too_small(cb);
 		return;
@@ -314,20 +331,14 @@ static void handle_key(struct ui *ui, const struct input_key *k, int h)
 		return;
 	}
 	if (k->mouse) {
-		/* the status line toggles pause; the views see the rest */
-		if (k->y == h - 1 && k->button == 1) {
-			ui_command(ui, "toggle-pause");
-			return;
-		}
-		/* a view's tab in the header shows it */
-		for (int i = 0; k->y == 0 && i < ui_nr_views && i < (int)ARRAY_SIZE(ui->tab_x0); i++) {
-			if (k->x >= ui->tab_x0[i] && k->x < ui->tab_x1[i]) {
-				char cmd[64];
-				snprintf(cmd, sizeof(cmd), "view %s", ui_views[i]->name);
-				ui_command(ui, cmd);
-				return;
-			}
-		}
+		ui_mouse(ui, k, h);
+		return;
+	}
+	/* after a search, n and N go to the list's next and previous match */
+	if (pn->search[0] && pn->main_view->find && (k->code == 'n' || k->code == 'N') && !k->ctrl &&
+	    !k->alt) {
+		ui_command(ui, k->code == 'n' ? "search-next" : "search-prev");
+		return;
 	}
 	if (pn->main_view->key && pn->main_view->key(pn, k->code))
 		return;
@@ -346,11 +357,9 @@ static void handle_key(struct ui *ui, const struct input_key *k, int h)
 		console_open(&ui->console, p);
 }
 
-int ui_run(struct ui *ui, const char *commands, int colors)
+/* The terminal, its keys and the console; then the script. 0, or 2 with a message. */
+static int ui_start(struct ui *ui, const char *commands, int colors)
 {
-	struct cellbuf cb = { 0 };
-	int rc = 0;
-
 	ui->colors = screen_init(colors);
 	if (ui->colors < 0) {
 		fprintf(stderr, "schedscope: the visualizer needs a terminal (try `schedscope view`)\n");
@@ -365,83 +374,91 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 	ui_message(ui, "space pauses, . steps, , rewinds, ? lists every key");
 	if (commands)
 		ui_command_file(ui, commands);
+	return 0;
+}
 
-	u64 last_adv = wall_ns(), last_frame = 0;
-	bool dirty = true;
-	while (!ui->quit && !screen_quit_requested) {
-		int w, h;
+/* What is due before a frame: a resize, a redraw or prompt asked for, the
+ * engine's time, a trace in the background. True when the frame changed. */
+static bool tick(struct ui *ui, u64 now, u64 *last_adv)
+{
+	bool dirty = false;
 
-		if (screen_resized && screen_handle_resize())
-			dirty = true;
-		if (ui_take_redraw(ui)) {
-			screen_invalidate();
-			dirty = true;
-		}
-		const char *p = ui_take_prompt(ui);
-		if (p) {
-			console_open(&ui->console, p);
-			dirty = true;
-		}
-		u64 now = wall_ns();
-		if (!ui->paused) {
-			advance(ui, now - last_adv);
-			dirty = true;
-		} else {
-			rate_reset(&ui->rate);
-		}
-		last_adv = now;
-		/* a trace in the background: its progress in the status line, then its message */
-		if (ui->trace) {
-			ui_trace_advance(ui, wall_ns() + TRACE_BUDGET_NS);
-			dirty = true;
-		}
-
-		screen_size(&w, &h);
-		if (dirty && now - last_frame >= FRAME_NS) {
-			if (cb.w != w || cb.h != h) {
-				cb_free(&cb);
-				cb_init(&cb, w, h);
-			}
-			ui_draw_frame(ui, &cb);
-			int cx = -1;
-			if (ui->console.active && w >= SCREEN_MIN_W && h >= SCREEN_MIN_H)
-				cx = console_draw(&ui->console, &cb, h - 1);
-			screen_blit(&cb, cx, h - 1);
-			last_frame = now;
-			dirty = false;
-		}
-
-		/* paused with the frame up to date: sleep until a key or a signal.
-		 * The clock is read once: MIN() evaluates its arguments twice, and a
-		 * second, later reading past FRAME_NS wrapped the wait to forever. */
-		u64 since_frame = wall_ns() - last_frame;
-		int to_frame = (int)((FRAME_NS - MIN(FRAME_NS, since_frame)) / NSEC_PER_MSEC);
-		int timeout;
-		if (!ui->paused)
-			timeout = to_frame;
-		else if (dirty || ui->trace)
-			timeout = to_frame + 1;
-		else
-			timeout = -1;
-		struct input_key k;
-		int r = input_wait(&k, timeout);
-		if (r < 0) {
-			rc = 1;
-			break;
-		}
-		if (r > 0) {
-			handle_key(ui, &k, h);
-			dirty = true;
-			/* take every key already typed before drawing again */
-			while (!ui->quit && input_wait(&k, 0) > 0)
-				handle_key(ui, &k, h);
-		}
+	if (screen_resized && screen_handle_resize())
+		dirty = true;
+	if (ui_take_redraw(ui)) {
+		screen_invalidate();
+		dirty = true;
 	}
+	const char *p = ui_take_prompt(ui);
+	if (p) {
+		console_open(&ui->console, p);
+		dirty = true;
+	}
+	if (!ui->paused) {
+		advance(ui, now - *last_adv);
+		dirty = true;
+	} else {
+		rate_reset(&ui->rate);
+	}
+	*last_adv = now;
+	/* a trace in the background: its progress in the status line, then its message */
+	if (ui->trace) {
+		ui_trace_advance(ui, wall_ns() + TRACE_BUDGET_NS);
+		dirty = true;
+	}
+	return dirty;
+}
+
+/* Draw the frame and the console's line into cb (sized to the terminal) and show it. */
+static void show_frame(struct ui *ui, struct cellbuf *cb, int w, int h)
+{
+	if (cb->w != w || cb->h != h) {
+		cb_free(cb);
+		cb_init(cb, w, h);
+	}
+	ui_draw_frame(ui, cb);
+	int cx = -1;
+	if (ui->console.active && w >= SCREEN_MIN_W && h >= SCREEN_MIN_H)
+		cx = console_draw(&ui->console, cb, h - 1);
+	screen_blit(cb, cx, h - 1);
+}
+
+/* How long to wait for a key: until the next frame while running or while
+ * one is owed; paused with the frame up to date, until a key or a signal. */
+static int key_timeout(const struct ui *ui, bool dirty, u64 last_frame)
+{
+	/* the clock is read once: MIN() evaluates its arguments twice, and a
+	 * second, later reading past FRAME_NS wrapped the wait to forever */
+	u64 since_frame = wall_ns() - last_frame;
+	int left = (int)((FRAME_NS - MIN(FRAME_NS, since_frame)) / NSEC_PER_MSEC);
+
+	if (!ui->paused)
+		return left;
+	if (dirty || ui->trace)
+		return left + 1;
+	return -1;
+}
+
+/* Wait for a key, then take every key already typed. 1: keys, 0: none, -1: input closed. */
+static int take_keys(struct ui *ui, int timeout, int h)
+{
+	struct input_key k;
+	int r = input_wait(&k, timeout);
+
+	if (r <= 0)
+		return r;
+	handle_key(ui, &k, h);
+	while (!ui->quit && input_wait(&k, 0) > 0)
+		handle_key(ui, &k, h);
+	return 1;
+}
+
+/* The terminal back; a trace asked for is written whole, unless a signal ended the visualizer. */
+static int ui_stop(struct ui *ui, int rc)
+{
 	console_fini(&ui->console);
 	input_fini();
 	screen_fini();
-	cb_free(&cb);
-	/* a trace asked for is written whole, unless a signal ended the visualizer */
 	if (ui->trace && !screen_quit_requested) {
 		fprintf(stderr, "schedscope: finishing the trace %d%% written\n", ui_trace_progress(ui));
 		ui_trace_finish(ui);
@@ -452,4 +469,35 @@ int ui_run(struct ui *ui, const char *commands, int colors)
 	if (screen_quit_requested)
 		rc = 128 + screen_quit_requested;
 	return rc;
+}
+
+int ui_run(struct ui *ui, const char *commands, int colors)
+{
+	struct cellbuf cb = { 0 };
+	u64 last_adv = wall_ns(), last_frame = 0;
+	bool dirty = true;
+	int rc = ui_start(ui, commands, colors);
+
+	if (rc)
+		return rc;
+	while (!ui->quit && !screen_quit_requested) {
+		u64 now = wall_ns();
+		int w, h;
+
+		dirty |= tick(ui, now, &last_adv);
+		screen_size(&w, &h);
+		if (dirty && now - last_frame >= FRAME_NS) {
+			show_frame(ui, &cb, w, h);
+			last_frame = now;
+			dirty = false;
+		}
+		int r = take_keys(ui, key_timeout(ui, dirty, last_frame), h);
+		if (r < 0) {
+			rc = 1;
+			break;
+		}
+		dirty |= r > 0;
+	}
+	cb_free(&cb);
+	return ui_stop(ui, rc);
 }

@@ -77,6 +77,8 @@ void ui_split_sync(struct ui *ui)
 	o->sel_cpu = pn->sel_cpu < sched_nr_cpus(o->run->e) ? pn->sel_cpu : -1;
 	o->sel_task = same_task(pn, o);
 	snprintf(o->ev_filter, sizeof(o->ev_filter), "%s", pn->ev_filter);
+	snprintf(o->search, sizeof(o->search), "%s", pn->search);
+	o->ev_hscroll = pn->ev_hscroll;
 }
 
 bool ui_split_step(struct ui *ui)

@@ -138,6 +138,7 @@ void ui_teardown(struct ui *ui)
 	ui_commands_fini(ui);
 	keymap_free(&ui->keymap);
 	ui_run_teardown(&ui->run);
+	free(ui->hits);
 }
 
 struct style ui_group_style(const struct ui *ui, int group)

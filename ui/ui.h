@@ -29,6 +29,10 @@ struct view {
 	/* a key the view handles itself (scroll, zoom, select); true if used */
 	bool (*key)(struct pane *pane, int key);
 	const char *keys; /* what those keys do, for the help screen; NULL: none */
+	/* a list view: select the next (dir 1) or previous (-1) line matching
+	 * pane->search after the selected one; false when there is none */
+	bool (*find)(struct pane *pane, int dir);
+	int wheel_up, wheel_down; /* the keys the mouse wheel sends it, 0: none */
 };
 
 /* All views, in the order the view keys (1..9) select them. */
@@ -84,13 +88,19 @@ struct pane {
 
 	/* task view: its wakeup-latency histogram, fed from the log as it grows */
 	struct task_lat *task_lat;
+	int task_sw_back; /* the switches table: rows scrolled back from the newest */
 
 	/* events view */
 	u64 ev_top;		/* first visible seq */
 	char ev_filter[64];	/* event name or task glob, "" = all */
+	int ev_hscroll;		/* fields scrolled off to the left */
+	bool ev_narrow;		/* the last frame's lines were the narrow form (search matches what shows) */
+
+	char search[64]; /* the list views' search (`/`), "" = none */
 
 	/* help view */
 	int help_top;		/* first line shown */
+	int help_w;		/* the width its lines were drawn in last (search finds them there) */
 	const struct view *help_return;	/* the view `help` came from */
 
 	const struct view *main_view, *side_view;	/* side_view may be NULL */
@@ -124,6 +134,7 @@ struct console {
 	const char *const *gen_list;
 	const char *(*gen_fn)(int i);
 	int gen_n, gen_idx;
+	char cond[32]; /* a breakpoint's condition being completed */
 };
 
 /*
@@ -168,6 +179,20 @@ struct split {
 	struct diff_strip diff;
 };
 
+/* What a click on a frame's cell selects: views say so as they draw. */
+enum hit_kind {
+	HIT_CPU,
+	HIT_TASK,
+	HIT_GROUP,
+	HIT_EVENT
+};
+struct ui_hit {
+	struct rect r;
+	struct pane *pane;
+	enum hit_kind kind;
+	s64 v; /* the CPU, task index, group or event seq */
+};
+
 struct ui {
 	struct ui_run run; /* side A, the only one without a split */
 	struct pane pane;
@@ -194,8 +219,18 @@ struct ui {
 	struct keymap keymap;
 	struct console console;
 	int tab_x0[16], tab_x1[16];	/* the header's view tabs, for mouse clicks */
+	struct ui_hit *hits;		/* the last frame's clickable things, later ones on top */
+	size_t nr_hits, cap_hits;
+	struct ui_area { /* the last frame's views, for the wheel */
+		struct rect r;
+		struct pane *pane;
+		const struct view *view;
+	} areas[4];
+	int nr_areas;
 };
 
+/* A click at r in the frame being drawn selects v (a CPU, task, ...) in pane. */
+void ui_hit(struct pane *pane, struct rect r, enum hit_kind kind, s64 v);
 /* The task view's state of a pane (view_task.c). */
 void task_lat_free(struct task_lat *lat);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sched/api/ext.h"
+#include "search.h"
 #include "src/base/duration.h"
 #include "ui.h"
 
@@ -343,6 +344,16 @@ static void cpu_row(struct pane *pn, struct cellbuf *cb, struct rect a, int y, i
 	row_ext_local(&r);
 }
 
+/* A CPU's line: a click there selects it, a search marks what it finds on it. */
+static void cpu_line(struct pane *pn, struct cellbuf *cb, struct rect a, int y, int cpu, u32 core_mark,
+		     const struct layout *L)
+{
+	cpu_row(pn, cb, a, y, cpu, core_mark, L);
+	ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_CPU, cpu);
+	if (pn->search[0])
+		search_mark(cb, a.x, y, a.w, pn->search);
+}
+
 static bool ext_enabled(const struct pane *pn)
 {
 	struct sched_ext_info xi;
@@ -494,7 +505,7 @@ static void draw_detailed(struct pane *pn, struct cellbuf *cb, struct rect a, co
 			if (y >= a.y + a.h)
 				break;
 		}
-		cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
+		cpu_line(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
 		y++;
 	}
 	if (y < a.y + a.h)
@@ -573,6 +584,7 @@ static int draw_cells(struct pane *pn, struct cellbuf *cb, int x, int y, int per
 				ch = '@';
 		}
 		cb_put(cb, x + (gaps ? strip_x(col) : col), y + row, ch, st);
+		ui_hit(pn, (struct rect){ x + (gaps ? strip_x(col) : col), y + row, 1, 1 }, HIT_CPU, cpu);
 	}
 	return rows;
 }
@@ -725,7 +737,7 @@ static void heat_neighbours(struct pane *pn, struct cellbuf *cb, struct rect a, 
 
 	y++;
 	for (int i = first; i < n && y < bottom; i++, y++)
-		cpu_row(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
+		cpu_line(pn, cb, a, y, order[i], core_mark(order, n, i, pn), &L);
 }
 
 static void draw_heat(struct pane *pn, struct cellbuf *cb, struct rect a, const int *order, int n)
@@ -774,9 +786,44 @@ static void cpus_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		draw_heat(pn, cb, a, order, n);
 }
 
+/* A CPU's words as a search sees them: CPU N, the running task, the queued ones. */
+static void cpu_text(const struct pane *pn, int cpu, char *out, size_t len)
+{
+	int q[MAX_QUEUE], n = sched_cpu_queue(pn->run->e, cpu, q, MAX_QUEUE);
+	size_t k = (size_t)snprintf(out, len, "CPU%d", cpu);
+
+	for (int i = 0; i < n && k < len; i++) {
+		struct sched_task_info ti;
+
+		sched_task_info(pn->run->e, q[i], &ti);
+		k += (size_t)snprintf(out + k, len - k, " %s", ti.name);
+	}
+}
+
+/* The next (dir 1) or previous (-1) CPU in topology order whose line holds the search. */
+static bool cpus_find(struct pane *pn, int dir)
+{
+	int order[SCHED_MAX_CPUS], n = topo_order(pn, order), at = dir > 0 ? -1 : n;
+	char text[1024];
+
+	for (int i = 0; i < n; i++)
+		if (order[i] == pn->sel_cpu)
+			at = i;
+	for (int i = at + dir; i >= 0 && i < n; i += dir) {
+		cpu_text(pn, order[i], text, sizeof(text));
+		if (search_match(text, pn->search)) {
+			pn->sel_cpu = order[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 const struct view view_cpus = {
 	.name = "cpus",
 	.title = "CPUs",
 	.draw = cpus_draw,
 	.key = NULL,
+	.keys = "/ finds a CPU by its number or the tasks on it; a click selects a CPU",
+	.find = cpus_find,
 };

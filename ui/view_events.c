@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "search.h"
 #include "src/trace/trace_log.h"
 #include "ui.h"
 
@@ -22,6 +23,10 @@
 #define EV_SCAN_BUDGET (1u << 21)
 
 #define FILTER_MAX_GLOBS 8
+/* narrower than this, lines take a compact form */
+#define EV_NARROW_W 110
+/* h and l hide one field more or less, up to this many (more than any event has) */
+#define EV_HSCROLL_MAX 32
 
 /*
  * The filter's words: event names ("sched_switch", or any tail after an
@@ -204,6 +209,27 @@ static struct style event_style(int type)
 	}
 }
 
+/* The line's text as a search sees it: time, CPU, event and fields. */
+static void line_text(const struct pane *pn, const struct sched_event *ev, char *out, size_t n)
+{
+	u64 us = ev->time / 1000;
+	int k = snprintf(out, n, "%6" PRIu64 ".%06" PRIu64 " [%03d] %s ", us / 1000000, us % 1000000, ev->cpu,
+			 sched_event_names[ev->type]);
+
+	if (k > 0 && (size_t)k < n)
+		fields(pn, ev, out + k, n - (size_t)k, pn->ev_narrow);
+}
+
+/* s after its first n blank-separated fields (never a cut inside a number). */
+static const char *skip_fields(const char *s, int n)
+{
+	while (n-- > 0 && *s) {
+		s += strcspn(s, " ");
+		s += strspn(s, " ");
+	}
+	return s;
+}
+
 static void draw_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w,
 		      const struct sched_event *ev, bool sel)
 {
@@ -221,14 +247,99 @@ static void draw_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w,
 			us / 1000000, us % 1000000, ev->cpu);
 	const char *name = sched_event_names[ev->type];
 
-	if (w < 110 && !strncmp(name, "sched_", 6))
+	if (pn->ev_narrow && !strncmp(name, "sched_", 6))
 		name += 6;	/* narrow: "switch", "wakeup", ... */
-	used += cb_print(cb, x + used, y, w - used, es, "%-*s", w < 110 ? 14 : 19, name);
-	fields(pn, ev, text, sizeof(text), w < 110);
-	cb_print(cb, x + used, y, w - used, base, " %s", text);
+	used += cb_print(cb, x + used, y, w - used, es, "%-*s", pn->ev_narrow ? 14 : 19, name);
+	fields(pn, ev, text, sizeof(text), pn->ev_narrow);
+	/* scrolled sideways: the fields move, time, CPU and event stay */
+	if (pn->ev_hscroll > 0)
+		cb_print(cb, x + used, y, w - used, base, " \u00ab %s", skip_fields(text, pn->ev_hscroll));
+	else
+		cb_print(cb, x + used, y, w - used, base, " %s", text);
+	if (pn->search[0])
+		search_mark(cb, x, y, w, pn->search);
 }
 
 /* ---- draw and keys ---- */
+
+static void reverse(u64 *seqs, int n)
+{
+	for (int i = 0; i < n / 2; i++) {
+		u64 t = seqs[i];
+
+		seqs[i] = seqs[n - 1 - i];
+		seqs[n - 1 - i] = t;
+	}
+}
+
+/* Following: the newest `rows` matches. */
+static int page_newest(struct pane *pn, const struct filter *f, u64 limit, u64 *seqs, int rows)
+{
+	u64 s = limit;
+	int n = 0;
+
+	while (n < rows && (s = prev_match(pn, f, s)) != NO_EVENT)
+		seqs[n++] = s;
+	reverse(seqs, n);
+	pn->ev_top = n ? seqs[0] : limit;
+	return n;
+}
+
+/* A page that shows the selected event: from ev_top on, else one that ends with it. */
+static int page_selected(struct pane *pn, const struct filter *f, u64 limit, u64 *seqs, int rows)
+{
+	u64 sel = pn->sel_event, s = pn->ev_top;
+	bool seen = false;
+	int n = 0;
+
+	if (pn->ev_top > sel)
+		pn->ev_top = s = sel;
+	while (n < rows && (s = next_match(pn, f, s, limit)) != NO_EVENT) {
+		seqs[n++] = s;
+		seen |= s == sel;
+		if (s >= sel && !seen)
+			break;
+		s++;
+	}
+	if (seen)
+		return n;
+	n = 0;
+	s = sel + 1;
+	while (n < rows && (s = prev_match(pn, f, s)) != NO_EVENT)
+		seqs[n++] = s;
+	reverse(seqs, n);
+	pn->ev_top = n ? seqs[0] : sel;
+	/* fill below sel */
+	s = sel + 1;
+	while (n < rows && (s = next_match(pn, f, s, limit)) != NO_EVENT)
+		seqs[n++] = s++;
+	return n;
+}
+
+static void draw_header(const struct pane *pn, struct cellbuf *cb, struct rect a, const struct filter *f,
+			u64 limit)
+{
+	int x = a.x;
+	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
+	struct style yellow = sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_);
+
+	x += cb_print(cb, x, a.y, a.w, bold, "Events %" PRIu64 " so far", limit);
+	if (pn->ev_filter[0])
+		x += cb_print(cb, x, a.y, a.x + a.w - x, yellow, "  filter: %s (%s)", pn->ev_filter,
+			      f->any_type   ? "tasks"
+			      : f->nr_globs ? "events of tasks"
+					    : "events");
+	if (pn->search[0])
+		x += cb_print(cb, x, a.y, a.x + a.w - x, yellow, "  /%s", pn->search);
+	if (pn->ev_hscroll)
+		x += cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  \u00ab %d field%s hidden (h)",
+			      pn->ev_hscroll, pn->ev_hscroll > 1 ? "s" : "");
+	if (pn->sel_event == NO_EVENT)
+		cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  following the newest");
+	else
+		cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  event #%" PRIu64 " selected",
+			 pn->sel_event);
+}
 
 static void ev_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
@@ -236,101 +347,67 @@ static void ev_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 	u64 limit = ev_limit(pn);
 	int rows = a.h - 2;
 	u64 seqs[512];
-	int n = 0;
+	int n;
 	bool why;
 
 	if (a.w <= 0 || a.h < 3)
 		return;
+	pn->ev_narrow = a.w < EV_NARROW_W;
 	parse_filter(pn, &f);
-	/* a selected balance, placement or migration opens its decision record below */
-	why = pn->sel_event != NO_EVENT && pn->sel_event < limit &&
-	      decision_of(history_event(pn->run->h, pn->sel_event)) != ~0ULL && a.h >= 16;
-	if (why)
-		rows = a.h / 2 - 1;
-	rows = MIN(rows, (int)ARRAY_SIZE(seqs));
-
 	if (pn->sel_event != NO_EVENT && pn->sel_event >= limit)
 		pn->sel_event = NO_EVENT;
 	if (pn->sel_event != NO_EVENT && !ev_match(pn, &f, history_event(pn->run->h, pn->sel_event)))
 		pn->sel_event = next_match(pn, &f, pn->sel_event, limit);
+	/* a selected balance, placement or migration opens its decision record below */
+	why = pn->sel_event != NO_EVENT && decision_of(history_event(pn->run->h, pn->sel_event)) != ~0ULL &&
+	      a.h >= 16;
+	if (why)
+		rows = a.h / 2 - 1;
+	rows = MIN(rows, (int)ARRAY_SIZE(seqs));
+	n = pn->sel_event == NO_EVENT ? page_newest(pn, &f, limit, seqs, rows)
+				      : page_selected(pn, &f, limit, seqs, rows);
 
-	if (pn->sel_event == NO_EVENT) {
-		/* following: the newest `rows` matches */
-		u64 s = limit;
-
-		while (n < rows && (s = prev_match(pn, &f, s)) != NO_EVENT)
-			seqs[n++] = s;
-		for (int i = 0; i < n / 2; i++) {
-			u64 t = seqs[i];
-
-			seqs[i] = seqs[n - 1 - i];
-			seqs[n - 1 - i] = t;
-		}
-		pn->ev_top = n ? seqs[0] : limit;
-	} else {
-		u64 sel = pn->sel_event;
-
-		if (pn->ev_top > sel)
-			pn->ev_top = sel;
-		/* from ev_top forward; if sel falls off the bottom, end the page at sel */
-		u64 s = pn->ev_top;
-		bool seen = false;
-
-		while (n < rows && (s = next_match(pn, &f, s, limit)) != NO_EVENT) {
-			seqs[n++] = s;
-			seen |= s == sel;
-			if (s >= sel && !seen)
-				break;
-			s++;
-		}
-		if (!seen) {
-			n = 0;
-			s = sel + 1;
-			while (n < rows && (s = prev_match(pn, &f, s)) != NO_EVENT)
-				seqs[n++] = s;
-			for (int i = 0; i < n / 2; i++) {
-				u64 t = seqs[i];
-
-				seqs[i] = seqs[n - 1 - i];
-				seqs[n - 1 - i] = t;
-			}
-			pn->ev_top = n ? seqs[0] : sel;
-			/* fill below sel */
-			s = sel + 1;
-			while (n < rows && (s = next_match(pn, &f, s, limit)) != NO_EVENT)
-				seqs[n++] = s++;
-		}
-	}
-
-	/* header */
-	{
-		int x = a.x;
-		struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
-
-		x += cb_print(cb, x, a.y, a.w, bold, "Events %" PRIu64 " so far", limit);
-		if (pn->ev_filter[0])
-			x += cb_print(cb, x, a.y, a.x + a.w - x, sty(C_YELLOW, COLOR_DEFAULT, A_BOLD_),
-				      "  filter: %s (%s)", pn->ev_filter,
-				      f.any_type   ? "tasks"
-				      : f.nr_globs ? "events of tasks"
-						   : "events");
-		if (pn->sel_event == NO_EVENT)
-			cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  following the newest");
-		else
-			cb_print(cb, x, a.y, a.x + a.w - x, STYLE_PLAIN, "  event #%" PRIu64 " selected",
-				 pn->sel_event);
-	}
+	draw_header(pn, cb, a, &f, limit);
 	if (n == 0)
 		cb_print(cb, a.x + 1, a.y + 1, a.w - 1, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0), "%s",
 			 pn->ev_filter[0] ? "no event matches the filter" : "no events yet");
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		draw_line(pn, cb, a.x, a.y + 1 + i, a.w, history_event(pn->run->h, seqs[i]), seqs[i] == pn->sel_event);
+		ui_hit(pn, (struct rect){ a.x, a.y + 1 + i, a.w, 1 }, HIT_EVENT, (s64)seqs[i]);
+	}
 	if (why)
 		decision_draw(pn, cb, (struct rect){ a.x, a.y + 2 + rows, a.w, a.h - rows - 3 },
 			      history_event(pn->run->h, pn->sel_event));
 	cb_print(cb, a.x, a.y + a.h - 1, a.w, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
-		 "Up/Down PgUp/PgDn select  Home first  End follow   times in s, [CPU]; "
+		 "Up/Down PgUp/PgDn select  Home first  End follow  h l sideways  / search   times in s, "
+		 "[CPU]; "
 		 "a selected balance, placement or migration shows its record");
+}
+
+/* The next (dir 1) or previous (-1) event after the selected one that passes
+ * the filter and holds the search text. */
+static bool ev_find(struct pane *pn, int dir)
+{
+	struct filter f;
+	u64 limit = ev_limit(pn), sel = pn->sel_event;
+	/* from the selected event; following, from the top of the page or the newest */
+	u64 s = sel != NO_EVENT ? sel : dir > 0 ? pn->ev_top : limit;
+	char text[400];
+
+	parse_filter(pn, &f);
+	if (dir > 0 && sel != NO_EVENT)
+		s++;
+	for (u32 budget = EV_SCAN_BUDGET; budget--; s += dir > 0) {
+		s = dir > 0 ? next_match(pn, &f, s, limit) : prev_match(pn, &f, s);
+		if (s == NO_EVENT)
+			return false;
+		line_text(pn, history_event(pn->run->h, s), text, sizeof(text));
+		if (search_match(text, pn->search)) {
+			pn->sel_event = s;
+			return true;
+		}
+	}
+	return false;
 }
 
 static bool ev_key(struct pane *pn, int key)
@@ -370,6 +447,12 @@ static bool ev_key(struct pane *pn, int key)
 	case KEY_END:
 		pn->sel_event = NO_EVENT;
 		return true;
+	case 'h':
+		pn->ev_hscroll = MAX(0, pn->ev_hscroll - 1);
+		return true;
+	case 'l':
+		pn->ev_hscroll = MIN(pn->ev_hscroll + 1, EV_HSCROLL_MAX);
+		return true;
 	}
 	return false;
 }
@@ -379,5 +462,9 @@ const struct view view_events = {
 	.title = "Events",
 	.draw = ev_draw,
 	.key = ev_key,
-	.keys = "Up/k Down/j select, PgUp PgDn a page, Home first, End follow the newest",
+	.keys = "Up/k Down/j select, PgUp PgDn a page, Home first, End follow the newest, "
+		"h l hide one field less or more (scroll sideways)",
+	.find = ev_find,
+	.wheel_up = KEY_UP,
+	.wheel_down = KEY_DOWN,
 };

@@ -9,9 +9,12 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
+#include "search.h"
+#include "src/base/mem.h"
 #include "ui.h"
 
 static int throttled_cpus(const struct pane *pn, int g)
@@ -56,6 +59,9 @@ static int draw_tree(struct pane *pn, struct cellbuf *cb, struct rect a, int y, 
 		fmt_dur(left, sizeof(left), (s64)gi.runtime, false);
 	else
 		snprintf(left, sizeof(left), "-");
+	ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_GROUP, g);
+	if (pn->search[0])
+		search_mark(cb, a.x, y, 22, pn->search);
 	cb_print(cb, a.x, y, 22, g ? ui_group_style(pn->ui, g) : STYLE_PLAIN, "%s", leaf_name(name, sizeof(name), &gi));
 	cb_print(cb, a.x + 22, y, a.w - 22, st, " %6" PRIu64 " %4s %-16s %9s %5d %8" PRIu64 " %9" PRIu64 " %11s %7ld",
 		 gi.shares, gi.idle ? "idle" : "", q, left, g ? throttled_cpus(pn, g) : 0, gi.nr_periods,
@@ -108,6 +114,7 @@ static void groups_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		sched_group_info(pn->run->e, g, &gi);
 		sched_group_cpu_info(pn->run->e, g, cpu, &c);
 		state = c.curr ? "run" : c.on_rq ? "queued" : "-";
+		ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_GROUP, g);
 		cb_print(cb, a.x + 10, y, 14, ui_group_style(pn->ui, g), "%s", gi.path);
 		cb_print(cb, a.x + 24, y, a.w - 24, STYLE_PLAIN, "%8" PRIu64 " %5s %6d %8" PRIu64 " %8" PRIu64
 			 " %8" PRIu64 " %9s %s", c.weight >> 10, state, c.h_nr_running, c.load_avg,
@@ -141,9 +148,50 @@ static void groups_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			 fmt_dur(b2, sizeof(b2), (s64)sched_tunable_value(pn->run->e, TUN_CFS_BANDWIDTH_SLICE), false));
 }
 
+/* The groups below g in the tree's order (as drawn) into out from n on; returns the new n. */
+static int tree_order(const struct pane *pn, int g, int *out, int n)
+{
+	int nr = sched_nr_groups(pn->run->e);
+
+	out[n++] = g;
+	for (int c = g + 1; c < nr; c++) {
+		struct sched_group_info ci;
+
+		sched_group_info(pn->run->e, c, &ci);
+		if (ci.parent == g)
+			n = tree_order(pn, c, out, n);
+	}
+	return n;
+}
+
+/* The next (dir 1) or previous (-1) group in the tree whose path holds the search. */
+static bool groups_find(struct pane *pn, int dir)
+{
+	int nr = sched_nr_groups(pn->run->e), *order = xmalloc((size_t)nr * sizeof(*order));
+	int n = tree_order(pn, 0, order, 0), at = dir > 0 ? -1 : n;
+	bool found = false;
+
+	for (int i = 0; i < n; i++)
+		if (order[i] == pn->sel_group)
+			at = i;
+	for (int i = at + dir; i >= 0 && i < n && !found; i += dir) {
+		struct sched_group_info gi;
+
+		sched_group_info(pn->run->e, order[i], &gi);
+		if (search_match(gi.path, pn->search)) {
+			pn->sel_group = order[i];
+			found = true;
+		}
+	}
+	free(order);
+	return found;
+}
+
 const struct view view_groups = {
 	.name = "groups",
 	.title = "Groups",
 	.draw = groups_draw,
 	.key = NULL,
+	.keys = "/ finds a group by its path; a click selects a group",
+	.find = groups_find,
 };

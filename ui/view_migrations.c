@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "search.h"
 #include "ui.h"
 
 #define MIG_MAX_ROWS 512
@@ -54,6 +55,21 @@ static bool in_herd(const struct herd_span *h, int n, u64 seq)
 		if (seq >= h[i].from && seq <= h[i].to)
 			return true;
 	return false;
+}
+
+/* The line's text as a search sees it. */
+static void mig_text(const struct pane *pn, const struct sched_event *ev, char *out, size_t n)
+{
+	if (ev->type == EV_HERD) {
+		snprintf(out, n, "%.6f HERD: %u migrations from %u CPUs to %u, cause %s",
+			 (double)ev->time / 1e9, ev->herd.nr, ev->herd.nr_src, ev->herd.nr_dst,
+			 sched_name_of(herd_cause_names, NR_HERD_CAUSES, ev->herd.cause));
+		return;
+	}
+	snprintf(out, n, "%.6f %s CPU %d -> %d %s decision #%" PRIu64, (double)ev->time / 1e9,
+		 sched_comm(pn->run->e, ev->migrate.pid, ev->cpu), ev->migrate.orig_cpu, ev->migrate.dest_cpu,
+		 sched_name_of(migrate_reason_names, NR_MIGRATE_REASONS, ev->migrate.reason),
+		 ev->migrate.cause);
 }
 
 static void mig_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w, const struct sched_event *ev,
@@ -113,6 +129,9 @@ static void mig_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 
 		mig_line(pn, cb, a.x, a.y + 1 + i, a.w, ev, ev->seq == sel,
 			 ev->type == EV_SCHED_MIGRATE_TASK && in_herd(herds, nr_herds, ev->seq));
+		ui_hit(pn, (struct rect){ a.x, a.y + 1 + i, a.w, 1 }, HIT_EVENT, (s64)ev->seq);
+		if (pn->search[0])
+			search_mark(cb, a.x, a.y + 1 + i, a.w, pn->search);
 	}
 	if (!n)
 		cb_print(cb, a.x + 1, a.y + 1, a.w - 1, dim, "no migrations yet");
@@ -122,7 +141,8 @@ static void mig_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		if (!decision_draw(pn, cb, r, sel_ev))
 			cb_print(cb, r.x, r.y, r.w, dim, "why: no decision record (a move by affinity or a class change)");
 	}
-	cb_print(cb, a.x, a.y + a.h - 1, a.w, dim, "Up/Down select (the record of the selected one below)  End follow");
+	cb_print(cb, a.x, a.y + a.h - 1, a.w, dim,
+		 "Up/Down select (the record of the selected one below)  End follow  / search");
 }
 
 static bool mig_key(struct pane *pn, int key)
@@ -157,10 +177,37 @@ static bool mig_key(struct pane *pn, int key)
 	return false;
 }
 
+/* The next (dir 1) or previous (-1) migration or herd holding the search text. */
+static bool mig_find(struct pane *pn, int dir)
+{
+	u64 limit = visible(pn), s = pn->sel_event == ~0ULL || pn->sel_event > limit ? limit : pn->sel_event;
+	char text[256];
+
+	if (dir > 0 && s == limit)
+		return false; /* following the newest: nothing below */
+	for (u64 budget = MIG_SCAN; budget--;) {
+		if (dir > 0 ? ++s >= limit : s-- == 0)
+			return false;
+		const struct sched_event *ev = history_event(pn->run->h, s);
+
+		if (!listed(ev))
+			continue;
+		mig_text(pn, ev, text, sizeof(text));
+		if (search_match(text, pn->search)) {
+			pn->sel_event = s;
+			return true;
+		}
+	}
+	return false;
+}
+
 const struct view view_migrations = {
 	.name = "migrations",
 	.title = "Migrations",
 	.draw = mig_draw,
 	.key = mig_key,
-	.keys = "Up/k Down/j select, End follow the newest",
+	.keys = "Up/k Down/j select, End follow the newest; a click selects, the wheel scrolls",
+	.find = mig_find,
+	.wheel_up = KEY_UP,
+	.wheel_down = KEY_DOWN,
 };

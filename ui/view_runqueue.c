@@ -17,6 +17,7 @@
 
 #include "format.h"
 #include "table.h"
+#include "search.h"
 #include "ui.h"
 
 #define RQ_MAX 256
@@ -267,6 +268,28 @@ struct rq_frame {
 	struct axis ax;
 };
 
+/* The next (dir 1) or previous (-1) task of the queue shown, from the
+ * selected one, whose name holds the search: selected, and scrolled to. */
+static bool rq_find(struct pane *pn, int dir)
+{
+	struct sched_entity_info q[RQ_MAX];
+	int cpu = pn->sel_cpu >= 0 && pn->sel_cpu < sched_nr_cpus(pn->run->e) ? pn->sel_cpu : 0;
+	int group = pn->sel_group > 0 && pn->sel_group < sched_nr_groups(pn->run->e) ? pn->sel_group : 0;
+	int n = sched_cfs_rq_entities(pn->run->e, cpu, group, q, RQ_MAX), at = dir > 0 ? -1 : n;
+
+	for (int i = 0; i < n; i++)
+		if (q[i].task >= 0 && q[i].task == pn->sel_task)
+			at = i;
+	for (int i = at + dir; i >= 0 && i < n; i += dir) {
+		if (q[i].task < 0 || !search_match(pn->run->f->sc.task[q[i].task].name, pn->search))
+			continue;
+		pn->sel_task = q[i].task;
+		pn->rq_top = i; /* the draw keeps the last page full */
+		return true;
+	}
+	return false;
+}
+
 static const struct style rq_bold = { COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_ };
 static const struct style rq_dim = { C_BRIGHT_BLACK, COLOR_DEFAULT, 0 };
 static const struct style rq_elig = { C_GREEN, COLOR_DEFAULT, A_BOLD_ };
@@ -371,6 +394,21 @@ static void rq_layout(struct rq_frame *f)
 	axis_fit(f->pn, &f->ax, f->ents, f->n, f->cfs);
 }
 
+/* A click on an entity's lane or row selects the task, or the group whose
+ * queue it is; a search marks its name (drawn at name_x). */
+static void rq_entity_hooks(const struct rq_frame *f, const struct rq_ent *en, int y, int name_x)
+{
+	struct pane *pn = f->pn;
+	struct rect r = { f->a.x, y, f->a.w, 1 };
+
+	if (en->group >= 0)
+		ui_hit(pn, r, HIT_GROUP, en->group);
+	else if (en->ti.pid > 0 && en->ti.pid <= pn->run->f->sc.nr_tasks)
+		ui_hit(pn, r, HIT_TASK, en->ti.pid - 1);
+	if (pn->search[0])
+		search_mark(f->cb, name_x, y, f->name_w, pn->search);
+}
+
 /* Entity i's lane: its name, its vruntime on the axis, its request up to its deadline. */
 static void rq_lane(const struct rq_frame *f, int i, int y, int ref_x)
 {
@@ -383,6 +421,7 @@ static void rq_lane(const struct rq_frame *f, int i, int y, int ref_x)
 
 	cb_put(cb, f->a.x, y, i == f->pick ? 0x25b6 : ' ', rq_bold); /* ▶ */
 	cb_print(cb, f->a.x + 1, y, f->name_w, ns, "%s", en->ti.name);
+	rq_entity_hooks(f, en, y, f->a.x + 1);
 	if (en->curr)
 		cb_put(cb, f->a.x + 1 + MIN((int)strlen(en->ti.name), f->name_w - 1), y, '*', rq_bold);
 	for (int x = ax->x0; x < ax->x0 + ax->w; x++)
@@ -514,6 +553,7 @@ static void rq_table_row(const struct rq_frame *f, const struct column *col, int
 	st[0] = en->group >= 0 ? ui_group_style(f->pn->ui, en->group) : ui_task_style(f->pn->ui, en->ti.pid);
 	cb_put(f->cb, f->a.x, y, i == f->pick ? 0x25b6 : ' ', rq_bold);
 	table_row(f->cb, f->a.x + 2, y, f->a.w - 2, col, nc, cell, st);
+	rq_entity_hooks(f, en, y, f->a.x + 2);
 }
 
 /* The table: a row per entity from the scroll position, and what its units are. */
@@ -585,5 +625,9 @@ const struct view view_runqueue = {
 	.title = "Runqueue",
 	.draw = rq_draw,
 	.key = rq_key,
-	.keys = "z x zoom (locks the axis), a fit the axis, j k scroll, PgUp PgDn ten, Home End",
+	.keys = "z x zoom (locks the axis), a fit the axis, j k scroll, PgUp PgDn ten, Home End; "
+		"a click on a group's line shows its queue, / finds a queued task",
+	.find = rq_find,
+	.wheel_up = 'k',
+	.wheel_down = 'j',
 };

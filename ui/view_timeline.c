@@ -608,6 +608,9 @@ static void tl_task_run(const struct tl_frame *f, int x, int y, int run, s32 pid
 	const char *name = sched_comm(f->pn->run->e, pid, cpu);
 	int len = (int)strlen(name);
 
+	if (pid <= f->pn->run->f->sc.nr_tasks)
+		ui_hit(f->pn, (struct rect){ x, y, run, 1 }, HIT_TASK, pid - 1);
+
 	for (int k = 0; k < run; k++) {
 		u32 ch = k < len	     ? (u32)(unsigned char)name[k]
 			 : f->pn->ui->colors ? ' '
@@ -629,6 +632,7 @@ static void tl_lane(const struct tl_frame *f, int i, int y)
 		cpu == f->pn->sel_cpu ? sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_ | A_BOLD_) : dim;
 
 	cb_print(f->cb, f->a.x, y, f->label_w - 1, ls, "CPU%-3d", cpu);
+	ui_hit(f->pn, (struct rect){ f->a.x, y, f->a.w, 1 }, HIT_CPU, cpu); /* a task's span is on top */
 	for (int c = 0; c < f->cols;) {
 		s32 pid = g->cell[i][c];
 		int run = 1;
@@ -810,5 +814,7 @@ const struct view view_timeline = {
 	.draw = tl_draw,
 	.key = tl_key,
 	.keys = "z x zoom, < > scroll in time (while it is the main view), m M marker A B at now (again: "
-		"off)",
+		"off); the wheel scrolls in time, a click selects a CPU or task",
+	.wheel_up = '<',
+	.wheel_down = '>',
 };

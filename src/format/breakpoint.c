@@ -19,8 +19,14 @@ enum cond_kind {
 /* The keys a condition may take; each names a task set, a group set, a CPU list or a level. */
 enum cond_key { K_TASK, K_PREV, K_NEXT, K_CPU, K_FROM, K_TO, K_GROUP, K_LEVEL, NR_KEYS };
 
-static const char *const key_names[NR_KEYS] = { "task", "prev", "next", "cpu", "from", "to", "group",
-						"level" };
+/* as completion offers them: the key and its '=' */
+static const char *const key_names[NR_KEYS] = { "task=", "prev=", "next=",  "cpu=",
+						"from=", "to=",	  "group=", "level=" };
+
+static bool key_is(const struct lex_span *s, int k)
+{
+	return s->n + 1 == strlen(key_names[k]) && !strncmp(s->p, key_names[k], s->n);
+}
 
 static const struct {
 	const char *name;
@@ -112,6 +118,7 @@ struct parser {
 	const char *first;	/* start of the first token */
 	const char *last;	/* end of the last token consumed */
 	int depth;
+	const struct cond *last_cond; /* the condition parsed last, for "expected ..." */
 };
 
 static bool at_end(const struct token *t)
@@ -267,8 +274,8 @@ static int parse_moved(struct parser *p, struct cond *c)
 	int op = -1;
 	u64 n = 0;
 
-	if (!tok_is(&p->t, TOK_WORD, "moved"))
-		return 0;
+	if (c->has_cmp)
+		return lex_error(p->lx, &p->t.s, "'moved' given twice");
 	advance(p);
 	if (p->t.type == TOK_PUNCT)
 		for (int i = 0; i < (int)ARRAY_SIZE(op_names); i++)
@@ -302,7 +309,7 @@ static int parse_keys(struct parser *p, struct cond *c, const struct token *word
 		const struct token kv = p->t;
 		int k = 0;
 
-		while (k < NR_KEYS && !span_is(&kv.key, key_names[k]))
+		while (k < NR_KEYS && !key_is(&kv.key, k))
 			k++;
 		if (k == NR_KEYS || !(allowed & 1u << k)) {
 			if (!allowed)
@@ -411,10 +418,45 @@ static int parse_cond(struct parser *p)
 	if (parse_keys(p, c, &word) < 0)
 		return -1;
 	/* balance's keys come before 'moved OP N', after it, or both */
-	if (kind == C_BALANCE && (parse_moved(p, c) < 0 || parse_keys(p, c, &word) < 0))
-		return -1;
+	while (kind == C_BALANCE && tok_is(&p->t, TOK_WORD, "moved"))
+		if (parse_moved(p, c) < 0 || parse_keys(p, c, &word) < 0)
+			return -1;
+	p->last_cond = c;
 	bp->nr_cond++;
 	return emit(p, (u8)(bp->nr_cond - 1));
+}
+
+/* The words that may follow a condition of this kind: its keys, then "moved" for balance. */
+static const char *cond_word(int kind, int i)
+{
+	for (int k = 0; k < NR_KEYS; k++)
+		if (kinds[kind].keys & 1u << k && i-- == 0)
+			return key_names[k];
+	return kind == C_BALANCE && i == 0 ? "moved" : NULL;
+}
+
+/* "cpu=, level=, moved, 'and'" : what could have come after the last
+ * condition (the keys it has not had yet), for "expected ..." messages. */
+static const char *expected_after(const struct parser *p, const char *end, char *buf, size_t len)
+{
+	const struct cond *c = p->last_cond;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; c && cond_word(c->kind, i); i++) {
+		const char *w = cond_word(c->kind, i);
+		int k = 0;
+
+		while (k < NR_KEYS && w != key_names[k])
+			k++;
+		if (k < NR_KEYS ? c->set[k] >= 0 : c->has_cmp)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k < NR_KEYS ? w : "moved OP N", ", ");
+		if (n >= len)
+			break;
+	}
+	snprintf(buf + MIN(n, len - 1), len - MIN(n, len - 1), "%s", end);
+	return buf;
 }
 
 static int parse_or(struct parser *p);
@@ -439,12 +481,15 @@ static int parse_primary(struct parser *p, const char *after)
 				return -1;
 			if (at_end(&p->t))
 				return lex_error(p->lx, &open.s, "unclosed '('");
+			char exp[128];
 			if (p->t.type == TOK_WORD)
-				return lex_error(p->lx, &p->t.s, "expected 'and', 'or' or ')' before '%s'",
+				return lex_error(p->lx, &p->t.s, "expected %s before '%s'",
+						 expected_after(p, "'and', 'or' or ')'", exp, sizeof(exp)),
 						 SNIP(&p->t.s));
 			return lex_error(p->lx, &p->t.s, "unexpected '%s'", SNIP(&p->t.s));
 		}
 		p->depth--;
+		p->last_cond = NULL; /* nothing of it can follow its ')' */
 		advance(p);
 		return 0;
 	}
@@ -483,6 +528,21 @@ static int parse_or(struct parser *p)
 const char *breakpoint_cond_name(int i)
 {
 	return i >= 0 && i < NR_COND_KINDS ? kinds[i].name : NULL;
+}
+
+const char *breakpoint_cond_word(const char *kind, int i)
+{
+	for (int k = 0; k < NR_COND_KINDS; k++)
+		if (!strcmp(kind, kinds[k].name))
+			return i >= 0 ? cond_word(k, i) : NULL;
+	return NULL;
+}
+
+const char *breakpoint_key_value(const char *key, int i)
+{
+	if (strcmp(key, "level") || i < 0 || i >= NR_SD_LEVEL_NAMES)
+		return NULL;
+	return sd_level_names[i];
 }
 
 void breakpoint_free(struct breakpoint *bp)
@@ -524,8 +584,10 @@ struct breakpoint *breakpoint_parse_lex(struct lexer *lx, const struct breakpoin
 	if (parse_or(&p) < 0)
 		goto fail;
 	if (!at_end(&p.t)) {
+		char exp[128];
 		if (p.t.type == TOK_WORD)
-			lex_error(lx, &p.t.s, "expected 'and' or 'or' before '%s'", SNIP(&p.t.s));
+			lex_error(lx, &p.t.s, "expected %s before '%s'",
+				  expected_after(&p, "'and' or 'or'", exp, sizeof(exp)), SNIP(&p.t.s));
 		else
 			lex_error(lx, &p.t.s, "unexpected '%s'", SNIP(&p.t.s));
 		goto fail;

@@ -118,6 +118,12 @@ void breakpoint_reset(struct breakpoint *bp);
 const char *breakpoint_text(const struct breakpoint *bp);
 /* The language's condition words (switch, balance, herd, ...): the i-th, NULL past the last. */
 const char *breakpoint_cond_name(int i);
+/* What may follow condition `kind` (completion): its keys as "cpu=", then
+ * "moved" after balance; the i-th, NULL past the last or for no such kind. */
+const char *breakpoint_cond_word(const char *kind, int i);
+/* The values of a key with a fixed set (level: SMT ... NUMA): the i-th, NULL
+ * past the last or when the values are names from the scope or CPU lists. */
+const char *breakpoint_key_value(const char *key, int i);
 void breakpoint_free(struct breakpoint *bp);
 
 /*

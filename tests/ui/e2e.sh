@@ -4,92 +4,12 @@
 # session, send keys, and check the screen, the exit status and that the
 # terminal was restored. Usage: tests/ui/e2e.sh [./schedscope]
 set -u
+suite=ui-e2e
 bin=${1:-./schedscope}
-results=${RESULTS:-build/test-results}
 scn=scenarios/nice-levels.scn
 pass=0
 fail=0
-
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "ui-e2e: tmux is not installed (make deps)"
-	exit 1
-fi
-tmp=$(mktemp -d)
-sock="schedscope-e2e-$$"
-T="tmux -L $sock"
-cleanup() {
-	$T kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-
-ok() {
-	pass=$((pass + 1))
-	echo "ui-e2e: ok: $1"
-}
-
-bad() {
-	fail=$((fail + 1))
-	echo "ui-e2e: FAILED: $1"
-	echo "----- screen -----"
-	$T capture-pane -p -t e2e 2>/dev/null | sed 's/^/| /'
-	echo "------------------"
-}
-
-screen() {
-	$T capture-pane -p -t e2e 2>/dev/null
-}
-
-# wait_for TEXT [SECONDS]: until the screen shows TEXT (fixed string)
-wait_for() {
-	i=0
-	while [ $i -lt $(( ${2:-5} * 20 )) ]; do
-		if screen | grep -qF -- "$1"; then
-			return 0
-		fi
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
-check() {
-	if wait_for "$2" "${3:-5}"; then ok "$1"; else bad "$1 (no '$2' on the screen)"; fi
-}
-
-status_line() {
-	screen | grep -E 'PAUSED|RUNNING|END' | tail -n1
-}
-
-# the simulated time and the event count on the status line
-sim_time() {
-	status_line | sed -n 's/.* \([0-9]*\.[0-9]*s\) \/ .*/\1/p'
-}
-sim_events() {
-	status_line | sed -n 's/.*events \([0-9]*\).*/\1/p'
-}
-
-# start NAME ARGS...: a session running the binary; its exit status goes to $tmp/rc
-start() {
-	rm -f "$tmp/rc"
-	$T new-session -d -s e2e -x 100 -y 30 \
-		"sh -c 'echo \$\$ > $tmp/pid; exec env ${START_ENV:-} LC_ALL=C.UTF-8 TERM=tmux-256color $bin $*'; echo \$? > $tmp/rc; sleep 600"
-}
-
-# wait_exit: until the program has exited; prints its status
-wait_exit() {
-	i=0
-	while [ ! -s "$tmp/rc" ] && [ $i -lt 100 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	cat "$tmp/rc" 2>/dev/null || echo none
-}
-
-restored() {
-	[ "$($T display -p -t e2e '#{alternate_on}')" = 0 ] && ! screen | grep -q 'PAUSED\|RUNNING'
-}
+. "$(dirname "$0")/lib.sh"
 
 # ---- the keys ----
 # the ideal machine, so that the tick a breakpoint at 1s stops on is at 1.000000s
@@ -228,6 +148,11 @@ check "and the selected CPU's graphs" "CPU1 over the last 1s"
 $T resize-window -t e2e -x 80 -y 24
 $T send-keys -t e2e 5
 check "80 columns: the task view has perf sched timehist's columns" "time  cpu  wait time  sch delay   run time state"
+$T resize-window -t e2e -x 120 -y 40
+$T send-keys -t e2e k k
+check "k scrolls the switches back" "... 2 newer below (j, PgDn, End)"
+$T send-keys -t e2e End
+$T resize-window -t e2e -x 80 -y 24
 $T send-keys -t e2e 3
 check "the timeline has the task's wakeup arrows" "wakeup"
 $T send-keys -t e2e m
@@ -309,7 +234,7 @@ if [ "$span2" = "$span3" ]; then ok "a locked zoom survives a step"; else bad "t
 $T send-keys -t e2e a
 check "a fits the axis again" "fitted to the queue"
 $T send-keys -t e2e ?
-$T send-keys -t e2e NPage NPage NPage NPage
+$T send-keys -t e2e End
 check "? lists the views' own keys" "z x zoom (locks the axis)"
 $T send-keys -t e2e Escape
 sleep 0.2
@@ -427,7 +352,4 @@ $T send-keys -t e2e q
 rc=$(wait_exit)
 if [ "$rc" = 0 ]; then ok "monochrome quits"; else bad "monochrome exit status $rc"; fi
 
-echo "ui-e2e: $pass passed, $fail failed"
-mkdir -p "$(dirname "$results")"
-echo "ui-e2e $pass $fail" >> "$results"
-[ "$fail" = 0 ]
+summary

@@ -303,7 +303,11 @@ static void test_parse_errors(void **state)
 			     "col 7: unknown event 'sched_foo' (expected sched_switch, sched_waking, ", 71));
 	assert_string_equal(parse_err("switch and"), "col 11: missing a condition after 'and'");
 	assert_string_equal(parse_err("switch or"), "col 10: missing a condition after 'or'");
-	assert_string_equal(parse_err("switch wakeup"), "col 8: expected 'and' or 'or' before 'wakeup'");
+	/* what could follow names the keys not given yet */
+	assert_string_equal(parse_err("switch wakeup"),
+			    "col 8: expected task=, prev=, next=, cpu=, 'and' or 'or' before 'wakeup'");
+	assert_string_equal(parse_err("switch cpu=1 prev=web.0 wakeup"),
+			    "col 25: expected task=, next=, 'and' or 'or' before 'wakeup'");
 	assert_string_equal(parse_err("note \"x\""), "col 6: unexpected '\"x\"'");
 	assert_string_equal(parse_err("= switch"), "col 1: expected a condition, got '='");
 	assert_string_equal(parse_err("and"), "col 1: unknown condition 'and' (expected " CONDS ")");
@@ -319,6 +323,57 @@ static void test_parse_errors(void **state)
 	assert_string_equal(parse_err("note\nnote"), "col 1: one breakpoint per line");
 	assert_string_equal(parse_err("note \x01"), "col 6: unexpected control character 0x01");
 	assert_string_equal(parse_err("wakeup task=\"web.0"), "col 13: unterminated string");
+}
+
+static const char *value_for(const char *word)
+{
+	static const char *const v[][2] = {
+		{ "task=", "web.*" }, { "prev=", "hog.0" }, { "next=", "web.1" },
+		{ "cpu=", "0-3" },    { "from=", "1" },	    { "to=", "2" },
+		{ "group=", "/*" },   { "level=", "MC" },   { "moved", " >= 1" }
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		if (!strcmp(word, v[i][0]))
+			return v[i][1];
+	fail_msg("no value for '%s'", word);
+	return "";
+}
+
+/* What completion offers: each condition's keys, balance's `moved`, fixed values. */
+static void test_completion_words(void **state)
+{
+	static const char *const balance[] = { "cpu=", "level=", "moved" };
+	static const char *const migrate[] = { "task=", "from=", "to=" };
+
+	for (int i = 0; i < 3; i++) {
+		assert_string_equal(breakpoint_cond_word("balance", i), balance[i]);
+		assert_string_equal(breakpoint_cond_word("migrate", i), migrate[i]);
+	}
+	assert_null(breakpoint_cond_word("balance", 3));
+	assert_string_equal(breakpoint_cond_word("throttle", 0), "cpu=");
+	assert_string_equal(breakpoint_cond_word("throttle", 1), "group=");
+	assert_null(breakpoint_cond_word("herd", 0));
+	assert_null(breakpoint_cond_word("nosuch", 0));
+	assert_string_equal(breakpoint_key_value("level", 0), "SMT");
+	assert_string_equal(breakpoint_key_value("level", 5), "NUMA");
+	assert_null(breakpoint_key_value("level", 6));
+	assert_null(breakpoint_key_value("task", 0));
+	/* every word offered parses where it was offered */
+	for (int k = 0; breakpoint_cond_name(k); k++)
+		for (int i = 0; breakpoint_cond_word(breakpoint_cond_name(k), i); i++) {
+			const char *w = breakpoint_cond_word(breakpoint_cond_name(k), i);
+			char text[64], err[256];
+
+			const char *kind = breakpoint_cond_name(k);
+
+			snprintf(text, sizeof(text), "%s%s %s%s", kind,
+				 !strcmp(kind, "wakeup_latency") ? " > 1ms" : "", w, value_for(w));
+			struct breakpoint *bp = breakpoint_parse(text, &scope, err, sizeof(err));
+			if (!bp)
+				fail_msg("'%s': %s", text, err);
+			breakpoint_free(bp);
+		}
 }
 
 static void test_parse_limits(void **state)
@@ -673,6 +728,17 @@ static void test_balance_and_herd(void **state)
 	assert_string_equal(run("balance level=NUMA moved >= 4 cpu=0"), "0");
 	assert_string_equal(run("balance moved >= 4 cpu=0 level=NUMA"), "0");
 	assert_string_equal(parse_err("balance moved >= 4 cpu=0 cpu=1"), "col 26: duplicate key 'cpu'");
+	/* the issue's example: keys and the comparison in any order */
+	assert_string_equal(run("balance level=NUMA moved >= 4 cpu=0"), "0");
+	assert_string_equal(run("balance level=NUMA moved >= 5 cpu=0"), "");
+	assert_string_equal(parse_err("balance cpu=0 moved >= 1 level=MC moved > 2"),
+			    "col 35: 'moved' given twice");
+	assert_string_equal(parse_err("balance cpu=0 frob"),
+			    "col 15: expected level=, moved OP N, 'and' or 'or' before 'frob'");
+	assert_string_equal(parse_err("balance moved 1"),
+			    "col 15: expected a comparison (> >= < <= =) after 'moved'");
+	assert_string_equal(parse_err("(balance level=MC moved = 1 x)"),
+			    "col 29: expected cpu=, 'and', 'or' or ')' before 'x'");
 	assert_string_equal(run("balance level=NUMA"), "0,1,2");
 	assert_string_equal(run("balance moved < 4"), "1");
 	assert_string_equal(run("balance cpu=0"), "0,1,3");
@@ -720,6 +786,7 @@ int main(void)
 		cmocka_unit_test_setup(test_describe, setup),
 		cmocka_unit_test_setup(test_bad_events_are_ignored, setup),
 		cmocka_unit_test_setup(test_balance_and_herd, setup),
+		cmocka_unit_test_setup(test_completion_words, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 /* Before cmocka.h: cmocka has a macro named expect_check. */
 #include "src/format/scenario_file.h"
 #include "ui/loop.h"
+#include "ui/mouse.h"
 
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -660,6 +661,174 @@ static void test_events_order_and_filter(void **state)
 	fx_free(x);
 }
 
+/* The row of the selected line (it starts with '>'). */
+static int selected_row(struct fx *x)
+{
+	for (int y = 0; y < x->cb.h; y++)
+		if (row(x, y)[0] == '>')
+			return y;
+	fail_msg("no line is selected");
+	return -1;
+}
+
+/* Search: n and N walk the lines that hold the text, the match is marked;
+ * h and l hide fields, never part of one. */
+static void test_events_search_and_sideways(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 50 * NSEC_PER_MSEC, 160, 30);
+	struct pane *pn = x->pane;
+	u64 seen[3];
+
+	draw(x, &view_events);
+	snprintf(pn->search, sizeof(pn->search), "next_comm=sleeper");
+	/* following the newest: up finds the newest match */
+	for (int i = 0; i < 3; i++) {
+		assert_true(view_events.find(pn, -1));
+		seen[i] = pn->sel_event;
+		const struct sched_event *ev = history_event(x->h, seen[i]);
+
+		assert_int_equal(ev->type, EV_SCHED_SWITCH);
+		assert_string_equal(sched_comm(x->e, ev->sw.next_pid, ev->cpu), "sleeper");
+		assert_true(i == 0 || seen[i] < seen[i - 1]);
+	}
+	/* no switch to the sleeper between two matches, nor after the newest */
+	assert_false(view_events.find(pn, 1) && view_events.find(pn, 1) && view_events.find(pn, 1));
+	pn->sel_event = seen[2];
+	for (u64 s = seen[1] + 1; s < sched_nr_events(x->e); s++) {
+		if (s == seen[0])
+			continue;
+		const struct sched_event *ev = history_event(x->h, s);
+
+		assert_false(ev->type == EV_SCHED_SWITCH &&
+			     !strcmp(sched_comm(x->e, ev->sw.next_pid, ev->cpu), "sleeper"));
+	}
+	assert_true(view_events.find(pn, 1));
+	assert_int_equal(pn->sel_event, seen[1]);
+	draw(x, &view_events);
+	int y = selected_row(x);
+	const char *r = row(x, y), *m = strstr(r, "next_comm=sleeper");
+
+	assert_non_null(m);
+	int col = (int)(m - r);
+	assert_int_equal(x->cb.cell[y * x->cb.w + col].st.bg, C_YELLOW);
+	assert_int_not_equal(x->cb.cell[y * x->cb.w + col - 1].st.bg, C_YELLOW);
+
+	/* sideways: the first fields go, the time, CPU and event stay */
+	assert_true(strstr(r, "prev_comm="));
+	assert_true(view_events.key(pn, 'l'));
+	assert_true(view_events.key(pn, 'l'));
+	draw(x, &view_events);
+	r = row(x, selected_row(x));
+	assert_null(strstr(r, "prev_comm="));
+	assert_null(strstr(r, "prev_pid="));
+	assert_non_null(strstr(r, "sched_switch        \u00ab prev_prio="));
+	assert_true(screen_has(x, "2 fields hidden (h)"));
+	for (int i = 0; i < 40; i++)
+		view_events.key(pn, 'h');
+	assert_int_equal(pn->ev_hscroll, 0);
+	fx_free(x);
+}
+
+/* ---- the mouse ---- */
+
+static struct input_key mouse_at(int x, int y, int button)
+{
+	return (struct input_key){ .mouse = true, .button = button, .x = x, .y = y };
+}
+
+/* The text of a row from column col on (cells hold UTF-8 of one column each). */
+static const char *at_column(const char *r, int col)
+{
+	for (; *r && col > 0; col--)
+		while (((unsigned char)*++r & 0xc0) == 0x80)
+			;
+	return r;
+}
+
+/* What a frame says is where, and what a click there selects. */
+static void test_clicks(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 50 * NSEC_PER_MSEC, 120, 30);
+	struct pane *pn = x->pane;
+	struct input_key k;
+	int cpus = 0, tasks = 0, events = 0;
+
+	pn->main_view = &view_timeline;
+	pn->side_view = NULL;
+	ui_draw_frame(&x->ui, &x->cb);
+	for (size_t i = 0; i < x->ui.nr_hits; i++) {
+		const struct ui_hit *h = &x->ui.hits[i];
+		const char *r = row(x, h->r.y);
+
+		assert_ptr_equal(h->pane, pn);
+		if (h->kind == HIT_CPU) {
+			char lane[16];
+
+			snprintf(lane, sizeof(lane), "CPU%-3d", (int)h->v);
+			assert_int_equal(strncmp(r, lane, strlen(lane)), 0);
+			cpus++;
+		} else if (h->kind == HIT_TASK) {
+			/* a span holds as much of its task's name as fits, a cut one ends in '~' */
+			const char *name = x->f.sc.task[h->v].name;
+			int len = (int)strlen(name), shown = MIN(h->r.w, len) - (h->r.w > 2 && h->r.w < len);
+
+			assert_int_equal(strncmp(at_column(r, h->r.x), name, (size_t)shown), 0);
+			tasks++;
+		}
+	}
+	assert_int_equal(cpus, 2);
+	assert_true(tasks > 3);
+	/* a click on a span selects its task, on the label the CPU */
+	for (size_t i = 0; i < x->ui.nr_hits; i++) {
+		const struct ui_hit *h = &x->ui.hits[i];
+
+		if (h->kind != HIT_TASK || h->r.y == x->ui.hits[0].r.y)
+			continue;
+		k = mouse_at(h->r.x, h->r.y, 1);
+		assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+		assert_int_equal(pn->sel_task, (int)h->v);
+		break;
+	}
+	k = mouse_at(1, find_row(x, "CPU1"), 1);
+	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->sel_cpu, 1);
+	/* the wheel scrolls the timeline back, then forward to following */
+	k = mouse_at(30, 5, 4);
+	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_true(pn->tl_end_ns > 0);
+	k.button = 5;
+	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->tl_end_ns, 0);
+
+	/* the events view: each line's hit is its event */
+	pn->main_view = &view_events;
+	ui_draw_frame(&x->ui, &x->cb);
+	for (size_t i = 0; i < x->ui.nr_hits; i++) {
+		const struct ui_hit *h = &x->ui.hits[i];
+		const struct sched_event *ev = history_event(x->h, (u64)h->v);
+		char cpu[16];
+
+		assert_int_equal(h->kind, HIT_EVENT);
+		snprintf(cpu, sizeof(cpu), "[%03d]", ev->cpu);
+		assert_non_null(strstr(row(x, h->r.y), cpu));
+		assert_non_null(strstr(row(x, h->r.y), sched_event_names[ev->type]));
+		events++;
+	}
+	assert_int_equal(events, x->cb.h - 3 - 2);
+	k = mouse_at(40, x->ui.hits[3].r.y, 1);
+	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->sel_event, (u64)x->ui.hits[3].v);
+	/* the wheel moves the selection three lines a notch */
+	k.button = 4;
+	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->sel_event, (u64)x->ui.hits[0].v);
+	/* nothing there: no selection changes */
+	k = mouse_at(40, x->cb.h - 2, 1);
+	assert_false(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->sel_event, (u64)x->ui.hits[0].v);
+	fx_free(x);
+}
+
 /* ---- task ---- */
 
 static void test_task_numbers(void **state)
@@ -712,6 +881,40 @@ static void test_task_numbers(void **state)
 	int yr = find_row(x, want), yh = find_row(x, "wakeup latency");
 	assert_true(yr > 0 && yr < yh);
 	assert_true(strstr(row(x, yr), "S") != NULL);
+
+	/* k scrolls the switches back: the last row shown is then the fourth newest */
+	u64 outs[512], nr_out = 0;
+
+	for (u64 i = 0; i < history_nr_logged(x->h) && nr_out < 512; i++) {
+		const struct sched_event *ev = history_event(x->h, i);
+
+		if (ev->type == EV_SCHED_SWITCH && ev->sw.prev_pid == ti.pid)
+			outs[nr_out++] = ev->time;
+	}
+	assert_true(nr_out > 20 && nr_out <= 256);
+	for (int i = 0; i < 3; i++)
+		assert_true(view_task.key(x->pane, 'k'));
+	draw(x, &view_task);
+	assert_true(screen_has(x, "... 3 newer below (j, PgDn, End)"));
+	int yb = find_row(x, "newer below");
+	u64 t4 = outs[nr_out - 4];
+
+	snprintf(want, sizeof(want), "%" PRIu64 ".%06" PRIu64 "  [", (u64)(t4 / NSEC_PER_SEC),
+		 (u64)(t4 % NSEC_PER_SEC / NSEC_PER_USEC));
+	assert_non_null(strstr(row(x, yb - 1), want));
+	/* Home: the oldest kept first; End: back to the newest */
+	assert_true(view_task.key(x->pane, KEY_HOME));
+	draw(x, &view_task);
+	int yt = find_row(x, "time  cpu  wait time");
+
+	snprintf(want, sizeof(want), "%" PRIu64 ".%06" PRIu64 "  [", (u64)(outs[0] / NSEC_PER_SEC),
+		 (u64)(outs[0] % NSEC_PER_SEC / NSEC_PER_USEC));
+	assert_non_null(strstr(row(x, yt + 1), want));
+	assert_true(view_task.key(x->pane, KEY_END));
+	assert_int_equal(x->pane->task_sw_back, 0);
+	draw(x, &view_task);
+	assert_false(screen_has(x, "newer below"));
+	assert_false(view_task.key(x->pane, 'q'));
 
 	/* another task, then back: the histogram follows the selection */
 	x->pane->sel_task = 0;
@@ -825,6 +1028,8 @@ int main(void)
 		cmocka_unit_test(test_small_screen),
 		cmocka_unit_test(test_task_saved_lag),
 		cmocka_unit_test(test_256_cpus),
+		cmocka_unit_test(test_events_search_and_sideways),
+		cmocka_unit_test(test_clicks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

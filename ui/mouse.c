@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mouse: a click selects what the views said was drawn there (a CPU, a
+ * task, a group, an event; a tab shows its view), the wheel scrolls the
+ * view under the pointer.
+ */
+#include <stdio.h>
+
+#include "src/base/mem.h"
+#include "commands.h"
+#include "mouse.h"
+
+/* wheel notches are this many lines */
+#define WHEEL_LINES 3
+
+void ui_hit(struct pane *pane, struct rect r, enum hit_kind kind, s64 v)
+{
+	struct ui *ui = pane->ui;
+
+	XGROW(ui->hits, ui->cap_hits, ui->nr_hits);
+	ui->hits[ui->nr_hits++] = (struct ui_hit){ r, pane, kind, v };
+}
+
+void ui_area(struct pane *pane, struct rect r, const struct view *v)
+{
+	struct ui *ui = pane->ui;
+
+	if (ui->nr_areas < (int)ARRAY_SIZE(ui->areas))
+		ui->areas[ui->nr_areas++] = (struct ui_area){ r, pane, v };
+}
+
+static bool inside(struct rect r, int x, int y)
+{
+	return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
+}
+
+/* The pane clicked takes the keys (a split's other side too). */
+static void focus(struct ui *ui, struct pane *pn)
+{
+	if (ui->split.on)
+		ui->split.focus = pn == &ui->pane_b;
+}
+
+static void select_hit(struct ui *ui, const struct ui_hit *h)
+{
+	struct pane *pn = h->pane;
+	struct sched_group_info gi;
+
+	focus(ui, pn);
+	switch (h->kind) {
+	case HIT_CPU:
+		pn->sel_cpu = (int)h->v;
+		ui_message(ui, "cpu %d", pn->sel_cpu);
+		break;
+	case HIT_TASK:
+		pn->sel_task = (int)h->v;
+		ui_message(ui, "task %s", pn->run->f->sc.task[pn->sel_task].name);
+		break;
+	case HIT_GROUP:
+		pn->sel_group = (int)h->v;
+		sched_group_info(pn->run->e, pn->sel_group, &gi);
+		ui_message(ui, "group %s", gi.path);
+		break;
+	case HIT_EVENT:
+		pn->sel_event = (u64)h->v;
+		ui_message(ui, "event #%llu", (unsigned long long)h->v);
+		break;
+	}
+}
+
+static bool wheel(struct ui *ui, int x, int y, bool up)
+{
+	for (int i = ui->nr_areas; i-- > 0;) {
+		const struct ui_area *a = &ui->areas[i];
+		int key = up ? a->view->wheel_up : a->view->wheel_down;
+
+		if (!inside(a->r, x, y))
+			continue;
+		focus(ui, a->pane);
+		for (int n = 0; key && a->view->key && n < WHEEL_LINES; n++)
+			a->view->key(a->pane, key);
+		return true;
+	}
+	return false;
+}
+
+bool ui_mouse(struct ui *ui, const struct input_key *k, int h)
+{
+	if (k->button == 4 || k->button == 5)
+		return wheel(ui, k->x, k->y, k->button == 4);
+	if (k->button != 1)
+		return false;
+	/* the status line toggles pause */
+	if (k->y == h - 1) {
+		ui_command(ui, "toggle-pause");
+		return true;
+	}
+	/* a view's tab in the header shows it */
+	for (int i = 0; k->y == 0 && i < ui_nr_views && i < (int)ARRAY_SIZE(ui->tab_x0); i++) {
+		if (k->x >= ui->tab_x0[i] && k->x < ui->tab_x1[i]) {
+			char cmd[64];
+			snprintf(cmd, sizeof(cmd), "view %s", ui_views[i]->name);
+			ui_command(ui, cmd);
+			return true;
+		}
+	}
+	for (size_t i = ui->nr_hits; i-- > 0;) {
+		if (inside(ui->hits[i].r, k->x, k->y)) {
+			select_hit(ui, &ui->hits[i]);
+			return true;
+		}
+	}
+	for (int i = ui->nr_areas; i-- > 0;)
+		if (inside(ui->areas[i].r, k->x, k->y))
+			focus(ui, ui->areas[i].pane);
+	return false;
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Search in the list views: see search.h. */
+#include <ctype.h>
+#include <string.h>
+
+#include "search.h"
+
+#define SEARCH_MAX 64 /* code points of a pattern that count */
+
+static bool fold(const char *pat)
+{
+	for (const char *p = pat; *p; p++)
+		if (isupper((unsigned char)*p))
+			return false;
+	return true;
+}
+
+static u32 lower(u32 c, bool f)
+{
+	return f && c < 128 ? (u32)tolower((int)c) : c;
+}
+
+/* The pattern as code points; returns their number. */
+static int decode(const char *s, u32 *out, int max)
+{
+	int n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p && n < max;) {
+		int len = *p < 0x80 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+		u32 c = len == 1 ? *p : *p & (0x3f >> (len - 1));
+
+		for (int i = 1; i < len && p[i]; i++)
+			c = c << 6 | (p[i] & 0x3f);
+		out[n++] = c;
+		while (len-- && *p)
+			p++;
+	}
+	return n;
+}
+
+bool search_match(const char *text, const char *pat)
+{
+	bool f = fold(pat);
+	size_t n = strlen(pat);
+
+	if (!n)
+		return false;
+	for (const char *t = text; *t; t++) {
+		size_t i = 0;
+
+		while (i < n && t[i] && lower((unsigned char)t[i], f) == lower((unsigned char)pat[i], f))
+			i++;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+void search_mark(struct cellbuf *cb, int x, int y, int w, const char *pat)
+{
+	const struct style hit = { C_BLACK, C_YELLOW, A_BOLD_ | A_UNDERLINE_ };
+	u32 p[SEARCH_MAX];
+	int n = decode(pat, p, SEARCH_MAX);
+	bool f = fold(pat);
+
+	if (!n || y < 0 || y >= cb->h)
+		return;
+	x = MAX(x, 0);
+	w = MIN(w, cb->w - x);
+	struct cell *row = cb->cell + (size_t)y * (size_t)cb->w + x;
+	for (int i = 0; i + n <= w; i++) {
+		int k = 0;
+
+		while (k < n && lower(row[i + k].ch, f) == lower(p[k], f))
+			k++;
+		if (k < n)
+			continue;
+		for (k = 0; k < n; k++)
+			row[i + k].st = hit;
+		i += n - 1;
+	}
+}
