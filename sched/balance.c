@@ -31,12 +31,6 @@
 #include "balance.h"
 
 #define NUMA_IMBALANCE_MIN 2
-#define NEWIDLE_COST_PER_CPU 50
-
-static u64 balance_pass_cost(const struct sched_domain *sd)
-{
-	return sysctl(TUN_COST_BALANCE) + NEWIDLE_COST_PER_CPU * sd->span_weight;
-}
 
 struct sd_lb_stats {
 	const struct sched_group *busiest, *local;
@@ -890,8 +884,7 @@ static int sched_balance_rq(int this_cpu, struct rq *this_rq, const struct sched
 	};
 
 	env.cpus = sd->span;
-	/* the periodic and NO_HZ passes run in SCHED_SOFTIRQ, newidle in __schedule() */
-	cpu_spend(this_rq, sched_cost(TUN_COST_BALANCE) ? balance_pass_cost(sd) : 0, idle != CPU_NEWLY_IDLE);
+	balance_pass_spend(this_rq, sd, idle);
 redo:
 	if (!should_we_balance(&env)) {
 		*continue_balancing = false;

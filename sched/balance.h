@@ -170,6 +170,18 @@ static inline bool sched_idle_cpu(int cpu)
 	struct rq *rq = cpu_rq(cpu);
 	return rq->nr_running && rq->nr_running == rq->cfs.idle_h_nr_running;
 }
+/* A balance pass: cost_balance_ns and NEWIDLE_COST_PER_CPU ns for each CPU of the domain. */
+#define NEWIDLE_COST_PER_CPU 50
+static inline u64 balance_pass_cost(const struct sched_domain *sd)
+{
+	return sysctl(TUN_COST_BALANCE) + NEWIDLE_COST_PER_CPU * sd->span_weight;
+}
+/* Its CPU time (noise on): the periodic and NO_HZ passes run in SCHED_SOFTIRQ, newidle in __schedule(). */
+static inline void balance_pass_spend(struct rq *rq, const struct sched_domain *sd, enum cpu_idle_type idle)
+{
+	if (sched_cost(TUN_COST_BALANCE))
+		cpu_spend(rq, balance_pass_cost(sd), idle != CPU_NEWLY_IDLE);
+}
 static inline bool cpus_share_cache(int a, int b)
 {
 	return E->sds->percpu[a].sd_llc_id == E->sds->percpu[b].sd_llc_id;
@@ -187,19 +199,9 @@ static inline bool asym_cpucap_active(void) { return E->sds->asym_cpucapacity; }
 /* The first CPU of m at or after cpu, nr_cpus when none. */
 static inline int cpumask_next_from(const struct cpumask *m, int cpu)
 {
-	int n = ST->nr_cpus;
-
-	while (cpu < n) {
-		u64 w = m->bits[cpu >> 6] >> (cpu & 63);
-
-		if (w)
-			return MIN(cpu + __builtin_ctzll(w), n);
-		cpu = (cpu | 63) + 1;
-	}
-	return n;
+	return cpumask_next_below(m, cpu, ST->nr_cpus);
 }
-#define for_each_cpu(cpu, m) \
-	for (cpu = cpumask_next_from((m), 0); cpu < ST->nr_cpus; cpu = cpumask_next_from((m), cpu + 1))
+#define for_each_cpu(cpu, m) for_each_cpu_below (cpu, m, ST->nr_cpus)
 
 void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
 void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,

@@ -546,6 +546,7 @@ static int load_balance(int this_cpu, struct rq *exec_rq, const struct sched_dom
 	/* cpu_active_mask: every CPU */
 	for (int i = 0; i < ST->nr_cpus; i++)
 		cpumask_set(&env.cpus, i);
+	balance_pass_spend(exec_rq, sd, idle);
 redo:
 	group = find_busiest_group(&env, balance);
 	if (!*balance) {

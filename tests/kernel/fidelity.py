@@ -31,12 +31,13 @@ DELAY_RATIO = 1.5
 DELAY_FLOOR_NS = 100_000
 
 
-def simulate(binary, name, hz, warmup_ns, duration_ns):
-    """The same window as the kernel's: after the warm-up, for the duration."""
+def simulate(binary, name, kernel, hz, warmup_ns, duration_ns):
+    """The same release's rules and the same window as the kernel's: after the warm-up, for the duration."""
     share, delay = {}, {}
     for seed in range(1, SEEDS + 1):
         out = subprocess.run(
-            [binary, "run", f"{HERE}/experiments/{name}.scn", "--seed", str(seed), "--set", f"hz={hz}",
+            [binary, "run", f"{HERE}/experiments/{name}.scn", "--seed", str(seed), "--set", f"kernel={kernel}",
+             "--set", f"hz={hz}",
              "--set", f"duration={warmup_ns + duration_ns}ns",
              "--window", f"{warmup_ns}ns..{warmup_ns + duration_ns}ns", "--report", "json"],
             check=True, capture_output=True, text=True).stdout
@@ -57,12 +58,14 @@ def main():
     bad = total = 0
     for path in files:
         res = json.load(open(path))
+        release = ".".join(res["kernel"].split(".")[:2])  # 6.18.44-... was recorded: 6.18's rules
         print(f"fidelity: {os.path.basename(path)}: Linux {res['kernel']}, HZ {res['hz']}, {res['cpus']} CPUs, "
               f"{res['repeats']} repeats, {res['date']}, load {' '.join(res['loadavg_before'])}")
         print(f"{'experiment':14s} {'task':6s} {'kernel share':>14s} {'sim':>7s} {'tol':>6s}  "
               f"{'kernel delay/slice':>18s} {'sim':>9s} {'ratio':>6s}")
         for name, exp in sorted(res["experiments"].items()):
-            sim_share, sim_delay = simulate(binary, name, res["hz"], int(res["warmup_s"] * 1e9), exp["duration_ns"])
+            sim_share, sim_delay = simulate(binary, name, release, res["hz"], int(res["warmup_s"] * 1e9),
+                                            exp["duration_ns"])
             for task, k in sorted(exp["tasks"].items()):
                 total += 1
                 tol = max(0.01, 2 * k["share_sd"])

@@ -156,6 +156,37 @@ static void test_remote_wakeup_ipi(void **state)
 	assert_int_equal(s.left[2], 7 * MS + 30 * US);
 }
 
+#define BALANCED                                                          \
+	"topology packages=1 cores=2 threads=1\nhz 250\nduration 200ms\n" \
+	"task a cpus=0 program=\"run 100ms; exit\"\n"
+
+/*
+ * The periodic balance runs in SCHED_SOFTIRQ: each pass over the 2-CPU
+ * domain takes cost_balance_ns and 50 ns a CPU of interrupt time, so the
+ * hog is charged its 100 ms and ends a whole number of passes late. The
+ * same with 3.3's balancer.
+ */
+static void test_balance_pass_is_softirq_time(void **state)
+{
+	static const char *const kernels[] = { "", "kernel 3.3\n" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(kernels); i++) {
+		char text[256];
+		struct seen s;
+		u64 run[2], late;
+
+		snprintf(text, sizeof(text), BALANCED "%s", kernels[i]);
+		run_text(text, "cost_balance=100us", &s, run);
+		assert_int_equal(run[0], 100 * MS);
+		late = s.left[1] - 100 * MS;
+		assert_true(late > 0);
+		assert_int_equal(late % (100 * US + 2 * 50), 0);
+
+		run_text(text, "noise=off", &s, run);
+		assert_int_equal(s.left[1], 100 * MS);
+	}
+}
+
 /* A topology's `cost` lines are the defaults; a scenario's tunable wins; bad lines are refused. */
 static void test_topology_cost_lines(void **state)
 {
@@ -217,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_switch_charged_to_next),
 		cmocka_unit_test(test_tick_is_irq_time),
 		cmocka_unit_test(test_remote_wakeup_ipi),
+		cmocka_unit_test(test_balance_pass_is_softirq_time),
 		cmocka_unit_test(test_topology_cost_lines),
 		cmocka_unit_test(test_topology_default_and_override),
 	};
