@@ -199,19 +199,9 @@ static inline bool asym_cpucap_active(void) { return E->sds->asym_cpucapacity; }
 /* The first CPU of m at or after cpu, nr_cpus when none. */
 static inline int cpumask_next_from(const struct cpumask *m, int cpu)
 {
-	int n = ST->nr_cpus;
-
-	while (cpu < n) {
-		u64 w = m->bits[cpu >> 6] >> (cpu & 63);
-
-		if (w)
-			return MIN(cpu + __builtin_ctzll(w), n);
-		cpu = (cpu | 63) + 1;
-	}
-	return n;
+	return cpumask_next_below(m, cpu, ST->nr_cpus);
 }
-#define for_each_cpu(cpu, m) \
-	for (cpu = cpumask_next_from((m), 0); cpu < ST->nr_cpus; cpu = cpumask_next_from((m), cpu + 1))
+#define for_each_cpu(cpu, m) for_each_cpu_below (cpu, m, ST->nr_cpus)
 
 void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
 void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,

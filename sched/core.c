@@ -86,6 +86,7 @@ void resched_curr(struct rq *rq)
 		return;
 	rq->need_resched = true;
 	ST->resched_pending[rq->cpu >> 6] |= 1ULL << (rq->cpu & 63);
+	ST->resched_pending_words |= 1ULL << (rq->cpu >> 6);
 }
 
 /* ---- the tick, NO_HZ idle and hrtick ---- */

@@ -537,23 +537,32 @@ static void apply_command(const struct sched_command *c, u32 index)
 
 /* ---- the event loop ---- */
 
-/* Run schedule() on every CPU that asked for it, lowest CPU first, until none does. */
+static void clear_resched_pending(int cpu)
+{
+	u64 *word = &ST->resched_pending[cpu >> 6];
+
+	*word &= ~(1ULL << (cpu & 63));
+	if (!*word)
+		ST->resched_pending_words &= ~(1ULL << (cpu >> 6));
+}
+
+/*
+ * Run schedule() on every CPU that asked for it, lowest CPU first, until
+ * none does. The summary word finds the lowest without scanning the
+ * machine's mask on every pass.
+ */
 static void run_pending_reschedules(void)
 {
 	for (;;) {
-		int cpu = -1;
+		int w, cpu;
 
 		/* what the ext class deferred to the end of the operation that asked for it */
 		scx_run_deferred();
-		for (int w = 0; w < CPUMASK_WORDS && w * 64 < ST->nr_cpus; w++) {
-			if (ST->resched_pending[w]) {
-				cpu = w * 64 + __builtin_ctzll(ST->resched_pending[w]);
-				ST->resched_pending[w] &= ST->resched_pending[w] - 1;
-				break;
-			}
-		}
-		if (cpu < 0)
+		if (!ST->resched_pending_words)
 			return;
+		w = __builtin_ctzll(ST->resched_pending_words);
+		cpu = w * 64 + __builtin_ctzll(ST->resched_pending[w]);
+		clear_resched_pending(cpu);
 		if (cpu_rq(cpu)->need_resched)
 			__schedule(cpu_rq(cpu));
 	}
@@ -633,7 +642,7 @@ static void reschedule_cpu(int cpu)
 	struct rq *rq = cpu_rq(cpu);
 
 	while (rq->need_resched) {
-		ST->resched_pending[cpu >> 6] &= ~(1ULL << (cpu & 63));
+		clear_resched_pending(cpu);
 		__schedule(rq);
 	}
 }

@@ -526,6 +526,7 @@ struct sched_state {
 	struct sched_timer end_timer;
 	struct timer_queue tq;
 	u64 resched_pending[CPUMASK_WORDS];	/* CPUs whose need_resched awaits schedule() */
+	u64 resched_pending_words;		/* bit w: resched_pending[w] is not empty */
 	u64 nr_calc_group_shares;	/* cost of group weights: calc_group_shares() calls */
 	u64 nr_shares_walk_visits;	/* cfs_rq visits by TG_SHARES_UP_WALK walks */
 	struct sched_timer rt_period_timer;	/* def_rt_bandwidth (<= 6.11) */

@@ -534,6 +534,10 @@ void sched_check_invariants(struct sched_engine *e)
 	CHECK(root_task_group()->cfs_rq[0]->throttle_count == 0, "cfs_rq.throttle_count", 0,
 	      "the root throttled");
 	check_timers();
+	for (int w = 0; w < CPUMASK_WORDS; w++)
+		CHECK(!ST->resched_pending[w] == !(ST->resched_pending_words & 1ULL << w), "resched.words",
+		      w * 64, "word %d of the pending reschedules is%s empty", w,
+		      ST->resched_pending[w] ? " not" : "");
 }
 
 void sched_warn(const char *cond, const char *file, int line)

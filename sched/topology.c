@@ -272,10 +272,31 @@ static void compute_masks(struct builder *b)
 }
 
 /* topology_span_sane(): non-NUMA levels are equal or disjoint between CPUs */
+/*
+ * Every CPU j in CPU i's span has the same span: that is, i's span is its
+ * first CPU's, and that CPU is also first in the span of each CPU in it.
+ * One comparison of masks per CPU; only a failure walks every pair, to
+ * name the first that overlap.
+ */
+static bool level_spans_partition(const struct builder *b, int l)
+{
+	for (int i = 0; i < b->n; i++) {
+		const struct cpumask *m = &b->mask[l * b->n + i];
+		int first = cpumask_next_below(m, 0, b->n), j;
+
+		if (first == b->n || !cpumask_equal(m, &b->mask[l * b->n + first]))
+			return false;
+		for_each_cpu_below (j, m, b->n)
+			if (cpumask_next_below(&b->mask[l * b->n + j], 0, b->n) != first)
+				return false;
+	}
+	return true;
+}
+
 static int spans_sane(struct builder *b)
 {
 	for (int l = 0; l < b->ntl; l++) {
-		if (b->tl[l].overlap)
+		if (b->tl[l].overlap || level_spans_partition(b, l))
 			continue;
 		for (int i = 0; i < b->n; i++) {
 			const struct cpumask *m = &b->mask[l * b->n + i];
@@ -541,9 +562,9 @@ static int build_overlap_groups(struct builder *b, int l, int cpu)
 		mask_or(&covered, &sg->span);
 
 		/* build_balance_mask(sib, sg): the CPUs that arrive at this group */
-		int sl = (int)(sib - b->d) / b->n;
-		for (int j = 0; j < b->n; j++) {
-			if (!cpumask_test(&sg->span, j) || !b->built[sl * b->n + j])
+		int sl = (int)(sib - b->d) / b->n, j;
+		for_each_cpu_below (j, &sg->span, b->n) {
+			if (!b->built[sl * b->n + j])
 				continue;
 			const struct sched_domain *s2 = D(b, sl, j);
 			if (s2->child >= 0 && cpumask_equal(&sg->span, &b->d[s2->child].span))
@@ -740,9 +761,8 @@ static void group_capacity(const struct sched_topology *t, const int *prev_sibli
 	sg->group_weight = cpumask_weight(&sg->span);
 	sg->sgc_id = cpumask_first(&sg->balance_mask);
 	sg->min_capacity = (unsigned long)-1;
-	for (int i = 0; i < t->nr_cpus; i++) {
-		if (!cpumask_test(&sg->span, i))
-			continue;
+	int i;
+	for_each_cpu_below (i, &sg->span, t->nr_cpus) {
 		unsigned long c = t->cpu[i].capacity;
 		sg->capacity += c;
 		if (c < sg->min_capacity)

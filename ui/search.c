@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Search in the list views: see search.h. */
-#include <ctype.h>
 #include <string.h>
 
 #include "search.h"
 
 #define SEARCH_MAX 64 /* code points of a pattern that count */
 
+/* ASCII only: the C library's tolower() goes through the locale for every byte */
+static u32 lower(u32 c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
 static bool fold(const char *pat)
 {
 	for (const char *p = pat; *p; p++)
-		if (isupper((unsigned char)*p))
+		if (*p >= 'A' && *p <= 'Z')
 			return false;
 	return true;
-}
-
-static u32 lower(u32 c, bool f)
-{
-	return f && c < 128 ? (u32)tolower((int)c) : c;
 }
 
 /* The pattern as code points; returns their number. */
@@ -40,17 +40,17 @@ static int decode(const char *s, u32 *out, int max)
 
 bool search_match(const char *text, const char *pat)
 {
-	bool f = fold(pat);
-	size_t n = strlen(pat);
-
-	if (!n)
+	if (!*pat)
 		return false;
+	if (!fold(pat))
+		return strstr(text, pat) != NULL;
+	/* pat has no capitals: lower the text only */
 	for (const char *t = text; *t; t++) {
 		size_t i = 0;
 
-		while (i < n && t[i] && lower((unsigned char)t[i], f) == lower((unsigned char)pat[i], f))
+		while (pat[i] && lower((unsigned char)t[i]) == (unsigned char)pat[i])
 			i++;
-		if (i == n)
+		if (!pat[i])
 			return true;
 	}
 	return false;
@@ -71,7 +71,7 @@ void search_mark(struct cellbuf *cb, int x, int y, int w, const char *pat)
 	for (int i = 0; i + n <= w; i++) {
 		int k = 0;
 
-		while (k < n && lower(row[i + k].ch, f) == lower(p[k], f))
+		while (k < n && (f ? lower(row[i + k].ch) : row[i + k].ch) == p[k])
 			k++;
 		if (k < n)
 			continue;

@@ -88,6 +88,7 @@ struct pane {
 
 	/* task view: its wakeup-latency histogram, fed from the log as it grows */
 	struct task_lat *task_lat;
+	int task_sw_back; /* the switches table: rows scrolled back from the newest */
 
 	/* events view */
 	u64 ev_top;		/* first visible seq */

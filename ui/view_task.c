@@ -6,6 +6,8 @@
  * histogram (sched_wakeup -> switched in), both computed from the event log. The histogram is kept incrementally: each frame feeds only
  * the events logged since the last one; a rewind or another task restarts it.
  */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,8 +219,12 @@ static const char *msec(char *buf, size_t len, u64 ns)
 	return buf;
 }
 
-/* The task's last switches off a CPU, newest at the bottom, in h rows. */
-static void draw_timehist(const struct timehist *th, struct cellbuf *cb, int x, int y, int w, int h)
+/*
+ * The task's switches off a CPU, newest at the bottom, in h rows: the last
+ * ones, or `*back` rows further back (clamped to the rows kept).
+ */
+static void draw_timehist(const struct timehist *th, int *back, struct cellbuf *cb, int x, int y, int w,
+			  int h)
 {
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
@@ -237,9 +243,19 @@ static void draw_timehist(const struct timehist *th, struct cellbuf *cb, int x, 
 	table_header(cb, x + 2, y++, w - 2, timehist_cols, n, dim);
 	h--;
 
-	u64 kept = MIN(th->nr, (u64)TIMEHIST_ROWS), shown = MIN(kept, (u64)MAX(h, 0));
+	u64 kept = MIN(th->nr, (u64)TIMEHIST_ROWS), room = MIN(kept, (u64)MAX(h, 0)), shown = room;
 
-	for (u64 i = kept - shown; i < kept; i++, y++) {
+	/* scrolled back, the last row says what is below it */
+	if (*back > 0 && room > 1)
+		shown = room - 1;
+	*back = (int)MIN((u64)MAX(*back, 0), kept - shown);
+	if (!*back)
+		shown = room;
+	else if (shown < room)
+		cb_print(cb, x + 2, y + (int)shown, w - 2, dim, "... %d newer below (j, PgDn, End)", *back);
+	u64 end = kept - (u64)*back;
+
+	for (u64 i = end - shown; i < end; i++, y++) {
 		const struct timehist_row *r = timehist_row(th, i);
 		char t[32], cpu[16], wait[32], delay[32], run[32], state[4];
 		const char *cells[] = { t, cpu, wait, delay, run, state };
@@ -419,16 +435,44 @@ static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		int left = f.bottom - f.y, rows = MAX(MIN(left - 2, TASK_TIMEHIST_ROWS + 2), left / 2);
 
 		lat_update(pn, f.ti.pid);
-		draw_timehist(&pn->task_lat->th, cb, f.x, f.y, f.w, rows);
+		draw_timehist(&pn->task_lat->th, &pn->task_sw_back, cb, f.x, f.y, f.w, rows);
 		f.y += rows + 1;
 		if (room(&f))
 			draw_hist(pn, cb, f.x, f.y, f.w, f.bottom - f.y);
 	}
 }
 
+/* The switches table scrolls back from the newest row (the draw clamps it to the rows kept). */
+static bool task_key(struct pane *pn, int key)
+{
+	switch (key) {
+	case 'k':
+		pn->task_sw_back++;
+		return true;
+	case 'j':
+		pn->task_sw_back = MAX(pn->task_sw_back - 1, 0);
+		return true;
+	case KEY_PPAGE:
+		pn->task_sw_back += TASK_TIMEHIST_ROWS;
+		return true;
+	case KEY_NPAGE:
+		pn->task_sw_back = MAX(pn->task_sw_back - TASK_TIMEHIST_ROWS, 0);
+		return true;
+	case KEY_HOME:
+		pn->task_sw_back = TIMEHIST_ROWS;
+		return true;
+	case KEY_END:
+		pn->task_sw_back = 0;
+		return true;
+	}
+	return false;
+}
+
 const struct view view_task = {
 	.name = "task",
 	.title = "Task",
 	.draw = task_draw,
-	.key = NULL,
+	.key = task_key,
+	.keys = "k j scroll the switches back and forward, PgUp PgDn ten, Home the oldest kept, End the "
+		"newest",
 };

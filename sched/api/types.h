@@ -50,4 +50,21 @@ static inline void cpumask_set(struct cpumask *m, int cpu)
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CLAMP(v, lo, hi) MIN(MAX((v), (lo)), (hi))
 
+/* The first CPU of m at or after cpu, n (the CPU count) when none: a word at a time. */
+static inline int cpumask_next_below(const struct cpumask *m, int cpu, int n)
+{
+	while (cpu < n) {
+		u64 w = m->bits[cpu >> 6] >> (cpu & 63);
+
+		if (w)
+			return MIN(cpu + __builtin_ctzll(w), n);
+		cpu = (cpu | 63) + 1;
+	}
+	return n;
+}
+
+/* Each CPU of m below n, in ascending order. */
+#define for_each_cpu_below(cpu, m, n) \
+	for (cpu = cpumask_next_below((m), 0, (n)); cpu < (n); cpu = cpumask_next_below((m), cpu + 1, (n)))
+
 #endif

@@ -157,6 +157,11 @@ check "and the selected CPU's graphs" "CPU1 over the last 1s"
 $T resize-window -t e2e -x 80 -y 24
 $T send-keys -t e2e 5
 check "80 columns: the task view has perf sched timehist's columns" "time  cpu  wait time  sch delay   run time state"
+$T resize-window -t e2e -x 120 -y 40
+$T send-keys -t e2e k k
+check "k scrolls the switches back" "... 2 newer below (j, PgDn, End)"
+$T send-keys -t e2e End
+$T resize-window -t e2e -x 80 -y 24
 $T send-keys -t e2e 3
 check "the timeline has the task's wakeup arrows" "wakeup"
 $T send-keys -t e2e m

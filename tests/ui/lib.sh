@@ -92,11 +92,18 @@ restored() {
 	[ "$($T display -p -t e2e '#{alternate_on}')" = 0 ] && ! screen | grep -q 'PAUSED\|RUNNING'
 }
 
-# cmd LINE: type a console command
+# cmd LINE: type a console command, and wait until the console has closed
+# on it (a loaded machine can take its time)
 cmd() {
 	$T send-keys -t e2e :
 	sleep 0.1
 	$T send-keys -t e2e "$1" Enter
+	sleep 0.1
+	i=0
+	while [ $i -lt 100 ] && screen | tail -n1 | grep -q '^:'; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 }
 
 # click X Y [BUTTON]: a mouse press and release at the cell (0-based), as an

@@ -75,6 +75,7 @@ start ui "$bal" --paused --set noise=off
 $T resize-window -t e2e -x 120 -y 40
 cmd "goto 392100us"
 cmd "view cpus"
+wait_for "CPU9 "
 # the cpus view: a CPU's line
 row=$(screen | grep -n "^ *CPU9 " | head -n1 | cut -d: -f1)
 if [ -n "$row" ]; then
@@ -85,6 +86,7 @@ else
 fi
 # the timeline: a task's span
 cmd "view timeline"
+wait_for "Timeline "
 line=$(screen | grep -n "^CPU7 " | head -n1)
 row=${line%%:*}
 if [ -n "$row" ]; then
@@ -119,6 +121,7 @@ e4=$(sel_event)
 if [ "$e4" = "$e2" ]; then ok "and back down"; else bad "wheel down: '$e3' -> '$e4', not $e2"; fi
 # the migrations view: a migration, and its record
 cmd "view migrations"
+wait_for "Migrations "
 row=$(screen | grep -n "CPU .* -> " | head -n1 | cut -d: -f1)
 if [ -n "$row" ]; then
 	click 20 $((row - 1))
@@ -130,6 +133,7 @@ fi
 # the runqueue view: a task's lane
 cmd "select cpu 1"
 cmd "view runqueue"
+wait_for "CPU 1 runqueue"
 line=$(screen | grep -n "^ *[▶ ]b1 \|^.b1[* ]" | head -n1)
 row=${line%%:*}
 if [ -n "$row" ]; then

@@ -882,6 +882,40 @@ static void test_task_numbers(void **state)
 	assert_true(yr > 0 && yr < yh);
 	assert_true(strstr(row(x, yr), "S") != NULL);
 
+	/* k scrolls the switches back: the last row shown is then the fourth newest */
+	u64 outs[512], nr_out = 0;
+
+	for (u64 i = 0; i < history_nr_logged(x->h) && nr_out < 512; i++) {
+		const struct sched_event *ev = history_event(x->h, i);
+
+		if (ev->type == EV_SCHED_SWITCH && ev->sw.prev_pid == ti.pid)
+			outs[nr_out++] = ev->time;
+	}
+	assert_true(nr_out > 20 && nr_out <= 256);
+	for (int i = 0; i < 3; i++)
+		assert_true(view_task.key(x->pane, 'k'));
+	draw(x, &view_task);
+	assert_true(screen_has(x, "... 3 newer below (j, PgDn, End)"));
+	int yb = find_row(x, "newer below");
+	u64 t4 = outs[nr_out - 4];
+
+	snprintf(want, sizeof(want), "%" PRIu64 ".%06" PRIu64 "  [", (u64)(t4 / NSEC_PER_SEC),
+		 (u64)(t4 % NSEC_PER_SEC / NSEC_PER_USEC));
+	assert_non_null(strstr(row(x, yb - 1), want));
+	/* Home: the oldest kept first; End: back to the newest */
+	assert_true(view_task.key(x->pane, KEY_HOME));
+	draw(x, &view_task);
+	int yt = find_row(x, "time  cpu  wait time");
+
+	snprintf(want, sizeof(want), "%" PRIu64 ".%06" PRIu64 "  [", (u64)(outs[0] / NSEC_PER_SEC),
+		 (u64)(outs[0] % NSEC_PER_SEC / NSEC_PER_USEC));
+	assert_non_null(strstr(row(x, yt + 1), want));
+	assert_true(view_task.key(x->pane, KEY_END));
+	assert_int_equal(x->pane->task_sw_back, 0);
+	draw(x, &view_task);
+	assert_false(screen_has(x, "newer below"));
+	assert_false(view_task.key(x->pane, 'q'));
+
 	/* another task, then back: the histogram follows the selection */
 	x->pane->sel_task = 0;
 	draw(x, &view_task);

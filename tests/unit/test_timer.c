@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The timer queue (sched/timer.c) against a reference: through random
+ * arms, re-arms and cancels, timer_peek() and timer_pop() must give the
+ * queued timer due first; at the same nanosecond a `run` end (T_WORK)
+ * before the others, then arming order (no noise, so no random ranks). The
+ * queue must keep its invariants. Expiries are drawn both close together
+ * (ties) and far apart (timers that wait across many pops).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define NR_TIMERS 300
+
+/* A generator of the test's own, so the engine's stays untouched. */
+static u64 rng = 88172645463325252ULL;
+
+static u64 next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* When each timer was last armed, counting arms. */
+static u64 armed_at[NR_TIMERS];
+
+static bool fires_before(const struct sched_timer *t, int i, const struct sched_timer *u, int j)
+{
+	if (t->expires != u->expires)
+		return t->expires < u->expires;
+	if ((t->kind == T_WORK) != (u->kind == T_WORK))
+		return t->kind == T_WORK;
+	return armed_at[i] < armed_at[j];
+}
+
+/* The queued timer the queue must give next. */
+static struct sched_timer *reference_first(struct sched_timer *t, int n)
+{
+	int best = -1;
+
+	for (int i = 0; i < n; i++)
+		if (timer_queued(&t[i]) && (best < 0 || fires_before(&t[i], i, &t[best], best)))
+			best = i;
+	return best < 0 ? NULL : &t[best];
+}
+
+static u64 draw_expiry(u64 now)
+{
+	switch (next_rand() % 4) {
+	case 0:
+		return now + next_rand() % 4; /* ties at the next instants */
+	case 1:
+		return now + next_rand() % (4 * NSEC_PER_MSEC); /* a tick or two away */
+	case 2:
+		return now + next_rand() % (200 * NSEC_PER_MSEC); /* a sleeper */
+	default:
+		return now + next_rand() % (1ULL << 40); /* far off */
+	}
+}
+
+static void invariant_failed(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fail_msg("%s", msg);
+}
+
+static void check_queue(struct fx *f, struct timer_queue *saved)
+{
+	/* the engine's invariant checks read ST->tq: show them the test's queue */
+	struct timer_queue engine_tq = ST->tq;
+	u64 now = ST->now;
+
+	ST->tq = *saved;
+	sched_check_invariants(f->e);
+	ST->tq = engine_tq;
+	ST->now = now;
+}
+
+static void test_pop_order(void **state)
+{
+	struct fx *f = fx_new(2, KV_LATEST, SCHED_VARIANT_EEVDF);
+	struct sched_timer *t = calloc(NR_TIMERS, sizeof(*t));
+	struct timer_queue q = { .cap = NR_TIMERS };
+	u64 now = 0, popped = 0, arms = 0;
+
+	(void)state;
+	fx_start(f);
+	assert_int_equal(sched_set_invariant_check(f->e, invariant_failed, NULL), 0);
+	q.heap = calloc(NR_TIMERS, sizeof(*q.heap));
+	for (int i = 0; i < NR_TIMERS; i++) {
+		t[i].heap_idx = -1;
+		t[i].kind = i % 5 ? T_ACTION : T_WORK; /* T_WORK goes first at an instant */
+		t[i].arg = 0;
+	}
+	for (int step = 0; step < 200000; step++) {
+		int i = (int)(next_rand() % NR_TIMERS);
+		struct sched_timer *x = &t[i];
+		u64 r = next_rand() % 8;
+
+		if (r < 4) {
+			timer_arm(&q, x, draw_expiry(now));
+			armed_at[i] = arms++;
+		} else if (r < 5) {
+			timer_cancel(&q, x);
+			assert_false(timer_queued(x));
+		} else {
+			struct sched_timer *want = reference_first(t, NR_TIMERS);
+			struct sched_timer *got = timer_pop(&q);
+
+			assert_ptr_equal(got, want);
+			if (got) {
+				assert_false(timer_queued(got));
+				assert_true(got->expires >= now);
+				now = got->expires;
+				popped++;
+			}
+		}
+		assert_ptr_equal(timer_peek(&q), reference_first(t, NR_TIMERS));
+		if (step % 97 == 0) {
+			ST->now = now;
+			check_queue(f, &q);
+		}
+	}
+	assert_true(popped > 50000);
+	free(q.heap);
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_pop_order, fx_cleanup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
