@@ -57,7 +57,7 @@ expect known 1 $? "$work/all.txt" \
 	"  hog.*                50.00 ±0 " \
 	"  hog.*                25.00 ±0 " \
 	"  hog.*                100.0 ±0 " \
-	"expect share(hog.*) = 0.5 +- 0.03 over 200ms..1s: FAILED: hog.0 measured 0.2500" \
+	"expect share(hog.*) = 0.5 +- 0.03 over 200ms..1s: FAILED: hog.0 measured 0.2" \
 	"fails in 2 of 2 seeds: 1, 2" \
 	"sweep: 8 cells: 4 ok, 4 failed"
 # not a terminal: a plain line per cell
