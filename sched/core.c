@@ -102,7 +102,7 @@ static u64 next_tick_after(u64 t)
  */
 static void tick_arm(struct rq *rq)
 {
-	u64 late = irq_entry_delay();	/* one draw: MIN() evaluates its arguments twice */
+	u64 late = irq_entry_delay(); /* one draw: MIN() evaluates its arguments twice */
 
 	timer_arm(&ST->tq, &rq->tick, next_tick_after(ST->now) + MIN(late, TICK_NSEC / 2));
 }

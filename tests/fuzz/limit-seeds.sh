@@ -83,4 +83,44 @@ import_rtapp)
 		{ printf '{"tasks":{"t":{"run":100}},"x":'; rep $((n - 2)) '['; rep $((n - 2)) ']'; printf '}\n'; } >"$dir/depth-$n.json"
 	done
 	;;
+import_trace)
+	# MAX_STMTS: 65000 statements for one task, a switch in, out and a wakeup
+	# making two; past it the rest of the task's trace is dropped with a repair
+	for n in 32499 32501; do
+		{ printf '# tracer: nop\n#\n'
+		  awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) { t = 50 + i * 0.0003
+			printf "<idle>-0 [000] d..2. %.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=p next_pid=10 next_prio=120\n", t
+			printf "p-10 [000] d..2. %.6f: sched_switch: prev_comm=p prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", t + 0.0001
+			printf "<idle>-0 [000] d.h2. %.6f: sched_wakeup: comm=p pid=10 prio=120 target_cpu=000\n", t + 0.0002 } }'
+		} >"$dir/statements-$n"
+	done
+	# SCHED_MAX_CPUS: CPU 1023 is the last there is
+	for n in 1023 1024; do
+		printf '# tracer: nop\n#\n<idle>-0 [%03d] d..2. 50.000000: sched_switch: prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=p next_pid=10 next_prio=120\n' $n $n >"$dir/cpu-$n"
+	done
+	;;
+sweep)
+	# SWEEP_MAX_AXES, SWEEP_MAX_VS and SWEEP_MAX_CELLS in a part's plan
+	cell='{"cell":0,"status":"ok","a":{"window_ns":1000000000,"rows":[],"expects":[]}}'
+	for n in 16 17; do
+		{ printf '{"schedscope_sweep":1,"plan":{"axes":['; rep $n '{"kind":"param","key":"p%d"},' | sed 's/,$//'
+		  printf '],"scenarios":[{"path":"s.scn","values":['; rep $n '["1"],' | sed 's/,$//'
+		  printf '],"own":['; rep $n 'null,' | sed 's/,$//'
+		  printf ']}],"vs_set":[],"window":null},"cells_total":1,"shard":[1,1],"cells":[%s]}\n' "$cell"
+		} >"$dir/axes-$n.json"
+	done
+	for n in 32 33; do
+		{ printf '{"schedscope_sweep":1,"plan":{"axes":[],"scenarios":[{"path":"s.scn","values":[],"own":[]}],"vs_set":['
+		  rep $n '"hz=%d",' | sed 's/,$//'
+		  printf '],"window":null},"cells_total":1,"shard":[1,1],"cells":[%s]}\n' "$cell"
+		} >"$dir/vs-$n.json"
+	done
+	for n in 1000 1001; do
+		{ printf '{"schedscope_sweep":1,"plan":{"axes":[{"kind":"param","key":"a"},{"kind":"param","key":"b"}],'
+		  printf '"scenarios":[{"path":"s.scn","values":[['; rep 1000 '"%d",' | sed 's/,$//'
+		  printf '],['; rep $n '"%d",' | sed 's/,$//'
+		  printf ']],"own":[null,null]}],"vs_set":[],"window":null},"cells_total":1000000,"shard":[1,1],"cells":[%s]}\n' "$cell"
+		} >"$dir/cells-${n}000.json"
+	done
+	;;
 esac
