@@ -40,6 +40,25 @@ static void emit_intr(int type, struct rq *rq)
 	sched_emit(&ev);
 }
 
+/* Open an interruption on rq's CPU unless one is under way; no source is in it yet. */
+static void intr_open(struct rq *rq)
+{
+	if (rq->intr_end)
+		return;
+	rq->intr_start = ST->now;
+	rq->intr_end = ST->now;
+	rq->intr_irq = rq->intr_steal = rq->intr_cost = 0;
+	rq->intr_source = -1;
+}
+
+/* The interruption under way takes ns more, counted in part (intr_irq, intr_steal or intr_cost). */
+static void intr_take(struct rq *rq, u64 *part, u64 ns)
+{
+	rq->intr_end += ns;
+	*part += ns;
+	timer_arm(&ST->tq, &rq->intr_timer, rq->intr_end);
+}
+
 void irq_source_fire(int source)
 {
 	const struct sched_irq_spec *sp = &E->sc->irq[source];
@@ -48,23 +67,13 @@ void irq_source_fire(int source)
 	u64 every = sched_sample_duration(&sp->every);
 
 	if (cost) {
-		if (!rq->intr_end) {
-			rq->intr_start = ST->now;
-			rq->intr_end = ST->now;
-			rq->intr_irq = rq->intr_steal = rq->intr_cost = 0;
-			rq->intr_source = -1;
-		}
+		intr_open(rq);
 		if (rq->intr_source < 0) {
 			rq->intr_source = source;
 			if (!sp->steal)
 				emit_intr(EV_IRQ_ENTRY, rq);
 		}
-		rq->intr_end += cost;
-		if (sp->steal)
-			rq->intr_steal += cost;
-		else
-			rq->intr_irq += cost;
-		timer_arm(&ST->tq, &rq->intr_timer, rq->intr_end);
+		intr_take(rq, sp->steal ? &rq->intr_steal : &rq->intr_irq, cost);
 	}
 	timer_arm(&ST->tq, &ST->irq_timer[source], ST->now + MAX(every, 1));
 }
@@ -92,16 +101,6 @@ void cpu_spend(struct rq *rq, u64 ns, bool irq)
 {
 	if (!ns)
 		return;
-	if (!rq->intr_end) {
-		rq->intr_start = ST->now;
-		rq->intr_end = ST->now;
-		rq->intr_irq = rq->intr_steal = rq->intr_cost = 0;
-		rq->intr_source = -1;
-	}
-	rq->intr_end += ns;
-	if (irq)
-		rq->intr_irq += ns;
-	else
-		rq->intr_cost += ns;
-	timer_arm(&ST->tq, &rq->intr_timer, rq->intr_end);
+	intr_open(rq);
+	intr_take(rq, irq ? &rq->intr_irq : &rq->intr_cost, ns);
 }

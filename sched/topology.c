@@ -271,7 +271,6 @@ static void compute_masks(struct builder *b)
 	}
 }
 
-/* topology_span_sane(): non-NUMA levels are equal or disjoint between CPUs */
 /*
  * Every CPU j in CPU i's span has the same span: that is, i's span is its
  * first CPU's, and that CPU is also first in the span of each CPU in it.
@@ -293,6 +292,7 @@ static bool level_spans_partition(const struct builder *b, int l)
 	return true;
 }
 
+/* topology_span_sane(): non-NUMA levels are equal or disjoint between CPUs */
 static int spans_sane(struct builder *b)
 {
 	for (int l = 0; l < b->ntl; l++) {

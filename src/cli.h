@@ -47,8 +47,9 @@ int cli_load_variant(const char *a_path, const struct cli_sets *s, const struct 
 
 /*
  * The options of every command that runs a scenario (run, view, ui): the
- * scenario's --seed, --set and --param, side B's --vs, --vs-set and
- * --vs-param, and --history-budget. Long options only, above any letter.
+ * scenario's --seed, --set and --param, side B's --vs and --vs-set, and
+ * --history-budget. Long options only, above any letter. --vs-param
+ * (CLI_OPT_VS_PARAM) is run's alone: it adds it to its own table.
  */
 enum {
 	CLI_OPT_SEED = 256,

@@ -57,32 +57,6 @@ struct run_opts {
 #define CHECK_INVARIANTS_DEFAULT false
 #endif
 
-/*
- * The run to end, step by step, as sched_run_until() and history_run_until()
- * do it: the same events, but a progress line and Ctrl-C between steps.
- */
-static void run_to_end(struct sched_engine *e, struct sched_history *h, u64 end)
-{
-	struct run_progress p;
-	bool go_on = true;
-
-	run_progress_start(&p, "run", e, end);
-	while (go_on && !sched_finished(e) && sched_next_time(e) <= end) {
-		if (h)
-			history_step(h);
-		else
-			sched_step(e);
-		go_on = run_progress_step(&p, e);
-	}
-	run_progress_end(&p);
-	if (!go_on)
-		return;
-	if (h)
-		history_run_until(h, end);
-	else
-		sched_run_until(e, end);
-}
-
 /* --rewind-check's replays: the progress line, and Ctrl-C. */
 static bool rewind_go_on(void *ctx, struct sched_engine *e)
 {
@@ -453,7 +427,7 @@ static void run_execute(struct run *r)
 	if (r->bp)
 		run_to_break(r->h, &r->f, r->bp, r->o.brk, r->end, &r->hit);
 	else
-		run_to_end(r->e, r->h, r->end);
+		run_progress_until("run", r->e, r->h, r->end);
 	r->wall = run_wall_ns() - t0;
 	if (r->o.rewind_check && !run_interrupts())
 		run_rewind_check(r);

@@ -84,3 +84,25 @@ void run_progress_end(struct run_progress *p)
 	if (p->shown && p->last != p->start)
 		fprintf(stderr, "\r\033[K");
 }
+
+void run_progress_until(const char *what, struct sched_engine *e, struct sched_history *h, u64 end)
+{
+	struct run_progress p;
+	bool go_on = true;
+
+	run_progress_start(&p, what, e, end);
+	while (go_on && !sched_finished(e) && sched_next_time(e) <= end) {
+		if (h)
+			history_step(h);
+		else
+			sched_step(e);
+		go_on = run_progress_step(&p, e);
+	}
+	run_progress_end(&p);
+	if (!go_on)
+		return;
+	if (h)
+		history_run_until(h, end);
+	else
+		sched_run_until(e, end);
+}

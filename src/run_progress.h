@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "sched/api/history.h"
 #include "sched/api/sched.h"
 
 struct run_progress {
@@ -38,5 +39,12 @@ void run_progress_start(struct run_progress *p, const char *what, struct sched_e
 bool run_progress_step(struct run_progress *p, struct sched_engine *e);
 /* Clears the line, if one was shown. */
 void run_progress_end(struct run_progress *p);
+
+/*
+ * e (through h, if not NULL) run to end, as sched_run_until() and
+ * history_run_until() do it: the same events, but the progress line and
+ * Ctrl-C between steps. `what` names it on the line.
+ */
+void run_progress_until(const char *what, struct sched_engine *e, struct sched_history *h, u64 end);
 
 #endif

@@ -106,17 +106,7 @@ int run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace
 
 void run_vs_run(struct run_vs *vs, u64 end, u64 a_now)
 {
-	struct run_progress p;
-	bool go_on = true;
-
-	run_progress_start(&p, "side B", vs->e, end);
-	while (go_on && !sched_finished(vs->e) && sched_next_time(vs->e) <= end) {
-		sched_step(vs->e);
-		go_on = run_progress_step(&p, vs->e);
-	}
-	run_progress_end(&p);
-	if (go_on)
-		sched_run_until(vs->e, end);
+	run_progress_until("side B", vs->e, NULL, end);
 	for (int i = 0; i < vs->n; i++) {
 		stats_finish(&vs->st[0][i], a_now);
 		stats_finish(&vs->st[1][i], sched_now(vs->e));

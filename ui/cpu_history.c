@@ -48,11 +48,15 @@ void cpu_history_event(void *ctx, const struct sched_event *ev)
 	 * counter track does between its samples.
 	 */
 	if (h->any && b > h->newest) {
+		/* the ring holds the last CPU_HIST_LEN buckets: older gap buckets are never read */
 		u64 from = b - h->newest > CPU_HIST_LEN ? b - CPU_HIST_LEN : h->newest;
 
-		for (u64 k = from + 1; k < b; k++)
-			for (int c = 0; c < h->nr_cpus; c++)
-				*slot(h, c, k) = *slot(h, c, from);
+		for (int c = 0; c < h->nr_cpus; c++) {
+			struct cpu_sample last = *slot(h, c, h->newest);
+
+			for (u64 k = from + 1; k < b; k++)
+				*slot(h, c, k) = last;
+		}
 	}
 	for (int c = 0; c < h->nr_cpus; c++)
 		sample(h, c, b);

@@ -310,10 +310,13 @@ static void row_ext_local(struct row_ctx *r)
 		return;
 	n = sched_ext_dsq_tasks(pn->run->e, -1 - r->cpu, q, MAX_QUEUE);
 	x += cb_print(cb, x, y, right - x, r->dim, "\u2502 ");
-	for (shown = 0;
-	     shown < n && x + (int)strlen(sched_comm(pn->run->e, q[shown] + 1, r->cpu)) + 4 < right; shown++)
-		x += cb_print(cb, x, y, right - x, ui_task_style(pn->ui, q[shown] + 1), "%s ",
-			      sched_comm(pn->run->e, q[shown] + 1, r->cpu));
+	for (shown = 0; shown < n; shown++) {
+		const char *comm = sched_comm(pn->run->e, q[shown] + 1, r->cpu);
+
+		if (x + (int)strlen(comm) + 4 >= right)
+			break;
+		x += cb_print(cb, x, y, right - x, ui_task_style(pn->ui, q[shown] + 1), "%s ", comm);
+	}
 	if (r->ci.ext_nr_local > shown && x < right)
 		cb_print(cb, x, y, right - x, r->dim, "+%d", r->ci.ext_nr_local - shown);
 }

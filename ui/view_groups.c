@@ -60,9 +60,9 @@ static int draw_tree(struct pane *pn, struct cellbuf *cb, struct rect a, int y, 
 	else
 		snprintf(left, sizeof(left), "-");
 	ui_hit(pn, (struct rect){ a.x, y, a.w, 1 }, HIT_GROUP, g);
-	if (pn->search[0])
-		search_mark(cb, a.x, y, 22, pn->search);
 	cb_print(cb, a.x, y, 22, g ? ui_group_style(pn->ui, g) : STYLE_PLAIN, "%s", leaf_name(name, sizeof(name), &gi));
+	if (pn->search[0]) /* on the name drawn: marked before it, nothing matched */
+		search_mark(cb, a.x, y, 22, pn->search);
 	cb_print(cb, a.x + 22, y, a.w - 22, st, " %6" PRIu64 " %4s %-16s %9s %5d %8" PRIu64 " %9" PRIu64 " %11s %7ld",
 		 gi.shares, gi.idle ? "idle" : "", q, left, g ? throttled_cpus(pn, g) : 0, gi.nr_periods,
 		 gi.nr_throttled, fmt_dur(b2, sizeof(b2), (s64)gi.throttled_time, false), gi.load_avg);

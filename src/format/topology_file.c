@@ -293,7 +293,6 @@ static int parse_capacity(struct lexer *lx, struct topo_desc *d, const struct to
 	return 0;
 }
 
-/* `cpu N KEY=VALUE...`: raw words, split at their '='. */
 /* `cost NAME DURATION`: NAME is the tunable cost_NAME_ns. */
 static int parse_cost(struct lexer *lx, struct topo_desc *d, const struct token *dir)
 {
@@ -325,6 +324,7 @@ static int parse_cost(struct lexer *lx, struct topo_desc *d, const struct token 
 	return 0;
 }
 
+/* `cpu N KEY=VALUE...`: raw words, split at their '='. */
 static int parse_cpu(struct lexer *lx, struct topo_desc *d, const struct token *dir)
 {
 	struct topo_cpuline c = { 0 };

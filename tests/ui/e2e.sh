@@ -56,11 +56,7 @@ $T send-keys -t e2e Enter
 check "a 100 KB paste is cut at 1023 bytes, the command runs" "PAUSED  3.000000s / 10.000000s" 30
 
 # a breakpoint stops the run and says why
-for c in "goto 900ms" "break at 1s" "speed 1"; do
-	$T send-keys -t e2e :
-	sleep 0.1
-	$T send-keys -t e2e "$c" Enter
-done
+type_cmds "goto 900ms" "break at 1s" "speed 1"
 $T send-keys -t e2e Space
 check "a breakpoint pauses the run" "break 1 at 1.000000s"
 check "and the status line says paused" "PAUSED  1.000000s"
@@ -121,11 +117,7 @@ task hog count=300 program="loop { run 3ms; sleep 1ms }"
 SCN
 START_ENV="HOME=$tmp/home" start ui "$tmp/long.scn" --paused
 check "a long run starts paused" "PAUSED  0.000000s"
-for c in "goto 50ms" "trace ~/x.trace"; do
-	$T send-keys -t e2e :
-	sleep 0.1
-	$T send-keys -t e2e "$c" Enter
-done
+type_cmds "goto 50ms" "trace ~/x.trace"
 if wait_for "records to $tmp/home/x" && [ -s "$tmp/home/x.trace" ]; then
 	ok ":trace ~/x.trace writes into \$HOME"
 else
@@ -140,17 +132,11 @@ check "the status line shows the real rate beside the asked one" "speed 100x ask
 $T send-keys -t e2e Space
 check "paused: the asked speed alone" "PAUSED"
 if status_line | grep -q "speed 100x  "; then ok "paused: no real rate"; else bad "paused: $(status_line)"; fi
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # ---- what the views have: CPU history, a task's switches, markers and wakeup arrows ----
 start ui scenarios/demo.scn --set noise=off --paused
-for c in "goto 2s" "select task web.0" "select cpu 1" "view cpus"; do
-	$T send-keys -t e2e :
-	sleep 0.1
-	$T send-keys -t e2e "$c" Enter
-done
+type_cmds "goto 2s" "select task web.0" "select cpu 1" "view cpus"
 $T resize-window -t e2e -x 160 -y 50
 check "160 columns: the CPUs view has a util history column" "util, last 1s"
 check "and the selected CPU's graphs" "CPU1 over the last 1s"
@@ -171,9 +157,7 @@ sleep 0.1
 $T send-keys -t e2e "goto 2.010s" Enter
 $T send-keys -t e2e M
 check "M sets marker B, and the delta shows" "B-A +10.000ms"
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 # 256 CPUs on one screen: an LLC a row, the selected CPU's expanded
 cat > "$tmp/llcs.scn" <<'SCN'
 topology packages=2 cores=64 threads=2 llcs=8
@@ -181,18 +165,12 @@ duration 1s
 task hog count=300 program="loop { run 3ms; sleep 1ms }"
 SCN
 start ui "$tmp/llcs.scn" --paused
-for c in "goto 50ms" "view timeline"; do
-	$T send-keys -t e2e :
-	sleep 0.1
-	$T send-keys -t e2e "$c" Enter
-done
+type_cmds "goto 50ms" "view timeline"
 check "256 CPUs: more than fit" "[more CPUs: select"
 $T send-keys -t e2e l
 check "l: an LLC a row" "LLC1 "
 check "and the selected CPU's LLC in lanes" "CPU0 "
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # ---- the runqueue's number line: a stable axis, zoom lock, every task reachable ----
 cat > "$tmp/sixty.scn" <<'SCN'
@@ -202,11 +180,7 @@ task t count=60 program="run forever"
 SCN
 start ui "$tmp/sixty.scn" --paused
 check "sixty tasks start paused" "PAUSED  0.000000s"
-for c in "goto 200ms" "view runqueue"; do
-	$T send-keys -t e2e :
-	sleep 0.1
-	$T send-keys -t e2e "$c" Enter
-done
+type_cmds "goto 200ms" "view runqueue"
 check "the runqueue holds sixty" "nr_running 60"
 # the breakpoint language in the console: completion and keys in any order
 $T send-keys -t e2e :
@@ -261,9 +235,7 @@ $T send-keys -t e2e "view events" Enter
 check "80 columns: the events view cuts its lines" "…"
 if screen | grep -q '[0-9]…'; then bad "a number runs into the ellipsis: $(screen | grep '[0-9]…' | head -n1)"; else ok "no number is cut at 80 columns"; fi
 $T resize-window -t e2e -x 100 -y 30
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # ---- the split screen: a branch against the old future, one clock ----
 cat > "$tmp/split" <<'CMDS'

@@ -106,6 +106,28 @@ cmd() {
 	done
 }
 
+# type_cmds LINE...: type console commands one after another, not waiting
+# for each to be done (what a user typing ahead does)
+type_cmds() {
+	for c in "$@"; do
+		$T send-keys -t e2e :
+		sleep 0.1
+		$T send-keys -t e2e "$c" Enter
+	done
+}
+
+# quit: q to the program, wait until it has exited, end its session
+quit() {
+	$T send-keys -t e2e q
+	wait_exit > /dev/null
+	$T kill-session -t e2e 2>/dev/null
+}
+
+# row_of PATTERN: the screen's first line matching PATTERN (1-based), or nothing
+row_of() {
+	screen | grep -n -- "$1" | head -n1 | cut -d: -f1
+}
+
 # click X Y [BUTTON]: a mouse press and release at the cell (0-based), as an
 # xterm in SGR mode sends it; BUTTON 0 is the left one, 64/65 the wheel
 click() {

@@ -52,9 +52,7 @@ $T send-keys -t e2e "and mig" Tab "ta" Tab "hog.1" Tab Tab
 check "after and: a kind, its keys, task names" "hog.1  hog.10  hog.11"
 check "each completed word ends in a blank, a key in its =" ":break balance level=NUMA and migrate task=hog.1"
 $T send-keys -t e2e Escape
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # ---- the events filter takes the words people use, several of them ----
 start ui scenarios/bandwidth-two-cpus.scn --paused
@@ -66,9 +64,7 @@ if screen | grep -q "cfs_unthrottle\|switch"; then bad "filter throttle let othe
 cmd "filter throttle unthrottle"
 check "two words: both kinds" "schedscope_cfs_unthrottle"
 check "and still the first" "schedscope_cfs_throttle "
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # ---- mouse clicks select what is under them; the wheel scrolls ----
 start ui "$bal" --paused --set noise=off
@@ -77,7 +73,7 @@ cmd "goto 392100us"
 cmd "view cpus"
 wait_for "CPU9 "
 # the cpus view: a CPU's line
-row=$(screen | grep -n "^ *CPU9 " | head -n1 | cut -d: -f1)
+row=$(row_of "^ *CPU9 ")
 if [ -n "$row" ]; then
 	click 6 $((row - 1))
 	check "a click on a CPU's line selects it" "[cpus]  cpu 9"
@@ -87,8 +83,7 @@ fi
 # the timeline: a task's span
 cmd "view timeline"
 wait_for "Timeline "
-line=$(screen | grep -n "^CPU7 " | head -n1)
-row=${line%%:*}
+row=$(row_of "^CPU7 ")
 if [ -n "$row" ]; then
 	click 10 $((row - 1))
 	check "a click on a task in the timeline selects it" "task hog.9"
@@ -122,7 +117,7 @@ if [ "$e4" = "$e2" ]; then ok "and back down"; else bad "wheel down: '$e3' -> '$
 # the migrations view: a migration, and its record
 cmd "view migrations"
 wait_for "Migrations "
-row=$(screen | grep -n "CPU .* -> " | head -n1 | cut -d: -f1)
+row=$(row_of "CPU .* -> ")
 if [ -n "$row" ]; then
 	click 20 $((row - 1))
 	check "a click on a migration selects it and shows why" "why: "
@@ -134,17 +129,14 @@ fi
 cmd "select cpu 1"
 cmd "view runqueue"
 wait_for "CPU 1 runqueue"
-line=$(screen | grep -n "^ *[▶ ]b1 \|^.b1[* ]" | head -n1)
-row=${line%%:*}
+row=$(row_of "^ *[▶ ]b1 \|^.b1[* ]")
 if [ -n "$row" ]; then
 	click 3 $((row - 1))
 	check "a click on a runqueue lane selects the task" "task b1"
 else
 	bad "no lane for b1 in the runqueue view"
 fi
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # groups: a click on a group's line selects it
 start ui scenarios/groups-nested.scn --paused
@@ -158,9 +150,7 @@ if [ -n "$row" ]; then
 else
 	bad "no group line in the groups view"
 fi
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # ---- search: / in the events and migrations lists, n and N ----
 start ui "$bal" --paused --set noise=off
@@ -207,9 +197,7 @@ sleep 0.1
 $T send-keys -t e2e "hog.0" Enter
 check "/ in the migrations list" "/hog.0  (n next, N previous)"
 if screen | grep "^>" | grep -q "hog.0 "; then ok "the selected migration is hog.0's"; else bad "no hog.0 migration selected"; fi
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # the cpus, runqueue and groups views search too
 start ui "$bal" --paused --set noise=off
@@ -218,9 +206,7 @@ cmd "view cpus"
 cmd "search hog.13"
 check "/ in the cpus view selects the CPU hog.13 is on" "/hog.13  (n next, N previous)"
 if screen | grep "▶" | grep -q "hog.13"; then ok "the selected CPU's line holds hog.13"; else bad "the selected CPU's line lacks hog.13"; fi
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 cat > "$tmp/sixty.scn" <<'SCN'
 topology single
 duration 1s
@@ -234,9 +220,7 @@ if screen | grep -q "^ *t\.47 "; then bad "t.47 shows before the search"; else o
 cmd "search t.47"
 check "/ in the runqueue view selects a task further down" "task t.47"
 if screen | grep -q "t\.47 "; then ok "and scrolls to its lane"; else bad "t.47's lane is not shown"; fi
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 start ui scenarios/groups-nested.scn --paused
 cmd "goto 100ms"
 cmd "view groups"
@@ -248,9 +232,7 @@ if [ -n "$leaf" ]; then
 else
 	bad "no nested group in groups-nested.scn"
 fi
-$T send-keys -t e2e q
-wait_exit > /dev/null
-$T kill-session -t e2e 2>/dev/null
+quit
 
 # ---- 80 columns: a rule between the views, the fields scroll sideways ----
 start ui "$bal" --paused --set noise=off

@@ -210,12 +210,37 @@ static void test_rewind_and_branch(void **state)
 	run_free(r);
 }
 
+/* A gap longer than the ring: the buckets in it hold the last sample, as a shorter gap's do. */
+static void test_long_gap_holds_last(void **state)
+{
+	struct run *r = run_new();
+	struct cpu_history ch;
+	struct sched_event ev = { .type = EV_SCHED_SWITCH };
+	u32 util[1], want;
+
+	(void)state;
+	history_run_until(r->h, 300 * MS);
+	cpu_history_init(&ch, r->e);
+	ev.time = 5 * MS;
+	cpu_history_event(&ch, &ev);
+	cpu_history_series(&ch, 0, 6 * MS, MS, 1, util, NULL);
+	want = util[0];
+	assert_int_not_equal(want, CPU_HIST_NONE);
+	ev.time = 5 * MS + 3 * CPU_HIST_LEN * CPU_HIST_BUCKET_NS / 2;
+	cpu_history_event(&ch, &ev);
+	cpu_history_series(&ch, 0, ev.time, (CPU_HIST_LEN - 1) * CPU_HIST_BUCKET_NS, 1, util, NULL);
+	assert_int_equal(util[0], want);
+	cpu_history_free(&ch);
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buckets_are_the_engines),
 		cmocka_unit_test(test_pelt_shapes),
 		cmocka_unit_test(test_rewind_and_branch),
+		cmocka_unit_test(test_long_gap_holds_last),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
