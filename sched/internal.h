@@ -134,7 +134,16 @@ struct timer_queue {
 	struct timer_slot *heap;
 	int nr, cap;
 	u64 next_seq;
+	/*
+	 * A timer armed to fire before everything in the heap (an interrupt's
+	 * end, mostly) waits here rather than rising to the heap's root only to
+	 * be taken out again: it fires first. .t is NULL when empty.
+	 */
+	struct timer_slot first;
 };
+
+/* heap_idx of the timer in the queue's first slot */
+#define TIMER_IDX_FIRST INT32_MAX
 
 void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires);
@@ -143,15 +152,19 @@ static inline bool timer_queued(const struct sched_timer *t) { return t->heap_id
 struct sched_timer *timer_pop(struct timer_queue *q);
 bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b);
 /*
- * A binary heap: a 4-ary one has half the levels but mispredicts more
- * (choosing among 4 children), and its ~200 slots fit in L1 anyway.
+ * A 4-ary heap: half a binary heap's levels to walk down and up, for two
+ * more comparisons a level; fewer instructions at every size measured
+ * (130 to 2,300 timers queued).
  */
+#define TIMER_HEAP_ARITY 4
 static inline int timer_heap_parent(int i)
 {
-	return (i - 1) / 2;
+	return (i - 1) / TIMER_HEAP_ARITY;
 }
 static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
+	if (q->first.t)
+		return q->first.t;
 	return q->nr ? q->heap[0].t : NULL;
 }
 

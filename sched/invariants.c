@@ -508,6 +508,15 @@ static void check_timers(void)
 		      s->t->arg, (unsigned long long)s->expires);
 		CHECK(!i || !timer_slot_before(s, up), "timer.heap", 0, "slot %d fires before its parent", i);
 	}
+	if (!q->first.t)
+		return;
+	CHECK(q->first.t->heap_idx == TIMER_IDX_FIRST && q->first.t->expires == q->first.expires,
+	      "timer.slot", 0, "first slot: timer kind %d says slot %d", q->first.t->kind,
+	      q->first.t->heap_idx);
+	CHECK(q->first.expires >= ST->now, "timer.past", 0, "kind %d arg %d due at %llu", q->first.t->kind,
+	      q->first.t->arg, (unsigned long long)q->first.expires);
+	CHECK(!q->nr || timer_slot_before(&q->first, &q->heap[0]), "timer.heap", 0,
+	      "the first slot fires after the heap's root");
 }
 
 /* ---- entry points ---- */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The event queue: a binary min-heap of armed timers ordered by expiry.
+ * The event queue: a 4-ary min-heap of armed timers ordered by expiry, and
+ * in front of it one slot for a timer armed to fire before all of them.
  * With noise on, simultaneous interrupts of different CPUs fire in a seeded
  * random order (on a real machine they run in parallel and either takes a
  * shared lock first); the rest, and all of the ideal machine's, fire in
@@ -13,6 +14,7 @@
 /* Checkpoints compare as bytes: a slot copied from the stack must carry no padding. */
 _Static_assert(sizeof(struct timer_slot) == 2 * sizeof(u64) + sizeof(struct sched_timer *),
 	       "struct timer_slot has padding");
+_Static_assert(TIMER_HEAP_ARITY == 4, "first_child() picks among four");
 
 #define ORDER_LATER (1ULL << 63)
 #define ORDER_CPU_SHIFT 47
@@ -73,14 +75,24 @@ static void sift_up(struct timer_queue *q, int i)
 	heap_set(q, i, s);
 }
 
-/* The earlier of slot i's children; -1 for a leaf. */
+/* The earliest of slot i's children; -1 for a leaf. */
 static inline int first_child(const struct timer_queue *q, int i)
 {
-	int c = 2 * i + 1;
+	int c = TIMER_HEAP_ARITY * i + 1, best = c;
 
 	if (c >= q->nr)
 		return -1;
-	return c + (c + 1 < q->nr && key_before(&q->heap[c + 1], &q->heap[c]));
+	if (c + 4 <= q->nr) {
+		/* a full family: two pairs, then their winners, without branching on the keys */
+		int a = c + key_before(&q->heap[c + 1], &q->heap[c]);
+		int b = c + 2 + key_before(&q->heap[c + 3], &q->heap[c + 2]);
+
+		return key_before(&q->heap[b], &q->heap[a]) ? b : a;
+	}
+	for (int k = c + 1; k < q->nr; k++)
+		if (key_before(&q->heap[k], &q->heap[best]))
+			best = k;
+	return best;
 }
 
 static void sift_down(struct timer_queue *q, int i)
@@ -104,6 +116,40 @@ static void sift(struct timer_queue *q, int i)
 		sift_down(q, i);
 }
 
+/* Take slot i out of the heap. */
+static void heap_remove(struct timer_queue *q, int i)
+{
+	q->nr--;
+	if (i == q->nr)
+		return;
+	heap_set(q, i, q->heap[q->nr]);
+	sift(q, i);
+}
+
+static void heap_push(struct timer_queue *q, struct timer_slot s)
+{
+	heap_set(q, q->nr++, s);
+	sift_up(q, s.t->heap_idx);
+}
+
+static void first_clear(struct timer_queue *q)
+{
+	q->first = (struct timer_slot){ 0 };
+}
+
+/* Queue s: in the first slot if it fires before everything queued, else in the heap. */
+static void enqueue(struct timer_queue *q, struct timer_slot s)
+{
+	if (q->first.t ? key_before(&s, &q->first) : !q->nr || key_before(&s, &q->heap[0])) {
+		if (q->first.t)
+			heap_push(q, q->first);
+		q->first = s;
+		s.t->heap_idx = TIMER_IDX_FIRST;
+		return;
+	}
+	heap_push(q, s);
+}
+
 void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 {
 	int i = t->heap_idx;
@@ -111,11 +157,10 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 	if (i < 0)
 		return;
 	t->heap_idx = -1;
-	q->nr--;
-	if (i == q->nr)
-		return;
-	heap_set(q, i, q->heap[q->nr]);
-	sift(q, i);
+	if (i == TIMER_IDX_FIRST)
+		first_clear(q);
+	else
+		heap_remove(q, i);
 }
 
 static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool after)
@@ -139,13 +184,15 @@ static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool 
 		s.order |= (1 + (sched_rand() >> 49)) << ORDER_CPU_SHIFT;
 
 	t->expires = expires;
-	if (t->heap_idx >= 0) {
+	/* re-keyed in place, unless it must now go before the first slot */
+	if (t->heap_idx >= 0 && t->heap_idx != TIMER_IDX_FIRST &&
+	    !(q->first.t && key_before(&s, &q->first))) {
 		q->heap[t->heap_idx] = s;
 		sift(q, t->heap_idx);
 		return;
 	}
-	heap_set(q, q->nr++, s);
-	sift_up(q, t->heap_idx);
+	timer_cancel(q, t);
+	enqueue(q, s);
 }
 
 /* (Re)arm: a queued timer is re-keyed in place and counts as armed now. */
@@ -179,6 +226,10 @@ struct sched_timer *timer_pop(struct timer_queue *q)
 	if (!t)
 		return NULL;
 	t->heap_idx = -1;
+	if (q->first.t) {
+		first_clear(q);
+		return t;
+	}
 	if (--q->nr == 0)
 		return t;
 	while ((c = first_child(q, i)) >= 0) {
