@@ -525,7 +525,8 @@ static void run_pending_reschedules(void)
 		int w, cpu;
 
 		/* what the ext class deferred to the end of the operation that asked for it */
-		scx_run_deferred();
+		if (ST->scx)
+			scx_run_deferred();
 		if (!ST->resched_pending_words)
 			return;
 		w = __builtin_ctzll(ST->resched_pending_words);

@@ -295,14 +295,12 @@ static void process_ddsp_deferred_locals(struct rq *rq)
 /*
  * What the kernel runs once the operation that asked for it is over (irq
  * work and balance callbacks): deferred local dispatches, kicks, and a
- * disable that an error or the policy asked for.
+ * disable that an error or the policy asked for. With a policy loaded only.
  */
 void scx_run_deferred(void)
 {
 	struct scx_sched *s = ST->scx;
 
-	if (!s)
-		return;
 	if (s->exit_kind != SCX_EXIT_NONE && s->enable_state != SCX_OPS_DISABLED) {
 		scx_ops_disable_workfn();
 		return;

@@ -321,6 +321,8 @@ static void run_listen(struct run *r, sched_event_fn fn, void *ctx)
 static int run_setup(struct run *r)
 {
 	char err[512];
+	sched_event_fn fn;
+	void *ctx;
 
 	r->e = sched_engine_create(&r->f.sc, err, sizeof(err));
 	if (!r->e) {
@@ -344,7 +346,8 @@ static int run_setup(struct run *r)
 	}
 	if (run_vs_start(&r->vs, r->path, &r->o.sets, &r->o.v, &r->f, r->from, r->to))
 		return 2;
-	run_listen(r, run_stats_event, &r->rs);
+	fn = run_stats_listener(&r->rs, &ctx);
+	run_listen(r, fn, ctx);
 	if (r->vs)
 		run_listen(r, run_vs_event_a, r->vs);
 	return 0;

@@ -69,6 +69,8 @@ static int run_side(const struct sweep_plan *p, const struct scenario_file *f, s
 		    struct sweep_cell *c)
 {
 	struct run_stats rs;
+	sched_event_fn fn;
+	void *ctx;
 	char err[MSG_LEN];
 	u64 end = f->sc.duration;
 	u64 from = p->has_window ? p->from : 0, to = p->has_window ? p->to : end;
@@ -81,7 +83,8 @@ static int run_side(const struct sweep_plan *p, const struct scenario_file *f, s
 		return -1;
 	}
 	run_stats_init(&rs, f, from, to, true);
-	sched_add_listener(e, run_stats_event, &rs);
+	fn = run_stats_listener(&rs, &ctx);
+	sched_add_listener(e, fn, ctx);
 	sched_run_until(e, end);
 	run_stats_finish(&rs, sched_now(e));
 	sweep_side_from_run(s, f, &rs, true);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* expect_check(): verdicts and their one-line messages. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Before cmocka.h, which has a macro of the same name (undefined below). */
 #include "src/analysis/expect_check.h"
+#include "src/analysis/run_stats.h"
 #include "src/analysis/stats.h"
 
 #include <stdarg.h>
@@ -215,6 +217,72 @@ static void test_small_message_buffer(void **state)
 	stats_free(&st);
 }
 
+/*
+ * A run's statistics: expects over the same window share one (each costs
+ * every event), and every verdict is the one statistics of its own window give.
+ */
+static const char windows_scn[] = "topology packages=1 cores=2 threads=1\n"
+				  "hz 250\nseed 1\nduration 2s\nsched eevdf\n"
+				  "task hog count=3 program=\"run forever\"\n"
+				  "task io program=\"loop { run 1ms; sleep 3ms }\"\n"
+				  "expect share(hog.*) = 0.6 +- 0.15\n"
+				  "expect share(hog.0) > 0.5 over 0s..1s\n"
+				  "expect wakeup_latency(io, max) < 20ms over 0s..1s\n"
+				  "expect share(hog.1) > 0.4 over 1s..2s\n"
+				  "expect wakeups(io) > 100 over 0s..2s\n";
+
+static void test_expects_share_windows(void **state)
+{
+	struct scenario_file f;
+	struct run_stats rs;
+	struct stats own[5];
+	struct sched_engine *e;
+	sched_event_fn fn;
+	void *ctx;
+	char err[256], *msg[5];
+	bool ok[5];
+
+	(void)state;
+	assert_int_equal(
+		scenario_parse("windows.scn", windows_scn, strlen(windows_scn), &f, err, sizeof(err)), 0);
+	assert_int_equal(f.nr_expects, 5);
+	run_stats_init(&rs, &f, 0, f.sc.duration, true);
+	/* the run's window (also the last expect's), 0..1s, 1..2s */
+	assert_int_equal(rs.n, 3);
+	assert_int_equal(rs.expect_st[0], 0);
+	assert_int_equal(rs.expect_st[1], rs.expect_st[2]);
+	assert_int_not_equal(rs.expect_st[1], rs.expect_st[3]);
+	assert_int_equal(rs.expect_st[4], 0);
+	for (int i = 0; i < 5; i++) {
+		const struct expect *x = &f.expect[i];
+
+		stats_init_scenario(&own[i], &f.sc, x->has_window ? x->from : 0,
+				    x->has_window ? x->to : f.sc.duration);
+	}
+	e = sched_engine_create(&f.sc, err, sizeof(err));
+	assert_non_null(e);
+	fn = run_stats_listener(&rs, &ctx);
+	sched_add_listener(e, fn, ctx);
+	for (int i = 0; i < 5; i++)
+		sched_add_listener(e, stats_event, &own[i]);
+	sched_run_until(e, f.sc.duration);
+	run_stats_finish(&rs, sched_now(e));
+	assert_int_equal(run_stats_check(&rs, &f, msg, ok), 0);
+	for (int i = 0; i < 5; i++) {
+		char want[512];
+
+		stats_finish(&own[i], sched_now(e));
+		assert_true(expect_check(&f.expect[i], &own[i], f.task_names, want, sizeof(want)));
+		assert_true(ok[i]);
+		assert_string_equal(msg[i], want);
+		free(msg[i]);
+		stats_free(&own[i]);
+	}
+	sched_engine_destroy(e);
+	run_stats_free(&rs);
+	scenario_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_share_of_a_run_cut_short),
 		cmocka_unit_test(test_long_lists_are_cut),
 		cmocka_unit_test(test_small_message_buffer),
+		cmocka_unit_test(test_expects_share_windows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
