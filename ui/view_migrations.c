@@ -177,17 +177,16 @@ static bool mig_key(struct pane *pn, int key)
 	return false;
 }
 
-/* The next (dir 1) or previous (-1) migration or herd holding the search text. */
-static bool mig_find(struct pane *pn, int dir)
+/* The next (down) or previous (up) migration or herd holding the search text. */
+static enum search_step mig_find(struct pane *pn, struct search_scan *sc)
 {
-	u64 limit = visible(pn), s = pn->sel_event == ~0ULL || pn->sel_event > limit ? limit : pn->sel_event;
+	u64 limit = visible(pn), sel = pn->sel_event, s;
 	char text[256];
 
-	if (dir > 0 && s == limit)
-		return false; /* following the newest: nothing below */
-	for (u64 budget = MIG_SCAN; budget--;) {
-		if (dir > 0 ? ++s >= limit : s-- == 0)
-			return false;
+	/* following the newest: nothing below */
+	if (!sc->begun)
+		search_scan_begin(sc, sel == ~0ULL || sel >= limit ? limit : sel + (sc->dir > 0), limit);
+	while (search_scan_next(sc, limit, &s)) {
 		const struct sched_event *ev = history_event(pn->run->h, s);
 
 		if (!listed(ev))
@@ -195,10 +194,10 @@ static bool mig_find(struct pane *pn, int dir)
 		mig_text(pn, ev, text, sizeof(text));
 		if (search_match(text, pn->search)) {
 			pn->sel_event = s;
-			return true;
+			return SEARCH_HIT;
 		}
 	}
-	return false;
+	return search_scan_step(sc);
 }
 
 const struct view view_migrations = {

@@ -14,10 +14,12 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/base/mem.h"
 #include "format.h"
+#include "search.h"
 #include "ui.h"
 
 #define TL_MAX_LANES 256
@@ -713,6 +715,8 @@ static void tl_axis(const struct tl_frame *f, int ay)
 
 	for (int c = 0; c < f->cols; c++)
 		cb_put(f->cb, x0 + c, ay, 0x2500, dim);
+	/* a click on the axis or its labels sets marker A there, a right click B */
+	ui_hit_time(f->pn, (struct rect){ x0, ay, f->cols, MIN(2, f->a.y + f->a.h - ay) }, g->t0, g->dt);
 	for (u64 t = (g->t0 + step - 1) / step * step; t < g->t1; t += step) {
 		int c = (int)((t - g->t0) / g->dt);
 		int x = x0 + c;
@@ -730,6 +734,32 @@ static void tl_axis(const struct tl_frame *f, int ay)
 		cb_put(f->cb, x0 + f->cursor_col, ay, 0x25b2,
 		       sty(C_BRIGHT_YELLOW, COLOR_DEFAULT, A_BOLD_)); /* ▲ */
 		cb_print(f->cb, f->a.x, ay, f->label_w, sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_), "now");
+	}
+}
+
+/* The span a search found, in reverse video from its switch-in while its task has the cells. */
+static void tl_found_mark(const struct tl_frame *f)
+{
+	const struct grid *g = f->g;
+	u64 seq = f->pn->tl_found;
+
+	if (seq >= nr_visible(f->pn))
+		return;
+	const struct sched_event *ev = history_event(f->pn->run->h, seq);
+	int li = ev->cpu - f->first, x0 = f->a.x + f->label_w;
+
+	if (ev->type != EV_SCHED_SWITCH || ev->time < g->t0 || ev->time >= g->t1)
+		return;
+	for (int r = 0; r < f->nr_rows; r++) {
+		if (f->row[r].lane != li)
+			continue;
+		/* its first cell even when another task had most of it */
+		int c = (int)((ev->time - g->t0) / g->dt);
+		struct cell *cl = &f->cb->cell[(size_t)(f->a.y + 1 + r) * (size_t)f->cb->w + (size_t)x0];
+
+		do
+			cl[c].st.attr ^= A_REVERSE_;
+		while (++c < f->cols && g->cell[li][c] == ev->sw.next_pid);
 	}
 }
 
@@ -754,7 +784,10 @@ static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			tl_lane(&f, f.row[r].lane, a.y + 1 + r);
 		else
 			tl_llc_row(&f, f.row[r].llc, a.y + 1 + r);
+		if (pn->search[0])
+			search_mark(cb, a.x + f.label_w, a.y + 1 + r, f.cols, pn->search);
 	}
+	tl_found_mark(&f);
 
 	int ay = a.y + 1 + f.nr_rows;
 
@@ -768,7 +801,8 @@ static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 
 		cb_print(cb, a.x + used, ay + 2, a.w - used, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0),
 			 "cell = task that ran most of it  \u00b7 idle  \u00bb migrated in  \u2591/underline "
-			 "throttled  \u25b2 now   keys: < > scroll  z zoom in  x zoom out  m M marks A B");
+			 "throttled  \u25b2 now   keys: < > scroll  z zoom in  x zoom out  m M marks A B (or "
+			 "click, right-click the axis)  / find a task");
 	}
 }
 
@@ -808,13 +842,72 @@ static bool tl_key(struct pane *pn, int key)
 	return false;
 }
 
+/* ---- search: the spans of the tasks whose name holds the text (or whose pid it is) ---- */
+
+/* The switch-in at ev starts a span the search is after. */
+static bool tl_span_match(const struct pane *pn, const struct sched_event *ev, int pid)
+{
+	int next = ev->sw.next_pid;
+
+	return ev->type == EV_SCHED_SWITCH && next > 0 &&
+	       (next == pid || search_match(sched_comm(pn->run->e, next, ev->cpu), pn->search));
+}
+
+/* Select the span that starts at event seq (its task and CPU) and bring it into the window. */
+static void tl_show(struct pane *pn, const struct sched_event *ev, u64 seq, u64 t0, u64 t1)
+{
+	u64 now = sched_now(pn->run->e), span = span_of(pn);
+	int task = sched_task_by_pid(pn->run->e, ev->sw.next_pid);
+
+	pn->tl_found = seq;
+	pn->sel_cpu = ev->cpu;
+	if (task >= 0)
+		pn->sel_task = task;
+	if (ev->time < t0 || ev->time >= t1) /* in the middle of the window, or following now */
+		pn->tl_end_ns = ev->time + span / 2 >= now ? 0 : ev->time + span / 2;
+}
+
+/*
+ * The next (down: later) or previous span of a task the search names: from
+ * the span found last while it is in the window, else from the window's
+ * edge; a budget's worth of the log at a time.
+ */
+static enum search_step tl_find(struct pane *pn, struct search_scan *sc)
+{
+	struct sched_history *h = pn->run->h;
+	u64 n = nr_visible(pn), span = span_of(pn), s;
+	u64 t1 = pn->tl_end_ns ? pn->tl_end_ns : sched_now(pn->run->e), t0 = t1 > span ? t1 - span : 0;
+	const char *p = pn->search;
+	int pid = *p >= '0' && *p <= '9' && strspn(p, "0123456789") == strlen(p) ? atoi(p) : -1;
+
+	if (!sc->begun) {
+		u64 found = pn->tl_found, from = seq_at(h, n, sc->dir > 0 ? t0 : t1);
+
+		if (found < n && history_event(h, found)->time >= t0 && history_event(h, found)->time < t1)
+			from = found + (sc->dir > 0);
+		search_scan_begin(sc, from, n);
+	}
+	while (search_scan_next(sc, n, &s)) {
+		const struct sched_event *ev = history_event(h, s);
+
+		if (tl_span_match(pn, ev, pid)) {
+			tl_show(pn, ev, s, t0, t1);
+			return SEARCH_HIT;
+		}
+	}
+	return search_scan_step(sc);
+}
+
 const struct view view_timeline = {
 	.name = "timeline",
 	.title = "Timeline",
 	.draw = tl_draw,
 	.key = tl_key,
 	.keys = "z x zoom, < > scroll in time (while it is the main view), m M marker A B at now (again: "
-		"off); the wheel scrolls in time, a click selects a CPU or task",
+		"off); the wheel scrolls in time, a click selects a CPU or task, a click on the time axis "
+		"sets marker A there and a right click B; / finds a task's spans (by name or pid), n N "
+		"the next and previous",
+	.find = tl_find,
 	.wheel_up = '<',
 	.wheel_down = '>',
 };
