@@ -63,15 +63,10 @@ int ui_run_setup(struct ui_run *run, const struct scenario_file *f, size_t budge
 		return -1;
 	}
 	run->h = history_create(run->e, budget);
-	if (!run->h) {
-		snprintf(err, errlen, "out of memory for the history");
-		sched_engine_destroy(run->e);
-		run->e = NULL;
-		return -1;
-	}
 	history_add_listener(run->h, note_listener, run);
 	cpu_history_init(&run->cpu_hist, run->e);
 	history_add_listener(run->h, cpu_history_event, &run->cpu_hist);
+	history_add_listener(run->h, mig_index_event, &run->migs);
 	return 0;
 }
 
@@ -82,6 +77,7 @@ void ui_run_teardown(struct ui_run *run)
 	free(run->notes);
 	free(run->why);
 	cpu_history_free(&run->cpu_hist);
+	mig_index_free(&run->migs);
 	memset(run, 0, sizeof(*run));
 }
 

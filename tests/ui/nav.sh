@@ -295,8 +295,8 @@ duration 30s
 task hog count=64 program="loop { run 300us; sleep 100us }"
 SCN
 start ui "$tmp/long.scn" --paused
-cmd "goto 1s"
-check "a long log" "PAUSED  1.000000s"
+cmd "goto 3s"
+check "a long log" "PAUSED  3.000000s" 30
 cmd "view events"
 $T send-keys -t e2e /
 sleep 0.1
