@@ -157,12 +157,13 @@ static enum search_step mig_find(struct pane *pn, struct search_scan *sc)
 {
 	const struct mig_index *x = &pn->run->migs;
 	u64 limit = visible(pn), sel = pn->sel_event, i;
-	u64 n = mig_index_before(x, limit);
+	u64 n = mig_index_before(x, limit), from = n; /* following the newest: nothing below */
 	char text[256];
 
-	/* following the newest: nothing below */
+	if (sel != ~0ULL && sel < limit)
+		from = mig_index_before(x, sel + (sc->dir > 0));
 	if (!sc->begun)
-		search_scan_begin(sc, sel == ~0ULL || sel >= limit ? n : mig_index_before(x, sel + (sc->dir > 0)), n);
+		search_scan_begin(sc, from, n);
 	while (search_scan_next(sc, n, &i)) {
 		u64 seq = x->e[i].seq;
 
