@@ -190,6 +190,7 @@ test: check-deps
 	@tests/run-compare.sh ./schedscope
 	@tests/run-hostile.sh ./schedscope
 	@tests/run-install.sh
+	@tests/run-kernel.sh
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
