@@ -83,7 +83,6 @@ struct pane {
 	u64 tl_end_ns;		/* right edge; 0 = follow the current time */
 	struct grid *tl_grid;	/* its frame's cells, allocated on first use */
 	u64 tl_mark[2];		/* the A and B markers (m, M), TL_NO_MARK when unset */
-	u64 tl_found;		/* the switch-in (seq) of the span a search selected, TL_NO_MARK: none */
 	bool tl_llc;		/* a row per LLC but the selected CPU's (l) */
 
 	/* runqueue view: the number line's span (virtual ns), kept or locked, and the first lane */
@@ -198,7 +197,8 @@ enum hit_kind {
 	HIT_TASK,
 	HIT_GROUP,
 	HIT_EVENT,
-	HIT_TIME /* the timeline's axis: a click sets marker A, a right click B */
+	HIT_SPAN, /* a task's span in the timeline: the sched_switch that began it */
+	HIT_TIME  /* the timeline's axis: a click sets marker A, a right click B */
 };
 struct ui_hit {
 	struct rect r;
@@ -253,6 +253,8 @@ void ui_hit_time(struct pane *pane, struct rect r, u64 t0, u64 dt);
 const char *events_filter_word(int i);
 /* The task view's state of a pane (view_task.c). */
 void task_lat_free(struct task_lat *lat);
+/* The timeline's frame of a pane (view_timeline.c). */
+void tl_grid_free(struct grid *g);
 
 /* The pane keys and commands act on. */
 static inline struct pane *ui_focus(struct ui *ui)
