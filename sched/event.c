@@ -126,6 +126,7 @@ const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
 	[MIGRATE_WAKEUP] = "wakeup",   [MIGRATE_FORK] = "fork",	      [MIGRATE_BALANCE] = "balance",
 	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle",  [MIGRATE_ACTIVE] = "active",
 	[MIGRATE_RT_PUSH] = "rt_push", [MIGRATE_RT_PULL] = "rt_pull", [MIGRATE_EXT] = "ext",
+	[MIGRATE_AFFINITY] = "affinity",
 };
 
 const char *const select_path_names[NR_SELECT_PATHS] = {
@@ -220,6 +221,7 @@ const char *const sched_command_names[NR_SCHED_COMMANDS] = {
 	[CMD_SET_GROUP_MAX] = "set_group_max",
 	[CMD_SET_GROUP_BURST] = "set_group_burst",
 	[CMD_MOVE_TASK] = "move_task",
+	[CMD_SET_CPUS] = "set_cpus",
 };
 
 const char *ext_dsq_format(char *buf, size_t len, u64 dsq_id)

@@ -59,6 +59,7 @@ enum migrate_reason {
 	MIGRATE_RT_PUSH,	/* push_rt_tasks(): a waiting RT task to a CPU running lower */
 	MIGRATE_RT_PULL,	/* pull_rt_task(): a CPU dropping in priority takes one */
 	MIGRATE_EXT,		/* the ext class moved it to another CPU's local DSQ */
+	MIGRATE_AFFINITY,	/* sched_setaffinity() left it on a CPU it may not use */
 	NR_MIGRATE_REASONS
 };
 
