@@ -72,6 +72,7 @@ int ui_run_setup(struct ui_run *run, const struct scenario_file *f, size_t budge
 	history_add_listener(run->h, note_listener, run);
 	cpu_history_init(&run->cpu_hist, run->e);
 	history_add_listener(run->h, cpu_history_event, &run->cpu_hist);
+	history_add_listener(run->h, mig_index_event, &run->migs);
 	return 0;
 }
 
@@ -82,6 +83,7 @@ void ui_run_teardown(struct ui_run *run)
 	free(run->notes);
 	free(run->why);
 	cpu_history_free(&run->cpu_hist);
+	mig_index_free(&run->migs);
 	memset(run, 0, sizeof(*run));
 }
 

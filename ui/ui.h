@@ -11,6 +11,7 @@
 #include "src/format/scenario_file.h"
 #include "cellbuf.h"
 #include "cpu_history.h"
+#include "mig_index.h"
 #include "rate.h"
 
 struct breakpoint;
@@ -60,6 +61,7 @@ struct ui_run {
 	} * why;
 	size_t cap_why;
 	struct cpu_history cpu_hist; /* each CPU's util and load over time, for the CPUs view */
+	struct mig_index migs;	     /* the migrations and herds, for the migrations view */
 };
 
 /* How one pane looks at its run: what is selected, where lists are scrolled,

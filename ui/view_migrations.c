@@ -6,6 +6,8 @@
  * the decision that caused it; migrations that belong to a herd
  * (schedscope_herd) are marked and the herd's line says why it was one.
  * The selected migration's decision record is drawn below ("why").
+ * The lines come from the run's index of them (mig_index.h), never from
+ * a walk of the log.
  */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
@@ -17,8 +19,6 @@
 #include "ui.h"
 
 #define MIG_MAX_ROWS 512
-/* How far back the view looks for migrations and herds. */
-#define MIG_SCAN (1u << 20)
 
 static u64 visible(const struct pane *pn)
 {
@@ -28,33 +28,6 @@ static u64 visible(const struct pane *pn)
 static bool listed(const struct sched_event *ev)
 {
 	return ev->type == EV_SCHED_MIGRATE_TASK || ev->type == EV_HERD;
-}
-
-/* Herds as seq ranges [first migration, the herd record], for marking their migrations. */
-struct herd_span {
-	u64 from, to;
-};
-
-/* The herds reported from seq `from` on (a herd record follows its migrations closely). */
-static int collect_herds(const struct pane *pn, u64 from, u64 limit, struct herd_span *out, int max)
-{
-	int n = 0;
-
-	for (u64 s = from; s < limit && s < from + MIG_SCAN && n < max; s++) {
-		const struct sched_event *ev = history_event(pn->run->h, s);
-
-		if (ev->type == EV_HERD)
-			out[n++] = (struct herd_span){ ev->herd.first_seq, s };
-	}
-	return n;
-}
-
-static bool in_herd(const struct herd_span *h, int n, u64 seq)
-{
-	for (int i = 0; i < n; i++)
-		if (seq >= h[i].from && seq <= h[i].to)
-			return true;
-	return false;
 }
 
 /* The line's text as a search sees it. */
@@ -99,12 +72,13 @@ static void mig_line(struct pane *pn, struct cellbuf *cb, int x, int y, int w, c
 
 static void mig_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
-	u64 seqs[MIG_MAX_ROWS];
+	const struct mig_index *x = &pn->run->migs;
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
 	u64 limit = visible(pn), sel = pn->sel_event, end = limit;
 	const struct sched_event *sel_ev = NULL;
-	int list_h, n = 0;
+	int list_h, n;
+	size_t last;
 
 	if (a.w <= 0 || a.h < 4)
 		return;
@@ -117,24 +91,26 @@ static void mig_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 	/* the list takes the top half when a record is shown, else all of it */
 	list_h = (sel_ev ? a.h / 2 : a.h) - 2;
 	list_h = MAX(1, MIN(list_h, MIG_MAX_ROWS));
-	for (u64 s = end, budget = MIG_SCAN; s-- > 0 && n < list_h && budget--;)
-		if (listed(history_event(pn->run->h, s)))
-			seqs[n++] = s;
-	cb_print(cb, a.x, a.y, a.w, bold, "Migrations \u00b7 newest last%s \u00b7 H: part of a herd", sel_ev ? " (up to the selected one)" : "");
-	struct herd_span herds[64];
-	int nr_herds = n ? collect_herds(pn, seqs[n - 1], limit, herds, (int)ARRAY_SIZE(herds)) : 0;
-
+	/* the lines before `end`, the last list_h of them */
+	last = mig_index_before(x, end);
+	n = (int)MIN(last, (size_t)list_h);
+	cb_print(cb, a.x, a.y, a.w, bold, "Migrations \u00b7 newest last%s \u00b7 H: part of a herd",
+		 sel_ev ? " (up to the selected one)" : "");
 	for (int i = 0; i < n; i++) {
-		const struct sched_event *ev = history_event(pn->run->h, seqs[n - 1 - i]);
+		const struct mig_entry *me = &x->e[last - (size_t)n + (size_t)i];
+		const struct sched_event *ev = history_event(pn->run->h, me->seq);
 
+		/* a herd still in the future does not count */
 		mig_line(pn, cb, a.x, a.y + 1 + i, a.w, ev, ev->seq == sel,
-			 ev->type == EV_SCHED_MIGRATE_TASK && in_herd(herds, nr_herds, ev->seq));
+			 ev->type == EV_SCHED_MIGRATE_TASK && me->herd < limit);
 		ui_hit(pn, (struct rect){ a.x, a.y + 1 + i, a.w, 1 }, HIT_EVENT, (s64)ev->seq);
 		if (pn->search[0])
 			search_mark(cb, a.x, a.y + 1 + i, a.w, pn->search);
 	}
 	if (!n)
 		cb_print(cb, a.x + 1, a.y + 1, a.w - 1, dim, "no migrations yet");
+	if (sel_ev)
+		sel_ev = history_event(pn->run->h, sel); /* the lines' reads may have moved it */
 	if (sel_ev && sel_ev->type == EV_SCHED_MIGRATE_TASK) {
 		struct rect r = { a.x, a.y + 2 + list_h, a.w, a.h - list_h - 3 };
 
@@ -147,28 +123,24 @@ static void mig_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 
 static bool mig_key(struct pane *pn, int key)
 {
-	u64 limit = visible(pn), s;
+	const struct mig_index *x = &pn->run->migs;
+	u64 limit = visible(pn);
+	size_t i;
 
 	switch (key) {
 	case KEY_UP:
 	case 'k':
-		s = pn->sel_event == ~0ULL || pn->sel_event > limit ? limit : pn->sel_event;
-		for (u64 budget = MIG_SCAN; s-- > 0 && budget--;)
-			if (listed(history_event(pn->run->h, s))) {
-				pn->sel_event = s;
-				break;
-			}
+		i = mig_index_before(x,
+				     pn->sel_event == ~0ULL || pn->sel_event > limit ? limit : pn->sel_event);
+		if (i)
+			pn->sel_event = x->e[i - 1].seq;
 		return true;
 	case KEY_DOWN:
 	case 'j':
 		if (pn->sel_event == ~0ULL)
 			return true;
-		for (s = pn->sel_event + 1; s < limit; s++)
-			if (listed(history_event(pn->run->h, s))) {
-				pn->sel_event = s;
-				return true;
-			}
-		pn->sel_event = ~0ULL;
+		i = mig_index_before(x, pn->sel_event + 1);
+		pn->sel_event = i < x->nr && x->e[i].seq < limit ? x->e[i].seq : ~0ULL;
 		return true;
 	case KEY_END:
 		pn->sel_event = ~0ULL;
@@ -177,27 +149,35 @@ static bool mig_key(struct pane *pn, int key)
 	return false;
 }
 
+/* Select line i when it holds the search text. */
+static bool select_match(struct pane *pn, size_t i)
+{
+	u64 seq = pn->run->migs.e[i].seq;
+	char text[256];
+
+	mig_text(pn, history_event(pn->run->h, seq), text, sizeof(text));
+	if (!search_match(text, pn->search))
+		return false;
+	pn->sel_event = seq;
+	return true;
+}
+
 /* The next (dir 1) or previous (-1) migration or herd holding the search text. */
 static bool mig_find(struct pane *pn, int dir)
 {
+	const struct mig_index *x = &pn->run->migs;
 	u64 limit = visible(pn), s = pn->sel_event == ~0ULL || pn->sel_event > limit ? limit : pn->sel_event;
-	char text[256];
 
-	if (dir > 0 && s == limit)
-		return false; /* following the newest: nothing below */
-	for (u64 budget = MIG_SCAN; budget--;) {
-		if (dir > 0 ? ++s >= limit : s-- == 0)
-			return false;
-		const struct sched_event *ev = history_event(pn->run->h, s);
-
-		if (!listed(ev))
-			continue;
-		mig_text(pn, ev, text, sizeof(text));
-		if (search_match(text, pn->search)) {
-			pn->sel_event = s;
-			return true;
-		}
+	if (dir < 0) {
+		for (size_t i = mig_index_before(x, s); i-- > 0;)
+			if (select_match(pn, i))
+				return true;
+		return false;
 	}
+	/* following the newest (s == limit): nothing below */
+	for (size_t i = mig_index_before(x, s + 1), end = mig_index_before(x, limit); i < end; i++)
+		if (select_match(pn, i))
+			return true;
 	return false;
 }
 

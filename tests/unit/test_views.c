@@ -7,6 +7,7 @@
 
 /* Before cmocka.h: cmocka has a macro named expect_check. */
 #include "src/format/scenario_file.h"
+#include "ui/commands.h"
 #include "ui/loop.h"
 #include "ui/mouse.h"
 
@@ -19,7 +20,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-extern const struct view view_cpus, view_runqueue, view_timeline, view_events, view_task;
+extern const struct view view_cpus, view_runqueue, view_timeline, view_events, view_task, view_migrations;
 
 static const char two_cpus[] =
 	"topology packages=1 cores=2 threads=1\n"
@@ -985,6 +986,86 @@ static void test_small_screen(void **state)
 	fx_free(x);
 }
 
+/* ---- migrations ---- */
+
+static const char herds[] =
+	"topology packages=1 cores=8 threads=1\n"
+	"noise off\n"
+	"hz 250\n"
+	"kernel 6.12\n"
+	"tunable herd_threshold=3\n"
+	"duration 1s\n"
+	"task p1 cpus=1 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task p2 cpus=2 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task p3 cpus=3 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task p4 cpus=4 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task p5 cpus=5 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task p6 cpus=6 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task p7 cpus=7 program=\"loop { run 5ms; sleep 5ms }\"\n"
+	"task disp cpus=0 program=\"sleep 2ms; loop { run 100us; wake w.*; sleep 9900us }\"\n"
+	"task w count=7 at=6ms program=\"loop { wait; run 1ms }\"\n";
+
+/* The index against a walk of the log: every migration and herd, each migration's first herd. */
+static void check_mig_index(struct fx *x)
+{
+	const struct mig_index *mi = &x->ui.run.migs;
+	u64 n = history_nr_logged(x->h);
+	size_t k = 0, nr_herds = 0, nr_in_herd = 0;
+
+	for (u64 s = 0; s < n; s++) {
+		const struct sched_event *ev = history_event(x->h, s);
+		u64 herd = ev->type == EV_HERD ? s : MIG_NO_HERD;
+
+		if (ev->type != EV_SCHED_MIGRATE_TASK && ev->type != EV_HERD)
+			continue;
+		for (u64 t = s + 1; ev->type == EV_SCHED_MIGRATE_TASK && t < n && herd == MIG_NO_HERD; t++) {
+			const struct sched_event *h = history_event(x->h, t);
+
+			if (h->type == EV_HERD && h->herd.first_seq <= s)
+				herd = t;
+		}
+		assert_true(k < mi->nr);
+		assert_int_equal(mi->e[k].seq, s);
+		assert_int_equal(mi->e[k].herd, herd);
+		assert_int_equal(mig_index_before(mi, s), k);
+		assert_int_equal(mig_index_before(mi, s + 1), k + 1);
+		nr_herds += ev->type == EV_HERD;
+		nr_in_herd += ev->type == EV_SCHED_MIGRATE_TASK && herd != MIG_NO_HERD;
+		k++;
+	}
+	assert_int_equal(mi->nr, k);
+	assert_true(nr_herds >= 2);
+	assert_true(nr_in_herd > nr_herds);
+}
+
+static void test_migrations_index(void **state)
+{
+	struct fx *x = fx_new(herds, 700 * NSEC_PER_MSEC, 120, 40);
+
+	check_mig_index(x);
+	/* a new branch inside a herd (its migrations before, its record after): herds of two come */
+	assert_int_equal(ui_command(&x->ui, "goto 552500us"), 0);
+	assert_int_equal(ui_command(&x->ui, "set tunable herd_threshold=2"), 0);
+	history_run_until(x->h, 900 * NSEC_PER_MSEC);
+	check_mig_index(x);
+
+	/* the view lists the newest lines, H on those a herd took in */
+	const struct mig_index *mi = &x->ui.run.migs;
+	const struct mig_entry *me;
+
+	draw(x, &view_migrations);
+	for (me = &mi->e[mi->nr - 1]; history_event(x->h, me->seq)->type != EV_SCHED_MIGRATE_TASK; me--)
+		;
+	char want[64];
+	const struct sched_event *ev = history_event(x->h, me->seq);
+
+	snprintf(want, sizeof(want), "%c %-15s CPU %3d -> %-3d",
+		 me->herd < history_nr_logged(x->h) ? 'H' : ' ', sched_comm(x->e, ev->migrate.pid, ev->cpu),
+		 ev->migrate.orig_cpu, ev->migrate.dest_cpu);
+	assert_true(screen_has(x, want));
+	fx_free(x);
+}
+
 static void test_256_cpus(void **state)
 {
 	struct fx *x = fx_new(big, 50 * NSEC_PER_MSEC, 80, 24);
@@ -1030,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_256_cpus),
 		cmocka_unit_test(test_events_search_and_sideways),
 		cmocka_unit_test(test_clicks),
+		cmocka_unit_test(test_migrations_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
