@@ -64,12 +64,10 @@ int sched_dl_admission_check(const struct sched_scenario *sc, int *bad_task, int
 {
 	u64 bw = dl_bw_limit(scenario_tunable(sc, TUN_RT_PERIOD), scenario_tunable(sc, TUN_RT_RUNTIME));
 	u64 cap = 0, total;
-	u64 *task_bw = calloc((size_t)sc->nr_tasks + 1, sizeof(*task_bw));
+	u64 *task_bw = sched_calloc((size_t)sc->nr_tasks + 1, sizeof(*task_bw), "the admission check");
 	int ret = 0;
 
 	*bad_task = *bad_action = -1;
-	if (!task_bw)
-		return -1;
 	for (int cpu = 0; cpu < sc->topo->nr_cpus; cpu++)
 		cap += sc->topo->cpu[cpu].capacity;
 	total = fair_servers_bw(sc->kernel, sc->topo->nr_cpus, scenario_tunable(sc, TUN_FAIR_SERVER_RUNTIME),

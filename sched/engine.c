@@ -14,26 +14,6 @@
 
 struct sched_engine *cur_engine;
 
-/* The program's policy, set once at start (a process-wide setting, not engine state). */
-static void (*oom_handler)(const char *what, size_t size);
-
-void sched_set_oom_handler(void (*fn)(const char *what, size_t size))
-{
-	oom_handler = fn;
-}
-
-void *sched_realloc(void *p, size_t size, const char *what)
-{
-	void *q = realloc(p, size);
-
-	if (!q) {
-		if (oom_handler)
-			oom_handler(what, size);
-		abort(); /* no policy set: nothing sensible to continue with */
-	}
-	return q;
-}
-
 /* ---- the arena: all mutable state, so a checkpoint is one memcpy ---- */
 
 static void *arena_alloc(struct sched_engine *e, size_t size)
@@ -224,14 +204,10 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 
 struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *err, size_t errlen)
 {
-	struct sched_engine *e = calloc(1, sizeof(*e));
+	struct sched_engine *e = sched_calloc(1, sizeof(*e), "an engine");
 	struct sched_state *st;
 	int nr_cpus = sc->topo->nr_cpus;
 
-	if (!e) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	/* the parsers refuse longer times; a caller building a scenario by hand is told too */
 	if (sc->duration > SCHED_TIME_MAX) {
 		snprintf(err, errlen, "duration %lluns is beyond the longest time, %llus",
@@ -248,16 +224,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 		return NULL;
 	}
 	e->arena_size = arena_need(sc, e->sds);
-	e->arena = calloc(1, e->arena_size);
-	e->idle_comm = calloc((size_t)nr_cpus, sizeof(*e->idle_comm));
-	if (!e->arena || !e->idle_comm) {
-		snprintf(err, errlen, "out of memory for %zu bytes of engine state", e->arena_size);
-		sched_domains_free(e->sds);
-		free(e->idle_comm);
-		free(e->arena);
-		free(e);
-		return NULL;
-	}
+	e->arena = sched_calloc(1, e->arena_size, "the engine's state");
+	e->idle_comm = sched_calloc((size_t)nr_cpus, sizeof(*e->idle_comm), "the engine's state");
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		snprintf(e->idle_comm[cpu], sizeof(e->idle_comm[cpu]), "swapper/%d", cpu);
 	sched_enter(e);

@@ -146,7 +146,7 @@ void history_take_checkpoint(struct sched_history *h, const char *name)
 		.nr_steps = sched_nr_steps(h->e),
 		.nr_cmd = h->cmd_next,
 		.data = sched_realloc(NULL, h->state_size, "a checkpoint"),
-		.name = name ? strdup(name) : NULL,
+		.name = name ? sched_strdup(name, "a checkpoint name") : NULL,
 	};
 	int i = h->nr_cp;
 
@@ -211,20 +211,14 @@ size_t history_min_budget(const struct sched_engine *e)
 
 struct sched_history *history_create(struct sched_engine *e, size_t budget_bytes)
 {
-	struct sched_history *h = calloc(1, sizeof(*h));
+	struct sched_history *h = sched_calloc(1, sizeof(*h), "the history");
 
-	if (!h)
-		return NULL;
 	h->e = e;
 	h->budget = MAX(budget_bytes, history_min_budget(e));
 	h->interval = HISTORY_DEFAULT_INTERVAL;
 	h->state_size = sched_state_size(e);
 	h->stop_seq = -1;
-	h->scratch = malloc(h->state_size);
-	if (!h->scratch) {
-		free(h);
-		return NULL;
-	}
+	h->scratch = sched_realloc(NULL, h->state_size, "the history");
 	for (int i = 0; i < HISTORY_PINNED_CHUNKS; i++)
 		h->pin[i] = UINT64_MAX;
 	sched_add_listener(e, history_on_event, h);

@@ -69,11 +69,9 @@ static struct logged_command *copy_commands(const struct logged_command *c, int 
 
 static void keep_point(struct branch *b, const struct checkpoint *c)
 {
-	size_t len = strlen(c->name) + 1;
-
 	b->cp = sched_realloc(b->cp, (size_t)(b->nr_cp + 1) * sizeof(*b->cp), "a branch");
 	b->cp[b->nr_cp++] = (struct branch_point){
-		.name = memcpy(sched_realloc(NULL, len, "a checkpoint name"), c->name, len),
+		.name = sched_strdup(c->name, "a checkpoint name"),
 		.nr_steps = c->nr_steps,
 		.time = c->time,
 		.nr_cmd = c->nr_cmd,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/sched.h"
+#include "alloc.h"
 
 /* ---- weights (kernel/sched/sched.h) ---- */
 
@@ -614,9 +615,6 @@ static inline void sched_enter(const struct sched_engine *e)
 
 /* Whether c would apply (sched_apply_command's check), changing nothing. */
 int sched_check_command(struct sched_engine *e, const struct sched_command *c, char *err, size_t errlen);
-
-/* realloc(), or the program's out-of-memory policy (sched_set_oom_handler()). */
-void *sched_realloc(void *p, size_t size, const char *what);
 
 static inline bool sched_feat_on(enum sched_feature f) { return (ST->features >> f) & 1; }
 #define sched_feat(x) sched_feat_on(FEAT_##x)

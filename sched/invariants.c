@@ -557,7 +557,7 @@ void sched_warn(const char *cond, const char *file, int line)
 		violated("SCHED_WARN_ON", -1, "%s at %s:%d", cond, file, line);
 }
 
-int sched_set_invariant_check(struct sched_engine *e, sched_invariant_fn fn, void *ctx)
+void sched_set_invariant_check(struct sched_engine *e, sched_invariant_fn fn, void *ctx)
 {
 	size_t nr_queues = (size_t)e->st->nr_groups * (size_t)e->st->nr_cpus;
 
@@ -565,12 +565,7 @@ int sched_set_invariant_check(struct sched_engine *e, sched_invariant_fn fn, voi
 	e->invariant_sums = NULL;
 	e->invariant_fn = fn;
 	e->invariant_ctx = ctx;
-	if (!fn)
-		return 0;
-	e->invariant_sums = calloc(nr_queues, sizeof(*e->invariant_sums));
-	if (!e->invariant_sums) {
-		e->invariant_fn = NULL;
-		return -1;
-	}
-	return 0;
+	if (fn)
+		e->invariant_sums =
+			sched_calloc(nr_queues, sizeof(*e->invariant_sums), "the invariant checks");
 }

@@ -35,7 +35,6 @@ static void texts_grow(struct sched_texts *t)
 u32 sched_text_intern(struct sched_engine *e, const char *s)
 {
 	struct sched_texts *t = &e->texts;
-	size_t len = strlen(s) + 1;
 	u32 i;
 
 	if (!t->nr) {
@@ -52,7 +51,7 @@ u32 sched_text_intern(struct sched_engine *e, const char *s)
 		t->cap *= 2;
 		t->text = sched_realloc(t->text, t->cap * sizeof(*t->text), "event texts");
 	}
-	t->text[t->nr] = memcpy(sched_realloc(NULL, len, "event texts"), s, len);
+	t->text[t->nr] = sched_strdup(s, "event texts");
 	t->slot[i] = t->nr;
 	return t->nr++;
 }

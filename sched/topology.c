@@ -33,6 +33,7 @@
 
 #include "api/event.h"
 #include "api/topology.h"
+#include "alloc.h"
 
 const char *const sd_flag_name[__SD_FLAG_CNT] = {
 	"SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_BALANCE_WAKE",
@@ -463,10 +464,7 @@ static struct sched_group *new_group(struct builder *b)
 {
 	if (b->nsg == b->capsg) {
 		int cap = b->capsg ? 2 * b->capsg : 256;
-		struct sched_group *p = realloc(b->sg, (size_t)cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		b->sg = p;
+		b->sg = sched_realloc(b->sg, (size_t)cap * sizeof(*b->sg), "the sched groups");
 		b->capsg = cap;
 	}
 	struct sched_group *sg = &b->sg[b->nsg];
@@ -481,7 +479,7 @@ static struct sched_group *new_group(struct builder *b)
  * once, in for_each_cpu_wrap() order from its first CPU, and each CPU's
  * sd->groups is the group holding it.
  */
-static int build_groups(struct builder *b, int l, int cpu)
+static void build_groups(struct builder *b, int l, int cpu)
 {
 	struct sched_domain *sd = D(b, l, cpu);
 	int first = cpumask_first(&sd->span);
@@ -496,8 +494,6 @@ static int build_groups(struct builder *b, int l, int cpu)
 				continue;
 			const struct sched_domain *si = D(b, l, i);
 			struct sched_group *sg = new_group(b);
-			if (!sg)
-				return -1;
 			if (si->child >= 0) {
 				sg->span = b->d[si->child].span;
 				sg->flags = b->d[si->child].flags;
@@ -518,7 +514,6 @@ static int build_groups(struct builder *b, int l, int cpu)
 	for (int k = 0; k < sd->nr_groups; k++)
 		if (cpumask_test(&b->sg[sd->group_first + k].span, cpu))
 			sd->group_local = k;
-	return 0;
 }
 
 /* find_descended_sibling() */
@@ -533,7 +528,7 @@ static const struct sched_domain *descended_sibling(const struct builder *b, con
 }
 
 /* build_overlap_sched_groups() for (l, cpu): groups of its own, starting at cpu */
-static int build_overlap_groups(struct builder *b, int l, int cpu)
+static void build_overlap_groups(struct builder *b, int l, int cpu)
 {
 	struct sched_domain *sd = D(b, l, cpu);
 	struct cpumask covered = { { 0 } };
@@ -550,8 +545,6 @@ static int build_overlap_groups(struct builder *b, int l, int cpu)
 			sib = descended_sibling(b, sd, sib);
 
 		struct sched_group *sg = new_group(b);
-		if (!sg)
-			return -1;
 		/* build_group_from_child_sched_domain() */
 		if (sib->child >= 0) {
 			sg->span = b->d[sib->child].span;
@@ -574,7 +567,6 @@ static int build_overlap_groups(struct builder *b, int l, int cpu)
 	sd->group_first = start;
 	sd->nr_groups = b->nsg - start;
 	sd->group_local = 0;
-	return 0;
 }
 
 /* the imb_numa_nr pass of build_sched_domains() */
@@ -741,10 +733,8 @@ static void top_cache_domain(struct sched_domains *sds, int cpu)
  */
 static int *smt_prev_sibling(const struct sched_topology *t)
 {
-	int *prev = malloc((size_t)t->nr_cpus * sizeof(int));
+	int *prev = sched_realloc(NULL, (size_t)t->nr_cpus * sizeof(int), "the sched domains");
 
-	if (!prev)
-		return NULL;
 	for (int i = 0; i < t->nr_cpus; i++) {
 		prev[i] = -1;
 		for (int j = i - 1; j >= 0 && prev[i] < 0; j--)
@@ -779,18 +769,15 @@ static void group_capacity(const struct sched_topology *t, const int *prev_sibli
 }
 
 /* Keep the surviving domains, bottom-up per CPU, and the groups they use. */
-static int pack(struct builder *b)
+static void pack(struct builder *b)
 {
 	struct sched_domains *sds = b->sds;
 	int total = b->ntl * b->n;
-	int *newid = malloc((size_t)total * sizeof(int));
-	int *base = malloc((size_t)b->n * sizeof(int));
-	int *gmap = malloc(((size_t)b->nsg + 1) * sizeof(int));
+	int *newid = sched_realloc(NULL, (size_t)total * sizeof(int), "the sched domains");
+	int *base = sched_realloc(NULL, (size_t)b->n * sizeof(int), "the sched domains");
+	int *gmap = sched_realloc(NULL, ((size_t)b->nsg + 1) * sizeof(int), "the sched domains");
 	int *prev_sibling = smt_prev_sibling(b->t);
-	int rc = -1;
 
-	if (!newid || !base || !gmap || !prev_sibling)
-		goto out;
 	for (int i = 0; i < total; i++)
 		newid[i] = -1;
 	for (int g = 0; g < b->nsg; g++)
@@ -808,10 +795,8 @@ static int pack(struct builder *b)
 	for (int g = 0; g < b->nsg; g++)
 		if (!gmap[g])
 			gmap[g] = sds->nr_groups++;
-	sds->sd = calloc((size_t)sds->nr_domains + 1, sizeof(*sds->sd));
-	sds->sg = calloc((size_t)sds->nr_groups + 1, sizeof(*sds->sg));
-	if (!sds->sd || !sds->sg)
-		goto out;
+	sds->sd = sched_calloc((size_t)sds->nr_domains + 1, sizeof(*sds->sd), "the sched domains");
+	sds->sg = sched_calloc((size_t)sds->nr_groups + 1, sizeof(*sds->sg), "the sched groups");
 	for (int g = 0; g < b->nsg; g++)
 		if (gmap[g] >= 0) {
 			struct sched_group *sg = &sds->sg[gmap[g]];
@@ -834,23 +819,18 @@ static int pack(struct builder *b)
 	}
 	for (int cpu = 0; cpu < b->n; cpu++)
 		top_cache_domain(sds, cpu);
-	rc = 0;
-out:
 	free(newid);
 	free(base);
 	free(gmap);
 	free(prev_sibling);
-	return rc;
 }
 
 struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv, char *err, size_t errlen)
 {
-	struct builder *b = calloc(1, sizeof(*b));
-	struct sched_domains *sds = calloc(1, sizeof(*sds));
+	struct builder *b = sched_calloc(1, sizeof(*b), "the sched domains");
+	struct sched_domains *sds = sched_calloc(1, sizeof(*sds), "the sched domains");
 	int n = t->nr_cpus;
 
-	if (!b || !sds)
-		goto nomem;
 	if (n < 1 || n > SCHED_MAX_CPUS || t->nr_nodes < 1) {
 		snprintf(err, errlen, "a topology of %d CPUs and %d nodes has no sched domains", n, t->nr_nodes);
 		goto fail;
@@ -867,13 +847,11 @@ struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv
 		goto fail;
 
 	size_t total = (size_t)b->ntl * (size_t)n;
-	b->mask = calloc(total, sizeof(*b->mask));
-	b->d = calloc(total, sizeof(*b->d));
-	b->built = calloc(total, sizeof(*b->built));
-	b->shared = malloc(total * sizeof(*b->shared));
-	sds->percpu = calloc((size_t)n, sizeof(*sds->percpu));
-	if (!b->mask || !b->d || !b->built || !b->shared || !sds->percpu)
-		goto nomem;
+	b->mask = sched_calloc(total, sizeof(*b->mask), "the sched domains");
+	b->d = sched_calloc(total, sizeof(*b->d), "the sched domains");
+	b->built = sched_calloc(total, sizeof(*b->built), "the sched domains");
+	b->shared = sched_calloc(total, sizeof(*b->shared), "the sched domains");
+	sds->percpu = sched_calloc((size_t)n, sizeof(*sds->percpu), "the sched domains");
 	for (size_t i = 0; i < total; i++)
 		b->shared[i] = -1;
 
@@ -907,14 +885,14 @@ struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv
 	/* Build the groups for the domains */
 	for (int i = 0; i < n; i++)
 		for (int l = 0; l < b->ntl && b->built[l * n + i]; l++) {
-			int r = D(b, l, i)->flags & SD_OVERLAP ? build_overlap_groups(b, l, i) : build_groups(b, l, i);
-			if (r < 0)
-				goto nomem;
+			if (D(b, l, i)->flags & SD_OVERLAP)
+				build_overlap_groups(b, l, i);
+			else
+				build_groups(b, l, i);
 		}
 	for (int i = 0; i < n; i++)
 		set_imb_numa_nr(b, i);
-	if (pack(b) < 0)
-		goto nomem;
+	pack(b);
 
 	free(b->mask);
 	free(b->d);
@@ -924,17 +902,13 @@ struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv
 	free(b);
 	return sds;
 
-nomem:
-	snprintf(err, errlen, "out of memory building the sched domains of %d CPUs", n);
 fail:
-	if (b) {
-		free(b->mask);
-		free(b->d);
-		free(b->built);
-		free(b->shared);
-		free(b->sg);
-		free(b);
-	}
+	free(b->mask);
+	free(b->d);
+	free(b->built);
+	free(b->shared);
+	free(b->sg);
+	free(b);
 	sched_domains_free(sds);
 	return NULL;
 }

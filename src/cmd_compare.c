@@ -175,8 +175,7 @@ static int side_start(struct side *s, const char *path, u64 from, u64 to)
 		fprintf(stderr, "schedscope: %s: %s\n", path, err);
 		return 2;
 	}
-	if (stats_init_scenario(&s->st, &s->f.sc, from, to) < 0)
-		oom_exit("statistics", sizeof(struct task_stats) * (size_t)s->f.sc.nr_tasks);
+	stats_init_scenario(&s->st, &s->f.sc, from, to);
 	sched_add_listener(s->e, stats_event, &s->st);
 	trace_ftrace_opts_for(&s->fo, s->e);
 	s->fo.full_comm = true;

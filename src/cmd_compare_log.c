@@ -30,8 +30,7 @@ static char *slurp(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	for (;;) {
-		if (n + 4096 > cap)
-			buf = xrealloc(buf, cap = (cap + 4096) * 2);
+		buf = xgrow(buf, &cap, n + 4095, 1, 8192); /* room for 4 KiB more */
 		size_t k = fread(buf + n, 1, cap - n, f);
 
 		n += k;

@@ -327,10 +327,8 @@ static int run_setup(struct run *r)
 		fprintf(stderr, "schedscope: %s: %s\n", r->path, err);
 		return 2;
 	}
-	if (r->o.check_invariants && sched_set_invariant_check(r->e, invariant_violated, (void *)r->path)) {
-		fprintf(stderr, "schedscope: %s: out of memory for --check-invariants\n", r->path);
-		return 2;
-	}
+	if (r->o.check_invariants)
+		sched_set_invariant_check(r->e, invariant_violated, (void *)r->path);
 	run_stats_init(&r->rs, &r->f, r->from, r->to, r->o.check);
 	r->plog = (struct period_log){ NULL, r->f.task_names };
 	if (r->o.rewind_check || r->o.brk) {
@@ -353,7 +351,7 @@ static int run_setup(struct run *r)
 }
 
 /* --trace as Perfetto JSON, side B in the same file on the same time axis. */
-static int open_perfetto(struct run *r)
+static void open_perfetto(struct run *r)
 {
 	struct trace_perfetto_opts po;
 
@@ -362,16 +360,9 @@ static int open_perfetto(struct run *r)
 	po.to = r->o.trace_to;
 	po.tasks = r->o.trace_tasks;
 	r->pw = trace_perfetto_open(r->tf.f, &po);
-	if (!r->pw) {
-		fprintf(stderr, "schedscope: %s: out of memory\n", r->o.trace);
-		return 2;
-	}
 	run_listen(r, trace_perfetto_event, r->pw);
-	if (r->vs && run_vs_trace(r->vs, r->pw, &po)) {
-		fprintf(stderr, "schedscope: %s: out of memory\n", r->o.trace);
-		return 2;
-	}
-	return 0;
+	if (r->vs)
+		run_vs_trace(r->vs, r->pw, &po);
 }
 
 /* --periods and --trace, after every check; 2 (printed) on error. */
@@ -389,8 +380,10 @@ static int run_open_outputs(struct run *r)
 		return 0;
 	if (outfile_open(&r->tf, r->o.trace))
 		return 2;
-	if (trace_perfetto_wanted(r->o.trace))
-		return open_perfetto(r);
+	if (trace_perfetto_wanted(r->o.trace)) {
+		open_perfetto(r);
+		return 0;
+	}
 
 	struct trace_ftrace_opts to_opts;
 

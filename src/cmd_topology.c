@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "src/format/host_topology.h"
 #include "src/base/json.h"
+#include "src/base/mem.h"
 #include "src/format/lex.h"
 #include "src/format/topology_file.h"
 
@@ -349,11 +350,7 @@ static int load(int nargs, char **args, struct sched_topology *t)
 		size_t len = 0;
 		for (int i = 0; i < nargs; i++)
 			len += strlen(args[i]) + 1;
-		char *text = malloc(len + 1);
-		if (!text) {
-			fprintf(stderr, "schedscope: out of memory\n");
-			return 2;
-		}
+		char *text = xmalloc(len + 1);
 		text[0] = 0;
 		for (int i = 0; i < nargs; i++) {
 			strcat(text, args[i]);

@@ -225,10 +225,7 @@ static int view_print(struct ui *ui, const struct view_opts *o)
 {
 	struct cellbuf cb;
 
-	if (cb_init(&cb, o->w, o->h)) {
-		fprintf(stderr, "schedscope: out of memory\n");
-		return 2;
-	}
+	cb_init(&cb, o->w, o->h);
 	ui_draw_frame(ui, &cb);
 	if (!strcmp(o->format, "ansi"))
 		cb_write_ansi(&cb, stdout, o->s.colors);

@@ -27,8 +27,7 @@ static void stats_for(struct run_vs *vs, int side, const struct scenario_file *f
 		const struct diff_expect *d = i ? &vs->a->diff_expect[i - 1] : NULL;
 		bool own = d && d->has_window;
 
-		if (stats_init_scenario(&vs->st[side][i], &f->sc, own ? d->from : from, own ? d->to : to) < 0)
-			oom_exit("statistics", sizeof(struct task_stats) * (size_t)f->sc.nr_tasks);
+		stats_init_scenario(&vs->st[side][i], &f->sc, own ? d->from : from, own ? d->to : to);
 	}
 }
 
@@ -86,7 +85,7 @@ void run_vs_event_a(void *ctx, const struct sched_event *ev)
 		stats_event(&vs->st[0][i], ev);
 }
 
-int run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace_perfetto_opts *ao)
+void run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace_perfetto_opts *ao)
 {
 	struct trace_perfetto_opts po;
 
@@ -98,10 +97,7 @@ int run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace
 	po.pid_offset = TRACE_PERFETTO_SIDE_B_OFFSET;
 	po.label = vs->label[1];
 	vs->pw = trace_perfetto_open(NULL, &po);
-	if (!vs->pw)
-		return -1;
 	sched_add_listener(vs->e, trace_perfetto_event, vs->pw);
-	return 0;
 }
 
 void run_vs_run(struct run_vs *vs, u64 end, u64 a_now)

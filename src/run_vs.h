@@ -25,8 +25,8 @@ int run_vs_start(struct run_vs **out, const char *a_path, const struct cli_sets 
 const char *run_vs_label(const struct run_vs *vs, int side);
 /* A's events, for the difference: a sched_event_fn on A's engine or history. */
 void run_vs_event_a(void *vs, const struct sched_event *ev);
-/* Write B into a's Perfetto document (run_vs_close_trace() before a is closed). -1 out of memory. */
-int run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace_perfetto_opts *ao);
+/* Write B into a's Perfetto document (run_vs_close_trace() before a is closed). */
+void run_vs_trace(struct run_vs *vs, struct trace_perfetto *a, const struct trace_perfetto_opts *ao);
 /*
  * Run B to `end` (where A stopped, after a Ctrl-C) and close both sides'
  * statistics (A's at a_now). A Ctrl-C while B runs stops it there.

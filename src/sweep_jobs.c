@@ -120,11 +120,7 @@ static void finish(struct sweep_results *r, struct worker *w)
 static int drain(struct worker *w)
 {
 	for (;;) {
-		if (w->len == w->cap) {
-			size_t cap = w->cap ? w->cap * 2 : 65536;
-			w->buf = xrealloc(w->buf, cap);
-			w->cap = cap;
-		}
+		w->buf = xgrow(w->buf, &w->cap, w->len, 1, 65536);
 		ssize_t n = read(w->fd, w->buf + w->len, w->cap - w->len);
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -6,9 +6,10 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "src/base/mem.h"
 #include "cellbuf.h"
 
-int cb_init(struct cellbuf *cb, int w, int h)
+void cb_init(struct cellbuf *cb, int w, int h)
 {
 	if (w < 0)
 		w = 0;
@@ -16,13 +17,8 @@ int cb_init(struct cellbuf *cb, int w, int h)
 		h = 0;
 	cb->w = w;
 	cb->h = h;
-	cb->cell = calloc((size_t)w * (size_t)h + 1, sizeof(*cb->cell));
-	if (!cb->cell) {
-		cb->w = cb->h = 0;
-		return -1;
-	}
+	cb->cell = xcalloc((size_t)w * (size_t)h + 1, sizeof(*cb->cell));
 	cb_clear(cb);
-	return 0;
 }
 
 void cb_free(struct cellbuf *cb)
@@ -243,18 +239,14 @@ int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const
 	if (n < 0)
 		return 0;
 	if ((size_t)n >= sizeof(small)) {
-		buf = malloc((size_t)n + 1);
-		if (!buf)
-			return 0;
+		buf = xmalloc((size_t)n + 1);
 		va_start(ap, fmt);
 		vsnprintf(buf, (size_t)n + 1, fmt, ap);
 		va_end(ap);
 	}
 	if ((size_t)n >= ARRAY_SIZE(cps_small)) {
-		cps = malloc((size_t)(n + 1) * sizeof(*cps));
-		ws = malloc((size_t)n + 1);
-		if (!cps || !ws)
-			goto out;
+		cps = xmalloc((size_t)(n + 1) * sizeof(*cps));
+		ws = xmalloc((size_t)n + 1);
 	}
 	/* the characters and their widths, as far as the word that does not fit */
 	for (const unsigned char *p = (const unsigned char *)buf;
@@ -296,7 +288,6 @@ int cb_print(struct cellbuf *cb, int x, int y, int max_w, struct style st, const
 		put_w(cb, x + used++, y, ' ', 1, st);
 	if (keep < len)
 		put_w(cb, x + used++, y, 0x2026, 1, st); /* … */
-out:
 	if (cps != cps_small)
 		free(cps);
 	if (ws != ws_small)
@@ -384,10 +375,8 @@ const char *cb_row(const struct cellbuf *cb, int y, char *buf, size_t len)
 void cb_write_text(const struct cellbuf *cb, FILE *f)
 {
 	size_t len = (size_t)cb->w * 4 + 1;
-	char *buf = malloc(len);
+	char *buf = xmalloc(len);
 
-	if (!buf)
-		return;
 	for (int y = 0; y < cb->h; y++)
 		fprintf(f, "%s\n", cb_row(cb, y, buf, len));
 	free(buf);

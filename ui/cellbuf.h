@@ -48,7 +48,7 @@ struct cellbuf {
 	struct cell *cell;	/* [w * h], row-major */
 };
 
-int cb_init(struct cellbuf *cb, int w, int h);
+void cb_init(struct cellbuf *cb, int w, int h);
 void cb_free(struct cellbuf *cb);
 void cb_clear(struct cellbuf *cb);
 /* Out-of-range writes are clipped, never an error. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "src/base/path.h"
 #include "src/format/breakpoint.h"
 #include "src/format/command.h"
@@ -1277,9 +1278,7 @@ int ui_command_file(struct ui *ui, const char *path)
 		ui_error(ui, "%s", err);
 		return -1;
 	}
-	char *z = malloc(len + 1);
-	if (!z)
-		abort();
+	char *z = xmalloc(len + 1);
 	memcpy(z, text, len);
 	z[len] = 0;
 	free(text);

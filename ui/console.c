@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "src/base/mem.h"
 #include "src/format/breakpoint.h"
 
 /*
@@ -210,7 +211,7 @@ static char *generator(const char *text, int state)
 			return NULL;
 		c->gen_idx++;
 		if (!strncmp(s, text, len))
-			return strdup(s);
+			return xstrdup(s);
 	}
 }
 

@@ -29,8 +29,7 @@ static struct metrics *side_metrics(const struct ui_run *run, u64 from, u64 to)
 	u64 n = MIN(sched_nr_events(run->e), history_nr_logged(run->h)), now = sched_now(run->e);
 	struct stats st;
 
-	if (stats_init_scenario(&st, &run->f->sc, from, to ? to : UINT64_MAX) < 0)
-		oom_exit("the diff strip's statistics", sizeof(st));
+	stats_init_scenario(&st, &run->f->sc, from, to ? to : UINT64_MAX);
 	for (u64 s = 0; s < n; s++)
 		stats_event(&st, history_event(run->h, s));
 	stats_finish(&st, now);

@@ -176,8 +176,7 @@ static bool help_find(struct pane *pn, int dir)
 	char text[1024];
 	bool found = false;
 
-	if (cb_init(&all, w, total))
-		return false;
+	cb_init(&all, w, total);
 	help_lines(pn->ui, &all, (struct rect){ 0, 0, w, total }, 0);
 	for (int y = pn->help_top + dir; y >= 0 && y < total && !found; y += dir) {
 		if (search_match(cb_row(&all, y, text, sizeof(text)), pn->search)) {

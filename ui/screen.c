@@ -243,8 +243,7 @@ void screen_blit(const struct cellbuf *cb, int cx, int cy)
 		return;
 	if (!prev.cell || prev.w != cb->w || prev.h != cb->h) {
 		cb_free(&prev);
-		if (cb_init(&prev, cb->w, cb->h))
-			return;
+		cb_init(&prev, cb->w, cb->h);
 		for (int i = 0; i < prev.w * prev.h; i++)
 			prev.cell[i].ch = 0xffffffffu;	/* differs from everything */
 		clearok(curscr, TRUE);

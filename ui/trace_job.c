@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/base/mem.h"
 #include "src/trace/trace_log.h"
 #include "commands.h"
 #include "trace_job.h"
@@ -46,23 +47,17 @@ int ui_trace_start(struct ui *ui, struct ui_run *run, const char *path, u64 from
 		if (ui->message_is_error)
 			return -1;
 	}
-	j = calloc(1, sizeof(*j));
-	if (!j) {
-		ui_error(ui, "trace: out of memory");
-		return -1;
-	}
+	j = xcalloc(1, sizeof(*j));
 	ui->trace = j;
 	snprintf(j->path, sizeof(j->path), "%s", path);
 	j->until = to ? MIN(to - 1, sched_now(run->e)) : sched_now(run->e);
 	j->e = sched_engine_create(&run->f->sc, err, sizeof(err));
-	j->h = j->e ? history_create(j->e, history_min_budget(j->e)) : NULL;
-	if (!j->h) {
-		if (j->e)
-			snprintf(err, sizeof(err), "out of memory");
+	if (!j->e) {
 		job_free(ui);
 		ui_error(ui, "trace: %s", err);
 		return -1;
 	}
+	j->h = history_create(j->e, history_min_budget(j->e));
 	history_copy_branch(j->h, run->h, history_current_branch(run->h));
 	j->ts = trace_stream_open(path, j->e, from, to, err, sizeof(err));
 	if (!j->ts) {

@@ -63,12 +63,6 @@ int ui_run_setup(struct ui_run *run, const struct scenario_file *f, size_t budge
 		return -1;
 	}
 	run->h = history_create(run->e, budget);
-	if (!run->h) {
-		snprintf(err, errlen, "out of memory for the history");
-		sched_engine_destroy(run->e);
-		run->e = NULL;
-		return -1;
-	}
 	history_add_listener(run->h, note_listener, run);
 	cpu_history_init(&run->cpu_hist, run->e);
 	history_add_listener(run->h, cpu_history_event, &run->cpu_hist);

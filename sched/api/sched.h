@@ -29,9 +29,9 @@ void sched_engine_destroy(struct sched_engine *e);
  * Valid while the engine lives. */
 const char *sched_text(const struct sched_engine *e, u32 id);
 
-/* The program's out-of-memory policy, for the engine's allocations after
- * creation (the history's log and checkpoints), which have no caller to
- * return an error to. Until one is set the engine aborts. Process-wide. */
+/* The program's out-of-memory policy, for every allocation the engine makes
+ * (sched/alloc.c): fn does not return. Until one is set the engine prints
+ * what it could not have and aborts. Process-wide. */
 void sched_set_oom_handler(void (*fn)(const char *what, size_t size));
 
 /* Listeners are called in the order they were added; at most 8. */
@@ -48,7 +48,7 @@ bool sched_dl_params_valid(u64 runtime, u64 deadline, u64 period);
  * sched_rt_period_us of every CPU's capacity, counted as if all lived at
  * once, then each `set policy` action (sorted by time) in turn. 1 with the
  * index of the first task or action that does not fit in *bad_task or
- * *bad_action (the other -1); 0 when all fit; -1 out of memory. */
+ * *bad_action (the other -1); 0 when all fit. */
 int sched_dl_admission_check(const struct sched_scenario *sc, int *bad_task, int *bad_action);
 
 /* ---- driving ---- */
@@ -75,10 +75,9 @@ int sched_apply_command(struct sched_engine *e, const struct sched_command *c,
  * checked after every step and command, as the kernel's SCHED_WARN_ON
  * checks would; a violation is passed to fn as "invariant NAME violated on
  * CPU N at T ns: ..." and then aborts. NULL turns them off (the default).
- * -1 when out of memory.
  */
 typedef void (*sched_invariant_fn)(void *ctx, const char *msg);
-int sched_set_invariant_check(struct sched_engine *e, sched_invariant_fn fn, void *ctx);
+void sched_set_invariant_check(struct sched_engine *e, sched_invariant_fn fn, void *ctx);
 
 /* ---- checkpoints: the whole mutable state is one arena ---- */
 

@@ -102,13 +102,15 @@ static struct period_thread *thread_get(struct period_log *l, const char *name)
 
 static void add_row(struct period_thread *t, const double *v)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		for (int c = 0; c < NR_PERIOD_COLS; c++)
-			t->col[c] = xrealloc(t->col[c], t->cap * sizeof(*t->col[c]));
-	}
-	for (int c = 0; c < NR_PERIOD_COLS; c++)
+	size_t cap = t->cap;
+
+	/* the columns share one capacity: each grows from it alike */
+	for (int c = 0; c < NR_PERIOD_COLS; c++) {
+		cap = t->cap;
+		t->col[c] = xgrow(t->col[c], &cap, t->n, sizeof(*t->col[c]), 256);
 		t->col[c][t->n] = v[c];
+	}
+	t->cap = cap;
 	t->n++;
 }
 
@@ -187,9 +189,7 @@ double period_quantile(const struct period_thread *t, enum period_col c, double 
 
 	if (!t || !t->n)
 		return NAN;
-	v = malloc(t->n * sizeof(*v));
-	if (!v)
-		return NAN;
+	v = xmalloc(t->n * sizeof(*v));
 	memcpy(v, t->col[c], t->n * sizeof(*v));
 	qsort(v, t->n, sizeof(*v), cmp_double);
 	/* nearest rank: the smallest value with at least q of the lines at or below it */

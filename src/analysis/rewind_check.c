@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/base/mem.h"
 #include "rewind_check.h"
 
 static u64 wall_ns(void)
@@ -50,8 +51,8 @@ void rewind_check(struct sched_history *h, u64 end, int n, u64 seed, struct rewi
 {
 	struct sched_engine *e = history_engine(h);
 	size_t size = sched_state_size(e);
-	void *final = malloc(size), *again = malloc(size);
-	u64 *lat = calloc((size_t)n + 1, sizeof(*lat));
+	void *final = xmalloc(size), *again = xmalloc(size);
+	u64 *lat = xcalloc((size_t)n + 1, sizeof(*lat));
 	u64 x = seed * 2654435761u + 1, before = history_mismatches(h);
 
 	memset(r, 0, sizeof(*r));

@@ -16,8 +16,7 @@ void run_stats_init(struct run_stats *rs, const struct scenario_file *f, u64 fro
 		const struct expect *x = i ? &f->expect[i - 1] : NULL;
 		bool own = x && x->has_window;
 
-		if (stats_init_scenario(&rs->st[i], &f->sc, own ? x->from : from, own ? x->to : to) < 0)
-			oom_exit("statistics", sizeof(struct task_stats) * (size_t)f->sc.nr_tasks);
+		stats_init_scenario(&rs->st[i], &f->sc, own ? x->from : from, own ? x->to : to);
 	}
 }
 

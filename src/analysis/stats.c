@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sched/api/scenario.h"
+#include "src/base/mem.h"
 #include "src/format/expect.h"
 #include "stats.h"
 
@@ -24,14 +25,8 @@ int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to)
 	memset(st, 0, sizeof(*st));
 	if (nr_tasks < 0 || nr_cpus < 0 || from > to)
 		return -1;
-
-	/* calloc(0) may return NULL; one spare element keeps NULL meaning failure. */
-	st->task = calloc((size_t)nr_tasks + 1, sizeof(*st->task));
-	st->cpu = calloc((size_t)nr_cpus + 1, sizeof(*st->cpu));
-	if (!st->task || !st->cpu) {
-		stats_free(st);
-		return -1;
-	}
+	st->task = xcalloc((size_t)nr_tasks, sizeof(*st->task));
+	st->cpu = xcalloc((size_t)nr_cpus, sizeof(*st->cpu));
 	st->nr_tasks = nr_tasks;
 	st->nr_cpus = nr_cpus;
 	st->from = from;
@@ -46,17 +41,16 @@ int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to)
 	return 0;
 }
 
-int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to)
+void stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to)
 {
 	int nr = sc->nr_groups ? sc->nr_groups : 1;
 
+	/* a scenario's counts are sane and its windows were checked where they were parsed */
 	if (stats_init(st, sc->nr_tasks, sc->topo->nr_cpus, from, to) < 0)
-		return -1;
-	st->group = calloc((size_t)nr, sizeof(*st->group));
-	st->group_name = calloc((size_t)nr, sizeof(*st->group_name));
-	st->task_group = calloc((size_t)sc->nr_tasks + 1, sizeof(*st->task_group));
-	if (!st->group || !st->group_name || !st->task_group)
-		return -1;
+		abort();
+	st->group = xcalloc((size_t)nr, sizeof(*st->group));
+	st->group_name = xcalloc((size_t)nr, sizeof(*st->group_name));
+	st->task_group = xcalloc((size_t)sc->nr_tasks, sizeof(*st->task_group));
 	st->nr_groups = nr;
 	for (int g = 0; g < nr; g++) {
 		st->group[g].parent = g ? sc->group[g].parent : -1;
@@ -69,7 +63,6 @@ int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 f
 		for (int k = 0; prog && k < prog->nr_insns && !st->task[i].logs; k++)
 			st->task[i].logs = prog->insn[k].op == PROG_LOG;
 	}
-	return 0;
 }
 
 void stats_free(struct stats *st)

@@ -147,10 +147,11 @@ struct stats {
 	void *period_ctx;
 };
 
+/* -1 for negative counts or a window that ends before it starts. */
 int stats_init(struct stats *st, int nr_tasks, int nr_cpus, u64 from, u64 to);
 struct sched_scenario;
 /* stats_init() plus group accounting: the groups' parents and each task's starting group. */
-int stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to);
+void stats_init_scenario(struct stats *st, const struct sched_scenario *sc, u64 from, u64 to);
 void stats_free(struct stats *st);
 /* A sched_event_fn: feed every event of the stream, in order. */
 void stats_event(void *st, const struct sched_event *ev);

@@ -47,7 +47,7 @@ int sweep_plan_add_scenario(struct sweep_plan *p, const char *path, const int *n
 	struct sweep_scenario *s;
 	long long cells = 1;
 
-	p->scen = xrealloc(p->scen, ((size_t)p->nr_scenarios + 1) * sizeof(*p->scen));
+	XGROW(p->scen, p->cap_scenarios, p->nr_scenarios);
 	s = &p->scen[p->nr_scenarios++]; /* from here sweep_plan_free() owns it */
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);

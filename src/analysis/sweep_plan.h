@@ -46,6 +46,7 @@ struct sweep_scenario {
 
 struct sweep_plan {
 	int nr_scenarios;
+	size_t cap_scenarios;
 	struct sweep_scenario *scen;
 	int nr_axes;
 	struct sweep_axis axis[SWEEP_MAX_AXES]; /* the seed axis, if any, last */

@@ -16,7 +16,7 @@ static struct sweep_vrow *vrow(struct sweep_variant *v, const struct sweep_row *
 			return &v->row[i];
 	struct sweep_vrow *nr;
 
-	v->row = xrealloc(v->row, ((size_t)v->nr_rows + 1) * sizeof(*nr));
+	XGROW(v->row, v->cap_rows, v->nr_rows);
 	nr = &v->row[v->nr_rows++];
 	memset(nr, 0, sizeof(*nr));
 	snprintf(nr->name, sizeof(nr->name), "%s", r->name);
@@ -114,6 +114,7 @@ void sweep_variants(const struct sweep_results *r, struct sweep_variant **out, i
 {
 	const struct sweep_plan *p = &r->plan;
 	struct sweep_variant *v = NULL;
+	size_t cap = 0;
 	int nv = 0;
 
 	for (int s = 0; s < p->nr_scenarios; s++) {
@@ -127,7 +128,7 @@ void sweep_variants(const struct sweep_results *r, struct sweep_variant **out, i
 				any |= r->have[c];
 			if (!any)
 				continue;
-			v = xrealloc(v, ((size_t)nv + 1) * sizeof(*v));
+			XGROW(v, cap, nv);
 			struct sweep_variant *w = &v[nv++];
 			memset(w, 0, sizeof(*w));
 			w->scen = s;
@@ -423,13 +424,14 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 	const struct sweep_plan *p = &r->plan;
 	int ta = axis_of(p, SWEEP_TOPOLOGY), ka = axis_of(p, SWEEP_KERNEL);
 	const char **col = NULL;
+	size_t cap_col = 0;
 	int ncol = 0, width = 24;
 
 	/* the columns: every topology value, in the order they first appear, `own` first */
 	for (int s = 0; s < p->nr_scenarios && ta >= 0; s++)
 		for (int v = 0; v < p->scen[s].nr_values[ta] && !ncol; v++)
 			if (!strcmp(p->scen[s].value[ta][v], SWEEP_OWN)) {
-				col = xmalloc(sizeof(*col));
+				XGROW(col, cap_col, ncol);
 				col[ncol++] = SWEEP_OWN;
 			}
 	for (int s = 0; s < p->nr_scenarios; s++) {
@@ -443,7 +445,7 @@ void sweep_matrix_text(FILE *out, const struct sweep_results *r)
 				seen = !strcmp(col[c], name);
 			if (seen)
 				continue;
-			col = xrealloc(col, ((size_t)ncol + 1) * sizeof(*col));
+			XGROW(col, cap_col, ncol);
 			col[ncol++] = name;
 		}
 		width = MAX(width, (int)strlen(p->scen[s].label) + 8);

@@ -40,6 +40,7 @@ struct sweep_variant {
 	char label[256];	  /* the swept values, seed left out */
 	int count[NR_CELL_STATUS];
 	int nr_rows;
+	size_t cap_rows;
 	struct sweep_vrow *row;
 };
 

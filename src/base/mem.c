@@ -47,6 +47,16 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *p;
+
+	n = strnlen(s, n);
+	p = memcpy(xmalloc(n + 1), s, n);
+	p[n] = '\0';
+	return p;
+}
+
 void *xgrow(void *arr, size_t *cap, size_t need, size_t size, size_t first)
 {
 	size_t n = *cap ? *cap : first;

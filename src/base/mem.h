@@ -13,6 +13,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/* The first n bytes of s (fewer at a NUL), terminated. */
+char *xstrndup(const char *s, size_t n);
 /* Prints "schedscope: out of memory (SIZE bytes for WHAT)" and exits 2. */
 void __attribute__((noreturn)) oom_exit(const char *what, size_t size);
 /* Also the engine's policy (sched_set_oom_handler()). */

@@ -93,8 +93,10 @@ struct breakpoint {
 
 	u64 *bits;			/* task bitmaps, `words` each */
 	int nr_bits;			/* words used */
+	size_t cap_bits;
 	struct cpumask *masks;
 	int nr_masks;
+	size_t cap_masks;
 
 	/* wakeup latency tracker, indexed by pid (has_latency only) */
 	u64 *woken_at;
@@ -168,7 +170,7 @@ static s32 new_pattern_set(struct parser *p, const struct token *kv, const char 
 	else
 		span_copy(v, pat, MAX_PATTERN);
 
-	bp->bits = xrealloc(bp->bits, (size_t)(bp->nr_bits + words) * sizeof(u64));
+	XGROW(bp->bits, bp->cap_bits, bp->nr_bits + words - 1);
 	s32 off = bp->nr_bits;
 	*set = bp->bits + off;
 	memset(*set, 0, (size_t)words * sizeof(u64));
@@ -230,7 +232,7 @@ static s32 parse_cpus(struct parser *p, const struct token *kv)
 
 	if (lex_cpulist(p->lx, &kv->val, bp->nr_cpus, &mask) < 0)
 		return -1;
-	bp->masks = xrealloc(bp->masks, ((size_t)bp->nr_masks + 1) * sizeof(*bp->masks));
+	XGROW(bp->masks, bp->cap_masks, bp->nr_masks);
 	bp->masks[bp->nr_masks] = mask;
 	return bp->nr_masks++;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "irq_parse.h"
 #include "parse_util.h"
 
@@ -92,8 +93,7 @@ int irq_parse(struct lexer *lx, const struct token *dir, int nr_cpus, struct sch
 			continue;
 		if (*n >= MAX_IRQ_SOURCES)
 			return lex_error(lx, &dir->s, "more than %d interrupt and steal sources", MAX_IRQ_SOURCES);
-		if (RESERVE(lx, *out, *cap, *n) < 0)
-			return -1;
+		XGROW(*out, *cap, *n);
 		proto.cpu = cpu;
 		(*out)[(*n)++] = proto;
 	}

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "src/base/mem.h"
 #include "lex.h"
 #include "params.h"
 
@@ -650,18 +651,13 @@ int lex_read_file(const char *path, char **text, size_t *len, char *err, size_t 
 	cap = (size_t)st.st_size + 1;
 	if (cap < 4096)
 		cap = 4096;
-	buf = malloc(cap);
-	if (!buf)
-		goto fail;
+	buf = xmalloc(cap);
 	for (;;) {
 		if (n == cap) {
 			if (cap > LEX_MAX_FILE)
 				goto too_big;
 			cap = MIN(cap * 2, (size_t)LEX_MAX_FILE + 1);
-			char *nb = realloc(buf, cap);
-			if (!nb)
-				goto fail;
-			buf = nb;
+			buf = xrealloc(buf, cap);
 		}
 		ssize_t r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)

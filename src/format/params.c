@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "lex.h"
 #include "params.h"
 
@@ -129,14 +130,10 @@ int params_expand(struct lexer *lx, const struct lex_span *s, struct lex_span *o
 		size_t k = 0;
 
 		if (pass) {
-			t = malloc(sizeof(*t) + len + 1);
-			if (!t)
-				return lex_error(lx, s, "out of memory");
+			t = xmalloc(sizeof(*t) + len + 1);
 			*t = (struct params_text){ ps->texts, len, s->col, 0,
-						   calloc((size_t)refs, sizeof(*t->ref)) };
+						   xcalloc((size_t)refs, sizeof(*t->ref)) };
 			ps->texts = t;
-			if (!t->ref)
-				return lex_error(lx, s, "out of memory");
 		}
 		for (size_t i = 0; i < s->n;) {
 			if (s->p[i] != '$' || i + 1 >= s->n || s->p[i + 1] != '{') {

@@ -3,27 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "parse_util.h"
-
-int out_of_memory(struct lexer *lx, const struct lex_span *at)
-{
-	return lex_error(lx, at, "out of memory");
-}
-
-int reserve(struct lexer *lx, void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 16;
-	void *q = realloc(*p, ncap * size);
-	if (!q) {
-		struct lex_span here = { lx->text, 0, lx->at.line, 1 };
-		return out_of_memory(lx, &here);
-	}
-	*p = q;
-	*cap = ncap;
-	return 0;
-}
 
 static u64 hash(const char *p, size_t n)
 {
@@ -47,13 +28,12 @@ struct map_entry *strmap_find(struct strmap *m, const char *p, size_t n)
 	}
 }
 
-int strmap_add(struct strmap *m, const char *p, size_t n, int value)
+void strmap_add(struct strmap *m, const char *p, size_t n, int value)
 {
 	if (2 * (m->used + 1) > m->size) {
-		struct strmap bigger = { calloc(m->size ? m->size * 2 : 64, sizeof(struct map_entry)),
-					 m->size ? m->size * 2 : 64, 0 };
-		if (!bigger.e)
-			return -1;
+		size_t size = m->size ? m->size * 2 : 64;
+		struct strmap bigger = { xcalloc(size, sizeof(struct map_entry)), size, 0 };
+
 		for (size_t i = 0; i < m->size; i++)
 			if (m->e[i].key)
 				strmap_add(&bigger, m->e[i].key, m->e[i].n, m->e[i].value);
@@ -65,7 +45,6 @@ int strmap_add(struct strmap *m, const char *p, size_t n, int value)
 		i = (i + 1) & (m->size - 1);
 	m->e[i] = (struct map_entry){ p, n, value };
 	m->used++;
-	return 0;
 }
 
 int require_punct(struct lexer *lx, const char *what, const char *after)

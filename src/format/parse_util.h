@@ -12,16 +12,6 @@
 
 #include "lex.h"
 
-/* "out of memory" at a place. Returns -1. */
-int out_of_memory(struct lexer *lx, const struct lex_span *at);
-
-/*
- * Make room for element n of *p, whose capacity is *cap (doubling from 16).
- * Running out of memory is an error at the lexer's current line.
- */
-int reserve(struct lexer *lx, void **p, size_t *cap, size_t n, size_t size);
-#define RESERVE(lx, arr, cap, n) reserve((lx), (void **)&(arr), &(cap), (size_t)(n), sizeof(*(arr)))
-
 /* A string-keyed hash table (open addressing); keys point into the scenario text. */
 struct map_entry {
 	const char *key;
@@ -35,8 +25,8 @@ struct strmap {
 };
 
 struct map_entry *strmap_find(struct strmap *m, const char *p, size_t n);
-/* Add a key the caller has looked up and not found; -1 when out of memory. */
-int strmap_add(struct strmap *m, const char *p, size_t n, int value);
+/* Add a key the caller has looked up and not found. */
+void strmap_add(struct strmap *m, const char *p, size_t n, int value);
 
 /* The next token must be the punctuation `what`: "expected ')' after the durations, got 'x'". */
 int require_punct(struct lexer *lx, const char *what, const char *after);

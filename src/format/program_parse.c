@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "program_parse.h"
 
 #define MAX_PROG_INSNS 65536
@@ -25,21 +26,12 @@ struct compiler {
 	size_t cap_barriers;
 };
 
-static struct sched_program *new_program(struct program_parser *pp, struct lexer *lx,
-					 const struct lex_span *at)
+static struct sched_program *new_program(struct program_parser *pp)
 {
 	struct program_list *l = pp->progs;
-	struct sched_program *p;
 
-	if (RESERVE(lx, l->prog, l->cap, l->nr) < 0)
-		return NULL;
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		out_of_memory(lx, at);
-		return NULL;
-	}
-	l->prog[l->nr++] = p;
-	return p;
+	XGROW(l->prog, l->cap, l->nr);
+	return l->prog[l->nr++] = xcalloc(1, sizeof(struct sched_program));
 }
 
 /* Append an instruction; returns its index or -1. */
@@ -49,8 +41,7 @@ static int emit(struct compiler *c, const struct token *at, enum prog_op op)
 
 	if (p->nr_insns >= MAX_PROG_INSNS)
 		return lex_error(c->lx, &at->s, "program is longer than %d statements", MAX_PROG_INSNS);
-	if (RESERVE(c->lx, p->insn, c->cap, p->nr_insns) < 0)
-		return -1;
+	XGROW(p->insn, c->cap, p->nr_insns);
 	p->insn[p->nr_insns] = (struct prog_insn){ .op = op, .line = at->s.line, .col = at->s.col };
 	return p->nr_insns++;
 }
@@ -168,8 +159,9 @@ static int compile_wake(struct compiler *c, const struct token *kw, int op)
 				 op == PROG_YIELD_TO ? "" : " or pattern");
 	}
 	int i = emit(c, kw, op);
-	if (i < 0 || RESERVE(c->lx, pp->wake, pp->cap_wakes, pp->nr_wakes) < 0)
+	if (i < 0)
 		return -1;
+	XGROW(pp->wake, pp->cap_wakes, pp->nr_wakes);
 	pp->wake[pp->nr_wakes++] = (struct pending_wake){ c->prog, i, t.s };
 	return 0;
 }
@@ -197,9 +189,8 @@ static int sync_object(struct compiler *c, const struct token *kw, enum sched_sy
 	if (pp->nr_sync >= MAX_SYNC_OBJECTS)
 		return lex_error(lx, &t.s, "more than %d mutexes, conditions, barriers and timers",
 				 MAX_SYNC_OBJECTS);
-	if (RESERVE(lx, pp->sync, pp->cap_sync, pp->nr_sync) < 0 ||
-	    strmap_add(&pp->sync_names[kind], t.s.p, t.s.n, pp->nr_sync) < 0)
-		return out_of_memory(lx, &t.s);
+	XGROW(pp->sync, pp->cap_sync, pp->nr_sync);
+	strmap_add(&pp->sync_names[kind], t.s.p, t.s.n, pp->nr_sync);
 	struct sched_sync *o = &pp->sync[pp->nr_sync];
 	*o = (struct sched_sync){ .kind = (u8)kind, .local = -1 };
 	memcpy(o->name, t.s.p, t.s.n);
@@ -212,17 +203,15 @@ static int sync_object(struct compiler *c, const struct token *kw, enum sched_sy
 }
 
 /* Remember each barrier a program uses once, to count the barrier's users. */
-static int note_barrier(struct compiler *c, int b)
+static void note_barrier(struct compiler *c, int b)
 {
 	struct sched_program *p = c->prog;
 
 	for (int i = 0; i < p->nr_barriers; i++)
 		if (p->barrier[i] == b)
-			return 0;
-	if (RESERVE(c->lx, p->barrier, c->cap_barriers, p->nr_barriers) < 0)
-		return -1;
+			return;
+	XGROW(p->barrier, c->cap_barriers, p->nr_barriers);
 	p->barrier[p->nr_barriers++] = b;
-	return 0;
 }
 
 /* lock, unlock, cond_wait, signal, broadcast, suspend, resume, barrier, timer. */
@@ -262,7 +251,7 @@ static int compile_sync(struct compiler *c, const struct token *kw, bool *takes_
 			return -1;
 		c->prog->insn[i].target = m;
 	} else if (stmts[k].op == PROG_BARRIER) {
-		return note_barrier(c, obj);
+		note_barrier(c, obj);
 	} else if (stmts[k].op == PROG_TIMER) {
 		struct token t;
 		u64 period;
@@ -384,7 +373,7 @@ static int compile_seq(struct compiler *c, const struct token *open, bool *takes
 struct sched_program *program_compile(struct program_parser *pp, struct lexer *lx,
 				      const struct token *open, const struct lex_span *where)
 {
-	struct compiler c = { pp, lx, new_program(pp, lx, where), 0, 0, 0 };
+	struct compiler c = { pp, lx, new_program(pp), 0, 0, 0 };
 	bool tt = false;
 
 	if (!c.prog || compile_seq(&c, open, &tt) < 0)
@@ -420,8 +409,7 @@ static int resolve_pattern(struct program_parser *pp, struct lexer *lx, struct s
 			continue;
 		if (sc->nr_wake_list >= MAX_WAKE_TARGETS)
 			return lex_error(lx, &pw->pattern, "wake targets exceed %d in all", MAX_WAKE_TARGETS);
-		if (RESERVE(lx, sc->wake_list, *cap_wake_list, sc->nr_wake_list) < 0)
-			return -1;
+		XGROW(sc->wake_list, *cap_wake_list, sc->nr_wake_list);
 		sc->wake_list[sc->nr_wake_list++] = i;
 	}
 	insn->wake_count = (u32)sc->nr_wake_list - insn->wake_first;
@@ -429,8 +417,7 @@ static int resolve_pattern(struct program_parser *pp, struct lexer *lx, struct s
 		return lex_error(lx, &pw->pattern, "%s '%s': no task matches",
 				 insn->op == PROG_WAKE ? "wake" : insn->op == PROG_FORK ? "fork" : "yield_to",
 				 SNIP(&pw->pattern));
-	if (strmap_add(&pp->wake_patterns, pw->pattern.p, pw->pattern.n, w) < 0)
-		return out_of_memory(lx, &pw->pattern);
+	strmap_add(&pp->wake_patterns, pw->pattern.p, pw->pattern.n, w);
 	return 0;
 }
 

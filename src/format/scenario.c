@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "sched/api/sched.h"
+#include "src/base/mem.h"
 #include "breakpoint.h"
 #include "command.h"
 #include "group_parse.h"
@@ -362,7 +363,6 @@ static int do_param(struct parser *ps, const struct token *dir)
 static int finish_params(struct parser *ps)
 {
 	struct scenario_file *f = ps->f;
-	struct lex_span start = { ps->lx.text, 0, 1, 1 };
 
 	for (int i = 0; ps->ov && i < ps->ov->nr_params; i++) {
 		if (ps->param_given[i])
@@ -382,9 +382,7 @@ static int finish_params(struct parser *ps)
 	}
 	if (!ps->params.n)
 		return 0;
-	f->param = malloc((size_t)ps->params.n * sizeof(*f->param));
-	if (!f->param)
-		return out_of_memory(&ps->lx, &start);
+	f->param = xmalloc((size_t)ps->params.n * sizeof(*f->param));
 	memcpy(f->param, ps->params.p, (size_t)ps->params.n * sizeof(*f->param));
 	f->nr_params = ps->params.n;
 	return 0;
@@ -637,11 +635,10 @@ static int do_program(struct parser *ps, const struct token *dir)
 			return -1;
 		return lex_error(lx, &open.s, "expected '{' after 'program %s'", SNIP(&name.s));
 	}
-	if (!(p = program_compile(&ps->programs, lx, &open, &name.s)) ||
-	    RESERVE(lx, ps->named, ps->cap_named, ps->nr_named) < 0)
+	if (!(p = program_compile(&ps->programs, lx, &open, &name.s)))
 		return -1;
-	if (strmap_add(&ps->prog_names, name.s.p, name.s.n, ps->nr_named) < 0)
-		return out_of_memory(lx, &name.s);
+	XGROW(ps->named, ps->cap_named, ps->nr_named);
+	strmap_add(&ps->prog_names, name.s.p, name.s.n, ps->nr_named);
 	ps->named[ps->nr_named++] = (struct named_prog){ name.s, p };
 	return lex_expect_eol(lx);
 }
@@ -651,18 +648,16 @@ static int do_program(struct parser *ps, const struct token *dir)
 /* ---- group lines ---- */
 
 /* The root group "/" is always entry 0; it takes no attributes. */
-static int ensure_root_group(struct parser *ps, const struct lex_span *at)
+static void ensure_root_group(struct parser *ps)
 {
 	struct sched_scenario *sc = &ps->f->sc;
 
 	if (sc->nr_groups)
-		return 0;
-	if (RESERVE(&ps->lx, sc->group, ps->cap_groups, 0) < 0)
-		return out_of_memory(&ps->lx, at);
+		return;
+	XGROW(sc->group, ps->cap_groups, 0);
 	sc->group[0] = (struct sched_group_spec){ "/", -1, 1024, false, RUNTIME_INF, CFS_PERIOD_DEFAULT,
 						 0, 0 };
 	sc->nr_groups = 1;
-	return 0;
 }
 
 static int do_group(struct parser *ps, const struct token *dir)
@@ -673,8 +668,10 @@ static int do_group(struct parser *ps, const struct token *dir)
 	struct token path, kv;
 	int parent;
 
-	if (value_word(ps, dir, &path) < 0 || ensure_root_group(ps, &path.s) < 0 ||
-	    group_path_check(lx, sc, &path.s, &parent) < 0)
+	if (value_word(ps, dir, &path) < 0)
+		return -1;
+	ensure_root_group(ps);
+	if (group_path_check(lx, sc, &path.s, &parent) < 0)
 		return -1;
 	if (sc->nr_groups >= MAX_GROUPS)
 		return lex_error(lx, &path.s, "more than %d groups", MAX_GROUPS - 1);
@@ -690,8 +687,7 @@ static int do_group(struct parser *ps, const struct token *dir)
 		return -1;
 	if (kv.type != TOK_NEWLINE && kv.type != TOK_EOF)
 		return lex_error(lx, &kv.s, "expected cpu.ATTRIBUTE=VALUE, got '%s'", SNIP(&kv.s));
-	if (RESERVE(lx, sc->group, ps->cap_groups, sc->nr_groups) < 0)
-		return -1;
+	XGROW(sc->group, ps->cap_groups, sc->nr_groups);
 	sc->group[sc->nr_groups++] = g;
 	return 0;
 }
@@ -808,17 +804,15 @@ static int add_tasks(struct parser *ps, const struct token *name, struct task_te
 		return lex_error(&ps->lx, tt->count ? &tt->count_at : &name->s,
 				 "too many tasks: %d more make %d (the limit is %d)", n, sc->nr_tasks + n,
 				 MAX_TASKS);
-	if (RESERVE(&ps->lx, ps->line, ps->cap_lines, ps->nr_lines) < 0 ||
-	    strmap_add(&ps->task_names, name->s.p, name->s.n, ps->nr_lines) < 0)
-		return out_of_memory(&ps->lx, &name->s);
+	XGROW(ps->line, ps->cap_lines, ps->nr_lines);
+	strmap_add(&ps->task_names, name->s.p, name->s.n, ps->nr_lines);
 	ps->line[ps->nr_lines++] = (struct task_line){ sc->nr_tasks, n, tt->has_cpus, tt->cpus,
 						       tt->pa.policy_at };
 
 	tt->spec.has_cpus = tt->has_cpus;
 	tt->spec.line = name->s.line;
 	for (int i = 0; i < n; i++) {
-		if (RESERVE(&ps->lx, sc->task, ps->cap_tasks, sc->nr_tasks) < 0)
-			return -1;
+		XGROW(sc->task, ps->cap_tasks, sc->nr_tasks);
 		struct sched_task_spec *t = &sc->task[sc->nr_tasks++];
 		*t = tt->spec;
 		if (tt->count)
@@ -897,8 +891,7 @@ static int do_at(struct parser *ps, const struct token *dir)
 			return -1;
 		return lex_error(lx, &t.s, "'at %s' needs a command, like 'set nice web.* 5'", SNIP(&v.s));
 	}
-	if (RESERVE(lx, ps->at, ps->cap_ats, ps->nr_ats) < 0)
-		return -1;
+	XGROW(ps->at, ps->cap_ats, ps->nr_ats);
 	ps->at[ps->nr_ats++] = (struct pending_at){ lx->at, lex_eol(lx), time };
 	/* the tokens are read again once every task is known; skip them now */
 	while (lex_next(lx, &t) != TOK_NEWLINE && t.type != TOK_EOF)
@@ -920,11 +913,10 @@ static int do_note(struct parser *ps, const struct token *dir)
 			return -1;
 		return lex_error(lx, &s.s, "'note' needs a \"quoted caption\" after the time");
 	}
-	if (lex_expect_eol(lx) < 0 || RESERVE(lx, sc->note, ps->cap_notes, sc->nr_notes) < 0)
+	if (lex_expect_eol(lx) < 0)
 		return -1;
-	char *text = malloc(s.val.n + 1);
-	if (!text)
-		return out_of_memory(lx, &s.s);
+	XGROW(sc->note, ps->cap_notes, sc->nr_notes);
+	char *text = xmalloc(s.val.n + 1);
 	lex_unquote(&s.val, text);
 	sc->note[sc->nr_notes++] = (struct sched_note){ time, text };
 	return 0;
@@ -940,8 +932,7 @@ static int do_break(struct parser *ps, const struct token *dir)
 			return -1;
 		return lex_error(lx, &t.s, "'break' needs an expression, like 'switch cpu=0'");
 	}
-	if (RESERVE(lx, ps->brk, ps->cap_breaks, ps->nr_breaks) < 0)
-		return -1;
+	XGROW(ps->brk, ps->cap_breaks, ps->nr_breaks);
 	ps->brk[ps->nr_breaks++] = (struct pending_at){ lx->at, lex_eol(lx), 0 };
 	while (lex_next(lx, &t) != TOK_NEWLINE && t.type != TOK_EOF)
 		;
@@ -996,12 +987,8 @@ static int do_vs(struct parser *ps, const struct token *dir)
 		if (scenario_set_as(&scratch, "vs set", text, msg, sizeof(msg)) < 0)
 			return lex_error(lx, &kv.s, "%s", msg);
 	}
-	if (RESERVE(lx, f->vs, ps->cap_vs, f->nr_vs) < 0)
-		return -1;
-	f->vs[f->nr_vs] = (struct scenario_vs){ strndup(kv.s.p, kv.s.n), param, kv.s.line, kv.s.col };
-	if (!f->vs[f->nr_vs].text)
-		return out_of_memory(lx, &kv.s);
-	f->nr_vs++;
+	XGROW(f->vs, ps->cap_vs, f->nr_vs);
+	f->vs[f->nr_vs++] = (struct scenario_vs){ xstrndup(kv.s.p, kv.s.n), param, kv.s.line, kv.s.col };
 	return 0;
 }
 
@@ -1040,8 +1027,7 @@ static int do_expect_diff(struct parser *ps, const struct token *diff)
 		return lex_error(lx, &(struct lex_span){ p, 0, diff->s.line, col0 + col - 1 }, "%s", err);
 	snprintf(d.x.text, sizeof(d.x.text), "%.*s", (int)full, p);
 	lx->at.pos = end;
-	if (RESERVE(lx, f->diff_expect, ps->cap_diff_expects, f->nr_diff_expects) < 0)
-		return -1;
+	XGROW(f->diff_expect, ps->cap_diff_expects, f->nr_diff_expects);
 	f->diff_expect[f->nr_diff_expects++] = d;
 	return 0;
 }
@@ -1056,9 +1042,9 @@ static int do_expect(struct parser *ps, const struct token *dir)
 		lex_next(&ps->lx, &m);
 		return do_expect_diff(ps, &m);
 	}
-	if (value_word(ps, dir, &m) < 0 || expect_parse(&ps->lx, &m, &x) < 0 ||
-	    RESERVE(&ps->lx, f->expect, ps->cap_expects, f->nr_expects) < 0)
+	if (value_word(ps, dir, &m) < 0 || expect_parse(&ps->lx, &m, &x) < 0)
 		return -1;
+	XGROW(f->expect, ps->cap_expects, f->nr_expects);
 	f->expect[f->nr_expects++] = x;
 	return 0;
 }
@@ -1164,12 +1150,8 @@ static int check_deadline_tasks(struct parser *ps)
 						 "affinity with EPERM", ps->f->topo.nr_cpus);
 	}
 	sc->topo = &ps->f->topo;
-	switch (sched_dl_admission_check(sc, &bad, &bad_action)) {
-	case 0:
+	if (!sched_dl_admission_check(sc, &bad, &bad_action))
 		return 0;
-	case -1:
-		return out_of_memory(&ps->lx, &(struct lex_span){ ps->lx.text, 0, 1, 1 });
-	}
 	if (bad >= 0) {
 		const struct task_line *tl = line_of_task(ps, bad);
 		return lex_error(&ps->lx, &tl->policy_at, "SCHED_DEADLINE admission failed at task '%s': "
@@ -1190,11 +1172,8 @@ static int resolve_ats(struct parser *ps)
 {
 	struct sched_scenario *sc = &ps->f->sc;
 	int max = sc->nr_tasks + LEX_MAX_LINE;	/* one per task, or one per word */
-	struct sched_command *cmd = malloc((size_t)max * sizeof(*cmd));
-	struct lex_span where = { ps->lx.text, 0, 1, 1 };
+	struct sched_command *cmd = xmalloc((size_t)max * sizeof(*cmd));
 
-	if (!cmd)
-		return out_of_memory(&ps->lx, &where);
 	for (int i = 0; i < ps->nr_ats; i++) {
 		struct pending_at *a = &ps->at[i];
 		struct lexer sub;
@@ -1205,19 +1184,16 @@ static int resolve_ats(struct parser *ps)
 		lex_join(&ps->lx, &sub);
 		if (ps->lx.failed)
 			break;
-		where = (struct lex_span){ ps->lx.text + a->from.pos, 0, a->from.line,
-					   (u32)(a->from.pos - a->from.bol + 1) };
+		struct lex_span where = { ps->lx.text + a->from.pos, 0, a->from.line,
+					  (u32)(a->from.pos - a->from.bol + 1) };
 		if (sc->nr_actions + n > MAX_ACTIONS) {
 			lex_error(&ps->lx, &where, "more than %d actions in all", MAX_ACTIONS);
 			break;
 		}
 		for (int k = 0; k < n; k++) {
-			if (RESERVE(&ps->lx, sc->action, ps->cap_actions, sc->nr_actions) < 0)
-				break;
+			XGROW(sc->action, ps->cap_actions, sc->nr_actions);
 			sc->action[sc->nr_actions++] = (struct sched_action){ a->time, cmd[k], a->from.line };
 		}
-		if (ps->lx.failed)
-			break;
 	}
 	free(cmd);
 	return ps->lx.failed ? -1 : 0;
@@ -1228,7 +1204,6 @@ static int resolve_breaks(struct parser *ps)
 {
 	struct scenario_file *f = ps->f;
 	struct breakpoint_scope scope;
-	struct lex_span where = { ps->lx.text, 0, 1, 1 };
 
 	scenario_breakpoint_scope(f, &scope);
 	for (int i = 0; i < ps->nr_breaks && !ps->lx.failed; i++) {
@@ -1242,36 +1217,27 @@ static int resolve_breaks(struct parser *ps)
 		if (!bp)
 			break;
 		breakpoint_free(bp);
-		if (RESERVE(&ps->lx, f->brk, ps->cap_brk, f->nr_breaks) < 0)
-			break;
+		XGROW(f->brk, ps->cap_brk, f->nr_breaks);
 		struct lex_span line = { ps->lx.text + b->from.pos, b->end - b->from.pos, b->from.line,
 					 (u32)(b->from.pos - b->from.bol + 1) };
 		if (ps->params.n && params_expand(&ps->lx, &line, &line) < 0)
 			break;
-		f->brk[f->nr_breaks].text = strndup(line.p, line.n);
-		f->brk[f->nr_breaks].line = b->from.line;
-		if (!f->brk[f->nr_breaks++].text)
-			out_of_memory(&ps->lx, &where);
+		f->brk[f->nr_breaks].text = xstrndup(line.p, line.n);
+		f->brk[f->nr_breaks++].line = b->from.line;
 	}
 	return ps->lx.failed ? -1 : 0;
 }
 
-static int list_task_names(struct parser *ps)
+static void list_task_names(struct parser *ps)
 {
 	struct scenario_file *f = ps->f;
-	struct lex_span where = { ps->lx.text, 0, 1, 1 };
 
-	f->task_names = malloc(((size_t)f->sc.nr_tasks + 1) * sizeof(*f->task_names));
-	if (!f->task_names)
-		return out_of_memory(&ps->lx, &where);
+	f->task_names = xmalloc(((size_t)f->sc.nr_tasks + 1) * sizeof(*f->task_names));
 	for (int i = 0; i < f->sc.nr_tasks; i++)
 		f->task_names[i] = f->sc.task[i].name;
-	f->group_names = malloc(((size_t)f->sc.nr_groups + 1) * sizeof(*f->group_names));
-	if (!f->group_names)
-		return out_of_memory(&ps->lx, &where);
+	f->group_names = xmalloc(((size_t)f->sc.nr_groups + 1) * sizeof(*f->group_names));
 	for (int g = 0; g < f->sc.nr_groups; g++)
 		f->group_names[g] = f->sc.group[g].path;
-	return 0;
 }
 
 void scenario_breakpoint_scope(const struct scenario_file *f, struct breakpoint_scope *out)
@@ -1295,21 +1261,15 @@ static int cmp_key(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static int sort_by_time(struct parser *ps, void *base, size_t n, size_t size, size_t time_offset)
+static void sort_by_time(void *base, size_t n, size_t size, size_t time_offset)
 {
-	struct lex_span here = { ps->lx.text, 0, 1, 1 };
 	struct sort_key *k;
 	char *copy;
 
 	if (n < 2)
-		return 0;
-	k = malloc(n * sizeof(*k));
-	copy = malloc(n * size);
-	if (!k || !copy) {
-		free(k);
-		free(copy);
-		return out_of_memory(&ps->lx, &here);
-	}
+		return;
+	k = xmalloc(n * sizeof(*k));
+	copy = xmalloc(n * size);
 	for (size_t i = 0; i < n; i++) {
 		memcpy(&k[i].time, (char *)base + i * size + time_offset, sizeof(u64));
 		k[i].index = i;
@@ -1320,7 +1280,6 @@ static int sort_by_time(struct parser *ps, void *base, size_t n, size_t size, si
 		memcpy((char *)base + i * size, copy + k[i].index * size, size);
 	free(k);
 	free(copy);
-	return 0;
 }
 
 static int finish(struct parser *ps)
@@ -1334,16 +1293,16 @@ static int finish(struct parser *ps)
 		return lex_error(&ps->lx, &start, "missing 'topology' line");
 	if (finish_params(ps) < 0)
 		return -1;
-	if (ensure_root_group(ps, &start) < 0)
-		return -1;
+	ensure_root_group(ps);
 	if (check_cpus(ps) < 0 || program_resolve_wakes(&ps->programs, &ps->lx, sc) < 0 ||
-	    resolve_ats(ps) < 0 || list_task_names(ps) < 0 || resolve_breaks(ps) < 0)
+	    resolve_ats(ps) < 0)
 		return -1;
-	if (sort_by_time(ps, sc->action, (size_t)sc->nr_actions, sizeof(*sc->action),
-			 offsetof(struct sched_action, time)) < 0 ||
-	    sort_by_time(ps, sc->note, (size_t)sc->nr_notes, sizeof(*sc->note),
-			 offsetof(struct sched_note, time)) < 0)
+	list_task_names(ps);
+	if (resolve_breaks(ps) < 0)
 		return -1;
+	sort_by_time(sc->action, (size_t)sc->nr_actions, sizeof(*sc->action),
+		     offsetof(struct sched_action, time));
+	sort_by_time(sc->note, (size_t)sc->nr_notes, sizeof(*sc->note), offsetof(struct sched_note, time));
 
 	if (!f->kernel_given)
 		sc->kernel = f->sched_given && sc->variant == SCHED_VARIANT_CFS ? CFS_DEFAULT_KERNEL : KV_LATEST;
@@ -1388,20 +1347,15 @@ int scenario_parse_with(const char *name, const char *text, size_t len, const st
 	out->sc.duration = DEFAULT_DURATION;
 	out->sc.variant = SCHED_VARIANT_EEVDF;
 	out->sc.kernel = KV_LATEST;
-	ps.own = calloc(1, sizeof(*ps.own));
+	ps.own = xcalloc(1, sizeof(*ps.own));
 	out->owned = ps.own;
-	if (ps.own)
-		ps.programs.progs = &ps.own->progs;
+	ps.programs.progs = &ps.own->progs;
 
 	lex_init(&ps.lx, name, text, len, err, errlen);
 	ps.lx.params = &ps.params;
 	if (ov && ov->nr_params)
-		ps.param_given = calloc((size_t)ov->nr_params, sizeof(bool));
-	if (!ps.own || (ov && ov->nr_params && !ps.param_given)) {
-		struct lex_span start = { text, 0, 1, 1 };
-		out_of_memory(&ps.lx, &start);
-	}
-	if (!ps.lx.failed && len > LEX_MAX_FILE) {
+		ps.param_given = xcalloc((size_t)ov->nr_params, sizeof(bool));
+	if (len > LEX_MAX_FILE) {
 		struct lex_span start = { text, 0, 1, 1 };
 		lex_error(&ps.lx, &start, "file is larger than %u MiB", LEX_MAX_FILE >> 20);
 	}

@@ -83,10 +83,15 @@ static const struct {
 };
 
 /* One `distance` line, kept with the place of each value for messages. */
+struct topo_distance {
+	u32 v;
+	struct lex_span at;
+};
+
 struct topo_row {
 	int n;
-	u32 *v;
-	struct lex_span *at;
+	size_t cap;
+	struct topo_distance *val;
 	struct lex_span where;
 };
 
@@ -128,9 +133,11 @@ struct topo_desc {
 	bool smt_last, have_numbering, have_name;
 	struct lex_span numbering_at, name_at;
 	int nr_rows, nr_caps;
+	size_t cap_rows, cap_caps;
 	struct topo_row *row;
 	struct topo_cap *cap;
 	int nr_cpul;
+	size_t cap_cpul;
 	struct topo_cpuline *cpul;
 	struct lex_span where;	/* for "missing 'packages'" */
 	u64 cost[NR_SCHED_COSTS];
@@ -140,10 +147,8 @@ struct topo_desc {
 
 static void desc_free(struct topo_desc *d)
 {
-	for (int i = 0; i < d->nr_rows; i++) {
-		free(d->row[i].v);
-		free(d->row[i].at);
-	}
+	for (int i = 0; i < d->nr_rows; i++)
+		free(d->row[i].val);
 	free(d->row);
 	free(d->cap);
 	free(d->cpul);
@@ -154,24 +159,6 @@ void topology_free(struct sched_topology *t)
 	free(t->cpu);
 	free(t->distance);
 	memset(t, 0, sizeof(*t));
-}
-
-/* Room for element n: capacities go 8, 16, 32... (implicit in n). */
-static int grow(struct lexer *lx, void **p, int n, size_t size, const struct lex_span *at)
-{
-	size_t cap;
-
-	if (n == 0)
-		cap = 8;
-	else if (n >= 8 && !(n & (n - 1)))
-		cap = (size_t)n * 2;
-	else
-		return 0;
-	void *q = realloc(*p, cap * size);
-	if (!q)
-		return lex_error(lx, at, "out of memory");
-	*p = q;
-	return 0;
 }
 
 static int take_value(struct lexer *lx, const struct token *dir, struct token *v)
@@ -243,25 +230,23 @@ static int parse_distance(struct lexer *lx, struct topo_desc *d, const struct to
 	while (lex_peek(lx, &v) == TOK_WORD) {
 		s64 x;
 		lex_next(lx, &v);
-		if (lex_int(lx, &v.s, "distance", 1, MAX_DISTANCE, &x) < 0 ||
-		    grow(lx, (void **)&r.v, r.n, sizeof(*r.v), &v.s) < 0 ||
-		    grow(lx, (void **)&r.at, r.n, sizeof(*r.at), &v.s) < 0)
+		if (lex_int(lx, &v.s, "distance", 1, MAX_DISTANCE, &x) < 0)
 			goto fail;
-		r.v[r.n] = (u32)x;
-		r.at[r.n++] = v.s;
+		XGROW(r.val, r.cap, r.n);
+		r.val[r.n++] = (struct topo_distance){ (u32)x, v.s };
 	}
 	if (!r.n) {
 		lex_next(lx, &v);
 		lex_error(lx, &v.s, "'distance' needs one value per node");
 		goto fail;
 	}
-	if (lex_expect_eol(lx) < 0 || grow(lx, (void **)&d->row, d->nr_rows, sizeof(*d->row), &dir->s) < 0)
+	if (lex_expect_eol(lx) < 0)
 		goto fail;
+	XGROW(d->row, d->cap_rows, d->nr_rows);
 	d->row[d->nr_rows++] = r;
 	return 0;
 fail:
-	free(r.v);
-	free(r.at);
+	free(r.val);
 	return -1;
 }
 
@@ -287,8 +272,7 @@ static int parse_capacity(struct lexer *lx, struct topo_desc *d, const struct to
 		return -1;
 	c.value = (u32)v;
 	c.value_at = a.s;
-	if (grow(lx, (void **)&d->cap, d->nr_caps, sizeof(*d->cap), &dir->s) < 0)
-		return -1;
+	XGROW(d->cap, d->cap_caps, d->nr_caps);
 	d->cap[d->nr_caps++] = c;
 	return 0;
 }
@@ -362,8 +346,9 @@ static int parse_cpu(struct lexer *lx, struct topo_desc *d, const struct token *
 	for (int k = CK_PACKAGE; k <= CK_CORE; k++)
 		if (!c.given[k])
 			return lex_error(lx, &c.at, "cpu %d needs %s=", c.cpu, cpu_keys[k].name);
-	if (lex_expect_eol(lx) < 0 || grow(lx, (void **)&d->cpul, d->nr_cpul, sizeof(*d->cpul), &dir->s) < 0)
+	if (lex_expect_eol(lx) < 0)
 		return -1;
+	XGROW(d->cpul, d->cap_cpul, d->nr_cpul);
 	if (!c.given[CK_LLC])
 		c.v[CK_LLC] = c.v[CK_PACKAGE];
 	if (!c.given[CK_CLUSTER])
@@ -512,19 +497,23 @@ static int set_distances(struct lexer *lx, const struct topo_desc *d, struct sch
 	for (int i = 0; i < N; i++) {
 		const struct topo_row *r = &d->row[i];
 		if (r->n > N)
-			return lex_error(lx, &r->at[N], "distance line of node %d has %d values for %d nodes",
-					 i, r->n, N);
+			return lex_error(lx, &r->val[N].at,
+					 "distance line of node %d has %d values for %d nodes", i, r->n, N);
 		if (r->n < N)
 			return lex_error(lx, &r->where, "distance line of node %d has %d values for %d nodes",
 					 i, r->n, N);
 		for (int j = 0; j < N; j++) {
-			u32 v = r->v[j];
+			u32 v = r->val[j].v;
 			if (i == j && v != LOCAL_DISTANCE)
-				return lex_error(lx, &r->at[j], "distance of node %d to itself must be %d, "
-						 "not '%s'", i, LOCAL_DISTANCE, SNIP(&r->at[j]));
+				return lex_error(lx, &r->val[j].at,
+						 "distance of node %d to itself must be %d, "
+						 "not '%s'",
+						 i, LOCAL_DISTANCE, SNIP(&r->val[j].at));
 			if (i != j && v <= LOCAL_DISTANCE)
-				return lex_error(lx, &r->at[j], "distance of node %d to node %d must be above "
-						 "%d (local), not '%s'", i, j, LOCAL_DISTANCE, SNIP(&r->at[j]));
+				return lex_error(lx, &r->val[j].at,
+						 "distance of node %d to node %d must be above "
+						 "%d (local), not '%s'",
+						 i, j, LOCAL_DISTANCE, SNIP(&r->val[j].at));
 			t->distance[i * N + j] = v;
 		}
 	}
@@ -556,12 +545,8 @@ static int build_cpus(struct lexer *lx, struct topo_desc *d, struct sched_topolo
 			return lex_error(lx, &d->at[i], "'%s' cannot be used with 'cpu' lines", counts[i].name);
 	if (d->have_numbering)
 		return lex_error(lx, &d->numbering_at, "'numbering' cannot be used with 'cpu' lines");
-	t->cpu = calloc((size_t)n, sizeof(*t->cpu));
-	const struct topo_cpuline **by = calloc((size_t)n, sizeof(*by));
-	if (!t->cpu || !by) {
-		free(by);
-		return lex_error(lx, &d->where, "out of memory");
-	}
+	t->cpu = xcalloc((size_t)n, sizeof(*t->cpu));
+	const struct topo_cpuline **by = xcalloc((size_t)n, sizeof(*by));
 	int r = 0;
 	for (int i = 0; i < n && !r; i++) {
 		const struct topo_cpuline *c = &d->cpul[i];
@@ -603,9 +588,7 @@ static int build_cpus(struct lexer *lx, struct topo_desc *d, struct sched_topolo
 			t->cpu[c->cpu] = (struct sched_topo_cpu){ c->v[CK_PACKAGE], c->v[CK_NODE], c->v[CK_LLC],
 				c->v[CK_CLUSTER], c->v[CK_CORE], c->v[CK_THREAD], (u32)c->v[CK_CAPACITY] };
 		}
-		t->distance = calloc((size_t)nodes * (size_t)nodes, sizeof(*t->distance));
-		if (!t->distance)
-			r = lex_error(lx, &d->where, "out of memory");
+		t->distance = xcalloc((size_t)nodes * (size_t)nodes, sizeof(*t->distance));
 	}
 	free(by);
 	if (r < 0)
@@ -637,10 +620,8 @@ static int build(struct lexer *lx, struct topo_desc *d, struct sched_topology *t
 
 	t->nr_cpus = d->count[TC_PACKAGES] * d->count[TC_CORES] * d->count[TC_THREADS];
 	t->nr_nodes = d->count[TC_NODES];
-	t->cpu = calloc((size_t)t->nr_cpus, sizeof(*t->cpu));
-	t->distance = calloc((size_t)t->nr_nodes * (size_t)t->nr_nodes, sizeof(*t->distance));
-	if (!t->cpu || !t->distance)
-		return lex_error(lx, &d->where, "out of memory");
+	t->cpu = xcalloc((size_t)t->nr_cpus, sizeof(*t->cpu));
+	t->distance = xcalloc((size_t)t->nr_nodes * (size_t)t->nr_nodes, sizeof(*t->distance));
 	snprintf(t->name, sizeof(t->name), "%s", d->name);
 	place_cpus(d, t);
 	if (set_capacities(lx, d, t) < 0 || set_distances(lx, d, t) < 0)

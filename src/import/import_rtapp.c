@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "sched/api/sched.h"
+#include "src/base/mem.h"
 #include "src/format/command.h"
 #include "src/format/group_parse.h"
 #include "src/format/scenario_file.h"
@@ -52,7 +53,7 @@
 /* The input rewritten as strict JSON. */
 struct relaxed {
 	char *text;
-	size_t len, cap;
+	size_t len, cap, cap_src;
 	size_t *src;		/* [len] the input offset each byte came from */
 	size_t *key;		/* [nr_keys] input offset of each key's opening quote */
 	size_t nr_keys, cap_keys;
@@ -93,6 +94,7 @@ struct importer {
 	FILE *groups;		/* `group` lines, each path once, parents first */
 	char (*group)[GROUP_PATH_MAX + 1];
 	int nr_groups;
+	size_t cap_groups;
 };
 
 /* ---- places and messages ---- */
@@ -160,29 +162,18 @@ static void warn(struct importer *im, int key, const char *fmt, ...)
 
 /* ---- rewriting the input as strict JSON ---- */
 
-static int put(struct importer *im, const char *s, size_t n, size_t from)
+static void put(struct importer *im, const char *s, size_t n, size_t from)
 {
 	struct relaxed *r = &im->r;
 
-	if (r->len + n > r->cap) {
-		size_t cap = r->cap ? r->cap : 4096;
-		while (cap < r->len + n)
-			cap *= 2;
-		char *t = realloc(r->text, cap);
-		if (!t)
-			return fail_at(im, from, "out of memory");
-		r->text = t;
-		size_t *src = realloc(r->src, cap * sizeof(*src));
-		if (!src)
-			return fail_at(im, from, "out of memory");
-		r->src = src;
-		r->cap = cap;
-	}
+	if (!n)
+		return;
+	r->text = xgrow(r->text, &r->cap, r->len + n - 1, 1, 4096);
+	r->src = xgrow(r->src, &r->cap_src, r->len + n - 1, sizeof(*r->src), 4096);
 	memcpy(r->text + r->len, s, n);
 	for (size_t i = 0; i < n; i++)
 		r->src[r->len + i] = from;
 	r->len += n;
-	return 0;
 }
 
 /* Past a comment starting at i, or i when there is none; -1 when unterminated. */
@@ -234,23 +225,16 @@ static size_t string_end(const char *s, size_t n, size_t i)
 	return n;
 }
 
-static int put_key(struct importer *im, size_t start, size_t end)
+static void put_key(struct importer *im, size_t start, size_t end)
 {
 	struct relaxed *r = &im->r;
 	char mark[32];
 
-	if (r->nr_keys == r->cap_keys) {
-		size_t cap = r->cap_keys ? r->cap_keys * 2 : 256;
-		size_t *k = realloc(r->key, cap * sizeof(*k));
-		if (!k)
-			return fail_at(im, start, "out of memory");
-		r->key = k;
-		r->cap_keys = cap;
-	}
+	XGROW(r->key, r->cap_keys, r->nr_keys);
 	r->key[r->nr_keys] = start;
 	snprintf(mark, sizeof(mark), "\\u0001%zu\"", r->nr_keys++);
-	if (put(im, im->text + start, end - start, start) < 0 || put(im, mark, strlen(mark), end) < 0)
-		return -1;
+	put(im, im->text + start, end - start, start);
+	put(im, mark, strlen(mark), end);
 	/* workgen's bare "suspend": a key with no value */
 	size_t k = next_token(im->text, im->len, end + 1);
 	if (k >= im->len || im->text[k] == ',' || im->text[k] == '}') {
@@ -258,9 +242,8 @@ static int put_key(struct importer *im, size_t start, size_t end)
 			warn(im, (int)r->nr_keys - 1,
 			     "a key without a value is workgen's syntax, which rt-app "
 			     "itself refuses: read as workgen reads it");
-		return put(im, ":null", 5, end);
+		put(im, ":null", 5, end);
 	}
-	return 0;
 }
 
 static int relax(struct importer *im)
@@ -287,10 +270,9 @@ static int relax(struct importer *im)
 				return fail_at(im, i, "unterminated string");
 			if (want_key) {
 				want_key = false;
-				if (put_key(im, i, end) < 0)
-					return -1;
-			} else if (put(im, s + i, end + 1 - i, i) < 0) {
-				return -1;
+				put_key(im, i, end);
+			} else {
+				put(im, s + i, end + 1 - i, i);
 			}
 			i = end + 1;
 			continue;
@@ -312,8 +294,7 @@ static int relax(struct importer *im)
 			}
 			want_key = depth && stack[depth - 1] == '{';
 		}
-		if (put(im, &c, 1, i) < 0)
-			return -1;
+		put(im, &c, 1, i);
 		i++;
 	}
 	return im->failed ? -1 : 0;
@@ -1091,9 +1072,7 @@ static int collect_tasks(struct importer *im, json_t *tasks, int tkey)
 
 	if (!json_is_object(tasks) || !json_object_size(tasks))
 		return fail(im, tkey, "\"tasks\" needs an object of tasks");
-	im->task = calloc(json_object_size(tasks), sizeof(*im->task));
-	if (!im->task)
-		return fail(im, tkey, "out of memory");
+	im->task = xcalloc(json_object_size(tasks), sizeof(*im->task));
 	json_object_foreach(tasks, k, v) {
 		struct rtask *t = &im->task[im->nr_tasks];
 		int key = key_id(k, t->rtname, sizeof(t->rtname)), ik = key;
@@ -1220,13 +1199,7 @@ static bool add_group(struct importer *im, const char *path)
 			continue;
 		if (im->nr_groups == GROUPS_MAX)
 			return false;
-		if (!(im->nr_groups & (im->nr_groups - 1))) {
-			void *p = realloc(im->group, (size_t)(im->nr_groups ? im->nr_groups * 2 : 1) *
-					  sizeof(*im->group));
-			if (!p)
-				return false;
-			im->group = p;
-		}
+		XGROW(im->group, im->cap_groups, im->nr_groups);
 		strcpy(im->group[im->nr_groups++], prefix);
 		fprintf(im->groups, "group %s\n", prefix);
 	}
@@ -1344,10 +1317,10 @@ static int collapse(struct importer *im, json_t *v)
 	}
 	if (!json_is_object(v))
 		return 0;
-	key = malloc((json_object_size(v) + 1) * sizeof(*key));
+	key = xmalloc((json_object_size(v) + 1) * sizeof(*key));
 	last = json_object();
 	out = json_object();
-	if (!key || !last || !out)
+	if (!last || !out)
 		goto out;
 	/* the last member of each name; each earlier one is a value dropped */
 	json_object_foreach(v, k, m)

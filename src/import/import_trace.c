@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "sched/api/sched.h"
+#include "src/base/mem.h"
 #include "src/format/group_parse.h"
 #include "import_trace.h"
 
@@ -146,6 +147,7 @@ struct importer {
 	int cgroup_root; /* -1: none followed */
 	char (*group)[SCHED_GROUP_PATH_LEN];
 	int nr_groups;
+	size_t cap_groups;
 	struct move {
 		u64 ts;
 		int task, group;
@@ -158,7 +160,6 @@ struct importer {
 	bool started;
 	unsigned line, nr_events, nr_repairs;
 	unsigned kinds[NR_REPAIR_KINDS];
-	bool oom;
 };
 
 /* ---- reporting ---- */
@@ -225,25 +226,19 @@ static size_t map_find(const struct importer *im, int key)
 	return i;
 }
 
-static int map_grow(struct importer *im)
+static void map_grow(struct importer *im)
 {
 	struct slot *old = im->map;
 	size_t n = im->map_size;
 
 	im->map_size = n ? n * 2 : 256;
-	im->map = malloc(im->map_size * sizeof(*im->map));
-	if (!im->map) {
-		im->map = old;
-		im->map_size = n;
-		return -1;
-	}
+	im->map = xmalloc(im->map_size * sizeof(*im->map));
 	for (size_t i = 0; i < im->map_size; i++)
 		im->map[i].idx = -1;
 	for (size_t i = 0; i < n; i++)
 		if (old[i].idx >= 0)
 			im->map[map_find(im, old[i].key)] = old[i];
 	free(old);
-	return 0;
 }
 
 static int task_key(int pid, int cpu)
@@ -268,17 +263,9 @@ static int task_new(struct importer *im, int pid, int cpu, const char *comm)
 	size_t i;
 	int gen = 1, old;
 
-	if ((im->map_used + 1) * 2 > im->map_size && map_grow(im))
-		return im->oom = true, -1;
-	if (im->nr == im->cap) {
-		size_t cap = im->cap ? im->cap * 2 : 64;
-		struct itask *n = realloc(im->t, cap * sizeof(*n));
-
-		if (!n)
-			return im->oom = true, -1;
-		im->t = n;
-		im->cap = cap;
-	}
+	if ((im->map_used + 1) * 2 > im->map_size)
+		map_grow(im);
+	XGROW(im->t, im->cap, im->nr);
 	i = map_find(im, task_key(pid, cpu));
 	old = im->map[i].idx;
 	if (old >= 0)
@@ -350,17 +337,7 @@ static void emit(struct importer *im, struct itask *t, int kind, int arg, u64 ns
 		t->clipped = true;
 		return;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-
-		s = realloc(t->st, cap * sizeof(*s));
-		if (!s) {
-			im->oom = true;
-			return;
-		}
-		t->st = s;
-		t->cap = cap;
-	}
+	XGROW(t->st, t->cap, t->n);
 	s = &t->st[t->n++];
 	s->kind = (u8)kind;
 	s->arg = arg;
@@ -394,22 +371,12 @@ static void dl_job_end(struct itask *t)
 }
 
 /* A deadline task's job began (it was woken): the gaps between activations give its period. */
-static void dl_job_start(struct importer *im, struct itask *t, u64 ts)
+static void dl_job_start(struct itask *t, u64 ts)
 {
 	if (!t->deadline)
 		return;
 	if (t->dl_last_wake && ts > t->dl_last_wake) {
-		if (t->dl_n == t->dl_cap) {
-			size_t cap = t->dl_cap ? t->dl_cap * 2 : 16;
-			u64 *g = realloc(t->dl_gap, cap * sizeof(*g));
-
-			if (!g) {
-				im->oom = true;
-				return;
-			}
-			t->dl_gap = g;
-			t->dl_cap = cap;
-		}
+		XGROW(t->dl_gap, t->dl_cap, t->dl_n);
 		t->dl_gap[t->dl_n++] = ts - t->dl_last_wake;
 	}
 	t->dl_last_wake = ts;
@@ -486,8 +453,7 @@ static int task_reborn(struct importer *im, int i, int cpu, const char *comm, u6
 		end_task(im, t, ts);
 	snprintf(name, sizeof(name), "%s", comm[0] && strcmp(comm, "<...>") ? comm : t->comm);
 	i = task_new(im, t->pid, cpu, name);
-	if (i >= 0)
-		im->t[i].group0 = im->t[i].group = group;
+	im->t[i].group0 = im->t[i].group = group;
 	return i;
 }
 
@@ -522,7 +488,7 @@ static void lost_switch_out(struct importer *im, struct itask *t)
 		flush_run(im, t);
 		dl_job_end(t);
 		emit(im, t, ST_SLEEP, 0, t->woken_at - at);
-		dl_job_start(im, t, t->woken_at);
+		dl_job_start(t, t->woken_at);
 		t->lost_slept++;
 		t->state = TS_RUNNABLE;
 		t->since = t->woken_at;
@@ -547,7 +513,7 @@ static int switch_in(struct importer *im, int i, const char *comm, int cpu, u64 
 		repair(im, R_NO_WAKEUP, "%s-%d switched in without a wakeup: taken as woken by a timer",
 		       t->comm, t->pid);
 		emit(im, t, ST_SLEEP, 0, ts > t->since ? ts - t->since : 0);
-		dl_job_start(im, t, ts);
+		dl_job_start(t, ts);
 		break;
 	case TS_RUNNING:
 		/* still running elsewhere (or here) by the record: that switch-out was lost */
@@ -719,7 +685,7 @@ static void on_wake(struct importer *im, const struct trace_rec *r)
 	t->state = TS_RUNNABLE;
 	t->since = r->ts;
 	set_prio(im, t, r->prio, r->ts);
-	dl_job_start(im, t, r->ts);
+	dl_job_start(t, r->ts);
 }
 
 /* A child is born at ts (fork, or wakeup_new when the fork was not traced), in its parent's group. */
@@ -804,15 +770,7 @@ static int group_intern(struct importer *im, const char *path)
 			       MAX_GROUPS - 1, path);
 			return 0;
 		}
-		if (!(im->nr_groups & (im->nr_groups - 1))) {
-			void *p = realloc(im->group, (size_t)im->nr_groups * 2 * sizeof(*im->group));
-
-			if (!p) {
-				im->oom = true;
-				return 0;
-			}
-			im->group = p;
-		}
+		XGROW(im->group, im->cap_groups, im->nr_groups);
 		snprintf(im->group[g], sizeof(im->group[g]), "%s", prefix);
 		im->nr_groups++;
 	}
@@ -839,17 +797,7 @@ static void on_cgroup(struct importer *im, const struct trace_rec *r)
 	if (!t->n && !t->run && (t->born || t->state == TS_UNSEEN) && (t->born || r->ts == im->t0)) {
 		t->group0 = t->group = g;
 	} else if (g != t->group) {
-		if (im->nr_moves == im->cap_moves) {
-			size_t cap = im->cap_moves ? im->cap_moves * 2 : 16;
-			struct move *m = realloc(im->move, cap * sizeof(*m));
-
-			if (!m) {
-				im->oom = true;
-				return;
-			}
-			im->move = m;
-			im->cap_moves = cap;
-		}
+		XGROW(im->move, im->cap_moves, im->nr_moves);
 		im->move[im->nr_moves++] = (struct move){ r->ts, i, g };
 		t->group = g;
 	}
@@ -1031,8 +979,6 @@ static int read_trace(struct importer *im, const char *text, size_t len, enum tr
 				return -1;
 			on_record(im, &r);
 			im->nr_events++;
-			if (im->oom)
-				return refuse(im, 1, "out of memory");
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -1049,7 +995,6 @@ static int read_trace(struct importer *im, const char *text, size_t len, enum tr
 struct obuf {
 	char *p;
 	size_t n, cap;
-	bool oom;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -1058,32 +1003,17 @@ static void out(struct obuf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (!b->oom && !b->p) {
-		b->cap = 4096;
-		b->p = malloc(b->cap);
-		b->oom = !b->p;
-	}
-	if (b->oom)
-		return;
+	/* room for the terminating NUL, then for what vsnprintf() says the line needs */
+	b->p = xgrow(b->p, &b->cap, b->n, 1, 4096);
 	for (;;) {
 		va_start(ap, fmt);
 		n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
 		va_end(ap);
-		if (n < 0) {
-			b->oom = true;
-			return;
-		}
+		if (n < 0)
+			abort(); /* only wide strings fail to format, and there are none */
 		if ((size_t)n < b->cap - b->n)
 			break;
-		size_t cap = (b->cap + (size_t)n + 1) * 2;
-		char *q = realloc(b->p, cap);
-
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
+		b->p = xgrow(b->p, &b->cap, b->n + (size_t)n, 1, 4096);
 	}
 	b->n += (size_t)n;
 }
@@ -1185,16 +1115,14 @@ static u32 name_hash(const char *s)
  * like another's pid ("a-1" of pid 2 and "a" of pid 1... gen 2), and idle
  * tasks share pid 0. A clash gets "-dN" until it is unique.
  */
-static int unique_names(struct importer *im, char (*names)[48])
+static void unique_names(struct importer *im, char (*names)[48])
 {
 	size_t size = 64;
 	int *set;
 
 	while (size < im->nr * 2)
 		size *= 2;
-	set = malloc(size * sizeof(*set));
-	if (!set)
-		return -1;
+	set = xmalloc(size * sizeof(*set));
 	for (size_t i = 0; i < size; i++)
 		set[i] = -1;
 	for (size_t i = 0; i < im->nr; i++) {
@@ -1218,7 +1146,6 @@ static int unique_names(struct importer *im, char (*names)[48])
 		}
 	}
 	free(set);
-	return 0;
 }
 
 static bool cpus_any(const struct cpumask *m, int nr_cpus)
@@ -1489,25 +1416,20 @@ static void infer_attributes(struct importer *im, int nr_cpus)
 
 static int write_scenario(struct importer *im, enum trace_format fmt, struct obuf *b)
 {
-	char (*names)[48] = calloc(im->nr ? im->nr : 1, sizeof(*names));
+	char(*names)[48] = xcalloc(im->nr, sizeof(*names));
 	u64 span = (im->end > im->tlast ? im->end : im->tlast) - im->t0;
 	/* up to a whole millisecond, at least one */
 	u64 duration = span ? (span + 999999) / 1000000 * 1000000 : 1000000;
 	int nr_cpus = im->header_cpus > im->nr_cpus ? im->header_cpus : im->nr_cpus;
 	unsigned nr_tasks = 0;
 
-	if (!names)
-		return refuse(im, 1, "out of memory");
 	im->nr_cpus = nr_cpus;
 	for (size_t i = 0; i < im->nr; i++) {
 		task_name(&im->t[i], names[i], sizeof(names[i]));
 		im->t[i].written = task_written(im, &im->t[i]);
 		nr_tasks += im->t[i].written;
 	}
-	if (unique_names(im, names)) {
-		free(names);
-		return refuse(im, 1, "out of memory");
-	}
+	unique_names(im, names);
 	im->line = 0; /* what follows is about the whole trace */
 	infer_attributes(im, nr_cpus);
 	out(b, "# Imported by `schedscope import` from %s (%s text):\n", im->name, trace_format_names[fmt]);
@@ -1535,8 +1457,6 @@ static int write_scenario(struct importer *im, enum trace_format fmt, struct obu
 		out(b, " move task %s to %s\n", names[im->move[i].task], im->group[im->move[i].group]);
 	}
 	free(names);
-	if (b->oom)
-		return refuse(im, 1, "out of memory");
 	if (!nr_tasks)
 		return refuse(im, 1, "no task of this trace ran or slept (idle and tracer threads are left out)");
 	if (b->n > MAX_SCENARIO_BYTES)
@@ -1548,32 +1468,23 @@ static int write_scenario(struct importer *im, enum trace_format fmt, struct obu
 int import_trace(const char *name, const char *text, size_t len, enum trace_format fmt,
 		 const struct import_trace_opts *o, char **result, FILE *warn, char *err, size_t errlen)
 {
-	struct importer *im = calloc(1, sizeof(*im));
+	struct importer *im = xcalloc(1, sizeof(*im));
 	struct obuf b = { 0 };
 	int rc;
 
 	*result = NULL;
-	if (!im) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -1;
-	}
 	im->name = name;
 	im->o = o;
 	im->warn = warn;
 	im->err = err;
 	im->errlen = errlen;
-	im->group = malloc(sizeof(*im->group));
-	if (!im->group) {
-		free(im);
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -1;
-	}
+	XGROW(im->group, im->cap_groups, 0);
 	strcpy(im->group[0], "/");
 	im->nr_groups = 1;
 	rc = read_trace(im, text, len, fmt);
 	if (!rc) {
 		finish_tasks(im, im->end > im->tlast ? im->end : im->tlast);
-		rc = im->oom ? refuse(im, 1, "out of memory") : write_scenario(im, fmt, &b);
+		rc = write_scenario(im, fmt, &b);
 	}
 	summary(im);
 	if (rc)

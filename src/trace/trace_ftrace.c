@@ -17,6 +17,7 @@
 
 #include "sched/api/features.h"
 #include "sched/api/scenario.h"
+#include "src/base/mem.h"
 #include "trace_ftrace.h"
 
 /* Kernel releases whose sched tracepoint formats changed. */
@@ -147,10 +148,8 @@ static void write_header(struct trace_ftrace *w)
 struct trace_ftrace *trace_ftrace_open(FILE *f, const struct trace_ftrace_opts *o)
 {
 	int nr_cpus = o->nr_cpus > 0 ? o->nr_cpus : 0;
-	struct trace_ftrace *w = calloc(1, sizeof(*w) + ((size_t)nr_cpus + 1) * sizeof(w->curr[0]));
+	struct trace_ftrace *w = xcalloc(1, sizeof(*w) + ((size_t)nr_cpus + 1) * sizeof(w->curr[0]));
 
-	if (!w)
-		return NULL;
 	w->f = f;
 	w->o = *o;
 	if (!w->o.kernel)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/mem.h"
 #include "src/base/outfile.h"
 #include "trace_log.h"
 
@@ -90,12 +91,8 @@ struct trace_stream {
 struct trace_stream *trace_stream_open(const char *path, struct sched_engine *e, u64 from, u64 to, char *err,
 				       size_t errlen)
 {
-	struct trace_stream *ts = calloc(1, sizeof(*ts));
+	struct trace_stream *ts = xcalloc(1, sizeof(*ts));
 
-	if (!ts) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
 	ts->from = ts->last = from;
 	ts->to = to ? to : UINT64_MAX;
 	if (outfile_open_quiet(&ts->out, path, err, errlen)) {
@@ -114,12 +111,6 @@ struct trace_stream *trace_stream_open(const char *path, struct sched_engine *e,
 
 		trace_ftrace_opts_for(&fo, e);
 		ts->tw = trace_ftrace_open(ts->out.f, &fo);
-	}
-	if (!ts->pw && !ts->tw) {
-		outfile_abort(&ts->out);
-		free(ts);
-		snprintf(err, errlen, "out of memory");
-		return NULL;
 	}
 	return ts;
 }

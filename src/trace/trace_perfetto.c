@@ -63,7 +63,7 @@ struct trace_perfetto {
 	u64 flow_seq, *flows;	  /* flow ids, unique in the document */
 	int nr_cpus;
 	struct cpu_state *cpu;
-	int nr_tasks;		/* slots in task[], indexed by pid */
+	size_t cap_tasks; /* slots in task[], indexed by pid */
 	struct task_state *task;
 	char *globs;		/* o.tasks with ',' turned into NULs */
 	size_t globs_len;
@@ -182,16 +182,11 @@ static struct task_state *task_of(struct trace_perfetto *w, int pid, int cpu)
 {
 	if (pid <= 0 || pid >= TRACE_PERFETTO_CPUS_PID)
 		return NULL;
-	if (pid >= w->nr_tasks) {
-		int n = w->nr_tasks ? w->nr_tasks : 64;
-		struct task_state *t;
+	if ((size_t)pid >= w->cap_tasks) {
+		size_t old = w->cap_tasks;
 
-		while (n <= pid)
-			n *= 2;
-		t = xrealloc(w->task, (size_t)n * sizeof(*t));
-		memset(t + w->nr_tasks, 0, (size_t)(n - w->nr_tasks) * sizeof(*t));
-		w->task = t;
-		w->nr_tasks = n;
+		XGROW(w->task, w->cap_tasks, pid);
+		memset(w->task + old, 0, (w->cap_tasks - old) * sizeof(*w->task));
 	}
 
 	struct task_state *ts = &w->task[pid];
@@ -217,29 +212,21 @@ static struct cpu_state *cpu_of(struct trace_perfetto *w, int cpu)
 
 struct trace_perfetto *trace_perfetto_open(FILE *f, const struct trace_perfetto_opts *o)
 {
-	struct trace_perfetto *w = calloc(1, sizeof(*w));
+	struct trace_perfetto *w = xcalloc(1, sizeof(*w));
 	char name[32], pname[160];
 
-	if (!w)
-		return NULL;
 	w->f = o->share ? o->share->f : f;
 	w->o = *o;
 	w->nr_cpus = o->nr_cpus > 0 ? o->nr_cpus : 0;
 	w->from = o->from;
 	w->to = o->to ? o->to : NO_END;
-	w->cpu = calloc((size_t)w->nr_cpus + 1, sizeof(*w->cpu));
+	w->cpu = xcalloc((size_t)w->nr_cpus + 1, sizeof(*w->cpu));
 	if (o->tasks && *o->tasks) {
 		w->globs_len = strlen(o->tasks) + 1;
-		w->globs = strdup(o->tasks);
-		for (char *p = w->globs; p && *p; p++)
+		w->globs = xstrdup(o->tasks);
+		for (char *p = w->globs; *p; p++)
 			if (*p == ',')
 				*p = '\0';
-	}
-	if (!w->cpu || (o->tasks && *o->tasks && !w->globs)) {
-		free(w->cpu);
-		free(w->globs);
-		free(w);
-		return NULL;
 	}
 	w->o.tasks = NULL;	/* not kept: the caller's string */
 	for (int c = 0; c < w->nr_cpus; c++)
@@ -1009,7 +996,7 @@ int trace_perfetto_close(struct trace_perfetto *w, u64 end)
 		if (cs->curr > 0 && end > cs->since)
 			put_running(w, c, cs->curr, cs->curr_prio, 0, cs->since, end);
 	}
-	for (int pid = 1; pid < w->nr_tasks; pid++) {
+	for (int pid = 1; (size_t)pid < w->cap_tasks; pid++) {
 		struct task_state *ts = &w->task[pid];
 
 		if (ts->waiting && end > ts->waiting_since)

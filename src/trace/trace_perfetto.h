@@ -81,7 +81,7 @@ struct trace_perfetto_opts {
 
 struct trace_perfetto;
 
-/* Write the opening and the CPU metadata to f; NULL when out of memory. */
+/* Write the opening and the CPU metadata to f. */
 struct trace_perfetto *trace_perfetto_open(FILE *f, const struct trace_perfetto_opts *o);
 /* A sched_event_fn. */
 void trace_perfetto_event(void *w, const struct sched_event *ev);

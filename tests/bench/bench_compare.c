@@ -36,10 +36,7 @@ struct side {
 static void side_start(struct side *s, const struct scenario_file *f)
 {
 	s->e = bench_engine_create(&f->sc);
-	if (stats_init_scenario(&s->st, &f->sc, 0, END) < 0) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
+	stats_init_scenario(&s->st, &f->sc, 0, END);
 	sched_add_listener(s->e, stats_event, &s->st);
 }
 

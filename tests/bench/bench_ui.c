@@ -136,10 +136,7 @@ static void fig(const char *name, const char *text)
 		fprintf(stderr, "bench: %s: %s\n", name, err);
 		exit(1);
 	}
-	if (cb_init(&cb, SCREEN_W, SCREEN_H)) {
-		fprintf(stderr, "bench: out of memory\n");
-		exit(1);
-	}
+	cb_init(&cb, SCREEN_W, SCREEN_H);
 	ui.colors = 256;
 	ui.paused = true;
 	history_run_until(ui.run.h, MID_POINT);
@@ -224,13 +221,14 @@ static void history_cost(const char *name, const char *text)
 	for (int with = 0; with < 2; with++) {
 		char err[512];
 		struct sched_engine *e = sched_engine_create(&f.sc, err, sizeof(err));
-		struct sched_history *h = e ? history_create(e, HISTORY_DEFAULT_BUDGET) : NULL;
+		struct sched_history *h;
 		struct cpu_history ch;
 
-		if (!h) {
-			fprintf(stderr, "bench: %s: %s\n", name, e ? "out of memory" : err);
+		if (!e) {
+			fprintf(stderr, "bench: %s: %s\n", name, err);
 			exit(1);
 		}
+		h = history_create(e, HISTORY_DEFAULT_BUDGET);
 		cpu_history_init(&ch, e);
 		if (with)
 			history_add_listener(h, cpu_history_event, &ch);

@@ -348,13 +348,13 @@ static void test_frame(void **state)
 	char row[512];
 
 	assert_int_equal(ui_command(ui, "goto 1.25s"), 0);
-	assert_int_equal(cb_init(&cb, 100, 30), 0);
+	cb_init(&cb, 100, 30);
 	ui_draw_frame(ui, &cb);
 	assert_non_null(strstr(cb_row(&cb, 29, row, sizeof(row)), "PAUSED  1.250000s / 3.000000s"));
 	assert_non_null(strstr(cb_row(&cb, 28, row, sizeof(row)), "one second in"));
 	assert_non_null(strstr(cb_row(&cb, 0, row, sizeof(row)), "schedscope"));
 	cb_free(&cb);
-	assert_int_equal(cb_init(&cb, 79, 24), 0);
+	cb_init(&cb, 79, 24);
 	ui_draw_frame(ui, &cb);
 	assert_non_null(strstr(cb_row(&cb, 11, row, sizeof(row)), "terminal too small: need 80x24"));
 	cb_free(&cb);

@@ -110,7 +110,7 @@ static void test_branch_commands(void **state)
 	run(ui, "branches");
 	assert_message_has(ui, "main (parts at 1.000000s) 0 cmd, 1 cp");
 	assert_message_has(ui, "*b1 1 cmd, 0 cp");
-	assert_int_equal(cb_init(&cb, 120, 30), 0);
+	cb_init(&cb, 120, 30);
 	ui_draw_frame(ui, &cb);
 	assert_non_null(strstr(cb_row(&cb, 29, row, sizeof(row)), "branch b1/2"));
 
@@ -237,7 +237,7 @@ static void test_split_frame(void **state)
 	make_branch(ui);
 	run(ui, "compare main");
 	/* wide: side by side, both labels on the first row of the panes */
-	assert_int_equal(cb_init(&cb, 200, 50), 0);
+	cb_init(&cb, 200, 50);
 	ui_draw_frame(ui, &cb);
 	cb_row(&cb, 1, row, sizeof(row));
 	assert_non_null(strstr(row, "A: b1: set nice web.0 10"));
@@ -246,7 +246,7 @@ static void test_split_frame(void **state)
 	assert_true(ui->split.drawn_side);
 	cb_free(&cb);
 	/* tall: stacked */
-	assert_int_equal(cb_init(&cb, 130, 50), 0);
+	cb_init(&cb, 130, 50);
 	ui_draw_frame(ui, &cb);
 	assert_non_null(strstr(cb_row(&cb, 1, row, sizeof(row)), "A: b1"));
 	assert_null(strstr(row, "B: main"));
@@ -259,7 +259,7 @@ static void test_split_frame(void **state)
 	assert_non_null(strstr(cb_row(&cb, 1, row, sizeof(row)), "B: main"));
 	cb_free(&cb);
 	/* too small for either */
-	assert_int_equal(cb_init(&cb, 90, 24), 0);
+	cb_init(&cb, 90, 24);
 	ui_draw_frame(ui, &cb);
 	bool said = false;
 	for (int y = 0; y < 24; y++)
@@ -268,7 +268,7 @@ static void test_split_frame(void **state)
 	cb_free(&cb);
 	/* the help explains the split */
 	run(ui, "help");
-	assert_int_equal(cb_init(&cb, 200, 50), 0);
+	cb_init(&cb, 200, 50);
 	ui_draw_frame(ui, &cb);
 	said = false;
 	for (int y = 0; y < 50; y++)
@@ -305,7 +305,7 @@ static void test_diverge(void **state)
 	/* the labels name both events while the clock stays there */
 	struct cellbuf cb;
 	char row[1024];
-	assert_int_equal(cb_init(&cb, 200, 50), 0);
+	cb_init(&cb, 200, 50);
 	ui_draw_frame(ui, &cb);
 	assert_non_null(strstr(cb_row(&cb, 1, row, sizeof(row)),
 			       "A: b1: set nice web.0 10 at 1.000000s \u2502 schedscope_command"));
@@ -341,7 +341,7 @@ static void plain_metrics(const struct scenario_file *f, u64 from, u64 to, u64 t
 	struct stats st;
 
 	assert_non_null(e);
-	assert_int_equal(stats_init_scenario(&st, &f->sc, from, to), 0);
+	stats_init_scenario(&st, &f->sc, from, to);
 	sched_add_listener(e, stats_event, &st);
 	sched_run_until(e, t);
 	stats_finish(&st, sched_now(e));
@@ -418,7 +418,7 @@ static void test_diff_strip(void **state)
 		}
 	}
 	assert_true(most_d > 0);
-	assert_int_equal(cb_init(&cb, 200, 50), 0);
+	cb_init(&cb, 200, 50);
 	ui_draw_frame(ui, &cb);
 	int y0 = -1;
 	for (int y = 0; y < 50 && y0 < 0; y++)
