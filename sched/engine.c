@@ -386,8 +386,10 @@ static int check_policy(const struct sched_command *c, char *err, size_t errlen)
 			return -1;
 		}
 		if (p->nr_cpus_allowed < ST->nr_cpus) {
-			snprintf(err, errlen, "%s: a deadline task must be allowed on all %d CPUs (EPERM); "
-				 "nothing changed", p->spec->name, ST->nr_cpus);
+			snprintf(err, errlen,
+				 "%s: a deadline task must be allowed on all %d CPUs (EPERM); "
+				 "nothing changed",
+				 p->spec->name, ST->nr_cpus);
 			return -1;
 		}
 		break;
@@ -413,13 +415,16 @@ static int check_affinity(const struct task_struct *p, const struct cpumask *m, 
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
 		allowed += cpumask_test(m, cpu);
 	if (!allowed) {
-		snprintf(err, errlen, "%s: the new affinity has no CPU of the machine (EINVAL); nothing changed",
+		snprintf(err, errlen,
+			 "%s: the new affinity has no CPU of the machine (EINVAL); nothing changed",
 			 p->spec->name);
 		return -1;
 	}
 	if (dl_task(p) && allowed < ST->nr_cpus) {
-		snprintf(err, errlen, "%s: a deadline task's affinity must span its root domain, all %d CPUs "
-			 "(EBUSY); nothing changed", p->spec->name, ST->nr_cpus);
+		snprintf(err, errlen,
+			 "%s: a deadline task's affinity must span its root domain, all %d CPUs "
+			 "(EBUSY); nothing changed",
+			 p->spec->name, ST->nr_cpus);
 		return -1;
 	}
 	return 0;

@@ -123,9 +123,9 @@ const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
 };
 
 const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
-	[MIGRATE_WAKEUP] = "wakeup",   [MIGRATE_FORK] = "fork",	      [MIGRATE_BALANCE] = "balance",
-	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle",  [MIGRATE_ACTIVE] = "active",
-	[MIGRATE_RT_PUSH] = "rt_push", [MIGRATE_RT_PULL] = "rt_pull", [MIGRATE_EXT] = "ext",
+	[MIGRATE_WAKEUP] = "wakeup",	 [MIGRATE_FORK] = "fork",	[MIGRATE_BALANCE] = "balance",
+	[MIGRATE_NEWIDLE] = "newidle",	 [MIGRATE_NOHZ] = "nohz_idle",	[MIGRATE_ACTIVE] = "active",
+	[MIGRATE_RT_PUSH] = "rt_push",	 [MIGRATE_RT_PULL] = "rt_pull", [MIGRATE_EXT] = "ext",
 	[MIGRATE_AFFINITY] = "affinity",
 };
 

@@ -396,8 +396,8 @@ struct task_struct {
 	struct sched_rt_entity rt;
 	struct sched_dl_entity dl;
 	const struct sched_task_spec *spec;
-	struct cpumask cpus_mask;	/* its affinity: the scenario's cpus=, then sched_setaffinity() */
-	int nr_cpus_allowed;		/* weight of cpus_mask */
+	struct cpumask cpus_mask; /* its affinity: the scenario's cpus=, then sched_setaffinity() */
+	int nr_cpus_allowed;	  /* weight of cpus_mask */
 	struct sched_info sched_info;
 	struct task_group *sched_task_group;
 	bool throttled;			/* 6.18+: on its queue's limbo list */

@@ -353,8 +353,8 @@ static void check_task(struct task_struct *p)
 	      "%s: nr_cpus_allowed %d, %d CPUs in its mask", name, p->nr_cpus_allowed, allowed);
 	/* a move for a new affinity is done before the command returns; a sleeper waits for its wakeup */
 	if (p->on_rq)
-		CHECK(cpumask_test(&p->cpus_mask, cpu), "task.cpus_mask", cpu, "%s: queued on CPU %d, outside its affinity",
-		      name, cpu);
+		CHECK(cpumask_test(&p->cpus_mask, cpu), "task.cpus_mask", cpu,
+		      "%s: queued on CPU %d, outside its affinity", name, cpu);
 	if (p->state == TASK_NEW)
 		return;
 	CHECK(p->sched_class == want, "task.sched_class", cpu, "%s: class %s for prio %d", name,

@@ -209,7 +209,7 @@ struct sched_command {
 	struct {
 		u64 runtime, deadline, period;
 	} dl;
-	struct cpumask cpus;	/* CMD_SET_CPUS */
+	struct cpumask cpus; /* CMD_SET_CPUS */
 };
 
 struct sched_action {

@@ -304,7 +304,8 @@ static int set_task(const struct scenario_file *f, struct lexer *lx, const struc
 	/* sched_setaffinity() fails with EBUSY for a deadline task not allowed everywhere */
 	for (int i = first; c.kind == CMD_SET_CPUS && i < *n; i++)
 		if (f->sc.task[out[i].task].policy == SCHED_DEADLINE && c.value < f->topo.nr_cpus)
-			return lex_error(lx, &pat.s, "'%s' is a deadline task: its affinity must include "
+			return lex_error(lx, &pat.s,
+					 "'%s' is a deadline task: its affinity must include "
 					 "every CPU (sched_setaffinity() fails with EBUSY)",
 					 f->sc.task[out[i].task].name);
 	return 0;
@@ -433,8 +434,10 @@ int command_parse_lex(const struct scenario_file *f, struct lexer *lx, struct sc
 	else if (span_is(&what.s, "group"))
 		r = set_group(f, lx, out, max, n);
 	else
-		r = lex_error(lx, &what.s, "cannot set '%s' (expected nice, slice, policy, cpus, group, "
-			      "tunable or feature)", SNIP(&what.s));
+		r = lex_error(lx, &what.s,
+			      "cannot set '%s' (expected nice, slice, policy, cpus, group, "
+			      "tunable or feature)",
+			      SNIP(&what.s));
 end:
 	if (r < 0 || lex_expect_eol(lx) < 0)
 		goto fail;

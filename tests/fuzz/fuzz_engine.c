@@ -506,7 +506,8 @@ static void gen_action(struct gen *g)
 			break;
 		}
 		n = (int)pick(g->b, (unsigned)g->nr_cpus);
-		out(g->t, "set cpus %s* %d-%d\n", tl->name, n, n + (int)pick(g->b, (unsigned)(g->nr_cpus - n)));
+		out(g->t, "set cpus %s* %d-%d\n", tl->name, n,
+		    n + (int)pick(g->b, (unsigned)(g->nr_cpus - n)));
 		tl->pinned = true;
 		break;
 	default:

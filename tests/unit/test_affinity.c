@@ -101,10 +101,10 @@ static void test_running_task_moved_by_stopper(void **state)
 	assert_true(run >= 550 * MS - 4 * MS && run <= 550 * MS + 4 * MS);
 }
 
-#define RT_OVER_FAIR                                       \
-	"topology dual\nduration 300ms\n"                  \
+#define RT_OVER_FAIR                                                  \
+	"topology dual\nduration 300ms\n"                             \
 	"task r policy=fifo prio=10 cpus=0 program=\"run forever\"\n" \
-	"task a cpus=0 program=\"run forever\"\n"          \
+	"task a cpus=0 program=\"run forever\"\n"                     \
 	"at 100ms set cpus a 1\n"
 
 /*
@@ -149,10 +149,10 @@ static void test_sleeping_task_placed_at_wakeup(void **state)
 	assert_int_equal(s.mig[0].dest, 1);
 }
 
-#define TWO_ON_THREE                                       \
+#define TWO_ON_THREE                                              \
 	"topology packages=1 cores=4 threads=1\nduration 200ms\n" \
-	"task a cpus=3 program=\"run forever\"\n"          \
-	"task b cpus=3 program=\"run forever\"\n"          \
+	"task a cpus=3 program=\"run forever\"\n"                 \
+	"task b cpus=3 program=\"run forever\"\n"                 \
 	"at 100ms set cpus * 0-1\n"
 
 /*
