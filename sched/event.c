@@ -114,7 +114,7 @@ const char *ext_exit_reason(unsigned kind)
 
 const char *const herd_cause_names[NR_HERD_CAUSES] = {
 	[HERD_NEWIDLE] = "newidle", [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
-	[HERD_MIXED] = "mixed",
+	[HERD_AFFINITY] = "affinity", [HERD_MIXED] = "mixed",
 };
 
 const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {

@@ -101,6 +101,7 @@ enum herd_cause {
 	HERD_NEWIDLE,		/* several CPUs going idle pulled at once */
 	HERD_WAKEUP,		/* wakers sent their wakees to the same idle CPU */
 	HERD_IMBALANCE,		/* periodic, idle or active balancing of a group imbalance */
+	HERD_AFFINITY,		/* a new affinity moved them (set cpus) */
 	HERD_MIXED,		/* no single cause */
 	NR_HERD_CAUSES
 };
