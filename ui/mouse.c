@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The mouse: a click selects what the views said was drawn there (a CPU, a
- * task, a group, an event; a tab shows its view), the wheel scrolls the
- * view under the pointer.
+ * task, a group, an event, a span of the timeline; a tab shows its view),
+ * the wheel scrolls the view under the pointer.
  */
 #include <stdio.h>
 
@@ -65,6 +65,19 @@ static void select_hit(struct ui *ui, const struct ui_hit *h)
 		pn->sel_event = (u64)h->v;
 		ui_message(ui, "event #%llu", (unsigned long long)h->v);
 		break;
+	case HIT_SPAN: {
+		/* the span's switch, and its CPU and task with it */
+		const struct sched_event *ev = history_event(pn->run->h, (u64)h->v);
+		int task = sched_task_by_pid(pn->run->e, ev->sw.next_pid);
+
+		pn->sel_event = (u64)h->v;
+		pn->sel_cpu = ev->cpu;
+		if (task >= 0)
+			pn->sel_task = task;
+		ui_message(ui, "task %s on cpu %d", sched_comm(pn->run->e, ev->sw.next_pid, ev->cpu),
+			   ev->cpu);
+		break;
+	}
 	}
 }
 

@@ -120,7 +120,7 @@ int ui_setup(struct ui *ui, const struct scenario_file *f, size_t history_budget
 
 void pane_fini(struct pane *pane)
 {
-	free(pane->tl_grid);
+	tl_grid_free(pane->tl_grid);
 	pane->tl_grid = NULL;
 	task_lat_free(pane->task_lat);
 	pane->task_lat = NULL;

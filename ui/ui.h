@@ -186,7 +186,8 @@ enum hit_kind {
 	HIT_CPU,
 	HIT_TASK,
 	HIT_GROUP,
-	HIT_EVENT
+	HIT_EVENT,
+	HIT_SPAN /* a task's span in the timeline: the sched_switch that began it */
 };
 struct ui_hit {
 	struct rect r;
@@ -235,6 +236,8 @@ struct ui {
 void ui_hit(struct pane *pane, struct rect r, enum hit_kind kind, s64 v);
 /* The task view's state of a pane (view_task.c). */
 void task_lat_free(struct task_lat *lat);
+/* The timeline's frame of a pane (view_timeline.c). */
+void tl_grid_free(struct grid *g);
 
 /* The pane keys and commands act on. */
 static inline struct pane *ui_focus(struct ui *ui)

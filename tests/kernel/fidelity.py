@@ -6,7 +6,9 @@ For each results file (tests/kernel/results/*.json, written by truth.py)
 and each experiment in it, runs tests/kernel/experiments/NAME.scn on the
 default (realistic) machine at the recorded CONFIG_HZ for SEEDS seeds,
 over the kernel's window (after its warm-up, for the duration), and
-compares each task's mean CPU share and delay per slice with the kernel's:
+compares each task's mean CPU share and delay per slice with the kernel's
+(truth.py's trace-based figures: the experiment's own slices and waits;
+schedstat's, which count every switch on the machine, are shown beside):
 
   share        within max(1 point, 2 x the kernel's spread over its repeats)
   delay/slice  within 1.5x of the kernel's mean either way, or both below
@@ -62,7 +64,7 @@ def main():
         print(f"fidelity: {os.path.basename(path)}: Linux {res['kernel']}, HZ {res['hz']}, {res['cpus']} CPUs, "
               f"{res['repeats']} repeats, {res['date']}, load {' '.join(res['loadavg_before'])}")
         print(f"{'experiment':14s} {'task':6s} {'kernel share':>14s} {'sim':>7s} {'tol':>6s}  "
-              f"{'kernel delay/slice':>18s} {'sim':>9s} {'ratio':>6s}")
+              f"{'kernel delay/slice':>18s} {'sim':>9s} {'ratio':>6s} {'schedstat':>9s}")
         for name, exp in sorted(res["experiments"].items()):
             sim_share, sim_delay = simulate(binary, name, release, res["hz"], int(res["warmup_s"] * 1e9),
                                             exp["duration_ns"])
@@ -76,7 +78,8 @@ def main():
                 bad += not (s_ok and d_ok)
                 print(f"{name:14s} {task:6s} {k['share_mean']:7.4f}+-{k['share_sd']:.4f} {sim_share[task]:7.4f} "
                       f"{tol:6.4f}{'' if s_ok else '!'} {kd / 1e6:11.3f}+-{k['delay_sd_ns'] / 1e6:.3f} ms "
-                      f"{sd / 1e6:6.3f} ms {ratio:5.2f}{'' if d_ok else '!'}")
+                      f"{sd / 1e6:6.3f} ms {ratio:5.2f}{'' if d_ok else '!':1s} "
+                      f"{k['schedstat']['delay_mean_ns'] / 1e6:6.3f} ms")
     print(f"fidelity: {total - bad} of {total} tasks within tolerance")
     results = os.environ.get("RESULTS")
     if results:

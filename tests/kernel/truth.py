@@ -6,10 +6,19 @@ Each tests/kernel/experiments/NAME.scn is run for real: its tasks become
 worker processes (tests/kernel/worker.c) with the scenario's affinity
 (cpus=), nice, policy (batch, idle) and cgroup v1 cpu-controller group
 (cpu.weight -> cpu.shares, cpu.max -> cfs_quota_us/cfs_period_us,
-cpu.idle), started together. After a warm-up, /proc/PID/schedstat is read
-at the start and at the end of the scenario's duration: the task's CPU
-share is its run time over the window, its delay per slice the run delay
-over the times it got a CPU (pcount). Each experiment runs REPEATS times;
+cpu.idle), started together, with the sched tracepoints recorded on the
+experiment's CPUs (sched_trace.py). After a warm-up, the window is the
+scenario's duration: each task's CPU share is its run time over the
+window, its delay per slice its wait over its slices, counting only the
+experiment's own scheduling (a run cut only by a foreign task, such as a
+kworker or another session's process, is one slice, and the wait that
+task caused is kept apart as foreign_wait); the share is of the time its
+CPUs had for the experiment (less the time foreign tasks ran there while a
+task of the experiment waited: foreign_taken, per CPU; raw_share is over
+the whole window, and the share of a task under a cpu.max quota too, as
+the quota decides it). /proc/PID/schedstat is read at
+both ends too, for comparison: run time, run delay and pcount, which count
+every switch whoever caused it. Each experiment runs REPEATS times;
 the results file keeps every repeat, the mean and the spread (standard
 deviation), with the kernel release, CONFIG_HZ, the CPU count and the load
 average before and after.
@@ -19,7 +28,13 @@ with the largest cpu.shares (262144), so that other work in the root group
 (weight 1024 a task) takes a few per cent of the CPUs at most, and the
 groups of a scenario are made inside it.
 
-Usage: truth.py WORKER OUT.json [NAME...]
+Each experiment keeps its own date and load average, and per repeat and
+CPU the share of the window foreign tasks took from it (foreign_taken) and
+ran at all (foreign_busy): a CPU other work keeps busy is one the load
+balancer does not move the experiment's tasks to.
+
+Usage: truth.py WORKER OUT.json [NAME...]   (NAMEs: only those are run
+again; the other experiments of OUT.json, for the same kernel, are kept)
 """
 import json
 import os
@@ -29,6 +44,8 @@ import signal
 import statistics
 import sys
 import time
+
+from sched_trace import Tracer, analyse, parse as parse_trace
 
 CG = "/sys/fs/cgroup/cpu"
 TOP = CG + "/schedscope-truth"
@@ -135,8 +152,26 @@ def schedstat(pid):
         return [int(x) for x in f.read().split()]
 
 
-def run_once(worker, exp):
+def experiment_cpus(exp):
+    """The CPUs the experiment's tasks may use: the ones to trace."""
+    cpus = set()
+    for t in exp["tasks"]:
+        cpus |= t["cpus"] if t["cpus"] is not None else set(range(os.cpu_count()))
+    return cpus
+
+
+def limited(exp, t):
+    """Is the task in a group, or below one, with a cpu.max quota?"""
+    for path, kv in exp["groups"]:
+        if "cpu.max" in kv and kv["cpu.max"].split()[0] != "max" and \
+                (t["group"] == path or t["group"].startswith(path.rstrip("/") + "/")):
+            return True
+    return False
+
+
+def run_once(worker, exp, tracer):
     make_groups(exp)
+    tracer.start()
     pids = [start(worker, t) for t in exp["tasks"]]
     try:
         time.sleep(WARMUP)
@@ -144,20 +179,59 @@ def run_once(worker, exp):
         a = [schedstat(p) for p in pids]
         time.sleep(exp["duration"] / 1e9)
         b = [schedstat(p) for p in pids]
-        window = time.monotonic_ns() - t0
+        t1 = time.monotonic_ns()
+        lines = tracer.stop()
     finally:
         for p in pids:
             os.kill(p, signal.SIGKILL)
         for p in pids:
             os.waitpid(p, 0)
         remove_groups(exp)
+    window = t1 - t0
+    bw_pids = [p for t, p in zip(exp["tasks"], pids) if limited(exp, t)]
+    traced, displaced, busy = analyse(parse_trace(lines), pids, t0, t1, bw_pids)
     out = {}
-    for t, x, y in zip(exp["tasks"], a, b):
-        slices = max(y[2] - x[2], 1)
-        out[t["name"]] = (
-            (y[0] - x[0]) / window,
-            (y[1] - x[1]) / slices,
-        )
+    for t, p, x, y in zip(exp["tasks"], pids, a, b):
+        k = traced[p]
+        cpus = t["cpus"] if t["cpus"] is not None else range(os.cpu_count())
+        # its CPUs' time, less what foreign tasks took from the experiment there; a quota
+        # decides a limited task's share whoever else runs (it runs later in the period)
+        left = window - sum(displaced.get(c, 0) for c in cpus) / len(cpus)
+        out[t["name"]] = {
+            "share": k["run_ns"] / (window if limited(exp, t) else left),
+            "raw_share": k["run_ns"] / window,
+            "delay": k["wait_ns"] / max(k["slices"], 1),
+            "slices": k["slices"],
+            "cuts": k["cuts"],
+            "foreign_wait_ns": k["foreign_ns"],
+            "schedstat_share": (y[0] - x[0]) / window,
+            "schedstat_delay": (y[1] - x[1]) / max(y[2] - x[2], 1),
+            "pcount": y[2] - x[2],
+        }
+    share = lambda per_cpu: {str(c): d / window for c, d in sorted(per_cpu.items())}
+    return out, share(displaced), share(busy)
+
+
+def summary(rs):
+    """Each repeat, the mean and the spread of a task's figures; schedstat's apart."""
+    def put(out, key, name, mean, sd=None, unit=""):
+        v = [r[key] for r in rs]
+        out[name] = v
+        out[mean + "_mean" + unit] = statistics.mean(v)
+        if sd:
+            out[mean + "_sd" + unit] = statistics.stdev(v)
+
+    out, ss = {}, {}
+    put(out, "share", "share", "share", True)
+    put(out, "raw_share", "raw_share", "raw_share")
+    put(out, "delay", "delay_per_slice_ns", "delay", True, "_ns")
+    put(out, "slices", "slices", "slices")
+    put(out, "cuts", "cuts", "cuts")
+    put(out, "foreign_wait_ns", "foreign_wait_ns", "foreign_wait", False, "_ns")
+    put(ss, "schedstat_share", "share", "share", True)
+    put(ss, "schedstat_delay", "delay_per_slice_ns", "delay", True, "_ns")
+    put(ss, "pcount", "pcount", "pcount")
+    out["schedstat"] = ss
     return out
 
 
@@ -191,27 +265,35 @@ def main():
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "loadavg_before": open("/proc/loadavg").read().split()[:3],
         "isolation": "experiments in a top-level cpu group with cpu.shares=262144",
+        "measure": "sched_switch/sched_wakeup/sched_migrate_task trace on the experiment's CPUs: "
+                   "delay per slice over the experiment's own switches; schedstat kept for comparison",
         "experiments": {},
     }
+    if sys.argv[3:] and os.path.exists(out_path):
+        # some experiments again: the others are kept as they were recorded
+        kept = json.load(open(out_path))
+        if (kept["kernel"], kept["hz"], kept["cpus"]) == (result["kernel"], result["hz"], result["cpus"]):
+            result["experiments"] = kept["experiments"]
     for name in names:
         exp = parse(f"{HERE}/experiments/{name}.scn")
-        runs = [run_once(worker, exp) for _ in range(REPEATS)]
+        tracer = Tracer(experiment_cpus(exp), any(limited(exp, t) for t in exp["tasks"]))
+        load = open("/proc/loadavg").read().split()[:3]
+        runs, taken, busy = zip(*(run_once(worker, exp, tracer) for _ in range(REPEATS)))
         tasks = {}
         for t in exp["tasks"]:
-            share = [r[t["name"]][0] for r in runs]
-            delay = [r[t["name"]][1] for r in runs]
-            tasks[t["name"]] = {
-                "share": share,
-                "share_mean": statistics.mean(share),
-                "share_sd": statistics.stdev(share),
-                "delay_per_slice_ns": delay,
-                "delay_mean_ns": statistics.mean(delay),
-                "delay_sd_ns": statistics.stdev(delay),
-            }
-            print(f"truth: {name:14s} {t['name']:6s} share {statistics.mean(share):.4f} "
-                  f"+- {statistics.stdev(share):.4f}  delay/slice {statistics.mean(delay) / 1e6:.3f} ms "
-                  f"+- {statistics.stdev(delay) / 1e6:.3f}", flush=True)
-        result["experiments"][name] = {"duration_ns": exp["duration"], "tasks": tasks}
+            rs = [r[t["name"]] for r in runs]
+            tasks[t["name"]] = summary(rs)
+            k = tasks[t["name"]]
+            print(f"truth: {name:14s} {t['name']:6s} share {k['share_mean']:.4f} +- {k['share_sd']:.4f}  "
+                  f"delay/slice {k['delay_mean_ns'] / 1e6:.3f} ms +- {k['delay_sd_ns'] / 1e6:.3f} "
+                  f"(schedstat {k['schedstat']['delay_mean_ns'] / 1e6:.3f})  "
+                  f"foreign wait {k['foreign_wait_mean_ns'] / 1e6:.1f} ms, {k['cuts_mean']:.0f} cuts", flush=True)
+        result["experiments"][name] = {"duration_ns": exp["duration"], "cpus": sorted(experiment_cpus(exp)),
+                                       "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                       "loadavg_before": load,
+                                       "loadavg_after": open("/proc/loadavg").read().split()[:3],
+                                       "foreign_taken": list(taken), "foreign_busy": list(busy), "tasks": tasks}
+    Tracer.remove()
     result["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
     if os.path.isdir(TOP):
         os.rmdir(TOP)

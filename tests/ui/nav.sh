@@ -87,6 +87,7 @@ row=$(row_of "^CPU7 ")
 if [ -n "$row" ]; then
 	click 10 $((row - 1))
 	check "a click on a task in the timeline selects it" "task hog.9"
+	check "and its span: the info line has its whole name and times" "CPU7 hog.9 (pid 25)  0.204000s .. now"
 	click 2 $((row - 1))
 	check "a click on a lane's label selects the CPU" "cpu 7  task hog.9"
 else

@@ -8,6 +8,7 @@
 /* Before cmocka.h: cmocka has a macro named expect_check. */
 #include "src/format/scenario_file.h"
 #include "ui/commands.h"
+#include "ui/format.h"
 #include "ui/loop.h"
 #include "ui/mouse.h"
 
@@ -737,13 +738,162 @@ static struct input_key mouse_at(int x, int y, int button)
 	return (struct input_key){ .mouse = true, .button = button, .x = x, .y = y };
 }
 
-/* The text of a row from column col on (cells hold UTF-8 of one column each). */
-static const char *at_column(const char *r, int col)
+/* ---- the timeline at wide spans: whole names or none, a legend, the selected span ---- */
+
+static const char names[] = "topology packages=1 cores=2 threads=1\n"
+			    "hz 1000\n"
+			    "seed 1\n"
+			    "duration 3s\n"
+			    "sched eevdf\n"
+			    "task a_task_with_a_long_name cpus=0 program=\"run forever\"\n"
+			    "task b cpus=0 program=\"run forever\"\n"
+			    "task sleepy_worker cpus=1 program=\"loop { run 1ms; sleep 2ms }\"\n"
+			    "task c cpus=1 program=\"loop { run 300us; sleep 5ms }\"\n";
+
+static bool is_task_name(struct fx *x, const char *s, size_t n)
 {
-	for (; *r && col > 0; col--)
-		while (((unsigned char)*++r & 0xc0) == 0x80)
-			;
-	return r;
+	for (int i = 0; i < x->f.sc.nr_tasks; i++)
+		if (strlen(x->f.sc.task[i].name) == n && !strncmp(x->f.sc.task[i].name, s, n))
+			return true;
+	return false;
+}
+
+/*
+ * Lane y's text from the label on, cut where the cells' background changes
+ * (a block's colour) and at blanks and marks: every piece is a whole task
+ * name. Returns the pieces found.
+ */
+static int lane_names(struct fx *x, int y, int label_w)
+{
+	const struct cell *cl = &x->cb.cell[(size_t)y * (size_t)x->cb.w];
+	char tok[64];
+	int n = 0, pieces = 0;
+
+	for (int c = label_w; c <= x->cb.w; c++) {
+		u32 ch = c < x->cb.w ? cl[c].ch : ' ';
+		bool letter = ch < 0x80 && ch != ' ' && ch != '=' && ch != '|';
+
+		assert_true(ch != '~');
+		if (n && (!letter || cl[c].st.bg != cl[c - 1].st.bg)) {
+			tok[n] = 0;
+			if (!is_task_name(x, tok, (size_t)n))
+				fail_msg("row %d: '%s' is not a whole task name", y, tok);
+			pieces++;
+			n = 0;
+		}
+		if (letter && n < (int)sizeof(tok) - 1)
+			tok[n++] = (char)ch;
+	}
+	return pieces;
+}
+
+/* The switch on cpu after seq (its time), or 0 when none is logged. */
+static u64 next_switch(struct fx *x, u64 seq, int cpu)
+{
+	for (u64 s = seq + 1; s < history_nr_logged(x->h); s++) {
+		const struct sched_event *ev = history_event(x->h, s);
+
+		if (ev->type == EV_SCHED_SWITCH && ev->cpu == cpu)
+			return ev->time;
+	}
+	return 0;
+}
+
+/* The last switch to pid on cpu in [from, to) whose span ends before `to`, or ~0. */
+static u64 span_in(struct fx *x, int cpu, int pid, u64 from, u64 to)
+{
+	u64 found = ~0ULL;
+
+	for (u64 s = 0; s < history_nr_logged(x->h); s++) {
+		const struct sched_event *ev = history_event(x->h, s);
+
+		if (ev->time >= to)
+			break;
+		if (ev->time >= from && ev->type == EV_SCHED_SWITCH && ev->cpu == cpu &&
+		    ev->sw.next_pid == pid && next_switch(x, s, cpu) < to && next_switch(x, s, cpu))
+			found = s;
+	}
+	return found;
+}
+
+/* The info line the timeline should print for the span begun by switch seq, ending at end (0: running). */
+static void span_text(struct fx *x, u64 seq, u64 end, char *out, size_t n)
+{
+	const struct sched_event *ev = history_event(x->h, seq);
+	char d[32], e[32];
+
+	if (end)
+		snprintf(e, sizeof(e), "%" PRIu64 ".%06" PRIu64 "s", (u64)(end / NSEC_PER_SEC),
+			 (u64)(end % NSEC_PER_SEC / NSEC_PER_USEC));
+	snprintf(out, n, "CPU%d %s (pid %d)  %" PRIu64 ".%06" PRIu64 "s .. %s  %s%s", ev->cpu,
+		 sched_comm(x->e, ev->sw.next_pid, ev->cpu), ev->sw.next_pid, (u64)(ev->time / NSEC_PER_SEC),
+		 (u64)(ev->time % NSEC_PER_SEC / NSEC_PER_USEC), end ? e : "now",
+		 fmt_dur(d, sizeof(d), (s64)((end ? end : sched_now(x->e)) - ev->time), false),
+		 end ? "" : " so far, running");
+}
+
+static void test_timeline_wide_spans(void **state)
+{
+	const u64 spans[] = { 100 * NSEC_PER_MSEC, NSEC_PER_SEC };
+	struct fx *x = fx_new(names, 2500 * NSEC_PER_MSEC, 120, 20);
+	int label_w = 7, cols = 120 - label_w;
+	char want[256];
+
+	x->pane->sel_task = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(spans); i++) {
+		for (int colors = 0; colors <= 256; colors += 256) {
+			int pieces = 0;
+
+			x->ui.colors = colors;
+			x->pane->tl_span_ns = spans[i];
+			x->pane->tl_end_ns = 2400 * NSEC_PER_MSEC;
+			draw(x, &view_timeline);
+			pieces += lane_names(x, find_row(x, "CPU0"), label_w);
+			pieces += lane_names(x, find_row(x, "CPU1"), label_w);
+			assert_true(pieces > 0);
+			/* the long name never fits its blocks: the legend names it */
+			assert_false(strstr(row(x, find_row(x, "CPU0")), "a_task_with"));
+			assert_true(screen_has(x, "a_task_with_a_long_name  "));
+		}
+	}
+
+	/* a span in the window: its task, times and duration, and its cells in reverse video */
+	x->ui.colors = 256;
+	x->pane->tl_span_ns = 100 * NSEC_PER_MSEC;
+	x->pane->tl_end_ns = 2400 * NSEC_PER_MSEC;
+	u64 t0 = 2300 * NSEC_PER_MSEC, dt = 100 * NSEC_PER_MSEC / (u64)cols;
+	u64 s = span_in(x, 0, 1, t0, t0 + 100 * NSEC_PER_MSEC);
+
+	assert_true(s != ~0ULL);
+	x->pane->sel_event = s;
+	draw(x, &view_timeline);
+	u64 end = next_switch(x, s, 0), mid = (history_event(x->h, s)->time + end) / 2;
+
+	span_text(x, s, end, want, sizeof(want));
+	assert_true(screen_has(x, want));
+	assert_true(x->cb.cell[(size_t)find_row(x, "CPU0") * (size_t)x->cb.w + (size_t)label_w +
+			       (size_t)((mid - t0) / dt)]
+			    .st.attr &
+		    A_REVERSE_);
+
+	/* one before the window: the same line, found by looking ahead */
+	s = span_in(x, 1, 3, 1000 * NSEC_PER_MSEC, 1100 * NSEC_PER_MSEC);
+	assert_true(s != ~0ULL);
+	x->pane->sel_event = s;
+	draw(x, &view_timeline);
+	span_text(x, s, next_switch(x, s, 1), want, sizeof(want));
+	assert_true(screen_has(x, want));
+
+	/* the one running now, following */
+	x->pane->tl_end_ns = 0;
+	for (s = history_nr_logged(x->h); s-- > 0;)
+		if (history_event(x->h, s)->type == EV_SCHED_SWITCH && history_event(x->h, s)->cpu == 0)
+			break;
+	x->pane->sel_event = s;
+	draw(x, &view_timeline);
+	span_text(x, s, 0, want, sizeof(want));
+	assert_true(screen_has(x, want));
+	fx_free(x);
 }
 
 /* What a frame says is where, and what a click there selects. */
@@ -768,31 +918,36 @@ static void test_clicks(void **state)
 			snprintf(lane, sizeof(lane), "CPU%-3d", (int)h->v);
 			assert_int_equal(strncmp(r, lane, strlen(lane)), 0);
 			cpus++;
-		} else if (h->kind == HIT_TASK) {
-			/* a span holds as much of its task's name as fits, a cut one ends in '~' */
-			const char *name = x->f.sc.task[h->v].name;
-			int len = (int)strlen(name), shown = MIN(h->r.w, len) - (h->r.w > 2 && h->r.w < len);
+		} else if (h->kind == HIT_SPAN) {
+			/* a span's hit is the switch that began it, on its lane's CPU */
+			const struct sched_event *ev = history_event(x->h, (u64)h->v);
+			char lane[16];
 
-			assert_int_equal(strncmp(at_column(r, h->r.x), name, (size_t)shown), 0);
+			assert_int_equal(ev->type, EV_SCHED_SWITCH);
+			snprintf(lane, sizeof(lane), "CPU%-3d", ev->cpu);
+			assert_int_equal(strncmp(r, lane, strlen(lane)), 0);
 			tasks++;
 		}
 	}
 	assert_int_equal(cpus, 2);
 	assert_true(tasks > 3);
-	/* a click on a span selects its task, on the label the CPU */
+	/* a click on a span selects it, its CPU and its task; on the label the CPU */
 	for (size_t i = 0; i < x->ui.nr_hits; i++) {
 		const struct ui_hit *h = &x->ui.hits[i];
+		const struct sched_event *ev = history_event(x->h, (u64)h->v);
 
-		if (h->kind != HIT_TASK || h->r.y == x->ui.hits[0].r.y)
+		if (h->kind != HIT_SPAN || ev->cpu != 1)
 			continue;
 		k = mouse_at(h->r.x, h->r.y, 1);
 		assert_true(ui_mouse(&x->ui, &k, x->cb.h));
-		assert_int_equal(pn->sel_task, (int)h->v);
+		assert_int_equal(pn->sel_event, (u64)h->v);
+		assert_int_equal(pn->sel_task, sched_task_by_pid(x->e, ev->sw.next_pid));
+		assert_int_equal(pn->sel_cpu, 1);
 		break;
 	}
-	k = mouse_at(1, find_row(x, "CPU1"), 1);
+	k = mouse_at(1, find_row(x, "CPU0"), 1);
 	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
-	assert_int_equal(pn->sel_cpu, 1);
+	assert_int_equal(pn->sel_cpu, 0);
 	/* the wheel scrolls the timeline back, then forward to following */
 	k = mouse_at(30, 5, 4);
 	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
@@ -1104,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_marks),
 		cmocka_unit_test(test_timeline_wakeups),
 		cmocka_unit_test(test_timeline_llc),
+		cmocka_unit_test(test_timeline_wide_spans),
 		cmocka_unit_test(test_events_order_and_filter),
 		cmocka_unit_test(test_task_numbers),
 		cmocka_unit_test(test_small_screen),
