@@ -113,7 +113,7 @@ const char *ext_exit_reason(unsigned kind)
 }
 
 const char *const herd_cause_names[NR_HERD_CAUSES] = {
-	[HERD_NEWIDLE] = "newidle", [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
+	[HERD_NEWIDLE] = "newidle",   [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
 	[HERD_AFFINITY] = "affinity", [HERD_MIXED] = "mixed",
 };
 
