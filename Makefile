@@ -66,7 +66,7 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 
 .PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
-	ext-examples format-check clang-build validate sweep-screenshot truth fidelity costs
+	ext-examples format-check clang-build validate sweep-screenshot truth fidelity replay costs
 
 # ---- the normal build (in build/) and a sanitizer build (in build/asan/) ----
 
@@ -236,7 +236,12 @@ $(B)/kernel/worker: tests/kernel/worker.c
 truth: $(B)/kernel/worker
 	@echo "truth: load before: $$(cat /proc/loadavg)"
 	python3 tests/kernel/truth.py $(B)/kernel/worker \
-		tests/kernel/results/linux-$$(uname -r | cut -d. -f1-2).json
+		tests/kernel/results/linux-$$(uname -r | cut -d. -f1-2).json $(NAMES)
+
+# One experiment on the real kernel and in the simulation, with the machine's
+# other tasks replayed beside it (root): make replay NAME=periodic-two
+replay: schedscope $(B)/kernel/worker
+	python3 tests/kernel/replay.py ./schedscope $(B)/kernel/worker $(NAME)
 
 fidelity: schedscope
 	@python3 tests/kernel/fidelity.py ./schedscope

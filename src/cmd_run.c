@@ -76,7 +76,7 @@ static void invariant_violated(void *ctx, const char *msg)
  * period in a program without them. perf, rt-app's count of calibrated
  * loops, has no counterpart here: 0. rel_st is start, the run starting at 0.
  */
-struct period_log {
+struct period_writer {
 	FILE *f;
 	const char *const *names;
 };
@@ -87,12 +87,12 @@ struct period_log {
 
 static void period_line(void *ctx, int task, const struct period_row *r)
 {
-	struct period_log *l = ctx;
+	struct period_writer *w = ctx;
 
-	fprintf(l->f,
+	fprintf(w->f,
 		"%-16s %4d %8d %8" PRIu64 " %8" PRIu64 " %15" PRIu64 " %15" PRIu64 " %15" PRIu64 " %10" PRId64
 		" %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
-		l->names[task], task, 0, r->run / 1000, (r->end - r->start) / 1000, r->start / 1000,
+		w->names[task], task, 0, r->run / 1000, (r->end - r->start) / 1000, r->start / 1000,
 		r->end / 1000, r->start / 1000, r->slack / 1000, r->c_duration / 1000, r->c_period / 1000,
 		r->wu_lat / 1000);
 }
@@ -279,7 +279,7 @@ struct run {
 	struct outfile tf, pf; /* --trace, --periods */
 	struct trace_ftrace *tw;
 	struct trace_perfetto *pw;
-	struct period_log plog;
+	struct period_writer periods;
 	u64 wall;
 	bool hit;
 	int failed;
@@ -330,7 +330,7 @@ static int run_setup(struct run *r)
 	if (r->o.check_invariants)
 		sched_set_invariant_check(r->e, invariant_violated, (void *)r->path);
 	run_stats_init(&r->rs, &r->f, r->from, r->to, r->o.check);
-	r->plog = (struct period_log){ NULL, r->f.task_names };
+	r->periods = (struct period_writer){ NULL, r->f.task_names };
 	if (r->o.rewind_check || r->o.brk) {
 		if (r->o.history_budget < history_min_budget(r->e)) {
 			fprintf(stderr,
@@ -371,10 +371,10 @@ static int run_open_outputs(struct run *r)
 	if (r->o.periods) {
 		if (outfile_open(&r->pf, r->o.periods))
 			return 2;
-		r->plog.f = r->pf.f;
-		fprintf(r->plog.f, PERIOD_LOG_HEADER);
+		r->periods.f = r->pf.f;
+		fprintf(r->periods.f, PERIOD_LOG_HEADER);
 		r->rs.st[0].period_fn = period_line;
-		r->rs.st[0].period_ctx = &r->plog;
+		r->rs.st[0].period_ctx = &r->periods;
 	}
 	if (!r->o.trace)
 		return 0;

@@ -238,7 +238,8 @@ static char **complete(const char *text, int start, int end)
 		nw++;
 	}
 	static const char *const select_what[] = { "cpu", "task", "group", "none" };
-	static const char *const set_what[] = { "nice", "slice", "policy", "group", "tunable", "feature" };
+	static const char *const set_what[] = { "nice",	 "slice",   "policy", "cpus",
+						"group", "tunable", "feature" };
 	static const char *const speeds[] = { "up", "down", "max", "1", "0.1", "0.01", "1/1000", "1/10000" };
 
 	c->gen_list = NULL;

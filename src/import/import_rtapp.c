@@ -70,11 +70,13 @@ struct rtask {
 	bool unbounded_forks;
 };
 
-enum policy { POL_OTHER, POL_IDLE, POL_BATCH, POL_FIFO, POL_RR, POL_DEADLINE };
-
-static const char *const policy_names[] = {
-	[POL_OTHER] = "SCHED_OTHER", [POL_IDLE] = "SCHED_IDLE", [POL_BATCH] = "SCHED_BATCH",
-	[POL_FIFO] = "SCHED_FIFO", [POL_RR] = "SCHED_RR", [POL_DEADLINE] = "SCHED_DEADLINE",
+/* The policies rt-app's "policy" takes (its string_to_policy()), as the engine's. */
+static const struct {
+	const char *name;
+	int policy;
+} rtapp_policies[] = {
+	{ "SCHED_OTHER", SCHED_NORMAL }, { "SCHED_IDLE", SCHED_IDLE }, { "SCHED_BATCH", SCHED_BATCH },
+	{ "SCHED_FIFO", SCHED_FIFO },	 { "SCHED_RR", SCHED_RR },     { "SCHED_DEADLINE", SCHED_DEADLINE },
 };
 
 struct importer {
@@ -404,9 +406,9 @@ static int parse_policy(struct importer *im, json_t *v, int key, int *pol)
 
 	if (get_string(im, v, key, "policy", &s) < 0)
 		return -1;
-	for (int p = 0; p < (int)(sizeof(policy_names) / sizeof(policy_names[0])); p++) {
-		if (!strcmp(s, policy_names[p])) {
-			*pol = p;
+	for (size_t i = 0; i < sizeof(rtapp_policies) / sizeof(rtapp_policies[0]); i++) {
+		if (!strcmp(s, rtapp_policies[i].name)) {
+			*pol = rtapp_policies[i].policy;
 			return 0;
 		}
 	}
@@ -440,7 +442,8 @@ static int deadline_attrs(struct importer *im, struct rtask *t, int pk, FILE *f)
 		     "within 100..4194304 us: task %s runs as SCHED_OTHER", t->name);
 		return -1;
 	}
-	fprintf(f, " policy=deadline runtime=%lldus deadline=%lldus period=%lldus", us[0], us[1], us[2]);
+	fprintf(f, " policy=%s runtime=%lldus deadline=%lldus period=%lldus",
+		sched_policy_names[SCHED_DEADLINE], us[0], us[1], us[2]);
 	return 0;
 }
 
@@ -560,26 +563,24 @@ static int task_attrs(struct importer *im, struct rtask *t, FILE *f, bool forked
 		return -1;
 	if ((v = member(t->obj, "priority", &key)) && get_int(im, v, key, "priority", &prio) < 0)
 		return -1;
-	if (pol == POL_DEADLINE && deadline_attrs(im, t, pk, f) < 0) {
-		pol = POL_OTHER;
+	if (pol == SCHED_DEADLINE && deadline_attrs(im, t, pk, f) < 0) {
+		pol = SCHED_NORMAL;
 		prio = 0;
 	}
-	if (pol == POL_FIFO || pol == POL_RR) {
+	if (pol == SCHED_FIFO || pol == SCHED_RR) {
 		/* rt-app's priority is the sched_priority of these two */
 		if (prio < 1 || prio > 99) {
 			long long c = prio < 1 ? 1 : 99;
 			warn(im, key, "priority %lld is no real-time priority (1..99): %lld", prio, c);
 			prio = c;
 		}
-		fprintf(f, " policy=%s prio=%lld", pol == POL_FIFO ? "fifo" : "rr", prio);
+		fprintf(f, " policy=%s prio=%lld", sched_policy_names[pol], prio);
 		prio = 0;
-	} else if (pol == POL_DEADLINE) {
+	} else if (pol == SCHED_DEADLINE) {
 		prio = 0;
 	}
-	if (pol == POL_IDLE)
-		fputs(" policy=idle", f);
-	else if (pol == POL_BATCH)
-		fputs(" policy=batch", f);
+	if (pol == SCHED_IDLE || pol == SCHED_BATCH)
+		fprintf(f, " policy=%s", sched_policy_names[pol]);
 	if (prio < -20 || prio > 19) {
 		warn(im, key, "priority %lld is no nice value: %d", prio, prio < -20 ? -20 : 19);
 		prio = prio < -20 ? -20 : 19;
@@ -588,7 +589,7 @@ static int task_attrs(struct importer *im, struct rtask *t, FILE *f, bool forked
 		fprintf(f, " nice=%lld", prio);
 
 	key = t->key;
-	if (pol != POL_DEADLINE && (v = member(t->obj, "dl-runtime", &key))) {
+	if (pol != SCHED_DEADLINE && (v = member(t->obj, "dl-runtime", &key))) {
 		if (get_int(im, v, key, "dl-runtime", &dl) < 0)
 			return -1;
 		/* sched_attr.sched_runtime on a fair task: its custom slice */
@@ -1449,7 +1450,7 @@ int import_rtapp(const char *name, const char *text, size_t len, const struct im
 			       .workgen = o && o->workgen,
 			       .err = err,
 			       .errlen = errlen,
-			       .default_policy = POL_OTHER,
+			       .default_policy = SCHED_NORMAL,
 			       .max_cpu = -1 };
 	char *head = NULL, *body = NULL;
 	size_t head_len = 0, body_len = 0;

@@ -24,7 +24,8 @@ runs only the experiment's tasks, can show:
 
 and per CPU the time foreign tasks took from the experiment (ran while a
 task of it waited there, not throttled), which truth.py takes out of the
-window a task's share is measured against.
+window a task's share is measured against, and the time they ran there at
+all (which also tells the load balancer a CPU is busy).
 
 A throttled task is switched out runnable and comes back only after a
 bandwidth timer: a wait of a task in a limited group that spans such an
@@ -151,6 +152,9 @@ def parse(lines):
             s = TIMER.search(rest)
             if s and s.group(1) in BW_TIMERS:
                 out.append((t, cpu, "bandwidth_timer", ()))
+        elif ev in ("schedscope_cfs_period", "schedscope_cfs_unthrottle"):
+            # the simulation's records of the same (schedscope run --trace): replay.py reads both
+            out.append((t, cpu, "bandwidth_timer", ()))
     out.sort(key=lambda e: e[0])
     return out
 
@@ -186,13 +190,15 @@ def throttled_waits(events, pids):
 
 
 def analyse(events, pids, t0, t1, bw_pids=()):
-    """Per pid of PIDS: run_ns, slices, wait_ns, foreign_ns, cuts in [t0, t1); and per CPU the foreign
-    time that displaced the experiment. BW_PIDS are the tasks in groups with a cpu.max."""
+    """Per pid of PIDS: run_ns, slices, wait_ns, foreign_ns, cuts in [t0, t1); per CPU the foreign time
+    that displaced the experiment, and all the foreign time. BW_PIDS: the tasks in groups with a cpu.max."""
     pids = set(pids)
     tasks = {p: _Task() for p in pids}
     throttled = throttled_waits(events, set(bw_pids))
     occ = {}  # cpu -> pid running there
     displaced = {}  # cpu -> foreign time while a task of the experiment waited there
+    busy = {}  # cpu -> foreign time
+    occ_since = {}
 
     def clip(a, b):
         return max(0, min(b, t1) - max(a, t0))
@@ -228,7 +234,9 @@ def analyse(events, pids, t0, t1, bw_pids=()):
         settle(t)
         if ev == "sched_switch":
             prev, state, nxt = f
-            occ[cpu] = nxt
+            if foreign(occ.get(cpu, 0)):
+                busy[cpu] = busy.get(cpu, 0) + clip(occ_since[cpu], t)
+            occ[cpu], occ_since[cpu] = nxt, t
             if prev in tasks:
                 k = tasks[prev]
                 if k.state == "run":
@@ -262,8 +270,11 @@ def analyse(events, pids, t0, t1, bw_pids=()):
                 if occ.get(dest, 0) in pids:
                     k.own_cut = True
     settle(t1)
+    for cpu, pid in occ.items():
+        if foreign(pid):
+            busy[cpu] = busy.get(cpu, 0) + clip(occ_since[cpu], t1)
     for k in tasks.values():
         if k.state == "run":
             k.run_ns += clip(k.since, t1)
     keys = ("run_ns", "slices", "wait_ns", "foreign_ns", "cuts")
-    return {p: {key: getattr(k, key) for key in keys} for p, k in tasks.items()}, displaced
+    return {p: {key: getattr(k, key) for key in keys} for p, k in tasks.items()}, displaced, busy

@@ -28,7 +28,13 @@ with the largest cpu.shares (262144), so that other work in the root group
 (weight 1024 a task) takes a few per cent of the CPUs at most, and the
 groups of a scenario are made inside it.
 
-Usage: truth.py WORKER OUT.json [NAME...]
+Each experiment keeps its own date and load average, and per repeat and
+CPU the share of the window foreign tasks took from it (foreign_taken) and
+ran at all (foreign_busy): a CPU other work keeps busy is one the load
+balancer does not move the experiment's tasks to.
+
+Usage: truth.py WORKER OUT.json [NAME...]   (NAMEs: only those are run
+again; the other experiments of OUT.json, for the same kernel, are kept)
 """
 import json
 import os
@@ -183,7 +189,7 @@ def run_once(worker, exp, tracer):
         remove_groups(exp)
     window = t1 - t0
     bw_pids = [p for t, p in zip(exp["tasks"], pids) if limited(exp, t)]
-    traced, displaced = analyse(parse_trace(lines), pids, t0, t1, bw_pids)
+    traced, displaced, busy = analyse(parse_trace(lines), pids, t0, t1, bw_pids)
     out = {}
     for t, p, x, y in zip(exp["tasks"], pids, a, b):
         k = traced[p]
@@ -202,7 +208,8 @@ def run_once(worker, exp, tracer):
             "schedstat_delay": (y[1] - x[1]) / max(y[2] - x[2], 1),
             "pcount": y[2] - x[2],
         }
-    return out, {str(c): d / window for c, d in sorted(displaced.items())}
+    share = lambda per_cpu: {str(c): d / window for c, d in sorted(per_cpu.items())}
+    return out, share(displaced), share(busy)
 
 
 def summary(rs):
@@ -262,10 +269,16 @@ def main():
                    "delay per slice over the experiment's own switches; schedstat kept for comparison",
         "experiments": {},
     }
+    if sys.argv[3:] and os.path.exists(out_path):
+        # some experiments again: the others are kept as they were recorded
+        kept = json.load(open(out_path))
+        if (kept["kernel"], kept["hz"], kept["cpus"]) == (result["kernel"], result["hz"], result["cpus"]):
+            result["experiments"] = kept["experiments"]
     for name in names:
         exp = parse(f"{HERE}/experiments/{name}.scn")
         tracer = Tracer(experiment_cpus(exp), any(limited(exp, t) for t in exp["tasks"]))
-        runs, foreign = zip(*(run_once(worker, exp, tracer) for _ in range(REPEATS)))
+        load = open("/proc/loadavg").read().split()[:3]
+        runs, taken, busy = zip(*(run_once(worker, exp, tracer) for _ in range(REPEATS)))
         tasks = {}
         for t in exp["tasks"]:
             rs = [r[t["name"]] for r in runs]
@@ -276,7 +289,10 @@ def main():
                   f"(schedstat {k['schedstat']['delay_mean_ns'] / 1e6:.3f})  "
                   f"foreign wait {k['foreign_wait_mean_ns'] / 1e6:.1f} ms, {k['cuts_mean']:.0f} cuts", flush=True)
         result["experiments"][name] = {"duration_ns": exp["duration"], "cpus": sorted(experiment_cpus(exp)),
-                                       "foreign_taken": list(foreign), "tasks": tasks}
+                                       "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                       "loadavg_before": load,
+                                       "loadavg_after": open("/proc/loadavg").read().split()[:3],
+                                       "foreign_taken": list(taken), "foreign_busy": list(busy), "tasks": tasks}
     Tracer.remove()
     result["loadavg_after"] = open("/proc/loadavg").read().split()[:3]
     if os.path.isdir(TOP):

@@ -161,7 +161,7 @@ static void test_phase_cpus(void **state)
 	    "it keeps their union in all 3 phases (2 of them wider than written)\n");
 }
 
-/* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, the RT and deadline policies. */
+/* Attributes: priority, dl-runtime as a slice (clamped), cpus, delay, every policy rt-app takes. */
 static void test_attributes(void **state)
 {
 	import("{" G "\"tasks\": {\n"
@@ -187,6 +187,8 @@ static void test_attributes(void **state)
 	has(warns, "warning: priority 0 is no real-time priority (1..99): 1\n");
 	has(warns, "warning: SCHED_DEADLINE needs dl-runtime <= dl-deadline <= dl-period, the period within "
 		   "100..4194304 us: task f runs as SCHED_OTHER\n");
+	import("{" G "\"tasks\": { \"g\": { \"policy\": \"SCHED_BATCH\", \"run\": 1 } } }");
+	has(out, "task g policy=batch program=g\n");
 }
 
 /* Timers, mem/iorun, taskgroup and unknown keys. */
