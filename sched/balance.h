@@ -192,7 +192,7 @@ static inline bool cpus_share_resources(int a, int b)
 }
 static inline bool task_allowed_on_cpu(const struct task_struct *p, int cpu)
 {
-	return !p->spec->has_cpus || cpumask_test(&p->spec->cpus, cpu);
+	return cpumask_test(&p->cpus_mask, cpu);
 }
 static inline void cpumask_clear(struct cpumask *m, int cpu) { m->bits[cpu >> 6] &= ~(1ULL << (cpu & 63)); }
 static inline bool asym_cpucap_active(void) { return E->sds->asym_cpucapacity; }

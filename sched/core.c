@@ -312,7 +312,10 @@ void __schedule(struct rq *rq)
 		balance_rt(rq, prev);
 	if (rq->active_balance && is_idle_task(prev))
 		rq->active_balance = false;	/* nothing running to push */
-	if (rq->active_balance) {
+	/* the stopper on an idle CPU puts nothing aside: it moves the task before the pick */
+	if (rq->migration_task && is_idle_task(prev))
+		migration_cpu_stop(rq);
+	if (rq->active_balance || rq->migration_task) {
 		/* the CPU stopper takes the CPU from the running task (a class above all: no next) */
 		next = rq->idle;
 		prev->sched_class->put_prev_task(rq, prev, NULL);
@@ -360,9 +363,12 @@ void __schedule(struct rq *rq)
 		task_arm_work(rq, next);
 	}
 out:
-	if (rq->active_balance) {
-		/* the stopper pushes a task, then this CPU picks again */
-		active_load_balance_cpu_stop(rq);
+	if (rq->active_balance || rq->migration_task) {
+		/* the stopper pushes or moves a task, then this CPU picks again */
+		if (rq->migration_task)
+			migration_cpu_stop(rq);
+		if (rq->active_balance)
+			active_load_balance_cpu_stop(rq);
 		resched_curr(rq);
 		return;
 	}
@@ -692,8 +698,9 @@ static void __setscheduler_params(struct task_struct *p, const struct sched_attr
 }
 
 /*
- * __sched_setscheduler(): admission for SCHED_DEADLINE first (-1, nothing
- * changed, when it does not fit); then the dequeue(SAVE) ... enqueue(RESTORE)
+ * __sched_setscheduler(): the checks for SCHED_DEADLINE first (-1, nothing
+ * changed, when its affinity is narrower than the machine or admission
+ * fails); then the dequeue(SAVE) ... enqueue(RESTORE)
  * dance, moving p between classes. set_user_nice() dequeues with SAVE alone,
  * which keeps min_vruntime where it is; a policy change also MOVEs.
  */
@@ -705,6 +712,9 @@ static int change_attr(struct task_struct *p, const struct sched_attr *attr, int
 	int enqueue_flags = ENQUEUE_RESTORE;
 	bool queued, running;
 
+	/* a deadline task must be allowed on all of its root domain (EPERM) */
+	if (dl_policy(attr->policy) && p->nr_cpus_allowed < ST->nr_cpus)
+		return -1;
 	if (p->state == TASK_NEW || p->state == TASK_DEAD) {
 		/* not forked yet: it starts with these (admission happens at the fork) */
 		if (p->state == TASK_NEW) {
@@ -780,6 +790,104 @@ void sched_move_task(struct task_struct *p, struct task_group *tg)
 		/* it may have joined a throttled group: let schedule() decide */
 		resched_curr(rq);
 	}
+}
+
+/* ---- affinity ---- */
+
+/*
+ * cpumask_any_and_distribute(): the first CPU of a & b after *prev, wrapping,
+ * so successive picks from one caller spread out (the kernel keeps *prev per
+ * calling CPU); nr_cpus if none.
+ */
+int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b, u32 *prev)
+{
+	int n = ST->nr_cpus;
+
+	for (int i = 1; i <= n; i++) {
+		int cpu = (int)((*prev + (u32)i) % (u32)n);
+
+		if (cpumask_test(a, cpu) && cpumask_test(b, cpu)) {
+			*prev = (u32)cpu;
+			return cpu;
+		}
+	}
+	return n;
+}
+
+static void set_cpus_allowed_common(struct task_struct *p, const struct cpumask *new_mask)
+{
+	p->cpus_mask = *new_mask;
+	p->nr_cpus_allowed = 0;
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		p->nr_cpus_allowed += cpumask_test(new_mask, cpu);
+	if (p->sched_class->set_cpus_allowed)
+		p->sched_class->set_cpus_allowed(p);
+}
+
+/* __do_set_cpus_allowed(): from 4.2 the task leaves its queue around the change. */
+static void do_set_cpus_allowed(struct task_struct *p, const struct cpumask *new_mask)
+{
+	struct rq *rq = task_rq(p);
+	bool change = kernel_at_least(4, 2) && p->state != TASK_NEW;
+	bool queued = change && task_on_rq_queued(p), running = change && task_current(rq, p);
+
+	if (queued)
+		dequeue_task(rq, p, DEQUEUE_SAVE);
+	if (running)
+		p->sched_class->put_prev_task(rq, p, NULL);
+	set_cpus_allowed_common(p, new_mask);
+	if (queued)
+		enqueue_task(rq, p, ENQUEUE_RESTORE);
+	if (running)
+		p->sched_class->set_next_task(rq, p);
+}
+
+/*
+ * __set_cpus_allowed_ptr() for sched_setaffinity(): a task whose CPU is no
+ * longer allowed goes to cpumask_any_and_distribute() of the new mask (from
+ * 5.7; the first allowed CPU before). A running one (before 3.18, a queued one
+ * too) is moved by its CPU's stopper, whose CPU is returned for the caller to
+ * run at once, as stop_one_cpu() waits; a queued one from 3.18 moves at once;
+ * a sleeping one is placed by its next wakeup. -1 when no stopper is needed.
+ */
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
+{
+	struct rq *rq = task_rq(p);
+	int dest;
+
+	update_rq_clock(rq);
+	if (!memcmp(&p->cpus_mask, new_mask, sizeof(*new_mask)))
+		return -1;
+	if (kernel_at_least(5, 7)) {
+		struct cpumask valid = { 0 };
+
+		for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+			cpumask_set(&valid, cpu);
+		dest = cpumask_any_and_distribute(&valid, new_mask, &rq->distribute_cpu_mask_prev);
+	} else {
+		dest = cpumask_next_from(new_mask, 0);
+	}
+	do_set_cpus_allowed(p, new_mask);
+	if (p->state == TASK_NEW || cpumask_test(new_mask, p->cpu) || !p->on_rq)
+		return -1;
+	if (task_current(rq, p) || !kernel_at_least(3, 18)) {
+		rq->migration_task = p;
+		rq->migration_dest = dest;
+		resched_curr(rq);
+		return rq->cpu;
+	}
+	move_queued_task(p, dest, rq->cpu, MIGRATE_AFFINITY);
+	return -1;
+}
+
+/* migration_cpu_stop(): the stopper moves the task if it is still queued here. */
+void migration_cpu_stop(struct rq *rq)
+{
+	struct task_struct *p = rq->migration_task;
+
+	rq->migration_task = NULL;
+	if (task_rq(p) == rq && task_on_rq_queued(p) && task_allowed_on_cpu(p, rq->migration_dest))
+		move_queued_task(p, rq->migration_dest, rq->cpu, MIGRATE_AFFINITY);
 }
 
 void sched_change_class(struct task_struct *p, const struct sched_class *class)

@@ -174,8 +174,12 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->state = TASK_NEW;
 	p->spec = spec;
 	p->cpu = 0;
-	for (int cpu = 0; cpu < e->st->nr_cpus; cpu++)
-		p->nr_cpus_allowed += task_allowed_on_cpu(p, cpu);
+	for (int cpu = 0; cpu < e->st->nr_cpus; cpu++) {
+		if (!spec->has_cpus || cpumask_test(&spec->cpus, cpu)) {
+			cpumask_set(&p->cpus_mask, cpu);
+			p->nr_cpus_allowed++;
+		}
+	}
 	p->policy = spec->policy;
 	p->static_prio = p->prio = NICE_TO_PRIO(spec->nice);
 	p->rt_priority = spec->rt_priority;
@@ -381,6 +385,13 @@ static int check_policy(const struct sched_command *c, char *err, size_t errlen)
 				 "deadline <= period, period 100us..4.194304s");
 			return -1;
 		}
+		if (p->nr_cpus_allowed < ST->nr_cpus) {
+			snprintf(err, errlen,
+				 "%s: a deadline task must be allowed on all %d CPUs (EPERM); "
+				 "nothing changed",
+				 p->spec->name, ST->nr_cpus);
+			return -1;
+		}
 		break;
 	default:
 		snprintf(err, errlen, "unknown policy %d", c->key);
@@ -391,6 +402,29 @@ static int check_policy(const struct sched_command *c, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: SCHED_DEADLINE admission failed: the deadline tasks would need "
 			 "more than sched_rt_runtime_us/sched_rt_period_us of the CPUs (EBUSY); "
 			 "nothing changed", p->spec->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* sched_setaffinity()'s refusals: no CPU of the machine (EINVAL), a deadline task narrowed (EBUSY). */
+static int check_affinity(const struct task_struct *p, const struct cpumask *m, char *err, size_t errlen)
+{
+	int allowed = 0;
+
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		allowed += cpumask_test(m, cpu);
+	if (!allowed) {
+		snprintf(err, errlen,
+			 "%s: the new affinity has no CPU of the machine (EINVAL); nothing changed",
+			 p->spec->name);
+		return -1;
+	}
+	if (dl_task(p) && allowed < ST->nr_cpus) {
+		snprintf(err, errlen,
+			 "%s: a deadline task's affinity must span its root domain, all %d CPUs "
+			 "(EBUSY); nothing changed",
+			 p->spec->name, ST->nr_cpus);
 		return -1;
 	}
 	return 0;
@@ -434,6 +468,10 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 		if (c->task < 0 || c->task >= ST->nr_tasks || c->key < 0 || c->key >= ST->nr_groups)
 			break;
 		return 0;
+	case CMD_SET_CPUS:
+		if (c->task < 0 || c->task >= ST->nr_tasks)
+			break;
+		return check_affinity(&ST->task[c->task], &c->cpus, err, errlen);
 	case CMD_SET_GROUP_SHARES:
 	case CMD_SET_GROUP_IDLE:
 	case CMD_SET_GROUP_MAX:
@@ -446,11 +484,14 @@ static int check_command(const struct sched_command *c, char *err, size_t errlen
 	return -1;
 }
 
+static void reschedule_cpu(int cpu);
+
 static void apply_command(const struct sched_command *c, u32 index)
 {
 	struct sched_event ev;
 	struct task_struct *p = c->task >= 0 && c->task < ST->nr_tasks ? &ST->task[c->task] : NULL;
 	struct sched_attr attr;
+	int cpu;
 
 	sched_event_init(&ev, EV_COMMAND, p ? p->cpu : 0);
 	ev.command.index = index;
@@ -493,6 +534,11 @@ static void apply_command(const struct sched_command *c, u32 index)
 		break;
 	case CMD_MOVE_TASK:
 		sched_move_task(p, &ST->tg[c->key]);
+		break;
+	case CMD_SET_CPUS:
+		/* sched_setaffinity() waits for the stopper's move (stop_one_cpu()); a refusal changes nothing */
+		if (!check_affinity(p, &c->cpus, NULL, 0) && (cpu = set_cpus_allowed_ptr(p, &c->cpus)) >= 0)
+			reschedule_cpu(cpu);
 		break;
 	case CMD_SET_GROUP_SHARES:
 	case CMD_SET_GROUP_IDLE:

@@ -113,8 +113,8 @@ const char *ext_exit_reason(unsigned kind)
 }
 
 const char *const herd_cause_names[NR_HERD_CAUSES] = {
-	[HERD_NEWIDLE] = "newidle", [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
-	[HERD_MIXED] = "mixed",
+	[HERD_NEWIDLE] = "newidle",   [HERD_WAKEUP] = "wakeup", [HERD_IMBALANCE] = "imbalance",
+	[HERD_AFFINITY] = "affinity", [HERD_MIXED] = "mixed",
 };
 
 const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
@@ -123,9 +123,10 @@ const char *const sd_level_names[NR_SD_LEVEL_NAMES] = {
 };
 
 const char *const migrate_reason_names[NR_MIGRATE_REASONS] = {
-	[MIGRATE_WAKEUP] = "wakeup",   [MIGRATE_FORK] = "fork",	      [MIGRATE_BALANCE] = "balance",
-	[MIGRATE_NEWIDLE] = "newidle", [MIGRATE_NOHZ] = "nohz_idle",  [MIGRATE_ACTIVE] = "active",
-	[MIGRATE_RT_PUSH] = "rt_push", [MIGRATE_RT_PULL] = "rt_pull", [MIGRATE_EXT] = "ext",
+	[MIGRATE_WAKEUP] = "wakeup",	 [MIGRATE_FORK] = "fork",	[MIGRATE_BALANCE] = "balance",
+	[MIGRATE_NEWIDLE] = "newidle",	 [MIGRATE_NOHZ] = "nohz_idle",	[MIGRATE_ACTIVE] = "active",
+	[MIGRATE_RT_PUSH] = "rt_push",	 [MIGRATE_RT_PULL] = "rt_pull", [MIGRATE_EXT] = "ext",
+	[MIGRATE_AFFINITY] = "affinity",
 };
 
 const char *const select_path_names[NR_SELECT_PATHS] = {
@@ -220,6 +221,7 @@ const char *const sched_command_names[NR_SCHED_COMMANDS] = {
 	[CMD_SET_GROUP_MAX] = "set_group_max",
 	[CMD_SET_GROUP_BURST] = "set_group_burst",
 	[CMD_MOVE_TASK] = "move_task",
+	[CMD_SET_CPUS] = "set_cpus",
 };
 
 const char *ext_dsq_format(char *buf, size_t len, u64 dsq_id)

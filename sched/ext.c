@@ -781,6 +781,18 @@ static void switching_to_scx(struct rq *rq, struct task_struct *p)
 			    scx()->ops->set_cpumask(&se->view, se->view.cpus_ptr));
 }
 
+/* set_cpus_allowed_scx(): the policy hears of every new affinity */
+static void set_cpus_allowed_scx(struct task_struct *p)
+{
+	struct scx_entity *se = scx_ent(p);
+
+	scx()->this_cpu = p->cpu;
+	se->view.nr_cpus_allowed = p->nr_cpus_allowed;
+	if (SCX_HAS_OP(set_cpumask))
+		SCX_CALL_OP(SCX_KF_REST, EXT_OP_SET_CPUMASK, se,
+			    scx()->ops->set_cpumask(&se->view, se->view.cpus_ptr));
+}
+
 static void switched_from_scx(struct rq *rq, struct task_struct *p)
 {
 	scx_ops_disable_task(p);
@@ -807,6 +819,7 @@ const struct sched_class ext_sched_class = {
 	.switched_from = switched_from_scx,
 	.switched_to = switched_to_scx,
 	.prio_changed = prio_changed_scx,
+	.set_cpus_allowed = set_cpus_allowed_scx,
 };
 
 /* ---- idle transitions ---- */

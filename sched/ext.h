@@ -309,7 +309,6 @@ void update_builtin_idle(int cpu, bool idle);
 bool test_and_clear_cpu_idle(int cpu);
 s32 scx_pick_idle_cpu(const struct cpumask *cpus_allowed, u64 flags);
 s32 scx_select_cpu_dfl(struct task_struct *p, s32 prev_cpu, u64 wake_flags, bool *found);
-int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b);
 
 /* ---- ext_kfunc.c: what the policy calls ---- */
 void flush_dispatch_buf(struct rq *rq);

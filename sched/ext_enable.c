@@ -64,14 +64,14 @@ size_t scx_arena_need(const struct sched_scenario *sc)
 	return n;
 }
 
-static void init_entity(struct scx_entity *se, struct task_struct *p, const struct cpumask *all)
+static void init_entity(struct scx_entity *se, struct task_struct *p)
 {
 	const struct sched_task_spec *spec = p->spec;
 
 	se->task = p;
 	se->view.pid = p->pid;
 	snprintf(se->view.comm, sizeof(se->view.comm), "%s", spec->name);
-	se->view.cpus_ptr = spec->has_cpus ? &spec->cpus : all;
+	se->view.cpus_ptr = &p->cpus_mask;
 	se->view.nr_cpus_allowed = p->nr_cpus_allowed;
 	se->view.scx.slice = SCX_SLICE_DFL;
 	se->sticky_cpu = -1;
@@ -123,7 +123,7 @@ void scx_init(void *(*alloc)(struct sched_engine *, size_t))
 	s->global_data = mem;
 	mem += align16(ops->global_size);
 	for (int i = 0; i < ST->nr_tasks; i++) {
-		init_entity(&s->ent[i], &ST->task[i], &s->possible);
+		init_entity(&s->ent[i], &ST->task[i]);
 		s->ent[i].data = mem;
 		mem += align16(ops->task_size);
 	}

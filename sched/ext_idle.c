@@ -94,26 +94,6 @@ bool test_and_clear_cpu_idle(int cpu)
 	return was;
 }
 
-/*
- * cpumask_any_and_distribute(): the first CPU of a & b after the one it
- * returned last, wrapping, so successive picks spread out; nr_cpus if none.
- */
-int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b)
-{
-	struct scx_sched *s = scx();
-	int n = ST->nr_cpus;
-
-	for (int i = 1; i <= n; i++) {
-		int cpu = (int)((s->distribute_prev + (u32)i) % (u32)n);
-
-		if (cpumask_test(a, cpu) && cpumask_test(b, cpu)) {
-			s->distribute_prev = (u32)cpu;
-			return cpu;
-		}
-	}
-	return n;
-}
-
 s32 scx_pick_idle_cpu(const struct cpumask *cpus_allowed, u64 flags)
 {
 	struct scx_sched *s = scx();
@@ -121,13 +101,13 @@ s32 scx_pick_idle_cpu(const struct cpumask *cpus_allowed, u64 flags)
 
 	for (;;) {
 		if (smt_active()) {
-			cpu = cpumask_any_and_distribute(&s->idle_smt, cpus_allowed);
+			cpu = cpumask_any_and_distribute(&s->idle_smt, cpus_allowed, &s->distribute_prev);
 			if (cpu < ST->nr_cpus)
 				goto found;
 			if (flags & SCX_PICK_IDLE_CORE)
 				return -16; /* -EBUSY */
 		}
-		cpu = cpumask_any_and_distribute(&s->idle_cpu, cpus_allowed);
+		cpu = cpumask_any_and_distribute(&s->idle_cpu, cpus_allowed, &s->distribute_prev);
 		if (cpu >= ST->nr_cpus)
 			return -16;
 found:

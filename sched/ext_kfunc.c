@@ -463,7 +463,7 @@ s32 scx_bpf_pick_any_cpu(const struct cpumask *cpus_allowed, u64 flags)
 		if (cpu >= 0)
 			return cpu;
 	}
-	cpu = cpumask_any_and_distribute(cpus_allowed, &scx()->possible);
+	cpu = cpumask_any_and_distribute(cpus_allowed, &scx()->possible, &scx()->distribute_prev);
 	return cpu < ST->nr_cpus ? cpu : -16;
 }
 

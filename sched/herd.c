@@ -90,6 +90,8 @@ static void emit_herd(const struct herd_window *h)
 		ev.herd.cause = HERD_WAKEUP;
 	else if (2 * balance > h->nr)
 		ev.herd.cause = HERD_IMBALANCE;
+	else if (2 * by[MIGRATE_AFFINITY] > h->nr)
+		ev.herd.cause = HERD_AFFINITY;
 	else
 		ev.herd.cause = HERD_MIXED;
 	sched_emit(&ev);

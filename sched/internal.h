@@ -350,6 +350,10 @@ struct rq {
 	bool active_balance;		/* the CPU stopper is to push a task to push_cpu */
 	int push_cpu;
 	u64 active_decision;		/* seq of the balance record that asked for it */
+	/* sched_setaffinity(): the stopper's migration_cpu_stop() moves this task to migration_dest */
+	struct task_struct *migration_task;
+	int migration_dest;
+	u32 distribute_cpu_mask_prev;	/* cpumask_any_and_distribute() called on this CPU */
 	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
 	/* before 3.8: what this tick's trigger_load_balance() left to its softirq */
 	bool lb_softirq;      /* rebalance_domains() is due */
@@ -392,7 +396,8 @@ struct task_struct {
 	struct sched_rt_entity rt;
 	struct sched_dl_entity dl;
 	const struct sched_task_spec *spec;
-	int nr_cpus_allowed;		/* weight of the affinity mask, fixed at init */
+	struct cpumask cpus_mask; /* its affinity: the scenario's cpus=, then sched_setaffinity() */
+	int nr_cpus_allowed;	  /* weight of cpus_mask */
 	struct sched_info sched_info;
 	struct task_group *sched_task_group;
 	bool throttled;			/* 6.18+: on its queue's limbo list */
@@ -494,6 +499,8 @@ struct sched_class {
 	void (*switching_to)(struct rq *rq, struct task_struct *p);
 	/* optional (ext): before a pick, may this class find a task to run (prev_balance()) */
 	int (*balance)(struct rq *rq, struct task_struct *prev);
+	/* optional (ext): after set_cpus_allowed_common(), tell the class the new mask */
+	void (*set_cpus_allowed)(struct task_struct *p);
 };
 
 extern const struct sched_class dl_sched_class;
@@ -694,6 +701,9 @@ void do_sched_yield(struct rq *rq);
 bool yield_to(struct task_struct *p);
 void do_task_dead(struct rq *rq);
 void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu, int reason);
+int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b, u32 *prev);
+int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask);
+void migration_cpu_stop(struct rq *rq);
 void hrtick_start(struct rq *rq, u64 delay);
 struct sched_attr {
 	int policy, nice;

@@ -345,6 +345,16 @@ static void check_task(struct task_struct *p)
 	if (p->on_rq)
 		CHECK(p->state == TASK_RUNNING || p->se.sched_delayed, "task.state", cpu,
 		      "%s: queued in state %d", name, p->state);
+	int allowed = 0;
+
+	for (int c = 0; c < ST->nr_cpus; c++)
+		allowed += cpumask_test(&p->cpus_mask, c);
+	CHECK(allowed && p->nr_cpus_allowed == allowed, "task.nr_cpus_allowed", cpu,
+	      "%s: nr_cpus_allowed %d, %d CPUs in its mask", name, p->nr_cpus_allowed, allowed);
+	/* a move for a new affinity is done before the command returns; a sleeper waits for its wakeup */
+	if (p->on_rq)
+		CHECK(cpumask_test(&p->cpus_mask, cpu), "task.cpus_mask", cpu,
+		      "%s: queued on CPU %d, outside its affinity", name, cpu);
 	if (p->state == TASK_NEW)
 		return;
 	CHECK(p->sched_class == want, "task.sched_class", cpu, "%s: class %s for prio %d", name,

@@ -266,7 +266,7 @@ static int select_idle_cpu(struct task_struct *p, const struct sched_domain *sd,
 	int idle_cpu = -1, nr = 1 << 30;
 
 	for (int w = 0; w < CPUMASK_WORDS; w++)
-		cpus.bits[w] = sd->span.bits[w] & (p->spec->has_cpus ? p->spec->cpus.bits[w] : ~0ULL);
+		cpus.bits[w] = sd->span.bits[w] & p->cpus_mask.bits[w];
 
 	if (sched_feat(SIS_UTIL)) {
 		/* an LLC judged busy by the last periodic balance is not scanned */
@@ -505,10 +505,8 @@ static bool update_pick_idlest(const struct sched_group *idlest, const struct sg
 
 static bool mask_allowed(const struct cpumask *m, struct task_struct *p)
 {
-	if (!p->spec->has_cpus)
-		return true;
 	for (int w = 0; w < CPUMASK_WORDS; w++)
-		if (m->bits[w] & p->spec->cpus.bits[w])
+		if (m->bits[w] & p->cpus_mask.bits[w])
 			return true;
 	return false;
 }
@@ -577,7 +575,7 @@ static const struct sched_group *find_idlest_group(const struct sched_domain *sd
 		if (sd->flags & SD_NUMA) {
 			int imb_numa_nr = (int)sd->imb_numa_nr, cpu, allowed = 0;
 
-			if (p->spec->has_cpus) {
+			if (p->nr_cpus_allowed < ST->nr_cpus) {
 				for_each_cpu(cpu, &local->span)
 					allowed += task_allowed_on_cpu(p, cpu);
 				imb_numa_nr = MIN(allowed, imb_numa_nr);

@@ -59,6 +59,7 @@ enum migrate_reason {
 	MIGRATE_RT_PUSH,	/* push_rt_tasks(): a waiting RT task to a CPU running lower */
 	MIGRATE_RT_PULL,	/* pull_rt_task(): a CPU dropping in priority takes one */
 	MIGRATE_EXT,		/* the ext class moved it to another CPU's local DSQ */
+	MIGRATE_AFFINITY,	/* sched_setaffinity() left it on a CPU it may not use */
 	NR_MIGRATE_REASONS
 };
 
@@ -100,6 +101,7 @@ enum herd_cause {
 	HERD_NEWIDLE,		/* several CPUs going idle pulled at once */
 	HERD_WAKEUP,		/* wakers sent their wakees to the same idle CPU */
 	HERD_IMBALANCE,		/* periodic, idle or active balancing of a group imbalance */
+	HERD_AFFINITY,		/* a new affinity moved them (set cpus) */
 	HERD_MIXED,		/* no single cause */
 	NR_HERD_CAUSES
 };

@@ -193,6 +193,7 @@ enum sched_cmd_kind {
 	CMD_SET_GROUP_MAX,	/* key = group, value = quota ns or -1 (max), value2 = period ns */
 	CMD_SET_GROUP_BURST,	/* key = group, value = burst ns */
 	CMD_MOVE_TASK,		/* task, key = destination group */
+	CMD_SET_CPUS,		/* task, cpus = the new affinity */
 	NR_SCHED_COMMANDS
 };
 
@@ -208,6 +209,7 @@ struct sched_command {
 	struct {
 		u64 runtime, deadline, period;
 	} dl;
+	struct cpumask cpus; /* CMD_SET_CPUS */
 };
 
 struct sched_action {

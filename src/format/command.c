@@ -226,6 +226,30 @@ static int per_task(const struct scenario_file *f, struct lexer *lx, const struc
 	return 0;
 }
 
+/* A CPU list as the task line's cpus= takes it; commas are punctuation here, so 0-3,8 is three tokens. */
+static int cpu_list(const struct scenario_file *f, struct lexer *lx, const struct token *first,
+		    struct sched_command *c)
+{
+	struct token t = *first, comma;
+
+	for (;;) {
+		struct cpumask m;
+
+		if (lex_cpulist(lx, &t.s, f->topo.nr_cpus, &m) < 0)
+			return -1;
+		for (int w = 0; w < CPUMASK_WORDS; w++)
+			c->cpus.bits[w] |= m.bits[w];
+		if (lex_peek(lx, &comma) != TOK_PUNCT || !span_is(&comma.s, ","))
+			break;
+		lex_next(lx, &comma);
+		if (need_word(lx, "a CPU or range after ','", &t) < 0)
+			return -1;
+	}
+	for (int cpu = 0; cpu < f->topo.nr_cpus; cpu++)
+		c->value += cpumask_test(&c->cpus, cpu);
+	return 0;
+}
+
 static int set_task(const struct scenario_file *f, struct lexer *lx, const struct token *what,
 		    struct sched_command *out, int max, int *n)
 {
@@ -246,6 +270,10 @@ static int set_task(const struct scenario_file *f, struct lexer *lx, const struc
 		if (command_slice(lx, &v.s, true, &slice) < 0)
 			return -1;
 		c.value = (s64)slice;
+	} else if (span_is(&what->s, "cpus")) {
+		c.kind = CMD_SET_CPUS;
+		if (cpu_list(f, lx, &v, &c) < 0)
+			return -1;
 	} else {
 		struct policy_attr a = { .policy_at = v.s };
 		struct token kv;
@@ -269,7 +297,18 @@ static int set_task(const struct scenario_file *f, struct lexer *lx, const struc
 		c.dl.deadline = a.deadline;
 		c.dl.period = a.period;
 	}
-	return per_task(f, lx, &pat.s, c, out, max, n);
+	int first = *n;
+
+	if (per_task(f, lx, &pat.s, c, out, max, n) < 0)
+		return -1;
+	/* sched_setaffinity() fails with EBUSY for a deadline task not allowed everywhere */
+	for (int i = first; c.kind == CMD_SET_CPUS && i < *n; i++)
+		if (f->sc.task[out[i].task].policy == SCHED_DEADLINE && c.value < f->topo.nr_cpus)
+			return lex_error(lx, &pat.s,
+					 "'%s' is a deadline task: its affinity must include "
+					 "every CPU (sched_setaffinity() fails with EBUSY)",
+					 f->sc.task[out[i].task].name);
+	return 0;
 }
 
 static int set_tunables(struct lexer *lx, struct sched_command *out, int max, int *n)
@@ -385,7 +424,8 @@ int command_parse_lex(const struct scenario_file *f, struct lexer *lx, struct sc
 	}
 	if (need_word(lx, "what to set", &what) < 0)
 		goto fail;
-	if (span_is(&what.s, "nice") || span_is(&what.s, "slice") || span_is(&what.s, "policy"))
+	if (span_is(&what.s, "nice") || span_is(&what.s, "slice") || span_is(&what.s, "policy") ||
+	    span_is(&what.s, "cpus"))
 		r = set_task(f, lx, &what, out, max, n);
 	else if (span_is(&what.s, "tunable"))
 		r = set_tunables(lx, out, max, n);
@@ -394,8 +434,10 @@ int command_parse_lex(const struct scenario_file *f, struct lexer *lx, struct sc
 	else if (span_is(&what.s, "group"))
 		r = set_group(f, lx, out, max, n);
 	else
-		r = lex_error(lx, &what.s, "cannot set '%s' (expected nice, slice, policy, group, tunable "
-			      "or feature)", SNIP(&what.s));
+		r = lex_error(lx, &what.s,
+			      "cannot set '%s' (expected nice, slice, policy, cpus, group, "
+			      "tunable or feature)",
+			      SNIP(&what.s));
 end:
 	if (r < 0 || lex_expect_eol(lx) < 0)
 		goto fail;

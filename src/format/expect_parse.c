@@ -9,7 +9,7 @@
  * preemptions, dl_throttles, deadline_misses, or rt-app's periods,
  * missed_periods, slack_min, period_latency; PATTERN a task glob.
  * herds(CAUSE) counts the machine's herd
- * migrations whose cause matches the glob (newidle, wakeup, imbalance, mixed);
+ * migrations whose cause matches the glob (newidle, wakeup, imbalance, affinity, mixed);
  * ext_dispatches(OP) the ext class's dispatches made by the operations
  * matching the glob (enqueue, dispatch, select_cpu, core...), ext_exits(KIND)
  * its policy's exits (error, error_stall, error_bpf, unreg_bpf...);

@@ -435,7 +435,7 @@ static void gen_action(struct gen *g)
 	struct task_line *tl = &g->task[i];
 
 	out(g->t, "at %lluus ", (unsigned long long)(pick(g->b, 1000) * (g->duration / 1000) / 1000));
-	switch (pick(g->b, 9)) {
+	switch (pick(g->b, 10)) {
 	case 0:
 		out(g->t, "set nice %s* %d\n", tl->name, (int)pick(g->b, 40) - 20);
 		break;
@@ -498,6 +498,17 @@ static void gen_action(struct gen *g)
 			gen_cpu_max(g);
 			out(g->t, "\n");
 		}
+		break;
+	case 7:
+		/* a deadline task may not be narrowed, nor a narrowed task become one */
+		if (tl->deadline) {
+			out(g->t, "set nice %s* 0\n", tl->name);
+			break;
+		}
+		n = (int)pick(g->b, (unsigned)g->nr_cpus);
+		out(g->t, "set cpus %s* %d-%d\n", tl->name, n,
+		    n + (int)pick(g->b, (unsigned)(g->nr_cpus - n)));
+		tl->pinned = true;
 		break;
 	default:
 		out(g->t, "move task %s* to %s\n", tl->name,
