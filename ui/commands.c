@@ -13,6 +13,7 @@
 #include "src/format/diff_expr.h"
 #include "src/format/lex.h"
 #include "commands.h"
+#include "find.h"
 #include "input.h"
 #include "loop.h"
 #include "split.h"
@@ -1032,7 +1033,8 @@ static int c_filter(struct ui *ui, struct pane *pn, struct args *a)
 	return 0;
 }
 
-/* The next (dir 1) or previous (-1) line of the main view holding the search. */
+/* Look for the search text in the main view's list from its selection:
+ * dir 1 down, -1 up, 0 a new search (find.h goes on between frames). */
 static int find(struct ui *ui, struct pane *pn, int dir)
 {
 	const struct view *v = pn->main_view;
@@ -1045,18 +1047,13 @@ static int find(struct ui *ui, struct pane *pn, int dir)
 		ui_error(ui, "search: the %s view has no list to search", v ? v->name : "");
 		return -1;
 	}
-	if (v->find(pn, dir)) {
-		ui_message(ui, "/%s", pn->search);
-		return 0;
-	}
-	ui_message(ui, "/%s: no more matches %s", pn->search, dir > 0 ? "below" : "above");
+	find_begin(pn, dir);
 	return 0;
 }
 
 static int c_search(struct ui *ui, struct pane *pn, struct args *a)
 {
 	const char *text = a->n > 1 ? a->rest[1] : "";
-	const struct view *v = pn->main_view;
 
 	if (strlen(text) >= sizeof(pn->search)) {
 		ui_error(ui, "search: longer than %zu characters", sizeof(pn->search) - 1);
@@ -1064,18 +1061,11 @@ static int c_search(struct ui *ui, struct pane *pn, struct args *a)
 	}
 	snprintf(pn->search, sizeof(pn->search), "%s", text);
 	if (!*text) {
+		pn->find.on = false;
 		ui_message(ui, "search off");
 		return 0;
 	}
-	if (!v || !v->find)
-		return find(ui, pn, 1);
-	/* down from the selection, else up (a log that follows the newest has them above) */
-	if (v->find(pn, 1) || v->find(pn, -1)) {
-		ui_message(ui, "/%s  (n next, N previous)", pn->search);
-		return 0;
-	}
-	ui_error(ui, "search: no line holds '%s'", text);
-	return -1;
+	return find(ui, pn, 0);
 }
 
 static int c_search_next(struct ui *ui, struct pane *pn, struct args *a)
@@ -1300,7 +1290,8 @@ int ui_command_file(struct ui *ui, const char *path)
 				break;
 			}
 		}
-		if (ui_command(ui, p)) {
+		/* a script's next line may need what a search selects */
+		if (ui_command(ui, p) || find_finish(ui)) {
 			char m[512];
 			snprintf(m, sizeof(m), "%s", ui->message);
 			ui_error(ui, "%s:%d: %s", path, lineno, m);

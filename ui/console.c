@@ -119,6 +119,16 @@ static const char *cond_word(int i)
 	return i - n == 0 ? "and" : i - n == 1 ? "or" : NULL;
 }
 
+/* The events filter's words: the event words it takes, then task names. */
+static const char *filter_word(int i)
+{
+	int n = 0;
+
+	while (events_filter_word(n))
+		n++;
+	return i < n ? events_filter_word(i) : task_name(i - n);
+}
+
 static const char *sched_event_name(int i)
 {
 	return i < NR_SCHED_EVENTS ? sched_event_names[i] : NULL;
@@ -259,7 +269,9 @@ static char **complete(const char *text, int start, int end)
 		c->gen_fn = nw >= 4 ? group_path : task_name;
 	} else if (!strcmp(first, "set") && nw == 1) {
 		c->gen_list = set_what, c->gen_n = (int)ARRAY_SIZE(set_what);
-	} else if (!strcmp(first, "set") || !strcmp(first, "filter")) {
+	} else if (!strcmp(first, "filter")) {
+		c->gen_fn = filter_word;
+	} else if (!strcmp(first, "set")) {
 		c->gen_fn = task_name;
 	} else if (!strcmp(first, "step-next") || !strcmp(first, "break")) {
 		break_complete(c, start);

@@ -31,7 +31,9 @@ static const char *const split_help[] = {
 
 static const char status_help[] =
 	"The status line shows the simulated time, speed, paused/running, "
-	"events and checkpoints; captions from the scenario's notes appear above it.";
+	"events and checkpoints; captions from the scenario's notes appear above it. "
+	"/ searches the main view's list (n N the next and previous match); a long search goes on "
+	"between frames, \"searching\" on the status line, and Escape gives it up.";
 
 /* How much of s fits in w columns, cut at a blank (s is ASCII). */
 static int wrap_len(const char *s, int w)
@@ -169,8 +171,9 @@ static bool help_key(struct pane *pn, int key)
 
 /* The next (dir 1) or previous (-1) line below or above the top one that
  * holds the search text: it becomes the top line. */
-static bool help_find(struct pane *pn, int dir)
+static enum search_step help_find(struct pane *pn, struct search_scan *sc)
 {
+	int dir = sc->dir;
 	struct cellbuf all;
 	int w = MAX(pn->help_w, 20), total = help_lines(pn->ui, NULL, (struct rect){ 0, 0, w, 1 }, 0);
 	char text[1024];
@@ -185,7 +188,7 @@ static bool help_find(struct pane *pn, int dir)
 		}
 	}
 	cb_free(&all);
-	return found;
+	return found ? SEARCH_HIT : SEARCH_NONE;
 }
 
 const struct view view_help = {

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "console.h"
+#include "find.h"
 #include "input.h"
 #include "loop.h"
 #include "mouse.h"
@@ -20,6 +21,8 @@
 #define ENGINE_BUDGET_NS (20 * NSEC_PER_MSEC)
 /* ... and this much to a trace being written in the background */
 #define TRACE_BUDGET_NS (15 * NSEC_PER_MSEC)
+/* ... and this much to a search under way */
+#define FIND_BUDGET_NS (15 * NSEC_PER_MSEC)
 /* a stall (a long rewind, a suspended terminal) is not caught up */
 #define MAX_WALL_STEP_NS (100 * NSEC_PER_MSEC)
 
@@ -174,6 +177,9 @@ static void draw_status(struct ui *ui, struct cellbuf *cb, int y)
 		x += cb_print(cb, x, y, cb->w - x, bar, "  breaks %d", ui->breaks.nr);
 	if (ui->trace)
 		x += cb_print(cb, x, y, cb->w - x, key, "  trace %d%%", ui_trace_progress(ui));
+	if (pn->find.on)
+		x += cb_print(cb, x, y, cb->w - x, key, "  searching\u2026 %llu events (Esc cancels)",
+			      (unsigned long long)pn->find.scan.looked);
 	if (ui->split.on)
 		x += cb_print(cb, x, y, cb->w - x, key, "  split: %s%s", ui->split.focus ? "B" : "A",
 			      ui->split.follow ? "" : " own views");
@@ -334,6 +340,8 @@ static void handle_key(struct ui *ui, const struct input_key *k, int h)
 		ui_mouse(ui, k, h);
 		return;
 	}
+	if (!strcmp(k->name, "Escape") && find_cancel(pn))
+		return;
 	/* after a search, n and N go to the list's next and previous match */
 	if (pn->search[0] && pn->main_view->find && (k->code == 'n' || k->code == 'N') && !k->ctrl &&
 	    !k->alt) {
@@ -406,6 +414,14 @@ static bool tick(struct ui *ui, u64 now, u64 *last_adv)
 		ui_trace_advance(ui, wall_ns() + TRACE_BUDGET_NS);
 		dirty = true;
 	}
+	/* a search under way: slices until its budget is spent, then the frame and the keys */
+	if (find_pending(ui)) {
+		u64 deadline = wall_ns() + FIND_BUDGET_NS;
+
+		while (find_slice(ui, FIND_SLICE) && wall_ns() < deadline)
+			;
+		dirty = true;
+	}
 	return dirty;
 }
 
@@ -432,6 +448,9 @@ static int key_timeout(const struct ui *ui, bool dirty, u64 last_frame)
 	u64 since_frame = wall_ns() - last_frame;
 	int left = (int)((FRAME_NS - MIN(FRAME_NS, since_frame)) / NSEC_PER_MSEC);
 
+	/* a search takes the time between frames: keys are only looked for */
+	if (find_pending(ui))
+		return 0;
 	if (!ui->paused)
 		return left;
 	if (dirty || ui->trace)

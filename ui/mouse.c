@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "src/base/duration.h"
 #include "src/base/mem.h"
 #include "commands.h"
 #include "mouse.h"
@@ -18,7 +19,13 @@ void ui_hit(struct pane *pane, struct rect r, enum hit_kind kind, s64 v)
 	struct ui *ui = pane->ui;
 
 	XGROW(ui->hits, ui->cap_hits, ui->nr_hits);
-	ui->hits[ui->nr_hits++] = (struct ui_hit){ r, pane, kind, v };
+	ui->hits[ui->nr_hits++] = (struct ui_hit){ r, pane, kind, v, 0 };
+}
+
+void ui_hit_time(struct pane *pane, struct rect r, u64 t0, u64 dt)
+{
+	ui_hit(pane, r, HIT_TIME, (s64)t0);
+	pane->ui->hits[pane->ui->nr_hits - 1].dt = dt;
 }
 
 void ui_area(struct pane *pane, struct rect r, const struct view *v)
@@ -41,13 +48,30 @@ static void focus(struct ui *ui, struct pane *pn)
 		ui->split.focus = pn == &ui->pane_b;
 }
 
-static void select_hit(struct ui *ui, const struct ui_hit *h)
+/* A click on the timeline's axis at x: marker A there, or B with the right button. */
+static void set_marker(struct ui *ui, const struct ui_hit *h, int x, int m)
+{
+	u64 *mark = h->pane->tl_mark, t = (u64)h->v + (u64)(x - h->r.x) * h->dt;
+	char ts[32], d[32];
+
+	mark[m] = t;
+	if (mark[0] != TL_NO_MARK && mark[1] != TL_NO_MARK)
+		ui_message(ui, "marker %c at %s  B-A %s", 'A' + m, ui_time_text(t, ts, sizeof(ts)),
+			   fmt_dur(d, sizeof(d), (s64)(mark[1] - mark[0]), true));
+	else
+		ui_message(ui, "marker %c at %s", 'A' + m, ui_time_text(t, ts, sizeof(ts)));
+}
+
+static void select_hit(struct ui *ui, const struct ui_hit *h, int x)
 {
 	struct pane *pn = h->pane;
 	struct sched_group_info gi;
 
 	focus(ui, pn);
 	switch (h->kind) {
+	case HIT_TIME:
+		set_marker(ui, h, x, 0);
+		break;
 	case HIT_CPU:
 		pn->sel_cpu = (int)h->v;
 		ui_message(ui, "cpu %d", pn->sel_cpu);
@@ -101,6 +125,14 @@ bool ui_mouse(struct ui *ui, const struct input_key *k, int h)
 {
 	if (k->button == 4 || k->button == 5)
 		return wheel(ui, k->x, k->y, k->button == 4);
+	/* the right button: marker B on the timeline's axis, nothing elsewhere */
+	for (size_t i = ui->nr_hits; k->button == 3 && i-- > 0;) {
+		if (ui->hits[i].kind == HIT_TIME && inside(ui->hits[i].r, k->x, k->y)) {
+			focus(ui, ui->hits[i].pane);
+			set_marker(ui, &ui->hits[i], k->x, 1);
+			return true;
+		}
+	}
 	if (k->button != 1)
 		return false;
 	/* the status line toggles pause */
@@ -119,7 +151,7 @@ bool ui_mouse(struct ui *ui, const struct input_key *k, int h)
 	}
 	for (size_t i = ui->nr_hits; i-- > 0;) {
 		if (inside(ui->hits[i].r, k->x, k->y)) {
-			select_hit(ui, &ui->hits[i]);
+			select_hit(ui, &ui->hits[i], k->x);
 			return true;
 		}
 	}

@@ -80,3 +80,28 @@ void search_mark(struct cellbuf *cb, int x, int y, int w, const char *pat)
 		i += n - 1;
 	}
 }
+
+void search_scan_begin(struct search_scan *s, u64 pos, u64 n)
+{
+	s->pos = MIN(pos, n);
+	s->end = n;
+	s->begun = true;
+}
+
+bool search_scan_next(struct search_scan *s, u64 n, u64 *item)
+{
+	/* a rewind may have cut the list since the last slice */
+	n = MIN(n, s->end);
+	s->pos = MIN(s->pos, n);
+	if (!s->budget || (s->dir > 0 ? s->pos >= n : s->pos == 0))
+		return false;
+	s->budget--;
+	s->looked++;
+	*item = s->dir > 0 ? s->pos++ : --s->pos;
+	return true;
+}
+
+enum search_step search_scan_step(const struct search_scan *s)
+{
+	return s->budget ? SEARCH_NONE : SEARCH_MORE;
+}

@@ -91,6 +91,7 @@ void pane_init(struct pane *pane, struct ui *ui, struct ui_run *run)
 	pane->sel_event = ~0ull;
 	pane->tl_span_ns = 100 * NSEC_PER_MSEC;
 	pane->tl_mark[0] = pane->tl_mark[1] = TL_NO_MARK;
+	pane->task_sw_sel = ~0ULL;
 	pane->main_view = ui_nr_views ? ui_views[0] : NULL;
 }
 

@@ -13,6 +13,7 @@
 #include "cpu_history.h"
 #include "mig_index.h"
 #include "rate.h"
+#include "search.h"
 
 struct breakpoint;
 struct grid;
@@ -30,9 +31,10 @@ struct view {
 	/* a key the view handles itself (scroll, zoom, select); true if used */
 	bool (*key)(struct pane *pane, int key);
 	const char *keys; /* what those keys do, for the help screen; NULL: none */
-	/* a list view: select the next (dir 1) or previous (-1) line matching
-	 * pane->search after the selected one; false when there is none */
-	bool (*find)(struct pane *pane, int dir);
+	/* a list view: select the next (s->dir 1) or previous (-1) line holding
+	 * pane->search after the selected one, looking at s->budget lines at
+	 * most (search.h; a short list may look at all of them) */
+	enum search_step (*find)(struct pane *pane, struct search_scan *s);
 	int wheel_up, wheel_down; /* the keys the mouse wheel sends it, 0: none */
 };
 
@@ -91,6 +93,8 @@ struct pane {
 	/* task view: its wakeup-latency histogram, fed from the log as it grows */
 	struct task_lat *task_lat;
 	int task_sw_back; /* the switches table: rows scrolled back from the newest */
+	u64 task_sw_top;  /* ... the first row it showed (of those kept), where a search starts */
+	u64 task_sw_sel;  /* ... the row a search selected, by its time; ~0: none */
 
 	/* events view */
 	u64 ev_top;		/* first visible seq */
@@ -98,7 +102,13 @@ struct pane {
 	int ev_hscroll;		/* fields scrolled off to the left */
 	bool ev_narrow;		/* the last frame's lines were the narrow form (search matches what shows) */
 
-	char search[64]; /* the list views' search (`/`), "" = none */
+	char search[64];  /* the list views' search (`/`), "" = none */
+	struct find_job { /* the search under way (find.h) */
+		bool on;
+		bool first; /* a new search: down from the selection, then up */
+		const struct view *view;
+		struct search_scan scan;
+	} find;
 
 	/* help view */
 	int help_top;		/* first line shown */
@@ -187,13 +197,15 @@ enum hit_kind {
 	HIT_TASK,
 	HIT_GROUP,
 	HIT_EVENT,
-	HIT_SPAN /* a task's span in the timeline: the sched_switch that began it */
+	HIT_SPAN, /* a task's span in the timeline: the sched_switch that began it */
+	HIT_TIME  /* the timeline's axis: a click sets marker A, a right click B */
 };
 struct ui_hit {
 	struct rect r;
 	struct pane *pane;
 	enum hit_kind kind;
-	s64 v; /* the CPU, task index, group or event seq */
+	s64 v;	/* the CPU, task index, group or event seq; the time at r.x */
+	u64 dt; /* a time axis: the time a column stands for */
 };
 
 struct ui {
@@ -234,6 +246,11 @@ struct ui {
 
 /* A click at r in the frame being drawn selects v (a CPU, task, ...) in pane. */
 void ui_hit(struct pane *pane, struct rect r, enum hit_kind kind, s64 v);
+/* A click at column x of r picks the time t0 + (x - r.x) * dt. */
+void ui_hit_time(struct pane *pane, struct rect r, u64 t0, u64 dt);
+/* The events filter's words for an event (view_events.c): the i-th name or
+ * tail of one after an underscore, NULL past the last. */
+const char *events_filter_word(int i);
 /* The task view's state of a pane (view_task.c). */
 void task_lat_free(struct task_lat *lat);
 /* The timeline's frame of a pane (view_timeline.c). */

@@ -804,8 +804,9 @@ static void cpu_text(const struct pane *pn, int cpu, char *out, size_t len)
 }
 
 /* The next (dir 1) or previous (-1) CPU in topology order whose line holds the search. */
-static bool cpus_find(struct pane *pn, int dir)
+static enum search_step cpus_find(struct pane *pn, struct search_scan *sc)
 {
+	int dir = sc->dir;
 	int order[SCHED_MAX_CPUS], n = topo_order(pn, order), at = dir > 0 ? -1 : n;
 	char text[1024];
 
@@ -816,10 +817,10 @@ static bool cpus_find(struct pane *pn, int dir)
 		cpu_text(pn, order[i], text, sizeof(text));
 		if (search_match(text, pn->search)) {
 			pn->sel_cpu = order[i];
-			return true;
+			return SEARCH_HIT;
 		}
 	}
-	return false;
+	return SEARCH_NONE;
 }
 
 const struct view view_cpus = {

@@ -55,6 +55,16 @@ static bool event_word(const char *w, int t)
 	return false;
 }
 
+/* The event words of the filter, as completion offers them: each name, then its tails (duplicates too). */
+const char *events_filter_word(int i)
+{
+	for (int t = 0; t < NR_SCHED_EVENTS; t++)
+		for (const char *w = sched_event_names[t]; w; w = strchr(w, '_') ? strchr(w, '_') + 1 : NULL)
+			if (!i--)
+				return w;
+	return NULL;
+}
+
 static void parse_filter(const struct pane *pn, struct filter *f)
 {
 	char *save = NULL;
@@ -384,30 +394,32 @@ static void ev_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		 "a selected balance, placement or migration shows its record");
 }
 
-/* The next (dir 1) or previous (-1) event after the selected one that passes
- * the filter and holds the search text. */
-static bool ev_find(struct pane *pn, int dir)
+/* The next (down) or previous (up) event from the selected one that passes
+ * the filter and holds the search text, a budget's worth at a time. */
+static enum search_step ev_find(struct pane *pn, struct search_scan *sc)
 {
 	struct filter f;
-	u64 limit = ev_limit(pn), sel = pn->sel_event;
-	/* from the selected event; following, from the top of the page or the newest */
-	u64 s = sel != NO_EVENT ? sel : dir > 0 ? pn->ev_top : limit;
+	u64 limit = ev_limit(pn), sel = pn->sel_event, s;
 	char text[400];
 
+	/* from the selected event; following, from the top of the page or the newest */
+	if (!sc->begun && sel != NO_EVENT)
+		search_scan_begin(sc, sel + (sc->dir > 0), limit);
+	else if (!sc->begun)
+		search_scan_begin(sc, sc->dir > 0 ? pn->ev_top : limit, limit);
 	parse_filter(pn, &f);
-	if (dir > 0 && sel != NO_EVENT)
-		s++;
-	for (u32 budget = EV_SCAN_BUDGET; budget--; s += dir > 0) {
-		s = dir > 0 ? next_match(pn, &f, s, limit) : prev_match(pn, &f, s);
-		if (s == NO_EVENT)
-			return false;
-		line_text(pn, history_event(pn->run->h, s), text, sizeof(text));
+	while (search_scan_next(sc, limit, &s)) {
+		const struct sched_event *ev = history_event(pn->run->h, s);
+
+		if (!ev_match(pn, &f, ev))
+			continue;
+		line_text(pn, ev, text, sizeof(text));
 		if (search_match(text, pn->search)) {
 			pn->sel_event = s;
-			return true;
+			return SEARCH_HIT;
 		}
 	}
-	return false;
+	return search_scan_step(sc);
 }
 
 static bool ev_key(struct pane *pn, int key)

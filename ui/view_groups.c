@@ -165,8 +165,9 @@ static int tree_order(const struct pane *pn, int g, int *out, int n)
 }
 
 /* The next (dir 1) or previous (-1) group in the tree whose path holds the search. */
-static bool groups_find(struct pane *pn, int dir)
+static enum search_step groups_find(struct pane *pn, struct search_scan *sc)
 {
+	int dir = sc->dir;
 	int nr = sched_nr_groups(pn->run->e), *order = xmalloc((size_t)nr * sizeof(*order));
 	int n = tree_order(pn, 0, order, 0), at = dir > 0 ? -1 : n;
 	bool found = false;
@@ -184,7 +185,7 @@ static bool groups_find(struct pane *pn, int dir)
 		}
 	}
 	free(order);
-	return found;
+	return found ? SEARCH_HIT : SEARCH_NONE;
 }
 
 const struct view view_groups = {

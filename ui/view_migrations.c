@@ -149,36 +149,31 @@ static bool mig_key(struct pane *pn, int key)
 	return false;
 }
 
-/* Select line i when it holds the search text. */
-static bool select_match(struct pane *pn, size_t i)
-{
-	u64 seq = pn->run->migs.e[i].seq;
-	char text[256];
-
-	mig_text(pn, history_event(pn->run->h, seq), text, sizeof(text));
-	if (!search_match(text, pn->search))
-		return false;
-	pn->sel_event = seq;
-	return true;
-}
-
-/* The next (dir 1) or previous (-1) migration or herd holding the search text. */
-static bool mig_find(struct pane *pn, int dir)
+/*
+ * The next (down) or previous (up) migration or herd holding the search
+ * text: the scan goes over the index's lines, a budget's worth at a time.
+ */
+static enum search_step mig_find(struct pane *pn, struct search_scan *sc)
 {
 	const struct mig_index *x = &pn->run->migs;
-	u64 limit = visible(pn), s = pn->sel_event == ~0ULL || pn->sel_event > limit ? limit : pn->sel_event;
+	u64 limit = visible(pn), sel = pn->sel_event, i;
+	u64 n = mig_index_before(x, limit), from = n; /* following the newest: nothing below */
+	char text[256];
 
-	if (dir < 0) {
-		for (size_t i = mig_index_before(x, s); i-- > 0;)
-			if (select_match(pn, i))
-				return true;
-		return false;
+	if (sel != ~0ULL && sel < limit)
+		from = mig_index_before(x, sel + (sc->dir > 0));
+	if (!sc->begun)
+		search_scan_begin(sc, from, n);
+	while (search_scan_next(sc, n, &i)) {
+		u64 seq = x->e[i].seq;
+
+		mig_text(pn, history_event(pn->run->h, seq), text, sizeof(text));
+		if (search_match(text, pn->search)) {
+			pn->sel_event = seq;
+			return SEARCH_HIT;
+		}
 	}
-	/* following the newest (s == limit): nothing below */
-	for (size_t i = mig_index_before(x, s + 1), end = mig_index_before(x, limit); i < end; i++)
-		if (select_match(pn, i))
-			return true;
-	return false;
+	return search_scan_step(sc);
 }
 
 const struct view view_migrations = {

@@ -270,8 +270,9 @@ struct rq_frame {
 
 /* The next (dir 1) or previous (-1) task of the queue shown, from the
  * selected one, whose name holds the search: selected, and scrolled to. */
-static bool rq_find(struct pane *pn, int dir)
+static enum search_step rq_find(struct pane *pn, struct search_scan *sc)
 {
+	int dir = sc->dir;
 	struct sched_entity_info q[RQ_MAX];
 	int cpu = pn->sel_cpu >= 0 && pn->sel_cpu < sched_nr_cpus(pn->run->e) ? pn->sel_cpu : 0;
 	int group = pn->sel_group > 0 && pn->sel_group < sched_nr_groups(pn->run->e) ? pn->sel_group : 0;
@@ -285,9 +286,9 @@ static bool rq_find(struct pane *pn, int dir)
 			continue;
 		pn->sel_task = q[i].task;
 		pn->rq_top = i; /* the draw keeps the last page full */
-		return true;
+		return SEARCH_HIT;
 	}
-	return false;
+	return SEARCH_NONE;
 }
 
 static const struct style rq_bold = { COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_ };

@@ -18,6 +18,7 @@
 #include "src/analysis/stats.h"
 #include "src/analysis/timehist.h"
 #include "format.h"
+#include "search.h"
 #include "sched/api/ext.h"
 #include "table.h"
 #include "ui.h"
@@ -219,17 +220,35 @@ static const char *msec(char *buf, size_t len, u64 ns)
 	return buf;
 }
 
+/* A switches row's cells, as the table shows them (and the search reads them). */
+struct timehist_text {
+	char t[32], cpu[16], wait[32], delay[32], run[32], state[4];
+};
+
+static void timehist_text(const struct timehist_row *r, struct timehist_text *x)
+{
+	snprintf(x->t, sizeof(x->t), "%" PRIu64 ".%06" PRIu64, (u64)(r->time / NSEC_PER_SEC),
+		 (u64)(r->time % NSEC_PER_SEC / NSEC_PER_USEC));
+	snprintf(x->cpu, sizeof(x->cpu), "[%d]", r->cpu);
+	snprintf(x->state, sizeof(x->state), "%c", r->state);
+	msec(x->wait, sizeof(x->wait), r->wait);
+	msec(x->delay, sizeof(x->delay), r->delay);
+	msec(x->run, sizeof(x->run), r->run);
+}
+
 /*
  * The task's switches off a CPU, newest at the bottom, in h rows: the last
- * ones, or `*back` rows further back (clamped to the rows kept).
+ * ones, or pn->task_sw_back rows further back (clamped to the rows kept);
+ * the row a search selected marked.
  */
-static void draw_timehist(const struct timehist *th, int *back, struct cellbuf *cb, int x, int y, int w,
+static void draw_timehist(struct pane *pn, const struct timehist *th, struct cellbuf *cb, int x, int y, int w,
 			  int h)
 {
 	struct style bold = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_BOLD_);
 	struct style dim = sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0);
+	struct style rev[ARRAY_SIZE(timehist_cols)];
 	char b1[32], b2[32], b3[32];
-	int n = (int)ARRAY_SIZE(timehist_cols);
+	int n = (int)ARRAY_SIZE(timehist_cols), *back = &pn->task_sw_back;
 
 	if (h < 1)
 		return;
@@ -255,19 +274,23 @@ static void draw_timehist(const struct timehist *th, int *back, struct cellbuf *
 		cb_print(cb, x + 2, y + (int)shown, w - 2, dim, "... %d newer below (j, PgDn, End)", *back);
 	u64 end = kept - (u64)*back;
 
+	pn->task_sw_top = end - shown;
+	for (int i = 0; i < n; i++)
+		rev[i] = sty(COLOR_DEFAULT, COLOR_DEFAULT, A_REVERSE_);
 	for (u64 i = end - shown; i < end; i++, y++) {
 		const struct timehist_row *r = timehist_row(th, i);
-		char t[32], cpu[16], wait[32], delay[32], run[32], state[4];
-		const char *cells[] = { t, cpu, wait, delay, run, state };
+		struct timehist_text tx;
+		const char *cells[] = { tx.t, tx.cpu, tx.wait, tx.delay, tx.run, tx.state };
+		bool sel = r->time == pn->task_sw_sel;
 
-		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, (u64)(r->time / NSEC_PER_SEC),
-			 (u64)(r->time % NSEC_PER_SEC / NSEC_PER_USEC));
-		snprintf(cpu, sizeof(cpu), "[%d]", r->cpu);
-		snprintf(state, sizeof(state), "%c", r->state);
-		msec(wait, sizeof(wait), r->wait);
-		msec(delay, sizeof(delay), r->delay);
-		msec(run, sizeof(run), r->run);
-		table_row(cb, x + 2, y, w - 2, timehist_cols, n, cells, NULL);
+		timehist_text(r, &tx);
+		if (sel) {
+			cb_fill(cb, (struct rect){ x, y, w, 1 }, ' ', rev[0]);
+			cb_print(cb, x, y, 1, rev[0], ">");
+		}
+		table_row(cb, x + 2, y, w - 2, timehist_cols, n, cells, sel ? rev : NULL);
+		if (pn->search[0])
+			search_mark(cb, x + 2, y, w - 2, pn->search);
 	}
 }
 
@@ -409,6 +432,12 @@ static void draw_counters(struct task_frame *f)
 	f->y++;
 }
 
+/* The task shown: the selected one, else the first. */
+static int shown_task(const struct pane *pn)
+{
+	return pn->sel_task >= 0 && pn->sel_task < sched_nr_tasks(pn->run->e) ? pn->sel_task : 0;
+}
+
 static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 {
 	struct task_frame f = { .pn = pn, .cb = cb, .x = a.x, .y = a.y, .w = a.w, .bottom = a.y + a.h };
@@ -420,7 +449,7 @@ static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		cb_print(cb, f.x, f.y, f.w, sty(C_BRIGHT_BLACK, COLOR_DEFAULT, 0), "no tasks");
 		return;
 	}
-	f.t = pn->sel_task >= 0 && pn->sel_task < f.nr ? pn->sel_task : 0;
+	f.t = shown_task(pn);
 	f.cfs = sched_variant(pn->run->e) == SCHED_VARIANT_CFS;
 	sched_task_info(pn->run->e, f.t, &f.ti);
 	sched_cpu_info(pn->run->e, f.ti.cpu >= 0 && f.ti.cpu < sched_nr_cpus(pn->run->e) ? f.ti.cpu : 0,
@@ -435,7 +464,7 @@ static void task_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 		int left = f.bottom - f.y, rows = MAX(MIN(left - 2, TASK_TIMEHIST_ROWS + 2), left / 2);
 
 		lat_update(pn, f.ti.pid);
-		draw_timehist(&pn->task_lat->th, &pn->task_sw_back, cb, f.x, f.y, f.w, rows);
+		draw_timehist(pn, &pn->task_lat->th, cb, f.x, f.y, f.w, rows);
 		f.y += rows + 1;
 		if (room(&f))
 			draw_hist(pn, cb, f.x, f.y, f.w, f.bottom - f.y);
@@ -468,11 +497,55 @@ static bool task_key(struct pane *pn, int key)
 	return false;
 }
 
+/*
+ * The next (down: newer) or previous switches row holding the search text,
+ * from the one selected, else from the top of the rows shown: it is
+ * selected, and the table scrolls back to show it.
+ */
+static enum search_step task_find(struct pane *pn, struct search_scan *sc)
+{
+	struct sched_task_info ti;
+	u64 s;
+
+	if (!sched_nr_tasks(pn->run->e))
+		return SEARCH_NONE;
+	sched_task_info(pn->run->e, shown_task(pn), &ti);
+	lat_update(pn, ti.pid);
+	const struct timehist *th = &pn->task_lat->th;
+	u64 kept = MIN(th->nr, (u64)TIMEHIST_ROWS);
+
+	if (!sc->begun) {
+		u64 from = sc->dir > 0 ? pn->task_sw_top : kept - MIN(kept, (u64)pn->task_sw_back);
+
+		for (u64 i = 0; i < kept; i++)
+			if (timehist_row(th, i)->time == pn->task_sw_sel)
+				from = i + (sc->dir > 0);
+		search_scan_begin(sc, from, kept);
+	}
+	while (search_scan_next(sc, kept, &s)) {
+		const struct timehist_row *r = timehist_row(th, s);
+		struct timehist_text tx;
+		char text[160];
+
+		timehist_text(r, &tx);
+		snprintf(text, sizeof(text), "%s %s %s %s %s %s", tx.t, tx.cpu, tx.wait, tx.delay, tx.run,
+			 tx.state);
+		if (!search_match(text, pn->search))
+			continue;
+		pn->task_sw_sel = r->time;
+		if (s < pn->task_sw_top || s >= kept - (u64)pn->task_sw_back)
+			pn->task_sw_back = (int)(kept - 1 - s); /* the bottom row */
+		return SEARCH_HIT;
+	}
+	return search_scan_step(sc);
+}
+
 const struct view view_task = {
 	.name = "task",
 	.title = "Task",
 	.draw = task_draw,
 	.key = task_key,
 	.keys = "k j scroll the switches back and forward, PgUp PgDn ten, Home the oldest kept, End the "
-		"newest",
+		"newest; / finds a switch by its fields",
+	.find = task_find,
 };

@@ -24,6 +24,7 @@
 
 #include "src/base/mem.h"
 #include "format.h"
+#include "search.h"
 #include "ui.h"
 
 #define TL_MAX_LANES 256
@@ -886,6 +887,8 @@ static void tl_axis(const struct tl_frame *f, int ay)
 
 	for (int c = 0; c < f->cols; c++)
 		cb_put(f->cb, x0 + c, ay, 0x2500, dim);
+	/* a click on the axis or its labels sets marker A there, a right click B */
+	ui_hit_time(f->pn, (struct rect){ x0, ay, f->cols, MIN(2, f->a.y + f->a.h - ay) }, g->t0, g->dt);
 	for (u64 t = (g->t0 + step - 1) / step * step; t < g->t1; t += step) {
 		int c = (int)((t - g->t0) / g->dt);
 		int x = x0 + c;
@@ -1006,7 +1009,7 @@ static void tl_legend(const struct tl_frame *f, int y)
 	cb_print(f->cb, x + used, y, w - used, dim,
 		 "\u00b7 idle  \u00bb migrated in  \u2591/underline throttled  \u25b2 now   keys: < > scroll "
 		 " z zoom in  "
-		 "x zoom out  m M marks A B");
+		 "x zoom out  m M marks A B (or a click, a right click on the axis)  / finds a task");
 }
 
 static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
@@ -1030,6 +1033,8 @@ static void tl_draw(struct pane *pn, struct cellbuf *cb, struct rect a)
 			tl_lane(&f, f.row[r].lane, a.y + 1 + r);
 		else
 			tl_llc_row(&f, f.row[r].llc, a.y + 1 + r);
+		if (pn->search[0])
+			search_mark(cb, a.x + f.label_w, a.y + 1 + r, f.cols, pn->search);
 	}
 
 	int ay = a.y + 1 + f.nr_rows;
@@ -1083,6 +1088,62 @@ static bool tl_key(struct pane *pn, int key)
 	return false;
 }
 
+/* ---- search: the spans of the tasks whose name holds the text (or whose pid it is) ---- */
+
+/* The switch-in at ev starts a span the search is after. */
+static bool tl_span_match(const struct pane *pn, const struct sched_event *ev, int pid)
+{
+	int next = ev->sw.next_pid;
+
+	return ev->type == EV_SCHED_SWITCH && next > 0 &&
+	       (next == pid || search_match(sched_comm(pn->run->e, next, ev->cpu), pn->search));
+}
+
+/* Select the span that starts at event seq (as a click does) and bring it into the window. */
+static void tl_show(struct pane *pn, const struct sched_event *ev, u64 seq, u64 t0, u64 t1)
+{
+	u64 now = sched_now(pn->run->e), span = span_of(pn);
+	int task = sched_task_by_pid(pn->run->e, ev->sw.next_pid);
+
+	pn->sel_event = seq;
+	pn->sel_cpu = ev->cpu;
+	if (task >= 0)
+		pn->sel_task = task;
+	if (ev->time < t0 || ev->time >= t1) /* in the middle of the window, or following now */
+		pn->tl_end_ns = ev->time + span / 2 >= now ? 0 : ev->time + span / 2;
+}
+
+/*
+ * The next (down: later) or previous span of a task the search names: from
+ * the selected span while it is in the window, else from the window's
+ * edge; a budget's worth of the log at a time.
+ */
+static enum search_step tl_find(struct pane *pn, struct search_scan *sc)
+{
+	struct sched_history *h = pn->run->h;
+	u64 n = nr_visible(pn), span = span_of(pn), s;
+	u64 t1 = pn->tl_end_ns ? pn->tl_end_ns : sched_now(pn->run->e), t0 = t1 > span ? t1 - span : 0;
+	const char *p = pn->search;
+	int pid = *p >= '0' && *p <= '9' && strspn(p, "0123456789") == strlen(p) ? atoi(p) : -1;
+
+	if (!sc->begun) {
+		u64 found = selected_switch(pn), from = seq_at(h, n, sc->dir > 0 ? t0 : t1);
+
+		if (found < n && history_event(h, found)->time >= t0 && history_event(h, found)->time < t1)
+			from = found + (sc->dir > 0);
+		search_scan_begin(sc, from, n);
+	}
+	while (search_scan_next(sc, n, &s)) {
+		const struct sched_event *ev = history_event(h, s);
+
+		if (tl_span_match(pn, ev, pid)) {
+			tl_show(pn, ev, s, t0, t1);
+			return SEARCH_HIT;
+		}
+	}
+	return search_scan_step(sc);
+}
+
 const struct view view_timeline = {
 	.name = "timeline",
 	.title = "Timeline",
@@ -1090,8 +1151,9 @@ const struct view view_timeline = {
 	.key = tl_key,
 	.keys = "z x zoom, < > scroll in time (while it is the main view), m M marker A B at now (again: "
 		"off); the wheel scrolls in time, a click selects a CPU or a span (its task, times and "
-		"duration "
-		"on the info line)",
+		"duration on the info line), a click on the time axis sets marker A there and a right click "
+		"B; / finds a task's spans (by name or pid), n N the next and previous",
+	.find = tl_find,
 	.wheel_up = '<',
 	.wheel_down = '>',
 };

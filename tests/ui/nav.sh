@@ -52,6 +52,18 @@ $T send-keys -t e2e "and mig" Tab "ta" Tab "hog.1" Tab Tab
 check "after and: a kind, its keys, task names" "hog.1  hog.10  hog.11"
 check "each completed word ends in a blank, a key in its =" ":break balance level=NUMA and migrate task=hog.1"
 $T send-keys -t e2e Escape
+sleep 0.3
+# the events filter completes every word it takes: events by a tail, tasks
+$T send-keys -t e2e f
+sleep 0.1
+$T send-keys -t e2e "thr" Tab
+check "f: an event by the tail people use" ":filter throttle"
+$T send-keys -t e2e "wak" Tab Tab
+check "f: the events a prefix fits, once each" "wakeup  wakeup_new  waking"
+$T send-keys -t e2e "eup_" Tab "hog.1" Tab Tab
+check "f: then task names" "hog.1  hog.10  hog.11"
+check "f: the line so far" ":filter throttle wakeup_new hog.1"
+$T send-keys -t e2e Escape
 quit
 
 # ---- the events filter takes the words people use, several of them ----
@@ -99,6 +111,20 @@ if wait_for "(following now)" 1 && screen | grep -q "Timeline .*(following now)"
 	bad "the wheel did not scroll the timeline"
 else
 	ok "the wheel scrolls the timeline back in time"
+fi
+# a click on the time axis puts marker A there, a right click (button 3) B
+row=$(row_of "┼")
+if [ -n "$row" ]; then
+	click 30 $((row - 1))
+	check "a click on the axis sets marker A" "marker A at "
+	click 70 "$row" 2
+	check "a right click on the axis' times sets marker B" "marker B at "
+	check "the message gives B-A" "B-A +"
+	if screen | grep -q "^A [0-9.]*s  B [0-9.]*s  B-A +"; then ok "the view's last row gives both and B-A"; else bad "no A, B and B-A under the axis"; fi
+	click 50 $((row - 3)) 2
+	if screen | grep -q "marker B at .*B-A +"; then ok "a right click elsewhere leaves B"; else bad "a right click on a lane changed something"; fi
+else
+	bad "no time axis in the timeline"
 fi
 # the events view: a line
 cmd "view events"
@@ -233,6 +259,65 @@ if [ -n "$leaf" ]; then
 else
 	bad "no nested group in groups-nested.scn"
 fi
+quit
+
+# the timeline: a task's spans by name, n and N; the task view: its switches
+start ui "$bal" --paused --set noise=off
+cmd "goto 392100us"
+cmd "view timeline"
+cmd "search hog.3"
+check "/ in the timeline selects the task and its CPU" "cpu 1  task hog.3"
+check "and says how to go on" "/hog.3  (n next, N previous)"
+for i in 1 2 3 4 5 6 7 8 9 10 11; do
+	$T send-keys -t e2e n
+	sleep 0.1
+done
+check "n goes span by span, to hog.3's move to CPU 6" "cpu 6  task hog.3"
+$T send-keys -t e2e n
+check "past the last one: said so" "/hog.3: no more matches below"
+$T send-keys -t e2e N
+check "N: back to the span before, on CPU 1" "cpu 1  task hog.3"
+# (the label of the selected CPU is in reverse video too: after it)
+if $T capture-pane -e -p -t e2e | grep "CPU1 " | sed 's/.*CPU1 //' | grep -q '\[7m\|;7m\|\[7;\|;7;'; then
+	ok "the span found is in reverse video"
+else
+	bad "no span in reverse video on CPU1"
+fi
+cmd "view task"
+cmd "search R"
+check "/ in the task view selects a switches row" "/R  (n next, N previous)"
+if screen | grep -q "^> .*\[[0-9]*\] .* R *$"; then ok "the row found is marked and holds the text"; else bad "no marked row in state R"; fi
+quit
+
+# a search through a long log: the visualizer goes on meanwhile, Escape gives it up
+cat > "$tmp/long.scn" <<'SCN'
+topology packages=2 cores=16 threads=2
+duration 30s
+task hog count=64 program="loop { run 300us; sleep 100us }"
+SCN
+start ui "$tmp/long.scn" --paused
+cmd "goto 3s"
+check "a long log" "PAUSED  3.000000s" 30
+cmd "view events"
+$T send-keys -t e2e /
+sleep 0.1
+$T send-keys -t e2e "sched_process_fork" Enter
+check "the status line counts the events looked at" "searching… "
+t1=$(sim_time)
+$T send-keys -t e2e Space
+check "keys work meanwhile: it runs" "RUNNING"
+sleep 0.5
+t2=$(sim_time)
+$T send-keys -t e2e Space
+if [ -n "$t1" ] && [ -n "$t2" ] && [ "$t1" != "$t2" ]; then ok "the clock runs while it searches ($t1 -> $t2)"; else bad "the clock: '$t1' -> '$t2'"; fi
+if screen | grep -q "searching… "; then ok "and the search goes on"; else bad "the search ended too soon to tell (a faster machine?)"; fi
+check "it ends on the match, at the log's start" "/sched_process_fork  (n next, N previous)" 90
+if screen | grep "^>" | grep -q "process_fork"; then ok "the line found is selected"; else bad "no process_fork line selected"; fi
+cmd "search nosuchthing"
+check "another search" "searching… "
+$T send-keys -t e2e Escape
+check "Escape gives it up" "/nosuchthing: search cancelled after "
+if status_line | grep -q "searching"; then bad "the status line still says searching"; else ok "the status line no longer says searching"; fi
 quit
 
 # ---- 80 columns: a rule between the views, the fields scroll sideways ----

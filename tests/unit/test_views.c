@@ -6,8 +6,10 @@
 #include <string.h>
 
 /* Before cmocka.h: cmocka has a macro named expect_check. */
+#include "src/analysis/timehist.h"
 #include "src/format/scenario_file.h"
 #include "ui/commands.h"
+#include "ui/find.h"
 #include "ui/format.h"
 #include "ui/loop.h"
 #include "ui/mouse.h"
@@ -663,6 +665,14 @@ static void test_events_order_and_filter(void **state)
 	fx_free(x);
 }
 
+/* A view's search in one go from the selection (dir 1 down, -1 up): true if it selected a line. */
+static bool find_once(const struct view *v, struct pane *pn, int dir)
+{
+	struct search_scan sc = { .dir = dir, .budget = UINT64_MAX };
+
+	return v->find(pn, &sc) == SEARCH_HIT;
+}
+
 /* The row of the selected line (it starts with '>'). */
 static int selected_row(struct fx *x)
 {
@@ -685,7 +695,7 @@ static void test_events_search_and_sideways(void **state)
 	snprintf(pn->search, sizeof(pn->search), "next_comm=sleeper");
 	/* following the newest: up finds the newest match */
 	for (int i = 0; i < 3; i++) {
-		assert_true(view_events.find(pn, -1));
+		assert_true(find_once(&view_events, pn, -1));
 		seen[i] = pn->sel_event;
 		const struct sched_event *ev = history_event(x->h, seen[i]);
 
@@ -694,7 +704,8 @@ static void test_events_search_and_sideways(void **state)
 		assert_true(i == 0 || seen[i] < seen[i - 1]);
 	}
 	/* no switch to the sleeper between two matches, nor after the newest */
-	assert_false(view_events.find(pn, 1) && view_events.find(pn, 1) && view_events.find(pn, 1));
+	assert_false(find_once(&view_events, pn, 1) && find_once(&view_events, pn, 1) &&
+		     find_once(&view_events, pn, 1));
 	pn->sel_event = seen[2];
 	for (u64 s = seen[1] + 1; s < sched_nr_events(x->e); s++) {
 		if (s == seen[0])
@@ -704,7 +715,7 @@ static void test_events_search_and_sideways(void **state)
 		assert_false(ev->type == EV_SCHED_SWITCH &&
 			     !strcmp(sched_comm(x->e, ev->sw.next_pid, ev->cpu), "sleeper"));
 	}
-	assert_true(view_events.find(pn, 1));
+	assert_true(find_once(&view_events, pn, 1));
 	assert_int_equal(pn->sel_event, seen[1]);
 	draw(x, &view_events);
 	int y = selected_row(x);
@@ -1245,6 +1256,252 @@ static void test_256_cpus(void **state)
 	fx_free(x);
 }
 
+/* ---- search a slice at a time (find.h) ---- */
+
+/* Slices of `items` until the search is done, the run going on between them by
+ * `run_ns`; each looks at no more than it is given. Returns the slices. */
+static int slices(struct fx *x, u64 items, u64 run_ns)
+{
+	struct pane *pn = x->pane;
+	u64 looked = pn->find.scan.looked;
+	int n = 0;
+
+	while (pn->find.on) {
+		find_slice(&x->ui, items);
+		assert_true(pn->find.scan.looked - looked <= items);
+		looked = pn->find.scan.looked;
+		n++;
+		if (run_ns)
+			history_run_until(x->h, sched_now(x->e) + run_ns);
+	}
+	return n;
+}
+
+/* A search that finds nothing looks at the whole log, a slice at a time,
+ * and says so at the end; one that finds a line finds the one a search in
+ * one go finds while the run goes on; Esc and another view end it. */
+static void test_search_in_slices(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 500 * NSEC_PER_MSEC, 160, 30);
+	struct pane *pn = x->pane;
+	u64 n = sched_nr_events(x->e), top, want;
+
+	pn->main_view = &view_events;
+	draw(x, &view_events);
+	top = pn->ev_top;
+	assert_true(n > 1000 && top > 0 && top < n);
+	/* a new search: down from the top of the page, then up from the newest */
+	assert_int_equal(ui_command(&x->ui, "search nosuchthing"), 0);
+	assert_true(pn->find.on && find_pending(&x->ui));
+	assert_true(slices(x, 10, 0) > 100);
+	assert_int_equal(pn->find.scan.looked, (n - top) + n);
+	assert_true(x->ui.message_is_error);
+	assert_string_equal(x->ui.message, "search: no line holds 'nosuchthing'");
+	assert_int_equal(pn->sel_event, ~0ULL);
+	assert_false(find_pending(&x->ui));
+
+	/* n from the middle, an event a slice while the run goes on: the line found in one go */
+	snprintf(pn->search, sizeof(pn->search), "next_comm=sleeper");
+	pn->sel_event = n / 2;
+	assert_true(find_once(&view_events, pn, 1));
+	want = pn->sel_event;
+	assert_true(want > n / 2 + 1);
+	pn->sel_event = n / 2;
+	assert_int_equal(ui_command(&x->ui, "search-next"), 0);
+	assert_int_equal(slices(x, 1, NSEC_PER_MSEC), want - n / 2);
+	assert_int_equal(pn->sel_event, want);
+	assert_string_equal(x->ui.message, "/next_comm=sleeper");
+
+	/* down looks only at what was logged when it began, however far the run goes */
+	n = sched_nr_events(x->e);
+	snprintf(pn->search, sizeof(pn->search), "nosuchthing");
+	pn->sel_event = 0;
+	assert_int_equal(ui_command(&x->ui, "search-next"), 0);
+	slices(x, 1000, 5 * NSEC_PER_MSEC);
+	assert_true(sched_nr_events(x->e) > n);
+	assert_int_equal(pn->find.scan.looked, n - 1);
+	assert_string_equal(x->ui.message, "/nosuchthing: no more matches below");
+
+	/* Esc ends it where it got to; so does another view */
+	pn->sel_event = n - 1;
+	assert_int_equal(ui_command(&x->ui, "search-prev"), 0);
+	find_slice(&x->ui, 10);
+	assert_true(find_cancel(pn));
+	assert_false(pn->find.on);
+	assert_string_equal(x->ui.message, "/nosuchthing: search cancelled after 10 events");
+	assert_false(find_cancel(pn));
+	pn->sel_event = n - 1;
+	assert_int_equal(ui_command(&x->ui, "search-prev"), 0);
+	pn->main_view = &view_cpus;
+	assert_false(find_slice(&x->ui, 10));
+	assert_int_equal(pn->sel_event, n - 1);
+	assert_non_null(strstr(x->ui.message, "the view changed"));
+	fx_free(x);
+}
+
+/* The switch-in of the sleeper's next span in the log from seq on, in the
+ * direction dir (the spans the timeline draws). */
+static u64 sleeper_span(struct fx *x, u64 seq, int dir)
+{
+	for (u64 s = seq; s < sched_nr_events(x->e); s += (u64)dir) {
+		const struct sched_event *ev = history_event(x->h, s);
+
+		if (ev->type == EV_SCHED_SWITCH && ev->sw.next_pid == 3)
+			return s;
+		if (!s)
+			break;
+	}
+	return ~0ULL;
+}
+
+/* In the timeline a search goes from span to span of the tasks it names
+ * (by name or pid): it selects the task and its CPU, the window moves to
+ * show the span, which is drawn in reverse video. */
+static void test_timeline_search(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 20);
+	struct pane *pn = x->pane;
+	u64 span = pn->tl_span_ns, s, prev;
+
+	pn->main_view = &view_timeline;
+	pn->sel_task = pn->sel_cpu = 0;
+	assert_int_equal(ui_command(&x->ui, "search sleeper"), 0);
+	assert_int_equal(find_finish(&x->ui), 0);
+	/* the first span in the window: from 80ms on */
+	s = sleeper_span(x, history_seq_at_time(x->h, 100 * NSEC_PER_MSEC - span), 1);
+	assert_int_equal(pn->sel_event, s);
+	assert_int_equal(pn->sel_task, 2);
+	assert_int_equal(pn->sel_cpu, 1);
+	assert_int_equal(pn->tl_end_ns, 0); /* in the window: it stays */
+	assert_string_equal(x->ui.message, "/sleeper  (n next, N previous)");
+	/* n: the next one; N from there, back; a new search by pid: the same task's next */
+	assert_int_equal(ui_command(&x->ui, "search-next"), 0);
+	find_finish(&x->ui);
+	assert_int_equal(pn->sel_event, sleeper_span(x, s + 1, 1));
+	assert_int_equal(ui_command(&x->ui, "search-prev"), 0);
+	find_finish(&x->ui);
+	assert_int_equal(pn->sel_event, s);
+	assert_int_equal(ui_command(&x->ui, "search 3"), 0);
+	find_finish(&x->ui);
+	assert_int_equal(pn->sel_event, sleeper_span(x, s + 1, 1));
+	/* back out of the window: it moves there */
+	for (int i = 0; i < 12; i++) {
+		prev = pn->sel_event;
+		assert_int_equal(ui_command(&x->ui, "search-prev"), 0);
+		find_finish(&x->ui);
+		assert_int_equal(pn->sel_event, sleeper_span(x, prev - 1, -1));
+	}
+	u64 t = history_event(x->h, pn->sel_event)->time;
+
+	assert_true(pn->tl_end_ns > 0 && t < 100 * NSEC_PER_MSEC - span);
+	assert_true(t >= pn->tl_end_ns - span && t < pn->tl_end_ns);
+	draw(x, &view_timeline);
+	int y = find_row(x, "CPU1"), c = (int)((t - (pn->tl_end_ns - span)) / (span / (120 - 7)));
+
+	assert_true(y > 0);
+	/* from the cell it starts in, or the next when the cell was mostly another's */
+	assert_true((x->cb.cell[y * x->cb.w + 7 + c].st.attr | x->cb.cell[y * x->cb.w + 8 + c].st.attr) &
+		    A_REVERSE_);
+	assert_false(x->cb.cell[y * x->cb.w + 7 + c - 2].st.attr & A_REVERSE_);
+	/* no span of a task that does not exist */
+	assert_int_equal(ui_command(&x->ui, "search nobody"), 0);
+	assert_int_equal(find_finish(&x->ui), -1);
+	fx_free(x);
+}
+
+/* The task view searches its switches table: the row found is selected (>)
+ * and scrolled into view. */
+static void test_task_search(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 300 * NSEC_PER_MSEC, 120, 50);
+	struct pane *pn = x->pane;
+	char t[32];
+
+	pn->main_view = &view_task;
+	pn->sel_task = 2; /* the sleeper: a switch every 3ms */
+	draw(x, &view_task);
+	/* the sleeper's switches as perf sched timehist gives them */
+	struct timehist th;
+
+	timehist_init(&th, 3, sched_nr_cpus(x->e));
+	for (u64 s = 0; s < sched_nr_events(x->e); s++)
+		timehist_feed(&th, history_event(x->h, s));
+	assert_true(th.nr > 50 && th.nr < TIMEHIST_ROWS);
+	const struct timehist_row *r = timehist_row(&th, th.nr - 40); /* far above the rows shown */
+
+	snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(r->time / NSEC_PER_SEC),
+		 (unsigned long long)(r->time % NSEC_PER_SEC / NSEC_PER_USEC));
+	assert_int_equal(find_row(x, t), -1);
+	assert_int_equal(ui_command(&x->ui, "search-next"), -1); /* no search yet */
+	snprintf(pn->search, sizeof(pn->search), "%s", t);
+	assert_int_equal(ui_command(&x->ui, "search-prev"), 0);
+	assert_int_equal(find_finish(&x->ui), 0);
+	assert_int_equal(pn->task_sw_sel, r->time);
+	draw(x, &view_task);
+	int y = find_row(x, t);
+
+	assert_true(y > 0);
+	assert_int_equal(row(x, y)[0], '>');
+	assert_true(x->cb.cell[y * x->cb.w + 3].st.attr & A_REVERSE_);
+	assert_false(x->cb.cell[(y - 1) * x->cb.w + 3].st.attr & A_REVERSE_);
+	/* the time is its row's alone */
+	assert_int_equal(ui_command(&x->ui, "search-next"), 0);
+	find_finish(&x->ui);
+	assert_non_null(strstr(x->ui.message, "no more matches below"));
+	/* a field in many rows: n goes down them, newer each time */
+	assert_int_equal(ui_command(&x->ui, "search [1]"), 0);
+	find_finish(&x->ui);
+	u64 a = pn->task_sw_sel;
+
+	assert_true(a > r->time);
+
+	assert_int_equal(ui_command(&x->ui, "search-next"), 0);
+	find_finish(&x->ui);
+	assert_true(pn->task_sw_sel > a);
+	timehist_free(&th);
+	fx_free(x);
+}
+
+/* A click on the timeline's axis puts marker A at that column's time, a right click B. */
+static void test_axis_clicks(void **state)
+{
+	struct fx *x = fx_new(two_cpus, 100 * NSEC_PER_MSEC, 120, 30);
+	struct pane *pn = x->pane;
+	struct ui_hit axis = { .r.w = 0 };
+	struct input_key k;
+
+	pn->main_view = &view_timeline;
+	pn->side_view = NULL;
+	pn->tl_end_ns = 90 * NSEC_PER_MSEC;
+	ui_draw_frame(&x->ui, &x->cb);
+	for (size_t i = 0; i < x->ui.nr_hits; i++)
+		if (x->ui.hits[i].kind == HIT_TIME)
+			axis = x->ui.hits[i]; /* a copy: drawing again moves the hits */
+	assert_true(axis.r.w > 0);
+	u64 dt = pn->tl_span_ns / (u64)axis.r.w, t0 = 90 * NSEC_PER_MSEC - pn->tl_span_ns;
+
+	assert_int_equal(axis.r.x, 7);
+	assert_int_equal(axis.r.w, 120 - 7);
+	assert_int_equal(axis.r.h, 2); /* the axis and its labels */
+	assert_non_null(strstr(row(x, axis.r.y), "\u2500\u2500"));
+	k = mouse_at(axis.r.x + 10, axis.r.y + 1, 1);
+	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->tl_mark[0], t0 + 10 * dt);
+	assert_int_equal(pn->tl_mark[1], TL_NO_MARK);
+	k = mouse_at(axis.r.x + 60, axis.r.y, 3);
+	assert_true(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->tl_mark[1], t0 + 60 * dt);
+	assert_non_null(strstr(x->ui.message, "marker B at "));
+	assert_non_null(strstr(x->ui.message, "B-A +"));
+	draw(x, &view_timeline);
+	assert_true(screen_has(x, "B-A +"));
+	/* a right click elsewhere does nothing */
+	k = mouse_at(axis.r.x + 20, find_row(x, "CPU0"), 3);
+	assert_false(ui_mouse(&x->ui, &k, x->cb.h));
+	assert_int_equal(pn->tl_mark[1], t0 + 60 * dt);
+	fx_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1268,6 +1525,10 @@ int main(void)
 		cmocka_unit_test(test_events_search_and_sideways),
 		cmocka_unit_test(test_clicks),
 		cmocka_unit_test(test_migrations_index),
+		cmocka_unit_test(test_search_in_slices),
+		cmocka_unit_test(test_timeline_search),
+		cmocka_unit_test(test_task_search),
+		cmocka_unit_test(test_axis_clicks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
