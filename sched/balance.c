@@ -663,6 +663,15 @@ bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
 	return throttled_hierarchy(tg->cfs_rq[src_cpu]) || throttled_hierarchy(tg->cfs_rq[dst_cpu]);
 }
 
+/*
+ * 6.18+: a task may leave a throttled queue (it is throttled on its way back
+ * to user space) but is not balanced onto one (0d4eaf8caf8c).
+ */
+static bool lb_throttled_hierarchy(const struct task_struct *p, int dst_cpu)
+{
+	return task_based_throttle() && throttled_hierarchy(p->sched_task_group->cfs_rq[dst_cpu]);
+}
+
 /* can_migrate_task(): 0 = may move, else the enum lb_task_result that stops it. */
 static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot)
 {
@@ -672,7 +681,8 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot
 	/* 6.14+: moving a task that only waits out DELAY_DEQUEUE balances no runnable count */
 	if (p->se.sched_delayed && env->migration_type != migrate_load && kernel_at_least(6, 14))
 		return LBT_DELAYED;
-	if (throttled_lb_pair(p->sched_task_group, env->src_cpu, env->dst_cpu))
+	if (throttled_lb_pair(p->sched_task_group, env->src_cpu, env->dst_cpu) ||
+	    lb_throttled_hierarchy(p, env->dst_cpu))
 		return LBT_THROTTLED;
 	if (!task_allowed_on_cpu(p, env->dst_cpu)) {
 		env->flags |= LBF_SOME_PINNED;

@@ -418,12 +418,17 @@ static void build(struct pane *pn, struct grid *g, int first_lane, int nr_lanes,
 
 	g->wk = (struct wake_walk){ .pid = wake_pid, .end = end, .tw = TL_NO_MARK, .open = true };
 	g->sel_found = false;
-	for (u64 s = end_seq; s-- > start_seq;) {
-		const struct sched_event *ev = history_event(h, s);
+	/* a chunk of the log at a time: its events are consecutive (history.h) */
+	for (u64 s = end_seq; s > start_seq;) {
+		u64 first = MAX(start_seq, (s - 1) / HISTORY_CHUNK_EVENTS * HISTORY_CHUNK_EVENTS);
+		const struct sched_event *run = history_event(h, first);
 
-		walk_event(g, ev, lanes, first_lane, thr, thr_edge);
-		if (wake_pid)
-			wake_walk_event(&g->wk, ev);
+		for (const struct sched_event *ev = run + (s - first); ev-- > run;) {
+			walk_event(g, ev, lanes, first_lane, thr, thr_edge);
+			if (wake_pid)
+				wake_walk_event(&g->wk, ev);
+		}
+		s = first;
 	}
 	if (wake_pid)
 		wake_walk_finish(&g->wk, h, start_seq, t0, t1 - t0);

@@ -115,7 +115,9 @@ void history_copy_branch(struct sched_history *dst, const struct sched_history *
  * The event log: every event up to the furthest point reached. Reading an
  * event given back replays it (never from a listener: that is mid-step).
  * The pointer stays valid while fewer than HISTORY_PINNED_CHUNKS other
- * chunks are read and the log is not cut by a new branch.
+ * chunks are read and the log is not cut by a new branch. The events of one
+ * chunk (seq / HISTORY_CHUNK_EVENTS) lie next to each other: a walk may step
+ * the pointer through them.
  */
 u64 history_nr_logged(const struct sched_history *h);
 const struct sched_event *history_event(struct sched_history *h, u64 seq);

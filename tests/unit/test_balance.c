@@ -697,6 +697,83 @@ static void test_delayed_not_migrated(void **state)
 		      now.skipped, now.moved_delayed_load);
 }
 
+/* ---- 6.18: a task is not balanced onto its group's throttled queue ---- */
+
+/* three hogs under one quota on two CPUs: a CPU's queue throttles while the other still runs */
+static const char throttled_scn[] = "topology packages=1 cores=2 threads=1\n"
+				    "hz 250\n"
+				    "duration 1s\n"
+				    "group /lim cpu.max=\"20ms 100ms\"\n"
+				    "task hog count=3 group=/lim program=\"run forever\"\n"
+				    "task f cpus=1 program=\"loop { run 3ms; sleep 2ms }\"\n";
+
+struct throttled_seen {
+	int moved_in;	  /* tasks moved onto a CPU where their group's queue was throttled */
+	int refused;	  /* LBT_THROTTLED records */
+	int refused_free; /* ... whose destination queue was not throttled: only 6.18's rule may refuse */
+};
+
+static struct throttled_seen seen_throttled;
+
+static void note_throttled(void *ctx, const struct sched_event *ev)
+{
+	const struct task_struct *p;
+	bool throttled;
+
+	if (ev->type != EV_LB_TASK)
+		return;
+	p = &((struct sched_engine *)ctx)->st->task[ev->lb_task.pid - 1];
+	throttled = throttled_hierarchy(p->sched_task_group->cfs_rq[ev->cpu]);
+	if (ev->lb_task.result == LBT_MOVED || ev->lb_task.result == LBT_MOVED_HOT)
+		seen_throttled.moved_in += throttled;
+	if (ev->lb_task.result == LBT_THROTTLED) {
+		seen_throttled.refused++;
+		seen_throttled.refused_free += !throttled;
+	}
+}
+
+static struct throttled_seen run_throttled(const char *kernel)
+{
+	struct scenario_file sf;
+	struct sched_engine *e;
+	char err[512];
+
+	memset(&seen_throttled, 0, sizeof(seen_throttled));
+	assert_int_equal(
+		scenario_parse("throttled.scn", throttled_scn, strlen(throttled_scn), &sf, err, sizeof(err)),
+		0);
+	assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	sched_add_listener(e, note_throttled, e);
+	sched_run_until(e, 1 * SEC);
+	sched_engine_destroy(e);
+	scenario_free(&sf);
+	return seen_throttled;
+}
+
+/*
+ * Linux 6.18 throttles a task on its way back to user space, so the
+ * balancer may take a task off a throttled queue; but can_migrate_task()
+ * refuses to put one on a queue in a throttled hierarchy
+ * (lb_throttled_hierarchy(), 0d4eaf8caf8c). Before 6.18 a throttled queue
+ * on either side stops it (throttled_lb_pair()).
+ */
+static void test_not_balanced_onto_throttled(void **state)
+{
+	struct throttled_seen old, now;
+
+	(void)state;
+	old = run_throttled("kernel=6.17");
+	assert_int_equal(old.moved_in, 0);
+	assert_true(old.refused > 0);
+	now = run_throttled("kernel=6.18");
+	assert_int_equal(now.moved_in, 0);
+	assert_true(now.refused > 0);
+	assert_int_equal(now.refused_free, 0);
+	print_message("6.17: %d refused; 6.18: %d refused\n", old.refused, now.refused);
+}
+
 /* ---- the records are true at decision time ---- */
 
 /*
@@ -911,6 +988,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_misfit_active_push, teardown),
 		cmocka_unit_test_teardown(test_herd_detection, teardown),
 		cmocka_unit_test_teardown(test_delayed_not_migrated, teardown),
+		cmocka_unit_test_teardown(test_not_balanced_onto_throttled, teardown),
 		cmocka_unit_test(test_records_at_decision_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
