@@ -825,6 +825,17 @@ static void pack(struct builder *b)
 	free(prev_sibling);
 }
 
+/* The builder's scratch arrays go once the domains are packed, or given up. */
+static void builder_free(struct builder *b)
+{
+	free(b->mask);
+	free(b->d);
+	free(b->built);
+	free(b->shared);
+	free(b->sg);
+	free(b);
+}
+
 struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv, char *err, size_t errlen)
 {
 	struct builder *b = sched_calloc(1, sizeof(*b), "the sched domains");
@@ -893,22 +904,11 @@ struct sched_domains *sched_domains_build(const struct sched_topology *t, int kv
 	for (int i = 0; i < n; i++)
 		set_imb_numa_nr(b, i);
 	pack(b);
-
-	free(b->mask);
-	free(b->d);
-	free(b->built);
-	free(b->shared);
-	free(b->sg);
-	free(b);
+	builder_free(b);
 	return sds;
 
 fail:
-	free(b->mask);
-	free(b->d);
-	free(b->built);
-	free(b->shared);
-	free(b->sg);
-	free(b);
+	builder_free(b);
 	sched_domains_free(sds);
 	return NULL;
 }
