@@ -817,9 +817,7 @@ int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b,
 static void set_cpus_allowed_common(struct task_struct *p, const struct cpumask *new_mask)
 {
 	p->cpus_mask = *new_mask;
-	p->nr_cpus_allowed = 0;
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-		p->nr_cpus_allowed += cpumask_test(new_mask, cpu);
+	p->nr_cpus_allowed = (int)cpumask_weight(new_mask);
 	if (p->sched_class->set_cpus_allowed)
 		p->sched_class->set_cpus_allowed(p);
 }
@@ -858,15 +856,11 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 	update_rq_clock(rq);
 	if (!memcmp(&p->cpus_mask, new_mask, sizeof(*new_mask)))
 		return -1;
-	if (kernel_at_least(5, 7)) {
-		struct cpumask valid = { 0 };
-
-		for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
-			cpumask_set(&valid, cpu);
-		dest = cpumask_any_and_distribute(&valid, new_mask, &rq->distribute_cpu_mask_prev);
-	} else {
+	/* every CPU of the machine is active (cpu_valid_mask): the pick is among the new mask's */
+	if (kernel_at_least(5, 7))
+		dest = cpumask_any_and_distribute(new_mask, new_mask, &rq->distribute_cpu_mask_prev);
+	else
 		dest = cpumask_next_from(new_mask, 0);
-	}
 	do_set_cpus_allowed(p, new_mask);
 	if (p->state == TASK_NEW || cpumask_test(new_mask, p->cpu) || !p->on_rq)
 		return -1;

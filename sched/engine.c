@@ -174,12 +174,10 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->state = TASK_NEW;
 	p->spec = spec;
 	p->cpu = 0;
-	for (int cpu = 0; cpu < e->st->nr_cpus; cpu++) {
-		if (!spec->has_cpus || cpumask_test(&spec->cpus, cpu)) {
+	for (int cpu = 0; cpu < e->st->nr_cpus; cpu++)
+		if (!spec->has_cpus || cpumask_test(&spec->cpus, cpu))
 			cpumask_set(&p->cpus_mask, cpu);
-			p->nr_cpus_allowed++;
-		}
-	}
+	p->nr_cpus_allowed = (int)cpumask_weight(&p->cpus_mask);
 	p->policy = spec->policy;
 	p->static_prio = p->prio = NICE_TO_PRIO(spec->nice);
 	p->rt_priority = spec->rt_priority;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "api/topology.h"
 #include "ext.h"
 
 /* What the entities queued on one cfs_rq add up to. */
@@ -345,10 +346,8 @@ static void check_task(struct task_struct *p)
 	if (p->on_rq)
 		CHECK(p->state == TASK_RUNNING || p->se.sched_delayed, "task.state", cpu,
 		      "%s: queued in state %d", name, p->state);
-	int allowed = 0;
+	int allowed = (int)cpumask_weight(&p->cpus_mask);
 
-	for (int c = 0; c < ST->nr_cpus; c++)
-		allowed += cpumask_test(&p->cpus_mask, c);
 	CHECK(allowed && p->nr_cpus_allowed == allowed, "task.nr_cpus_allowed", cpu,
 	      "%s: nr_cpus_allowed %d, %d CPUs in its mask", name, p->nr_cpus_allowed, allowed);
 	/* a move for a new affinity is done before the command returns; a sleeper waits for its wakeup */

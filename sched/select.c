@@ -505,6 +505,8 @@ static bool update_pick_idlest(const struct sched_group *idlest, const struct sg
 
 static bool mask_allowed(const struct cpumask *m, struct task_struct *p)
 {
+	if (p->nr_cpus_allowed == ST->nr_cpus)
+		return true;
 	for (int w = 0; w < CPUMASK_WORDS; w++)
 		if (m->bits[w] & p->cpus_mask.bits[w])
 			return true;

@@ -7,6 +7,7 @@
 #include "command.h"
 #include "group_parse.h"
 #include "sched/api/sched.h"
+#include "sched/api/topology.h"
 
 #define MAX_PATTERN 256
 
@@ -245,8 +246,7 @@ static int cpu_list(const struct scenario_file *f, struct lexer *lx, const struc
 		if (need_word(lx, "a CPU or range after ','", &t) < 0)
 			return -1;
 	}
-	for (int cpu = 0; cpu < f->topo.nr_cpus; cpu++)
-		c->value += cpumask_test(&c->cpus, cpu);
+	c->value = cpumask_weight(&c->cpus);
 	return 0;
 }
 
