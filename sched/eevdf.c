@@ -257,7 +257,7 @@ static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect, in
 		return curr && curr->on_rq ? curr : se;
 	}
 
-	if (kernel_at_least(6, 19) && sched_feat(PICK_BUDDY) && cfs_rq->next &&
+	if (wakeup_preempt_rework() && sched_feat(PICK_BUDDY) && cfs_rq->next &&
 	    entity_eligible(cfs_rq, cfs_rq->next)) {
 		*why = PICK_NEXT_BUDDY;
 		return cfs_rq->next;
@@ -289,11 +289,11 @@ struct sched_entity *pick_eevdf_why(struct cfs_rq *cfs_rq, int *why)
 	return __pick_eevdf(cfs_rq, true, why);
 }
 
-struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq)
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 {
 	int why;
 
-	return __pick_eevdf(cfs_rq, true, &why);
+	return __pick_eevdf(cfs_rq, protect, &why);
 }
 
 /* ---- preemption ---- */
@@ -324,6 +324,24 @@ static bool do_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *pse,
 	return false;
 }
 
+/*
+ * The entity the wakee must be to preempt. From 6.18.33 (mainline's
+ * ac8e69e69363 and 9f6d929ee2c6, after 7.0) it is what pick_next_entity()
+ * takes: a delayed entity it meets is past its 0-lag point and leaves the
+ * queue, and the pick goes on, where __pick_eevdf() lets it hide the wakee.
+ */
+static struct sched_entity *wakeup_pick(struct rq *rq, struct cfs_rq *cfs_rq, bool protect, int *why)
+{
+	struct sched_entity *nse;
+
+	if (!stable_at_least(6, 18, 33))
+		return __pick_eevdf(cfs_rq, protect, why);
+	do {
+		nse = pick_next_entity(rq, cfs_rq, protect);
+	} while (!nse && cfs_rq->nr_running);
+	return nse;
+}
+
 void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	struct task_struct *curr = rq->curr;
@@ -334,7 +352,7 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 
 	if (throttled_hierarchy(cfs_rq_of(pse)))
 		return;
-	if (!kernel_at_least(6, 19) && sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
+	if (!wakeup_preempt_rework() && sched_feat(NEXT_BUDDY) && !(wake_flags & WF_FORK) &&
 	    !pse->sched_delayed)
 		set_next_buddy(pse);
 
@@ -357,7 +375,7 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 	cfs_rq = cfs_rq_of(se);
 	update_curr(cfs_rq);
 
-	if (kernel_at_least(6, 19)) {
+	if (wakeup_preempt_rework()) {
 		if (sched_feat(PREEMPT_SHORT) && pse->slice < se->slice) {
 			preempt_short = true;
 			goto pick;
@@ -366,13 +384,13 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 		if ((wake_flags & WF_FORK) || pse->sched_delayed)
 			return;
 		/* a waker that is no longer eligible yields to what it woke */
-		if ((wake_flags & WF_IN_TASK) && !entity_eligible(cfs_rq, se))
+		if (kernel_at_least(6, 19) && (wake_flags & WF_IN_TASK) && !entity_eligible(cfs_rq, se))
 			goto preempt;
 		if (sched_feat(NEXT_BUDDY) &&
 		    !(cfs_rq->next && (s64)(cfs_rq->next->deadline - pse->deadline) < 0))
 			set_next_buddy(pse);
 pick:
-		if (__pick_eevdf(cfs_rq, !preempt_short, &why) == pse)
+		if (wakeup_pick(rq, cfs_rq, !preempt_short, &why) == pse)
 			goto preempt;
 		if (sched_feat(RUN_TO_PARITY))
 			update_protect_slice(cfs_rq, se);
@@ -391,7 +409,7 @@ pick:
 	/* 6.12: the short-slice wakee strips curr's protection even if it loses. */
 	if (kernel_at_least(6, 12) && do_preempt_short(cfs_rq, pse, se))
 		cancel_protect_slice(se);
-	if (pick_eevdf(cfs_rq) == pse)
+	if (pick_eevdf(cfs_rq, true) == pse)
 		goto preempt;
 	return;
 

@@ -215,6 +215,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	}
 	e->sc = sc;
 	e->kernel = sc->kernel;
+	e->kernel_stable = sc->kernel_stable;
 	e->variant = sc->variant;
 	e->sds = sched_domains_build(sc->topo, e->kernel, err, errlen);
 	if (!e->sds) {

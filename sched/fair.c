@@ -657,7 +657,7 @@ struct sched_entity *pick_next_entity_why(struct cfs_rq *cfs_rq, int *why)
 	}
 
 	/* The next buddy changes latency, not fairness. */
-	if (sched_feat(PICK_BUDDY) && kernel_at_least(6, 12) && cfs_rq->next &&
+	if (sched_feat(PICK_BUDDY) && kernel_at_least(6, 12) && !wakeup_preempt_rework() && cfs_rq->next &&
 	    entity_eligible(cfs_rq, cfs_rq->next)) {
 		/* ->next is never delayed */
 		SCHED_WARN_ON(cfs_rq->next->sched_delayed);
@@ -667,10 +667,11 @@ struct sched_entity *pick_next_entity_why(struct cfs_rq *cfs_rq, int *why)
 	return pick_eevdf_why(cfs_rq, why);
 }
 
-static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq)
+/* NULL when the pick dequeued a delayed entity: pick again. */
+struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect)
 {
 	int why;
-	struct sched_entity *se = pick_next_entity_why(cfs_rq, &why);
+	struct sched_entity *se = protect ? pick_next_entity_why(cfs_rq, &why) : pick_eevdf(cfs_rq, false);
 
 	if (sched_legacy_cfs())
 		return se;
@@ -703,7 +704,7 @@ again:
 		/* before 6.18 throttling dequeues the group here; from 6.18 the pick goes on */
 		if (check_cfs_rq_runtime(cfs_rq) && !task_based_throttle())
 			goto again;
-		se = pick_next_entity(rq, cfs_rq);
+		se = pick_next_entity(rq, cfs_rq, true);
 		if (!se)
 			goto again;
 		cfs_rq = group_cfs_rq(se);

@@ -578,6 +578,7 @@ struct sched_engine {
 	const struct sched_scenario *sc;
 	struct sched_domains *sds;	/* built from sc->topo at creation, immutable */
 	int kernel;			/* KV() of the modelled release */
+	int kernel_stable;		/* its stable update, 0 for the release itself */
 	int variant;
 	void *arena;
 	size_t arena_size, arena_used;
@@ -634,6 +635,19 @@ static inline bool sched_feat_on(enum sched_feature f) { return (ST->features >>
 static inline u64 sysctl(enum sched_tunable t) { return ST->tunable[t]; }
 static inline bool kernel_at_least(int major, int minor) { return E->kernel >= KV(major, minor); }
 static inline bool sched_legacy_cfs(void) { return E->variant == SCHED_VARIANT_CFS; }
+/* X.Y.Z and later updates of X.Y: a stable update with backports the engine models */
+static inline bool stable_at_least(int major, int minor, int sub)
+{
+	return E->kernel == KV(major, minor) && E->kernel_stable >= sub;
+}
+/*
+ * Wakeup preemption as 6.19 reworked it (e837456fdca8), with PICK_BUDDY in the pick;
+ * 6.18.33 took it, without the forced preemption of an ineligible waker (15257cc2f905).
+ */
+static inline bool wakeup_preempt_rework(void)
+{
+	return kernel_at_least(6, 19) || stable_at_least(6, 18, 33);
+}
 /* Before 3.8 the balancer compared runqueue weights (sched_domains_legacy()). */
 static inline bool legacy_balance(void)
 {
@@ -934,7 +948,8 @@ int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
 bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
-struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
+struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect);
+struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect);
 struct sched_entity *pick_eevdf_why(struct cfs_rq *cfs_rq, int *why);
 struct sched_entity *pick_next_entity_why(struct cfs_rq *cfs_rq, int *why);
 void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se);

@@ -357,7 +357,11 @@ static void scenario_info(const char *path, struct scenario_info *si)
 		return; /* its cells say why */
 	si->loaded = true;
 	snprintf(si->topology, sizeof(si->topology), "%s", f.topo.name);
-	snprintf(si->kernel, sizeof(si->kernel), "%d.%d", f.sc.kernel / 100, f.sc.kernel % 100);
+	if (f.sc.kernel_stable)
+		snprintf(si->kernel, sizeof(si->kernel), "%d.%d.%d", f.sc.kernel / 100, f.sc.kernel % 100,
+			 f.sc.kernel_stable);
+	else
+		snprintf(si->kernel, sizeof(si->kernel), "%d.%d", f.sc.kernel / 100, f.sc.kernel % 100);
 	si->cfs = f.sc.variant == SCHED_VARIANT_CFS;
 	scenario_free(&f);
 }

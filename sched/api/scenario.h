@@ -233,6 +233,7 @@ struct sched_scenario {
 	 * object; its code and this table stay mapped while the engine lives) */
 	const struct sched_ext_ops *ext_ops;
 	int kernel;			/* KV(major, minor) whose rules apply */
+	int kernel_stable;		/* its stable update (the Z of X.Y.Z); 0: the release itself */
 	int variant;			/* enum sched_variant */
 	u32 hz;				/* CONFIG_HZ: 100, 250, 300, 1000 */
 	u64 seed;

@@ -7,9 +7,12 @@
 #include "src/format/lex.h"
 #include "report.h"
 
-static const char *kernel_name(char *buf, size_t n, int kv)
+static const char *kernel_name(char *buf, size_t n, const struct sched_scenario *sc)
 {
-	snprintf(buf, n, "%d.%d", kv / 100, kv % 100);
+	if (sc->kernel_stable)
+		snprintf(buf, n, "%d.%d.%d", sc->kernel / 100, sc->kernel % 100, sc->kernel_stable);
+	else
+		snprintf(buf, n, "%d.%d", sc->kernel / 100, sc->kernel % 100);
 	return buf;
 }
 
@@ -326,9 +329,8 @@ void report_text(FILE *out, const struct report *r)
 	char kbuf[16];
 
 	fprintf(out, "scenario %s: %s, kernel %s, topology %s (%d CPUs), hz %u, seed %llu, %s\n", r->f->path,
-		sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf",
-		kernel_name(kbuf, sizeof(kbuf), sc->kernel), sc->topo->name, sc->topo->nr_cpus, sc->hz,
-		(unsigned long long)sc->seed,
+		sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf", kernel_name(kbuf, sizeof(kbuf), sc),
+		sc->topo->name, sc->topo->nr_cpus, sc->hz, (unsigned long long)sc->seed,
 		sc->noise ? "noise on (a real machine)" : "noise off (the ideal machine)");
 	if (sc->noise)
 		noise_line(out, r->e);
@@ -398,7 +400,7 @@ static void json_header(struct json_writer *j, const struct report *r)
 
 	jw_kv_str(j, "scenario", r->f->path);
 	jw_kv_str(j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
-	jw_kv_str(j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc->kernel));
+	jw_kv_str(j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc));
 	jw_kv_str(j, "topology", sc->topo->name);
 	jw_kv_u64(j, "hz", sc->hz);
 	jw_kv_u64(j, "seed", sc->seed);

@@ -239,25 +239,36 @@ static int set_ext_policy(struct lexer *lx, const struct lex_span *s, const char
 	return 0;
 }
 
-/* "6.12" is KV(6, 12); "latest" the newest release the engine knows. */
-static int parse_kernel(struct lexer *lx, const struct lex_span *s, int *kv)
+/*
+ * "6.12" is KV(6, 12); "6.18.44" its 44th stable update (*stable 44, else 0);
+ * "latest" the newest release the engine knows.
+ */
+static int parse_kernel(struct lexer *lx, const struct lex_span *s, int *kv, int *stable)
 {
-	const char *dot = memchr(s->p, '.', s->n);
-	u64 major, minor;
+	const char *end = s->p + s->n, *dot = memchr(s->p, '.', s->n);
+	const char *dot2 = dot ? memchr(dot + 1, '.', (size_t)(end - dot - 1)) : NULL;
+	const char *mend = dot2 ? dot2 : end;
+	u64 major, minor, z = 0;
 
+	*stable = 0;
 	if (span_is(s, "latest")) {
 		*kv = KV_LATEST;
 		return 0;
 	}
-	if (dot && dot - s->p <= 2 && s->p + s->n - dot - 1 <= 2 &&
+	if (dot && dot - s->p <= 2 && mend - dot - 1 <= 2 &&
 	    parse_u64(s->p, (size_t)(dot - s->p), &major) == PARSE_OK &&
-	    parse_u64(dot + 1, (size_t)(s->p + s->n - dot - 1), &minor) == PARSE_OK &&
+	    parse_u64(dot + 1, (size_t)(mend - dot - 1), &minor) == PARSE_OK &&
+	    (!dot2 ||
+	     (end - dot2 - 1 <= 3 && parse_u64(dot2 + 1, (size_t)(end - dot2 - 1), &z) == PARSE_OK)) &&
 	    sched_kernel_version_valid(KV((int)major, (int)minor))) {
 		*kv = KV((int)major, (int)minor);
+		*stable = (int)z;
 		return 0;
 	}
-	return lex_error(lx, s, "unknown kernel '%s' (expected 3.0 .. %d.%d, or latest)", SNIP(s),
-			 KV_LATEST / 100, KV_LATEST % 100);
+	return lex_error(
+		lx, s,
+		"unknown kernel '%s' (expected 3.0 .. %d.%d, a stable update such as 6.18.44, or latest)",
+		SNIP(s), KV_LATEST / 100, KV_LATEST % 100);
 }
 
 static int eevdf_too_old(struct lexer *lx, const struct lex_span *at, int kv)
@@ -537,7 +548,7 @@ static int do_kernel(struct parser *ps, const struct token *dir)
 	struct token v;
 
 	if (once(ps, S_KERNEL, dir) < 0 || value_word(ps, dir, &v) < 0 ||
-	    parse_kernel(&ps->lx, &v.s, &f->sc.kernel) < 0)
+	    parse_kernel(&ps->lx, &v.s, &f->sc.kernel, &f->sc.kernel_stable) < 0)
 		return -1;
 	if (f->sched_given && f->sc.variant == SCHED_VARIANT_EEVDF && f->sc.kernel < KV_FIRST_EEVDF)
 		return eevdf_too_old(&ps->lx, &v.s, f->sc.kernel);
@@ -1484,17 +1495,20 @@ int scenario_set_as(struct scenario_file *f, const char *what, const char *assig
 			return -1;
 		sc->variant = variant;
 		f->sched_given = true;
-		if (!f->kernel_given)
+		if (!f->kernel_given) {
 			sc->kernel = variant == SCHED_VARIANT_CFS ? CFS_DEFAULT_KERNEL : KV_LATEST;
+			sc->kernel_stable = 0;
+		}
 	} else if (span_is(key, "kernel")) {
-		int kv;
-		if (parse_kernel(&lx, val, &kv) < 0)
+		int kv, stable;
+		if (parse_kernel(&lx, val, &kv, &stable) < 0)
 			return -1;
 		if (f->sched_given && sc->variant == SCHED_VARIANT_EEVDF && kv < KV_FIRST_EEVDF)
 			return eevdf_too_old(&lx, val, kv);
 		if (sc->ext_ops && kv < KV_FIRST_EXT)
 			return ext_too_old(&lx, val, kv);
 		sc->kernel = kv;
+		sc->kernel_stable = stable;
 		f->kernel_given = true;
 		if (!f->sched_given)
 			sc->variant = kv < KV_FIRST_EEVDF ? SCHED_VARIANT_CFS : SCHED_VARIANT_EEVDF;

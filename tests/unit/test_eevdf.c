@@ -243,7 +243,7 @@ static void run_pick_checks(int kernel, bool twins)
 			continue;
 		struct sched_entity *want = ref_pick(cfs);
 		assert_non_null(want);	/* a correct state never has an empty pick */
-		assert_ptr_equal(pick_eevdf(cfs), want);
+		assert_ptr_equal(pick_eevdf(cfs, true), want);
 		checks++;
 	}
 	assert_true(checks > 300);
@@ -841,6 +841,79 @@ static void check_custom_slice(int kernel, u64 feats)
 	fx_free(f);
 }
 
+/*
+ * A hog and two periodic tasks on one CPU (the lockstep case of
+ * tests/kernel), at the first moment the hog runs protected but no longer
+ * eligible, one periodic task is delayed, eligible and first by deadline,
+ * and the other sleeps: waking the sleeper. 6.18's wakeup preemption asks
+ * __pick_eevdf(), which answers with the delayed task, so the hog keeps
+ * the CPU; from 6.18.33 (ac8e69e69363) the pick is pick_next_entity()'s,
+ * which dequeues the delayed task there and picks again: the wakee.
+ */
+static void test_wakeup_pick_dequeues_delayed(void **state)
+{
+	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
+
+	f->sc.kernel_stable = 44;
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, fx_periodic(f, 1, 1900 * US, 2100 * US, 6 * MS, 6 * MS));
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, fx_periodic(f, 2, 2900 * US, 3100 * US, 3 * MS, 3 * MS));
+	/* the same run twice: e2 judges the moment found by 6.18's rules */
+	f->e = fx_engine(f);
+	f->e2 = fx_engine(f);
+
+	int delayed = -1, sleeper = -1;
+	while (sched_now(f->e) < 3 * SEC) {
+		assert_true(sched_step(f->e));
+		assert_true(sched_step(f->e2));
+		sched_enter(f->e);
+		struct rq *rq = cpu_rq(0);
+		struct sched_entity *hog = &T(f->e, 0)->se;
+
+		if (rq->curr != T(f->e, 0) || rq->need_resched)
+			continue;
+		/* the hog's time so far, as the wakeup's update_curr() will see it (both runs alike) */
+		update_curr(&rq->cfs);
+		sched_enter(f->e2);
+		update_curr(&cpu_rq(0)->cfs);
+		sched_enter(f->e);
+		if (rq->need_resched || entity_eligible(&rq->cfs, hog) || !protect_slice(hog) ||
+		    (s64)(hog->vruntime - hog->deadline) >= 0)
+			continue;
+		for (int i = 1; i <= 2; i++) {
+			struct task_struct *p = T(f->e, i), *o = T(f->e, 3 - i);
+
+			/* where the sleeper will land (PLACE_LAG, all of weight 1024): behind the delayed task */
+			s64 n = queued_entities(&rq->cfs, (struct sched_entity *[FX_MAX_TASKS]){ 0 },
+						FX_MAX_TASKS);
+			u64 d = avg_vruntime_peek(&rq->cfs) - (u64)(o->se.vlag * (n + 1) / n) +
+				calc_delta_fair(sysctl(TUN_BASE_SLICE), &o->se);
+
+			if (p->se.sched_delayed && rq->cfs.tl_first == &p->se &&
+			    entity_eligible(&rq->cfs, &p->se) && !o->se.on_rq &&
+			    o->state == TASK_INTERRUPTIBLE && (s64)(p->se.deadline - d) < 0) {
+				delayed = i;
+				sleeper = 3 - i;
+			}
+		}
+		if (delayed > 0)
+			break;
+	}
+	assert_true(delayed > 0);
+
+	f->e2->kernel_stable = 0;
+	sched_enter(f->e2);
+	try_to_wake_up(T(f->e2, sleeper), 0);
+	assert_false(cpu_rq(0)->need_resched);
+	assert_true(T(f->e2, delayed)->se.sched_delayed);
+
+	sched_enter(f->e);
+	try_to_wake_up(T(f->e, sleeper), 0);
+	assert_true(cpu_rq(0)->need_resched);
+	assert_false(T(f->e, delayed)->se.on_rq);
+	fx_free(f);
+}
+
 static void test_custom_slice(void **state)
 {
 	check_custom_slice(KV_LATEST, FEAT_BIT(FEAT_HRTICK));
@@ -867,6 +940,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_shares_m5_0_5_10, fx_cleanup),
 		cmocka_unit_test_teardown(test_shares_sched_idle, fx_cleanup),
 		cmocka_unit_test_teardown(test_custom_slice, fx_cleanup),
+		cmocka_unit_test_teardown(test_wakeup_pick_dequeues_delayed, fx_cleanup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -273,6 +273,15 @@ static void test_defaults_and_kernel(void **state)
 
 	assert_int_equal(parse(TOPO4 "kernel latest\nsched eevdf\n", &f), 0);
 	assert_int_equal(f.sc.kernel, KV_LATEST);
+	assert_int_equal(f.sc.kernel_stable, 0);
+	scenario_free(&f);
+
+	/* a stable update: the release's rules and the backports the engine models */
+	assert_int_equal(parse(TOPO4 "kernel 6.18.44\n", &f), 0);
+	assert_int_equal(f.sc.kernel, KV(6, 18));
+	assert_int_equal(f.sc.kernel_stable, 44);
+	assert_int_equal(scenario_set(&f, "kernel=6.18", err, sizeof(err)), 0);
+	assert_int_equal(f.sc.kernel_stable, 0);
 	scenario_free(&f);
 }
 
@@ -714,6 +723,8 @@ static void test_scenario_errors(void **state)
 	SCN_ERROR(TOPO4 "hz 123\n", "bad.scn:2:4: hz '123' is not one of 100, 250, 300, 1000");
 	SCN_ERROR(TOPO4 "hz 250\nhz 250\n", "bad.scn:3:1: duplicate 'hz' (first at line 2)");
 	SCN_ERROR(TOPO4 "kernel 9.9\n", "bad.scn:2:8: unknown kernel '9.9'");
+	SCN_ERROR(TOPO4 "kernel 6.18.1000\n", "bad.scn:2:8: unknown kernel '6.18.1000'");
+	SCN_ERROR(TOPO4 "kernel 6.18.\n", "bad.scn:2:8: unknown kernel '6.18.'");
 	SCN_ERROR(TOPO4 "sched eevdf\nkernel 6.1\n", "bad.scn:3:8: EEVDF first appears in 6.6");
 	SCN_ERROR(TOPO4 "kernel 5.4\nsched eevdf\n", "bad.scn:3:7: EEVDF first appears in 6.6");
 	SCN_ERROR(TOPO4 "feature NO_SUCH\n", "bad.scn:2:9: unknown feature 'NO_SUCH'");
