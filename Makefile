@@ -233,7 +233,7 @@ $(B)/kernel/worker: tests/kernel/worker.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O2 -o $@ $<
 
-truth: $(B)/kernel/worker
+truth: $(B)/kernel/worker $(B)/kernel/costs
 	@echo "truth: load before: $$(cat /proc/loadavg)"
 	python3 tests/kernel/truth.py $(B)/kernel/worker \
 		tests/kernel/results/linux-$$(uname -r | cut -d. -f1-2).json $(NAMES)
@@ -251,7 +251,8 @@ $(B)/kernel/costs: tests/kernel/costs.c
 	$(CC) $(CSTD) $(WARN) -O2 -o $@ $<
 
 costs: $(B)/kernel/costs
-	$(B)/kernel/costs | tee tests/kernel/results/costs-linux-$$(uname -r | cut -d. -f1-2).txt
+	$(B)/kernel/costs $$(python3 -c 'import sys; sys.path.insert(0, "tests/kernel"); import truth; print(truth.config_hz())') \
+		| tee tests/kernel/results/costs-linux-$$(uname -r | cut -d. -f1-2).txt
 
 # Every shipped scenario's expects on every shipped topology and on each modelled
 # release of its scheduler class, in parallel: the pass/fail matrix. Failures

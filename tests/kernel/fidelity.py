@@ -4,7 +4,11 @@
 
 For each results file (tests/kernel/results/*.json, written by truth.py)
 and each experiment in it, runs tests/kernel/experiments/NAME.scn on the
-default (realistic) machine at the recorded CONFIG_HZ for SEEDS seeds,
+default (realistic) machine with what the results record of the kernel and
+the machine they came from: the release with its stable update (6.18.44's
+rules, not 6.18's), CONFIG_HZ, CONFIG_IRQ_TIME_ACCOUNTING (without it the
+interrupts' time is charged to the task they interrupt) and the tick's cost
+on that machine (`costs HZ tick`), for SEEDS seeds,
 over the kernel's window (after its warm-up, for the duration), and
 compares each task's mean CPU share and delay per slice with the kernel's
 (truth.py's trace-based figures: the experiment's own slices and waits;
@@ -23,6 +27,7 @@ Usage: fidelity.py SCHEDSCOPE [RESULTS.json...]
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -33,13 +38,29 @@ DELAY_RATIO = 1.5
 DELAY_FLOOR_NS = 100_000
 
 
-def simulate(binary, name, kernel, hz, warmup_ns, duration_ns):
-    """The same release's rules and the same window as the kernel's: after the warm-up, for the duration."""
+def release(kernel):
+    """6.18.44-fc-v1252 -> 6.18.44: the release and its stable update, without the local version."""
+    return re.match(r"\d+\.\d+(\.\d+)?", kernel).group(0)
+
+
+def machine_sets(res):
+    """--set arguments for what the results record of the kernel's build and the machine."""
+    sets = [f"kernel={release(res['kernel'])}", f"hz={res['hz']}"]
+    m = res.get("machine", {})
+    if m.get("irq_time_accounting") is False:
+        sets.append("feature=NO_IRQ_TIME_ACCOUNTING")
+    if m.get("tick_cost_ns"):
+        sets.append(f"cost_tick_ns={m['tick_cost_ns']}ns")
+    return sets
+
+
+def simulate(binary, name, sets, warmup_ns, duration_ns):
+    """The recorded kernel's rules and machine, and the same window: after the warm-up, for the duration."""
     share, delay = {}, {}
     for seed in range(1, SEEDS + 1):
         out = subprocess.run(
-            [binary, "run", f"{HERE}/experiments/{name}.scn", "--seed", str(seed), "--set", f"kernel={kernel}",
-             "--set", f"hz={hz}",
+            [binary, "run", f"{HERE}/experiments/{name}.scn", "--seed", str(seed)] +
+            [a for s in sets for a in ("--set", s)] + [
              "--set", f"duration={warmup_ns + duration_ns}ns",
              "--window", f"{warmup_ns}ns..{warmup_ns + duration_ns}ns", "--report", "json"],
             check=True, capture_output=True, text=True).stdout
@@ -60,13 +81,14 @@ def main():
     bad = total = 0
     for path in files:
         res = json.load(open(path))
-        release = ".".join(res["kernel"].split(".")[:2])  # 6.18.44-... was recorded: 6.18's rules
+        sets = machine_sets(res)
         print(f"fidelity: {os.path.basename(path)}: Linux {res['kernel']}, HZ {res['hz']}, {res['cpus']} CPUs, "
               f"{res['repeats']} repeats, {res['date']}, load {' '.join(res['loadavg_before'])}")
+        print(f"fidelity: simulated with --set {' --set '.join(sets)}")
         print(f"{'experiment':14s} {'task':6s} {'kernel share':>14s} {'sim':>7s} {'tol':>6s}  "
               f"{'kernel delay/slice':>18s} {'sim':>9s} {'ratio':>6s} {'schedstat':>9s}")
         for name, exp in sorted(res["experiments"].items()):
-            sim_share, sim_delay = simulate(binary, name, release, res["hz"], int(res["warmup_s"] * 1e9),
+            sim_share, sim_delay = simulate(binary, name, sets, int(res["warmup_s"] * 1e9),
                                             exp["duration_ns"])
             for task, k in sorted(exp["tasks"].items()):
                 total += 1

@@ -134,7 +134,7 @@ def main():
     print(f"replay: {name}: kernel {os.uname().release}, load {open('/proc/loadavg').read().split()[0]}, "
           f"foreign busy " + " ".join(f"cpu{c} {b / (t1 - t0):.3f}" for c, b in sorted(busy.items())))
     scn = replay_scenario(schedscope, lines, pids, path, (start - origin) // 1000)
-    release = ".".join(os.uname().release.split(".")[:2])
+    release = re.match(r"\d+\.\d+(\.\d+)?", os.uname().release).group(0)  # with its stable update
     sims = []
     with tempfile.TemporaryDirectory() as d:
         open(d + "/replay.scn", "w").write(scn)

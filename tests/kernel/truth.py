@@ -235,20 +235,47 @@ def summary(rs):
     return out
 
 
-def config_hz():
+def kernel_config():
+    """The running kernel's .config text, or ''."""
     for path in ("/proc/config.gz", f"/boot/config-{os.uname().release}"):
         try:
             if path.endswith(".gz"):
                 import gzip
-                text = gzip.open(path, "rt").read()
-            else:
-                text = open(path).read()
+                return gzip.open(path, "rt").read()
+            return open(path).read()
         except OSError:
             continue
-        m = re.search(r"^CONFIG_HZ=(\d+)$", text, re.M)
-        if m:
-            return int(m.group(1))
-    return None
+    return ""
+
+
+def config_hz():
+    m = re.search(r"^CONFIG_HZ=(\d+)$", kernel_config(), re.M)
+    return int(m.group(1)) if m else None
+
+
+def machine(worker):
+    """What the simulation needs of this kernel's build and this machine besides the release and HZ:
+    CONFIG_IRQ_TIME_ACCOUNTING (without it an interrupt's time is charged to the task it interrupts)
+    and the tick's cost: what a task spinning on CPU 0 loses at the tick (`costs HZ tick`: the mean of
+    its gaps of 1-100 us at the tick over 2 s), the median of 9 such measurements, which vary with the
+    machine's load (11-27 us on the VM of results/linux-6.18.json)."""
+    import subprocess
+    cfg = kernel_config()
+    out = {}
+    if cfg:
+        out["irq_time_accounting"] = bool(re.search(r"^CONFIG_IRQ_TIME_ACCOUNTING=y$", cfg, re.M))
+    costs = os.path.join(os.path.dirname(worker), "costs")
+    load = open("/proc/loadavg").read().split()[0]
+    ticks = []
+    for _ in range(9):
+        r = subprocess.run([costs, str(config_hz()), "tick"], capture_output=True, text=True, check=True)
+        if int(r.stdout):
+            ticks.append(int(r.stdout))
+    if ticks:
+        out["tick_cost_ns"] = int(statistics.median(ticks))
+        out["tick_costs_ns"] = ticks
+        out["tick_cost_load"] = load
+    return out
 
 
 def main():
@@ -267,6 +294,7 @@ def main():
         "isolation": "experiments in a top-level cpu group with cpu.shares=262144",
         "measure": "sched_switch/sched_wakeup/sched_migrate_task trace on the experiment's CPUs: "
                    "delay per slice over the experiment's own switches; schedstat kept for comparison",
+        "machine": machine(worker),
         "experiments": {},
     }
     if sys.argv[3:] and os.path.exists(out_path):
