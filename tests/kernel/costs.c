@@ -238,7 +238,8 @@ int main(int argc, char **argv)
 	long long period = argc > 1 ? 1000000000LL / atoi(argv[1]) : 0;
 
 	if (period <= 0 || argc > 3 || (argc == 3 && strcmp(argv[2], "tick"))) {
-		fprintf(stderr, "usage: costs HZ [tick]   (tick: only the tick's mean cost on CPU 0, in ns)\n");
+		fprintf(stderr,
+			"usage: costs HZ [tick]   (tick: only the tick's mean cost on CPU 0, in ns)\n");
 		return 2;
 	}
 	if (argc == 3) {
