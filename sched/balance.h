@@ -214,8 +214,9 @@ static inline int cpumask_and_next_from(const struct cpumask *a, const struct cp
 	}
 	return ST->nr_cpus;
 }
-#define for_each_cpu_and(cpu, a, b) \
-	for (cpu = cpumask_and_next_from((a), (b), 0); cpu < ST->nr_cpus; cpu = cpumask_and_next_from((a), (b), cpu + 1))
+#define for_each_cpu_and(cpu, a, b)                                       \
+	for (cpu = cpumask_and_next_from((a), (b), 0); cpu < ST->nr_cpus; \
+	     cpu = cpumask_and_next_from((a), (b), cpu + 1))
 
 void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
 void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,

@@ -429,7 +429,7 @@ static void update_sg_wakeup_stats(const struct sched_domain *sd, const struct s
 	if (sd->flags & SD_ASYM_CPUCAPACITY)
 		sgs->group_misfit_task_load = 1;
 
-	for_each_cpu_and(i, &group->span, &p->cpus_mask) {
+	for_each_cpu_and (i, &group->span, &p->cpus_mask) {
 		struct rq *rq = cpu_rq(i);
 		unsigned long load = cpu_load(rq), util = rq->cfs.avg.util_avg, runnable = cpu_runnable(rq);
 		unsigned int local = 0, nr_running;
