@@ -658,18 +658,28 @@ static int task_hot(struct task_struct *p, struct lb_env *env)
 /* Queue-based throttling (before 6.18): a throttled group's tasks stay put. */
 bool throttled_lb_pair(const struct task_group *tg, int src_cpu, int dst_cpu)
 {
-	if (task_based_throttle())
-		return false;
 	return throttled_hierarchy(tg->cfs_rq[src_cpu]) || throttled_hierarchy(tg->cfs_rq[dst_cpu]);
 }
 
 /*
  * 6.18+: a task may leave a throttled queue (it is throttled on its way back
- * to user space) but is not balanced onto one (0d4eaf8caf8c).
+ * to user space; 5b726e9bf954 dropped throttled_lb_pair()) but is not
+ * balanced onto one (0d4eaf8caf8c).
  */
 static bool lb_throttled_hierarchy(const struct task_struct *p, int dst_cpu)
 {
-	return task_based_throttle() && throttled_hierarchy(p->sched_task_group->cfs_rq[dst_cpu]);
+	return throttled_hierarchy(p->sched_task_group->cfs_rq[dst_cpu]);
+}
+
+/*
+ * 6.14+ (873199d27bb2): place_entity() keeps a migrating task's lag, so a task
+ * that is not eligible here would not be eligible on a busy destination either.
+ */
+static bool task_is_ineligible_on_dst_cpu(struct task_struct *p, int dst_cpu)
+{
+	struct cfs_rq *dst_cfs_rq = p->sched_task_group->cfs_rq[dst_cpu];
+
+	return sched_feat(PLACE_LAG) && dst_cfs_rq->nr_running && !entity_eligible(cfs_rq_of(&p->se), &p->se);
 }
 
 /* can_migrate_task(): 0 = may move, else the enum lb_task_result that stops it. */
@@ -681,9 +691,13 @@ static int can_migrate_task(struct task_struct *p, struct lb_env *env, bool *hot
 	/* 6.14+: moving a task that only waits out DELAY_DEQUEUE balances no runnable count */
 	if (p->se.sched_delayed && env->migration_type != migrate_load && kernel_at_least(6, 14))
 		return LBT_DELAYED;
-	if (throttled_lb_pair(p->sched_task_group, env->src_cpu, env->dst_cpu) ||
-	    lb_throttled_hierarchy(p, env->dst_cpu))
+	if (task_based_throttle() ? lb_throttled_hierarchy(p, env->dst_cpu)
+				  : throttled_lb_pair(p->sched_task_group, env->src_cpu, env->dst_cpu))
 		return LBT_THROTTLED;
+	/* eligible tasks go first; an ineligible one waits for a failed attempt */
+	if (!sched_legacy_cfs() && kernel_at_least(6, 14) && !sd_lb(env->sd)->nr_balance_failed &&
+	    task_is_ineligible_on_dst_cpu(p, env->dst_cpu))
+		return LBT_INELIGIBLE;
 	if (!task_allowed_on_cpu(p, env->dst_cpu)) {
 		env->flags |= LBF_SOME_PINNED;
 		/*

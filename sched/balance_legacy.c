@@ -807,7 +807,8 @@ void active_load_balance_legacy(struct rq *busiest_rq)
 	struct lb_env env;
 
 	busiest_rq->active_balance = false;
-	if (busiest_rq->nr_running <= 1)
+	/* 3.3 goes on when nr_running > 1, which counts the stopper: the engine does not queue it */
+	if (!busiest_rq->nr_running)
 		return;
 	for_each_domain (target_cpu, sd)
 		if (cpumask_test(&sd->span, busiest_rq->cpu))

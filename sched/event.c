@@ -207,6 +207,7 @@ const char *const lb_task_result_names[NR_LB_TASK_RESULTS] = {
 	[LBT_FITS] = "fits",
 	[LBT_THROTTLED] = "throttled",
 	[LBT_DELAYED] = "delayed",
+	[LBT_INELIGIBLE] = "ineligible",
 };
 /* clang-format on */
 

@@ -387,13 +387,21 @@ static void regenerate(struct sched_history *h, u64 c)
 	h->cmd_next = saved_cmd;
 }
 
-/* Chunk c resident, and among the last ones read. */
+/*
+ * Chunk c resident, and the newest of the pins (oldest first): a chunk read
+ * again is pinned anew, else fewer than HISTORY_PINNED_CHUNKS other reads
+ * could unpin it.
+ */
 static struct log_chunk *chunk_get(struct sched_history *h, u64 c)
 {
-	if (!pinned(h, c)) {
-		h->pin[h->pin_next] = c;
-		h->pin_next = (h->pin_next + 1) % HISTORY_PINNED_CHUNKS;
-	}
+	int i = 0;
+
+	while (i < HISTORY_PINNED_CHUNKS && h->pin[i] != c)
+		i++;
+	if (i == HISTORY_PINNED_CHUNKS)
+		i = 0;
+	memmove(&h->pin[i], &h->pin[i + 1], (size_t)(HISTORY_PINNED_CHUNKS - 1 - i) * sizeof(h->pin[0]));
+	h->pin[HISTORY_PINNED_CHUNKS - 1] = c;
 	if (!h->chunk[c].ev)
 		regenerate(h, c);
 	h->chunk[c].used = ++h->clock;

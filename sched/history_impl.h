@@ -68,7 +68,6 @@ struct sched_history {
 	u64 clock;
 	/* the chunks read last stay: a pointer from history_event() outlives a few more reads */
 	u64 pin[HISTORY_PINNED_CHUNKS];
-	int pin_next;
 
 	void *scratch;		 /* the engine's state while a chunk is regenerated */
 	struct log_chunk *regen; /* the chunk being regenerated, NULL otherwise */

@@ -162,8 +162,9 @@ enum lb_task_result {
 	LBT_HOT,		/* cache hot: ran within migration_cost */
 	LBT_TOO_BIG,		/* its load exceeds what is left of the imbalance */
 	LBT_FITS,		/* misfit migration, but it fits its CPU */
-	LBT_THROTTLED,		/* its group is throttled on either CPU (before 6.18) */
+	LBT_THROTTLED,		/* its group is throttled on either CPU (before 6.18), on dst (6.18+) */
 	LBT_DELAYED,		/* queued only by DELAY_DEQUEUE, not a load migration (6.14+) */
+	LBT_INELIGIBLE,		/* not eligible, dst has queued tasks, no failed attempt (6.14+) */
 	NR_LB_TASK_RESULTS
 };
 

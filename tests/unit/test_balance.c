@@ -707,8 +707,18 @@ static const char throttled_scn[] = "topology packages=1 cores=2 threads=1\n"
 				    "task hog count=3 group=/lim program=\"run forever\"\n"
 				    "task f cpus=1 program=\"loop { run 3ms; sleep 2ms }\"\n";
 
+/* eight tasks of one group on four CPUs: now and then a queue throttles while another still runs */
+static const char throttled_src_scn[] =
+	"topology packages=1 cores=4 threads=1\n"
+	"hz 250\n"
+	"duration 1s\n"
+	"group /lim cpu.max=\"60ms 100ms\"\n"
+	"task hog count=8 group=/lim program=\"loop { run 5ms; sleep 1ms }\"\n"
+	"task f count=3 program=\"loop { run 3ms; sleep 2ms }\"\n";
+
 struct throttled_seen {
 	int moved_in;	  /* tasks moved onto a CPU where their group's queue was throttled */
+	int moved_out;	  /* ... off a CPU where it was throttled */
 	int refused;	  /* LBT_THROTTLED records */
 	int refused_free; /* ... whose destination queue was not throttled: only 6.18's rule may refuse */
 };
@@ -724,24 +734,25 @@ static void note_throttled(void *ctx, const struct sched_event *ev)
 		return;
 	p = &((struct sched_engine *)ctx)->st->task[ev->lb_task.pid - 1];
 	throttled = throttled_hierarchy(p->sched_task_group->cfs_rq[ev->cpu]);
-	if (ev->lb_task.result == LBT_MOVED || ev->lb_task.result == LBT_MOVED_HOT)
+	if (ev->lb_task.result == LBT_MOVED || ev->lb_task.result == LBT_MOVED_HOT) {
 		seen_throttled.moved_in += throttled;
+		/* recorded before the detach: p is still on the source */
+		seen_throttled.moved_out += throttled_hierarchy(p->sched_task_group->cfs_rq[p->cpu]);
+	}
 	if (ev->lb_task.result == LBT_THROTTLED) {
 		seen_throttled.refused++;
 		seen_throttled.refused_free += !throttled;
 	}
 }
 
-static struct throttled_seen run_throttled(const char *kernel)
+static struct throttled_seen run_throttled(const char *scn, const char *kernel)
 {
 	struct scenario_file sf;
 	struct sched_engine *e;
 	char err[512];
 
 	memset(&seen_throttled, 0, sizeof(seen_throttled));
-	assert_int_equal(
-		scenario_parse("throttled.scn", throttled_scn, strlen(throttled_scn), &sf, err, sizeof(err)),
-		0);
+	assert_int_equal(scenario_parse("throttled.scn", scn, strlen(scn), &sf, err, sizeof(err)), 0);
 	assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
 	e = sched_engine_create(&sf.sc, err, sizeof(err));
 	assert_non_null(e);
@@ -757,21 +768,106 @@ static struct throttled_seen run_throttled(const char *kernel)
  * balancer may take a task off a throttled queue; but can_migrate_task()
  * refuses to put one on a queue in a throttled hierarchy
  * (lb_throttled_hierarchy(), 0d4eaf8caf8c). Before 6.18 a throttled queue
- * on either side stops it (throttled_lb_pair()).
+ * on either side stops it (throttled_lb_pair(), removed by 5b726e9bf954).
  */
 static void test_not_balanced_onto_throttled(void **state)
 {
 	struct throttled_seen old, now;
 
 	(void)state;
-	old = run_throttled("kernel=6.17");
+	old = run_throttled(throttled_scn, "kernel=6.17");
 	assert_int_equal(old.moved_in, 0);
 	assert_true(old.refused > 0);
-	now = run_throttled("kernel=6.18");
+	now = run_throttled(throttled_scn, "kernel=6.18");
 	assert_int_equal(now.moved_in, 0);
 	assert_true(now.refused > 0);
 	assert_int_equal(now.refused_free, 0);
 	print_message("6.17: %d refused; 6.18: %d refused\n", old.refused, now.refused);
+	/* the source's throttling stops a move before 6.18 only */
+	old = run_throttled(throttled_src_scn, "kernel=6.17");
+	assert_int_equal(old.moved_out, 0);
+	now = run_throttled(throttled_src_scn, "kernel=6.18");
+	assert_true(now.moved_out > 0);
+	assert_int_equal(now.moved_in + now.refused_free, 0);
+	print_message("6.18: %d moved off a throttled queue\n", now.moved_out);
+}
+
+/* ---- 6.14: eligible tasks are balanced first ---- */
+
+/* five tasks of two weights on two CPUs: the busy CPUs balance between each other */
+static const char ineligible_scn[] = "topology packages=1 cores=2 threads=1\n"
+				     "hz 250\n"
+				     "duration 1s\n"
+				     "task t count=3 program=\"loop { run 20ms; sleep 3ms }\"\n"
+				     "task n count=2 nice=5 program=\"loop { run 7ms; sleep 2ms }\"\n";
+
+struct ineligible_seen {
+	int moved;	   /* tasks moved while ineligible, onto a busy queue, before any failed attempt */
+	int refused;	   /* LBT_INELIGIBLE records */
+	int refused_wrong; /* ... where one of the three conditions did not hold */
+};
+
+static struct ineligible_seen seen_ineligible;
+
+static void note_ineligible(void *ctx, const struct sched_event *ev)
+{
+	struct task_struct *p;
+	bool ineligible;
+
+	if (ev->type != EV_LB_TASK)
+		return;
+	p = &((struct sched_engine *)ctx)->st->task[ev->lb_task.pid - 1];
+	ineligible = !ev->lb_task.nr_balance_failed && p->sched_task_group->cfs_rq[ev->cpu]->nr_running &&
+		     !entity_eligible(cfs_rq_of(&p->se), &p->se);
+	if (ev->lb_task.result == LBT_MOVED || ev->lb_task.result == LBT_MOVED_HOT)
+		seen_ineligible.moved += ineligible;
+	if (ev->lb_task.result == LBT_INELIGIBLE) {
+		seen_ineligible.refused++;
+		seen_ineligible.refused_wrong += !ineligible;
+	}
+}
+
+static struct ineligible_seen run_ineligible(const char *kernel)
+{
+	struct scenario_file sf;
+	struct sched_engine *e;
+	char err[512];
+
+	memset(&seen_ineligible, 0, sizeof(seen_ineligible));
+	assert_int_equal(scenario_parse("ineligible.scn", ineligible_scn, strlen(ineligible_scn), &sf, err,
+					sizeof(err)),
+			 0);
+	assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	sched_add_listener(e, note_ineligible, e);
+	sched_run_until(e, 1 * SEC);
+	sched_engine_destroy(e);
+	scenario_free(&sf);
+	return seen_ineligible;
+}
+
+/*
+ * From 6.14 (873199d27bb2) can_migrate_task() leaves a task that is not
+ * eligible where it is, while the destination has queued entities and the
+ * domain has not failed to balance: it would keep its negative lag there.
+ */
+static void test_ineligible_not_migrated(void **state)
+{
+	struct ineligible_seen old, now, off;
+
+	(void)state;
+	old = run_ineligible("kernel=6.13");
+	assert_true(old.moved > 0);
+	assert_int_equal(old.refused, 0);
+	now = run_ineligible("kernel=6.14");
+	assert_int_equal(now.moved, 0);
+	assert_true(now.refused > 0);
+	assert_int_equal(now.refused_wrong, 0);
+	/* the test reads PLACE_LAG: without it lag is not kept, and the task may go */
+	off = run_ineligible("feature=NO_PLACE_LAG");
+	assert_int_equal(off.refused, 0);
+	print_message("6.13: %d ineligible moved; 6.14: %d refused\n", old.moved, now.refused);
 }
 
 /* ---- the records are true at decision time ---- */
@@ -989,6 +1085,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_herd_detection, teardown),
 		cmocka_unit_test_teardown(test_delayed_not_migrated, teardown),
 		cmocka_unit_test_teardown(test_not_balanced_onto_throttled, teardown),
+		cmocka_unit_test_teardown(test_ineligible_not_migrated, teardown),
 		cmocka_unit_test(test_records_at_decision_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 
 #include "fixture.h"
 #include "sched/balance.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -302,6 +303,62 @@ static void test_imbalance_from_records(void **state)
 	assert_true(checked >= 100);
 }
 
+/* ---- active balance ---- */
+
+/* two hogs on the threads of core 0, then free to go anywhere; core 1 idles */
+static const char stacked_scn[] = "topology packages=1 cores=2 threads=2\n"
+				  "hz 1000\n"
+				  "duration 1s\n"
+				  "kernel 3.3\n"
+				  "noise off\n"
+				  "task a cpus=0 program=\"run forever\"\n"
+				  "task b cpus=1 program=\"run forever\"\n"
+				  "at 5ms set cpus a 0-3\n"
+				  "at 5ms set cpus b 0-3\n";
+
+static int pushes[NR_LB_OUTCOMES];
+
+static void on_outcome(void *ctx, const struct sched_event *ev)
+{
+	(void)ctx;
+	if (ev->type == EV_LOAD_BALANCE)
+		pushes[ev->lb.outcome]++;
+}
+
+/*
+ * A core's two threads have the capacity of one task (589 power each), so an
+ * idle core's balancer finds the other core overloaded, but each of its
+ * threads runs a single task that load_balance() cannot take: after
+ * cache_nice_tries + 3 failures it wakes the busiest thread's stopper.
+ * 3.3's active_load_balance_cpu_stop() goes on when nr_running > 1, which
+ * counts the stopper itself: the task it preempted moves to the idle core.
+ */
+static void test_active_balance_moves_the_preempted_task(void **state)
+{
+	struct scenario_file sf;
+	struct sched_engine *e;
+	char err[512];
+	int core_a, core_b;
+
+	(void)state;
+	memset(pushes, 0, sizeof(pushes));
+	assert_int_equal(
+		scenario_parse("stacked.scn", stacked_scn, strlen(stacked_scn), &sf, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	sched_add_listener(e, on_outcome, NULL);
+	sched_run_until(e, 1 * SEC);
+	core_a = sf.topo.cpu[e->st->task[0].cpu].core;
+	core_b = sf.topo.cpu[e->st->task[1].cpu].core;
+	print_message("a on CPU %d, b on CPU %d; %d pushed, %d failed\n", e->st->task[0].cpu,
+		      e->st->task[1].cpu, pushes[LB_ACTIVE_PUSHED], pushes[LB_ACTIVE_FAILED]);
+	assert_int_not_equal(core_a, core_b);
+	assert_true(pushes[LB_ACTIVE_PUSHED] > 0);
+	assert_int_equal(pushes[LB_ACTIVE_FAILED], 0);
+	sched_engine_destroy(e);
+	scenario_free(&sf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +368,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_avg_idle, fx_cleanup),
 		cmocka_unit_test_teardown(test_fork_placement, fx_cleanup),
 		cmocka_unit_test_teardown(test_imbalance_from_records, fx_cleanup),
+		cmocka_unit_test(test_active_balance_moves_the_preempted_task),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

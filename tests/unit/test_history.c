@@ -848,6 +848,14 @@ static void test_log_given_back(void **state)
 	for (int i = 1; i < HISTORY_PINNED_CHUNKS; i++)
 		history_event(s->h, (u64)i * HISTORY_CHUNK_EVENTS * 3 % n);
 	assert_memory_equal(first, &ref.rec.ev[5], sizeof(*first));
+	/* ... counted from its last read: a chunk read again is pinned anew */
+	for (int i = 1; i < HISTORY_PINNED_CHUNKS; i++) {
+		history_event(s->h, (u64)i * HISTORY_CHUNK_EVENTS % n);
+		first = history_event(s->h, 5);
+	}
+	for (int i = 1; i < HISTORY_PINNED_CHUNKS; i++)
+		history_event(s->h, (u64)(i + HISTORY_PINNED_CHUNKS) * HISTORY_CHUNK_EVENTS % n);
+	assert_memory_equal(first, &ref.rec.ev[5], sizeof(*first));
 
 	/* rewinds stay exact with the log given back, and so does a branch */
 	u64 t = duration(s) / 3;
