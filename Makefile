@@ -93,6 +93,12 @@ $(1)/tests/unit/%: $(1)/tests/unit/%.o $$(call objs,$(1),$$(UNIT_FIXTURE)) $$($(
 endef
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The engine's hot paths call across its files (timers, PELT, the classes):
+# with gcc its objects also carry link-time code, which the program and the
+# benchmarks are linked from; the unit tests link their ordinary code.
+ENGINE_LTO ?= $(if $(findstring clang,$(CC)),,-flto=auto -ffat-lto-objects)
+$(B)/sched/%.o: CFLAGS += $(ENGINE_LTO)
+$(B)/schedscope: private CFLAGS += $(if $(ENGINE_LTO),-flto=auto)
 # the sanitizer build also checks the engine's invariants on every run (sched/invariants.c)
 $(eval $(call BUILD_TREE,$(B),,$(CC)))
 $(eval $(call BUILD_TREE,$(B)/asan,$(SAN) -DSCHEDSCOPE_CHECK_INVARIANTS,$(CC)))
@@ -291,6 +297,7 @@ fuzz: $(FUZZ_BINS)
 # ---- benchmarks ----
 
 BENCH_BINS = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRC))
+$(BENCH_BINS): private CFLAGS += $(if $(ENGINE_LTO),-flto=auto)
 $(B)/bench/%: tests/bench/%.c $(BENCH_UTIL) $(BENCH_UTIL:.c=.h) $($(B)/LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXT_EXPORTS) -o $@ $(filter-out %.h,$^) $(UI_LIBS) $(LDLIBS)

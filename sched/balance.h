@@ -202,6 +202,21 @@ static inline int cpumask_next_from(const struct cpumask *m, int cpu)
 	return cpumask_next_below(m, cpu, ST->nr_cpus);
 }
 #define for_each_cpu(cpu, m) for_each_cpu_below (cpu, m, ST->nr_cpus)
+/* The first CPU of both a and b at or after cpu, nr_cpus when none: a word at a time. */
+static inline int cpumask_and_next_from(const struct cpumask *a, const struct cpumask *b, int cpu)
+{
+	while (cpu < ST->nr_cpus) {
+		u64 w = (a->bits[cpu >> 6] & b->bits[cpu >> 6]) >> (cpu & 63);
+
+		if (w)
+			return MIN(cpu + __builtin_ctzll(w), ST->nr_cpus);
+		cpu = (cpu | 63) + 1;
+	}
+	return ST->nr_cpus;
+}
+#define for_each_cpu_and(cpu, a, b)                                       \
+	for (cpu = cpumask_and_next_from((a), (b), 0); cpu < ST->nr_cpus; \
+	     cpu = cpumask_and_next_from((a), (b), cpu + 1))
 
 void sched_balance_domains(struct rq *rq, enum cpu_idle_type idle, int reason);
 void emit_group(const struct lb_env *env, const struct sched_group *sg, const struct sg_lb_stats *sgs,

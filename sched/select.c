@@ -410,57 +410,40 @@ static int select_idle_sibling(struct task_struct *p, int prev, int target, stru
 
 /* ---- the slow path: find_idlest_group() / find_idlest_group_cpu() ---- */
 
-static bool task_counts_on(struct task_struct *p, int cpu)
+/*
+ * The CPU whose signals still hold p (task_cpu(p) once its load has been
+ * attached, last_update_time set), whose figures the *_without() of the
+ * kernel take p out of; -1 for a task not yet attached (a fork).
+ */
+static int counted_cpu(const struct task_struct *p)
 {
-	return cpu == p->cpu && p->se.avg.last_update_time;
-}
-
-static unsigned long cpu_load_without(int cpu, struct task_struct *p)
-{
-	unsigned long load = cpu_load(cpu_rq(cpu));
-
-	if (task_counts_on(p, cpu))
-		sub_positive_ul(&load, task_h_load(p));
-	return load;
-}
-
-static unsigned long cpu_util_without(int cpu, struct task_struct *p)
-{
-	unsigned long util = cpu_rq(cpu)->cfs.avg.util_avg;
-
-	if (task_counts_on(p, cpu))
-		sub_positive_ul(&util, task_util(p));
-	return MIN(util, capacity_of(cpu));
-}
-
-static unsigned long cpu_runnable_without(int cpu, struct task_struct *p)
-{
-	unsigned long r = cpu_runnable(cpu_rq(cpu));
-
-	if (task_counts_on(p, cpu))
-		sub_positive_ul(&r, p->se.avg.runnable_avg);
-	return r;
+	return p->se.avg.last_update_time ? p->cpu : -1;
 }
 
 static void update_sg_wakeup_stats(const struct sched_domain *sd, const struct sched_group *group,
 				   struct sg_lb_stats *sgs, struct task_struct *p)
 {
-	int i;
+	int i, counted = counted_cpu(p);
 
 	memset(sgs, 0, sizeof(*sgs));
 	if (sd->flags & SD_ASYM_CPUCAPACITY)
 		sgs->group_misfit_task_load = 1;
 
-	for_each_cpu(i, &group->span) {
+	for_each_cpu_and (i, &group->span, &p->cpus_mask) {
 		struct rq *rq = cpu_rq(i);
-		unsigned int local, nr_running;
+		unsigned long load = cpu_load(rq), util = rq->cfs.avg.util_avg, runnable = cpu_runnable(rq);
+		unsigned int local = 0, nr_running;
 
-		if (!task_allowed_on_cpu(p, i))
-			continue;
-		sgs->group_load += cpu_load_without(i, p);
-		sgs->group_util += cpu_util_without(i, p);
-		sgs->group_runnable += cpu_runnable_without(i, p);
-		local = task_counts_on(p, i) && task_on_rq_queued(p);
+		/* cpu_load_without(), cpu_util_without(), cpu_runnable_without() */
+		if (i == counted) {
+			sub_positive_ul(&load, task_h_load(p));
+			sub_positive_ul(&util, task_util(p));
+			sub_positive_ul(&runnable, p->se.avg.runnable_avg);
+			local = task_on_rq_queued(p);
+		}
+		sgs->group_load += load;
+		sgs->group_util += MIN(util, capacity_of(i));
+		sgs->group_runnable += runnable;
 		sgs->sum_h_nr_running += rq->cfs.h_nr_running - local;
 		nr_running = rq->nr_running - local;
 		sgs->sum_nr_running += nr_running;

@@ -101,6 +101,29 @@ static void mask_and(struct cpumask *d, const struct cpumask *a)
 		d->bits[i] &= a->bits[i];
 }
 
+/* The first CPU at or after cpu in a and not in b, n when none: a word at a time. */
+static int next_andnot_below(const struct cpumask *a, const struct cpumask *b, int cpu, int n)
+{
+	while (cpu < n) {
+		u64 w = (a->bits[cpu >> 6] & ~b->bits[cpu >> 6]) >> (cpu & 63);
+
+		if (w)
+			return MIN(cpu + __builtin_ctzll(w), n);
+		cpu = (cpu | 63) + 1;
+	}
+	return n;
+}
+
+/*
+ * Each CPU of span not yet covered, in for_each_cpu_wrap() order from start:
+ * covered may grow in the body (a CPU it takes in is not visited).
+ */
+#define for_each_uncovered_wrap(i, span, covered, start, n)                                                  \
+	for (int __pass = 0; __pass < 2; __pass++)                                                           \
+		for (i = next_andnot_below((span), (covered), __pass ? 0 : (start), __pass ? (start) : (n)); \
+		     i < (__pass ? (start) : (n));                                                           \
+		     i = next_andnot_below((span), (covered), i + 1, __pass ? (start) : (n)))
+
 int cpumask_format_list(char *buf, size_t len, const struct cpumask *m)
 {
 	size_t n = 0;
@@ -233,28 +256,66 @@ typed:;
 	return 0;
 }
 
+/* The id that tl->mask() of a non-NUMA level compares: core, cluster, LLC or node. */
+static s32 level_id(const struct sched_topo_cpu *c, int kind)
+{
+	switch (kind) {
+	case TL_SMT:
+		return c->core;
+	case TL_CLS:
+		return c->cluster;
+	case TL_MC:
+		return c->llc;
+	default:
+		return c->node;
+	}
+}
+
+/*
+ * mask[i] = the CPUs whose id equals CPU i's: each CPU is added to the mask
+ * of the first CPU holding its id (found in a hash of the ids), which the
+ * others of that id then copy; n masks, not n^2 comparisons.
+ */
+static void masks_by_id(struct builder *b, int kind, struct cpumask *mask, int *first, int *slot, int nslots)
+{
+	const struct sched_topology *t = b->t;
+
+	for (int h = 0; h < nslots; h++)
+		slot[h] = -1;
+	for (int i = 0; i < b->n; i++) {
+		s32 id = level_id(&t->cpu[i], kind);
+		unsigned int h = ((u32)id * 2654435761u) & (unsigned int)(nslots - 1);
+
+		while (slot[h] >= 0 && level_id(&t->cpu[slot[h]], kind) != id)
+			h = (h + 1) & (unsigned int)(nslots - 1);
+		if (slot[h] < 0)
+			slot[h] = i;
+		first[i] = slot[h];
+		cpumask_set(&mask[first[i]], i);
+	}
+	for (int i = 0; i < b->n; i++)
+		if (first[i] != i)
+			mask[i] = mask[first[i]];
+}
+
 /* tl->mask(cpu) for every level and CPU */
 static void compute_masks(struct builder *b)
 {
 	const struct sched_topology *t = b->t;
-	int n = b->n;
+	int n = b->n, nslots = 1;
+	int *first, *slot;
+	struct cpumask *node_mask;
 
+	while (nslots < 2 * n)
+		nslots *= 2;
+	first = sched_realloc(NULL, (size_t)n * sizeof(int), "the sched domains");
+	slot = sched_realloc(NULL, (size_t)nslots * sizeof(int), "the sched domains");
+	for (int kind = TL_SMT; kind <= TL_PKG; kind++)
+		masks_by_id(b, kind, &b->mask[kind * n], first, slot, nslots);
 	for (int i = 0; i < n; i++) {
-		const struct sched_topo_cpu *c = &t->cpu[i];
 		struct cpumask *smt = &b->mask[TL_SMT * n + i], *cls = &b->mask[TL_CLS * n + i];
-		struct cpumask *mc = &b->mask[TL_MC * n + i], *pkg = &b->mask[TL_PKG * n + i];
+		struct cpumask *mc = &b->mask[TL_MC * n + i];
 
-		for (int j = 0; j < n; j++) {
-			const struct sched_topo_cpu *o = &t->cpu[j];
-			if (o->core == c->core)
-				cpumask_set(smt, j);
-			if (o->cluster == c->cluster)
-				cpumask_set(cls, j);
-			if (o->llc == c->llc)
-				cpumask_set(mc, j);
-			if (o->node == c->node)
-				cpumask_set(pkg, j);
-		}
 		/* arm64's cpu_clustergroup_mask(): a cluster spanning the whole
 		 * coregroup is no level of its own */
 		if (!cpumask_subset(cls, mc) || cpumask_equal(cls, mc))
@@ -262,14 +323,26 @@ static void compute_masks(struct builder *b)
 		/* 3.3 had no cluster level */
 		if (b->legacy)
 			*cls = *smt;
-		for (int l = 4; l < b->ntl; l++) {
+	}
+
+	/* NUMA levels: the CPUs of every node within the level's distance */
+	node_mask = sched_calloc((size_t)t->nr_nodes, sizeof(*node_mask), "the sched domains");
+	for (int i = 0; i < n; i++)
+		cpumask_set(&node_mask[t->cpu[i].node], i);
+	for (int l = 4; l < b->ntl; l++) {
+		int dl = b->sds->numa_distance[b->tl[l].numa_level];
+
+		for (int i = 0; i < n; i++) {
 			struct cpumask *m = &b->mask[l * n + i];
-			int dl = b->sds->numa_distance[b->tl[l].numa_level];
-			for (int j = 0; j < n; j++)
-				if (b->legacy || (int)node_distance(t, c->node, t->cpu[j].node) <= dl)
-					cpumask_set(m, j);
+
+			for (int node = 0; node < t->nr_nodes; node++)
+				if (b->legacy || (int)node_distance(t, t->cpu[i].node, node) <= dl)
+					mask_or(m, &node_mask[node]);
 		}
 	}
+	free(node_mask);
+	free(slot);
+	free(first);
 }
 
 /*
@@ -286,6 +359,9 @@ static bool level_spans_partition(const struct builder *b, int l)
 
 		if (first == b->n || !cpumask_equal(m, &b->mask[l * b->n + first]))
 			return false;
+		/* the same span as its first CPU's, which walks it */
+		if (i != first)
+			continue;
 		for_each_cpu_below (j, m, b->n)
 			if (cpumask_next_below(&b->mask[l * b->n + j], 0, b->n) != first)
 				return false;
@@ -487,11 +563,8 @@ static void build_groups(struct builder *b, int l, int cpu)
 
 	if (b->shared[key] < 0) {
 		struct cpumask covered = { { 0 } };
-		int start = b->nsg;
-		for (int k = 0; k < b->n; k++) {
-			int i = (first + k) % b->n;
-			if (!cpumask_test(&sd->span, i) || cpumask_test(&covered, i))
-				continue;
+		int start = b->nsg, i;
+		for_each_uncovered_wrap (i, &sd->span, &covered, first, b->n) {
 			const struct sched_domain *si = D(b, l, i);
 			struct sched_group *sg = new_group(b);
 			if (si->child >= 0) {
@@ -532,12 +605,9 @@ static void build_overlap_groups(struct builder *b, int l, int cpu)
 {
 	struct sched_domain *sd = D(b, l, cpu);
 	struct cpumask covered = { { 0 } };
-	int start = b->nsg;
+	int start = b->nsg, i;
 
-	for (int k = 0; k < b->n; k++) {
-		int i = (cpu + k) % b->n;
-		if (!cpumask_test(&sd->span, i) || cpumask_test(&covered, i))
-			continue;
+	for_each_uncovered_wrap (i, &sd->span, &covered, cpu, b->n) {
 		if (!b->built[l * b->n + i])
 			continue;	/* asymmetric trees: i stopped below this level */
 		const struct sched_domain *sib = D(b, l, i);
