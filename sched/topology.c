@@ -164,6 +164,12 @@ struct tl {
 	int numa_level;
 };
 
+/* A group's balance mask, by the level its CPUs' domains are built at and its span. */
+struct balance_memo {
+	int sl, first;
+	struct cpumask span, mask;
+};
+
 struct builder {
 	const struct sched_topology *t;
 	bool legacy; /* sched_domains_legacy(): 3.3's SD_*_INIT */
@@ -175,6 +181,8 @@ struct builder {
 	struct sched_domain *d;		/* [ntl * n]: d[tl * n + cpu], before attach */
 	bool *built;			/* [ntl * n] */
 	int *shared;			/* [ntl * n]: group list of (tl, first CPU of span) */
+	struct balance_memo *memo;	/* balance masks built so far, [nmemo] */
+	int nmemo, capmemo;
 	struct sched_group *sg;
 	int nsg, capsg;
 	int ncaps;
@@ -600,6 +608,37 @@ static const struct sched_domain *descended_sibling(const struct builder *b, con
 	return sib;
 }
 
+/*
+ * build_balance_mask(sib, sg): the CPUs that arrive at this group, those of
+ * its span whose level-sl domain's child spans it. Every CPU of a NUMA
+ * domain builds the same groups, so each (sl, span) is walked once.
+ */
+static void build_balance_mask(struct builder *b, int sl, struct sched_group *sg)
+{
+	int first = cpumask_first(&sg->span), j;
+	struct balance_memo *m;
+
+	for (int k = 0; k < b->nmemo; k++) {
+		m = &b->memo[k];
+		if (m->sl == sl && m->first == first && cpumask_equal(&m->span, &sg->span)) {
+			sg->balance_mask = m->mask;
+			return;
+		}
+	}
+	for_each_cpu_below (j, &sg->span, b->n) {
+		if (!b->built[sl * b->n + j])
+			continue;
+		const struct sched_domain *s2 = D(b, sl, j);
+		if (s2->child >= 0 && cpumask_equal(&sg->span, &b->d[s2->child].span))
+			cpumask_set(&sg->balance_mask, j);
+	}
+	if (b->nmemo == b->capmemo) {
+		b->capmemo = b->capmemo ? 2 * b->capmemo : 16;
+		b->memo = sched_realloc(b->memo, (size_t)b->capmemo * sizeof(*b->memo), "the sched domains");
+	}
+	b->memo[b->nmemo++] = (struct balance_memo){ sl, first, sg->span, sg->balance_mask };
+}
+
 /* build_overlap_sched_groups() for (l, cpu): groups of its own, starting at cpu */
 static void build_overlap_groups(struct builder *b, int l, int cpu)
 {
@@ -624,15 +663,7 @@ static void build_overlap_groups(struct builder *b, int l, int cpu)
 		}
 		mask_or(&covered, &sg->span);
 
-		/* build_balance_mask(sib, sg): the CPUs that arrive at this group */
-		int sl = (int)(sib - b->d) / b->n, j;
-		for_each_cpu_below (j, &sg->span, b->n) {
-			if (!b->built[sl * b->n + j])
-				continue;
-			const struct sched_domain *s2 = D(b, sl, j);
-			if (s2->child >= 0 && cpumask_equal(&sg->span, &b->d[s2->child].span))
-				cpumask_set(&sg->balance_mask, j);
-		}
+		build_balance_mask(b, (int)(sib - b->d) / b->n, sg);
 	}
 	sd->group_first = start;
 	sd->nr_groups = b->nsg - start;
@@ -902,6 +933,7 @@ static void builder_free(struct builder *b)
 	free(b->d);
 	free(b->built);
 	free(b->shared);
+	free(b->memo);
 	free(b->sg);
 	free(b);
 }
