@@ -197,6 +197,7 @@ test: check-deps
 	@tests/run-hostile.sh ./schedscope
 	@tests/run-install.sh
 	@tests/run-kernel.sh
+	@RESULTS=$${RESULTS:-build/test-results} python3 tests/kernel/fidelity.py ./schedscope
 	@$(MAKE) --no-print-directory asan-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@tests/summary.sh
@@ -234,7 +235,8 @@ format-check:
 
 # Ground truth from the Linux this runs on (root, cgroup v1 cpu controller):
 # tests/kernel/README.md. The results are committed; `make fidelity` compares
-# the simulation of the same experiments with them and needs no root.
+# the simulation of the same experiments with them, needs no root, and is
+# part of `make test`.
 $(B)/kernel/worker: tests/kernel/worker.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O2 -o $@ $<
