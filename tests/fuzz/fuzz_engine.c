@@ -179,7 +179,11 @@ static void gen_kernel(struct gen *g)
 	minor = (int)pick(g->b, (unsigned)minors[major - 3] + 1);
 	if (major == 6 && chance(g->b, 50))
 		minor = 12 + (int)pick(g->b, 8);
-	out(g->t, "kernel %d.%d\n", major, minor);
+	/* 6.18's stable updates from 6.18.33 carry backported wakeup rules */
+	if (major == 6 && minor == 18 && chance(g->b, 50))
+		out(g->t, "kernel 6.18.%u\n", 30 + (unsigned)pick(g->b, 20));
+	else
+		out(g->t, "kernel %d.%d\n", major, minor);
 	/* the legacy CFS on a new release, as `sched cfs` allows */
 	if (major == 6 && minor >= 6 && chance(g->b, 15))
 		out(g->t, "sched cfs\n");
