@@ -745,21 +745,27 @@ static void note_throttled(void *ctx, const struct sched_event *ev)
 	}
 }
 
-static struct throttled_seen run_throttled(const char *scn, const char *kernel)
+/* One second of scn under kernel, fn hearing every event with the engine as its context. */
+static void run_listening(const char *name, const char *scn, const char *kernel, sched_event_fn fn)
 {
 	struct scenario_file sf;
 	struct sched_engine *e;
 	char err[512];
 
-	memset(&seen_throttled, 0, sizeof(seen_throttled));
-	assert_int_equal(scenario_parse("throttled.scn", scn, strlen(scn), &sf, err, sizeof(err)), 0);
+	assert_int_equal(scenario_parse(name, scn, strlen(scn), &sf, err, sizeof(err)), 0);
 	assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
 	e = sched_engine_create(&sf.sc, err, sizeof(err));
 	assert_non_null(e);
-	sched_add_listener(e, note_throttled, e);
+	sched_add_listener(e, fn, e);
 	sched_run_until(e, 1 * SEC);
 	sched_engine_destroy(e);
 	scenario_free(&sf);
+}
+
+static struct throttled_seen run_throttled(const char *scn, const char *kernel)
+{
+	memset(&seen_throttled, 0, sizeof(seen_throttled));
+	run_listening("throttled.scn", scn, kernel, note_throttled);
 	return seen_throttled;
 }
 
@@ -829,21 +835,8 @@ static void note_ineligible(void *ctx, const struct sched_event *ev)
 
 static struct ineligible_seen run_ineligible(const char *kernel)
 {
-	struct scenario_file sf;
-	struct sched_engine *e;
-	char err[512];
-
 	memset(&seen_ineligible, 0, sizeof(seen_ineligible));
-	assert_int_equal(scenario_parse("ineligible.scn", ineligible_scn, strlen(ineligible_scn), &sf, err,
-					sizeof(err)),
-			 0);
-	assert_int_equal(scenario_set(&sf, kernel, err, sizeof(err)), 0);
-	e = sched_engine_create(&sf.sc, err, sizeof(err));
-	assert_non_null(e);
-	sched_add_listener(e, note_ineligible, e);
-	sched_run_until(e, 1 * SEC);
-	sched_engine_destroy(e);
-	scenario_free(&sf);
+	run_listening("ineligible.scn", ineligible_scn, kernel, note_ineligible);
 	return seen_ineligible;
 }
 
