@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sched_features, tunables and per-release defaults. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -106,6 +107,15 @@ bool sched_kernel_version_valid(int kv)
 	if (kv < KV(3, 0) || kv > KV_LATEST)
 		return false;
 	return minor <= last_minor[major];
+}
+
+const char *sched_kernel_name(char *buf, size_t n, int kv, int stable)
+{
+	if (stable)
+		snprintf(buf, n, "%d.%d.%d", kv / 100, kv % 100, stable);
+	else
+		snprintf(buf, n, "%d.%d", kv / 100, kv % 100);
+	return buf;
 }
 
 u64 sched_default_features(int kv, enum sched_variant variant)

@@ -409,6 +409,11 @@ int sched_kernel_version(const struct sched_engine *e)
 	return e->kernel;
 }
 
+int sched_kernel_stable(const struct sched_engine *e)
+{
+	return e->kernel_stable;
+}
+
 int sched_variant(const struct sched_engine *e)
 {
 	return e->variant;

@@ -357,11 +357,7 @@ static void scenario_info(const char *path, struct scenario_info *si)
 		return; /* its cells say why */
 	si->loaded = true;
 	snprintf(si->topology, sizeof(si->topology), "%s", f.topo.name);
-	if (f.sc.kernel_stable)
-		snprintf(si->kernel, sizeof(si->kernel), "%d.%d.%d", f.sc.kernel / 100, f.sc.kernel % 100,
-			 f.sc.kernel_stable);
-	else
-		snprintf(si->kernel, sizeof(si->kernel), "%d.%d", f.sc.kernel / 100, f.sc.kernel % 100);
+	sched_kernel_name(si->kernel, sizeof(si->kernel), f.sc.kernel, f.sc.kernel_stable);
 	si->cfs = f.sc.variant == SCHED_VARIANT_CFS;
 	scenario_free(&f);
 }

@@ -335,13 +335,13 @@ static void rq_header(struct rq_frame *f)
 {
 	struct cellbuf *cb = f->cb;
 	struct sched_engine *e = f->pn->run->e;
-	int kv = sched_kernel_version(e);
 	int x = f->a.x, y = f->y;
-	char b1[32], b2[32];
+	char b1[32], b2[32], kname[16];
 
+	sched_kernel_name(kname, sizeof(kname), sched_kernel_version(e), sched_kernel_stable(e));
 	x += cb_print(cb, x, y, f->right - x, rq_bold,
-		      "CPU %d runqueue %s \u00b7 %s (kernel %d.%d) \u00b7 nr_running %d", f->cpu, f->gi.path,
-		      f->cfs ? "CFS" : "EEVDF", kv / 100, kv % 100, f->qi.nr_running);
+		      "CPU %d runqueue %s \u00b7 %s (kernel %s) \u00b7 nr_running %d", f->cpu, f->gi.path,
+		      f->cfs ? "CFS" : "EEVDF", kname, f->qi.nr_running);
 	if (f->cfs)
 		cb_print(cb, x, y, f->right - x, STYLE_PLAIN,
 			 " \u00b7 min_vruntime %s (virtual) \u00b7 sched_latency %s",

@@ -122,6 +122,8 @@ int sched_tunable_lookup(const char *name);
 
 /* Is this release one the engine knows? Accepts 3.0 .. 6.19. */
 bool sched_kernel_version_valid(int kv);
+/* Its name as scenarios write it: "6.12", or "6.18.44" for a stable update (stable > 0). */
+const char *sched_kernel_name(char *buf, size_t n, int kv, int stable);
 /* sched_features defaults of that release and variant. */
 u64 sched_default_features(int kv, enum sched_variant variant);
 /* The release's normalized (one-CPU) default for a tunable. */

@@ -301,6 +301,7 @@ int sched_ext_dsq_tasks(const struct sched_engine *e, int i, int *tasks, int max
 u64 sched_tunable_value(const struct sched_engine *e, enum sched_tunable t);
 bool sched_feature_enabled(const struct sched_engine *e, enum sched_feature f);
 int sched_kernel_version(const struct sched_engine *e);
+int sched_kernel_stable(const struct sched_engine *e);
 int sched_variant(const struct sched_engine *e);
 
 /* The name (SMT, MC, PKG, NUMA...) of cpu's domain at depth, NULL past the top. */

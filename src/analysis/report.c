@@ -7,15 +7,6 @@
 #include "src/format/lex.h"
 #include "report.h"
 
-static const char *kernel_name(char *buf, size_t n, const struct sched_scenario *sc)
-{
-	if (sc->kernel_stable)
-		snprintf(buf, n, "%d.%d.%d", sc->kernel / 100, sc->kernel % 100, sc->kernel_stable);
-	else
-		snprintf(buf, n, "%d.%d", sc->kernel / 100, sc->kernel % 100);
-	return buf;
-}
-
 static u64 window_ns(const struct stats *st)
 {
 	u64 end = st->end < st->to ? st->end : st->to;
@@ -329,8 +320,9 @@ void report_text(FILE *out, const struct report *r)
 	char kbuf[16];
 
 	fprintf(out, "scenario %s: %s, kernel %s, topology %s (%d CPUs), hz %u, seed %llu, %s\n", r->f->path,
-		sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf", kernel_name(kbuf, sizeof(kbuf), sc),
-		sc->topo->name, sc->topo->nr_cpus, sc->hz, (unsigned long long)sc->seed,
+		sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf",
+		sched_kernel_name(kbuf, sizeof(kbuf), sc->kernel, sc->kernel_stable), sc->topo->name,
+		sc->topo->nr_cpus, sc->hz, (unsigned long long)sc->seed,
 		sc->noise ? "noise on (a real machine)" : "noise off (the ideal machine)");
 	if (sc->noise)
 		noise_line(out, r->e);
@@ -400,7 +392,7 @@ static void json_header(struct json_writer *j, const struct report *r)
 
 	jw_kv_str(j, "scenario", r->f->path);
 	jw_kv_str(j, "sched", sc->variant == SCHED_VARIANT_CFS ? "cfs" : "eevdf");
-	jw_kv_str(j, "kernel", kernel_name(kbuf, sizeof(kbuf), sc));
+	jw_kv_str(j, "kernel", sched_kernel_name(kbuf, sizeof(kbuf), sc->kernel, sc->kernel_stable));
 	jw_kv_str(j, "topology", sc->topo->name);
 	jw_kv_u64(j, "hz", sc->hz);
 	jw_kv_u64(j, "seed", sc->seed);

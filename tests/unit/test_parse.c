@@ -246,6 +246,7 @@ static void test_good_scenario(void **state)
 static void test_defaults_and_kernel(void **state)
 {
 	struct scenario_file f;
+	char name[16];
 
 	assert_int_equal(parse(TOPO4 "task a program=\"run 1ms\"", &f), 0);
 	assert_int_equal(f.sc.hz, 250);
@@ -280,8 +281,12 @@ static void test_defaults_and_kernel(void **state)
 	assert_int_equal(parse(TOPO4 "kernel 6.18.44\n", &f), 0);
 	assert_int_equal(f.sc.kernel, KV(6, 18));
 	assert_int_equal(f.sc.kernel_stable, 44);
+	/* the name reports, sweeps and the runqueue view print */
+	assert_string_equal(sched_kernel_name(name, sizeof(name), f.sc.kernel, f.sc.kernel_stable),
+			    "6.18.44");
 	assert_int_equal(scenario_set(&f, "kernel=6.18", err, sizeof(err)), 0);
 	assert_int_equal(f.sc.kernel_stable, 0);
+	assert_string_equal(sched_kernel_name(name, sizeof(name), f.sc.kernel, f.sc.kernel_stable), "6.18");
 	scenario_free(&f);
 }
 
