@@ -244,7 +244,7 @@ static struct task_struct *pick_next_task(struct rq *rq, struct task_struct *pre
 		if (p) {
 			if (p != prev) {
 				prev->sched_class->put_prev_task(rq, prev, p);
-				p->sched_class->set_next_task(rq, p);
+				p->sched_class->set_next_task(rq, p, true);
 			}
 			return p;
 		}
@@ -328,7 +328,7 @@ void __schedule(struct rq *rq)
 		/* the CPU stopper takes the CPU from the running task (a class above all: no next) */
 		next = rq->idle;
 		prev->sched_class->put_prev_task(rq, prev, NULL);
-		next->sched_class->set_next_task(rq, next);
+		next->sched_class->set_next_task(rq, next, true);
 	} else {
 		next = pick_next_task(rq, prev);
 		/* nothing to run: pull before going idle (with a policy, prev_balance() did) */
@@ -764,7 +764,7 @@ static int change_attr(struct task_struct *p, const struct sched_attr *attr, int
 	if (queued)
 		enqueue_task(rq, p, enqueue_flags);
 	if (running)
-		p->sched_class->set_next_task(rq, p);
+		p->sched_class->set_next_task(rq, p, false);
 	check_class_changed(rq, p, prev_class, old_prio);
 	emit_set_nice(p, old_nice);
 	return 0;
@@ -800,7 +800,7 @@ void sched_move_task(struct task_struct *p, struct task_group *tg)
 	if (queued)
 		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
 	if (running) {
-		p->sched_class->set_next_task(rq, p);
+		p->sched_class->set_next_task(rq, p, false);
 		/* it may have joined a throttled group: let schedule() decide */
 		resched_curr(rq);
 	}
@@ -851,7 +851,7 @@ static void do_set_cpus_allowed(struct task_struct *p, const struct cpumask *new
 	if (queued)
 		enqueue_task(rq, p, ENQUEUE_RESTORE);
 	if (running)
-		p->sched_class->set_next_task(rq, p);
+		p->sched_class->set_next_task(rq, p, false);
 }
 
 /*
@@ -915,7 +915,7 @@ void sched_change_class(struct task_struct *p, const struct sched_class *class)
 	if (queued)
 		enqueue_task(rq, p, ENQUEUE_RESTORE | ENQUEUE_MOVE);
 	if (running)
-		class->set_next_task(rq, p);
+		class->set_next_task(rq, p, false);
 	check_class_changed(rq, p, prev_class, p->prio);
 }
 

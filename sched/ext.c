@@ -672,7 +672,7 @@ out:
 		switch_class(rq, next);
 }
 
-static void set_next_task_scx(struct rq *rq, struct task_struct *p)
+static void set_next_task_scx(struct rq *rq, struct task_struct *p, bool first)
 {
 	struct scx_sched *s = scx();
 	struct scx_entity *se = scx_ent(p);

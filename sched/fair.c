@@ -615,14 +615,15 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 
 /* ---- pick ---- */
 
-static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
 {
 	clear_buddies(cfs_rq, se);
 	/* 'current' is kept out of the timeline. */
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
 		update_load_avg(cfs_rq, se, UPDATE_TG);
-		if (!sched_legacy_cfs())
+		/* from bcd74b2ffdd0 (6.18.17) not again in the change pattern */
+		if (!sched_legacy_cfs() && (first || !stable_at_least(6, 18, 17)))
 			set_protect_slice(cfs_rq, se);
 	}
 	se->exec_start = rq_clock_task(rq_of(cfs_rq));	/* update_stats_curr_start() */
@@ -723,12 +724,12 @@ static void put_prev_task_fair(struct rq *rq, struct task_struct *prev, struct t
 		put_prev_entity(cfs_rq_of(se), se);
 }
 
-static void set_next_task_fair(struct rq *rq, struct task_struct *p)
+static void set_next_task_fair(struct rq *rq, struct task_struct *p, bool first)
 {
 	struct sched_entity *se = &p->se;
 
 	for_each_sched_entity(se) {
-		set_next_entity(cfs_rq_of(se), se);
+		set_next_entity(cfs_rq_of(se), se, first);
 		/* make sure the queue has runtime, or is rescheduled to be throttled */
 		account_cfs_rq_runtime(cfs_rq_of(se), 0);
 	}
@@ -760,7 +761,7 @@ static struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct
 		return p;
 	if (prev->sched_class != &fair_sched_class) {
 		prev->sched_class->put_prev_task(rq, prev, p);
-		set_next_task_fair(rq, p);
+		set_next_task_fair(rq, p, true);
 		return p;
 	}
 	se = &p->se;
@@ -773,12 +774,12 @@ static struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct
 			pse = parent_entity(pse);
 		}
 		if (se_depth >= pse_depth) {
-			set_next_entity(cfs_rq_of(se), se);
+			set_next_entity(cfs_rq_of(se), se, true);
 			se = parent_entity(se);
 		}
 	}
 	put_prev_entity(cfs_rq, pse);
-	set_next_entity(cfs_rq, se);
+	set_next_entity(cfs_rq, se, true);
 	if (sched_feat(HRTICK))
 		hrtick_start_fair(rq, p);
 	return p;

@@ -23,7 +23,7 @@ static void put_prev_task_idle(struct rq *rq, struct task_struct *p, struct task
 		scx_update_idle(rq, false, true);
 }
 
-static void set_next_task_idle(struct rq *rq, struct task_struct *p)
+static void set_next_task_idle(struct rq *rq, struct task_struct *p, bool first)
 {
 	if (ST->scx)
 		scx_update_idle(rq, true, true);

@@ -498,7 +498,8 @@ struct sched_class {
 	struct task_struct *(*pick_next_task)(struct rq *rq, struct task_struct *prev);
 	/* next: what the pick chose instead, NULL when p is put for a change of its attributes */
 	void (*put_prev_task)(struct rq *rq, struct task_struct *p, struct task_struct *next);
-	void (*set_next_task)(struct rq *rq, struct task_struct *p);
+	/* first: p was just picked; false in the change pattern (put_prev_task() ... set_next_task()) */
+	void (*set_next_task)(struct rq *rq, struct task_struct *p, bool first);
 	void (*task_tick)(struct rq *rq, struct task_struct *p, int queued);
 	void (*reweight_task)(struct rq *rq, struct task_struct *p, unsigned long weight, u32 inv);
 	void (*task_fork)(struct task_struct *p);

@@ -436,7 +436,7 @@ static void put_prev_task_rt(struct rq *rq, struct task_struct *p, struct task_s
 	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, 1);
 }
 
-static void set_next_task_rt(struct rq *rq, struct task_struct *p)
+static void set_next_task_rt(struct rq *rq, struct task_struct *p, bool first)
 {
 	p->se.exec_start = rq_clock_task(rq);
 	p->se.prev_sum_exec_runtime = p->se.sum_exec_runtime;

@@ -1085,6 +1085,51 @@ static void test_stable_6_18_rules(void **state)
 	check_stable_rules(44, true, true, true);
 }
 
+/*
+ * Slice protection is set when a task is picked; until bcd74b2ffdd0
+ * (6.18.17) also when the change pattern (a sched_setattr() of the running
+ * task: put_prev_task() ... set_next_task()) sets it up again, which
+ * restarted the protection from where the task then was. A hog asking for
+ * 6 ms beside one asking for 2 ms is protected for 2 ms of its own virtual
+ * time; a millisecond into it, the running hog's attributes are set again
+ * (the same ones).
+ */
+static void check_protect_at_pick(int stable, bool restarted)
+{
+	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
+
+	f->sc.kernel_stable = stable;
+	int a = fx_task(f, 0, SCHED_NORMAL, 6 * MS, 0, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 2 * MS, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+	struct task_struct *p = T(e, a);
+
+	do {
+		assert_true(sched_step(e));
+		sched_enter(e);
+	} while (cpu_rq(0)->curr != p || p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime < 1 * MS ||
+		 !protect_slice(&p->se));
+	update_curr(&cpu_rq(0)->cfs);
+	u64 vprot = p->se.vprot;
+
+	assert_int_equal(
+		__sched_setscheduler(p, &(struct sched_attr){ .policy = SCHED_NORMAL, .slice = 6 * MS }), 0);
+	assert_true(cpu_rq(0)->curr == p);
+	/* set_protect_slice() from here: the deadline, or sooner, 2 ms on */
+	u64 again = MIN(p->se.deadline, p->se.vruntime + calc_delta_fair(2 * MS, &p->se));
+
+	assert_int_not_equal(again, vprot);
+	assert_int_equal(p->se.vprot, restarted ? again : vprot);
+	fx_free(f);
+}
+
+static void test_protect_at_pick_only(void **state)
+{
+	check_protect_at_pick(16, true);
+	check_protect_at_pick(17, false);
+	check_protect_at_pick(44, false);
+}
+
 static void test_custom_slice(void **state)
 {
 	check_custom_slice(KV_LATEST, FEAT_BIT(FEAT_HRTICK));
@@ -1115,6 +1160,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fork_clears_rel_deadline, fx_cleanup),
 		cmocka_unit_test_teardown(test_ineligible_waker_not_forced, fx_cleanup),
 		cmocka_unit_test_teardown(test_stable_6_18_rules, fx_cleanup),
+		cmocka_unit_test_teardown(test_protect_at_pick_only, fx_cleanup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
