@@ -546,7 +546,7 @@ static int normal_prio(const struct task_struct *p)
  * (console commands took it) starts as SCHED_NORMAL, as a failed
  * sched_setattr() would leave it.
  */
-static void sched_fork(struct task_struct *p)
+static void sched_fork(struct task_struct *p, const struct task_struct *parent)
 {
 	u64 slice = p->se.custom_slice && custom_slice_supported() ? p->se.slice : 0;
 
@@ -556,6 +556,11 @@ static void sched_fork(struct task_struct *p)
 	p->se = (struct sched_entity){ 0 };
 	p->se.slice = slice ? slice : sysctl(TUN_BASE_SLICE);
 	p->se.custom_slice = slice != 0;
+	/* dup_task_struct() copied the parent's entity; __sched_fork() may leave these */
+	if (parent && !fork_clears_rel_deadline()) {
+		p->se.rel_deadline = parent->se.rel_deadline;
+		p->se.deadline = parent->se.deadline;
+	}
 	p->rt.time_slice = sched_rr_timeslice();
 	p->dl.runtime = 0;
 	p->dl.deadline = 0;
@@ -575,7 +580,7 @@ void wake_up_new_task(struct task_struct *p, struct task_struct *parent)
 	struct sched_event ev;
 	struct rq *rq;
 
-	sched_fork(p);
+	sched_fork(p, parent);
 	/* a task's `fork`: the child starts out on its parent's CPU, as copy_process() leaves it */
 	if (parent) {
 		p->cpu = from;

@@ -383,9 +383,6 @@ void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_f
 		/* no preemption by a fork or by an entity still delayed */
 		if ((wake_flags & WF_FORK) || pse->sched_delayed)
 			return;
-		/* a waker that is no longer eligible yields to what it woke */
-		if (kernel_at_least(6, 19) && (wake_flags & WF_IN_TASK) && !entity_eligible(cfs_rq, se))
-			goto preempt;
 		if (sched_feat(NEXT_BUDDY) &&
 		    !(cfs_rq->next && (s64)(cfs_rq->next->deadline - pse->deadline) < 0))
 			set_next_buddy(pse);

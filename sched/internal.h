@@ -641,12 +641,20 @@ static inline bool stable_at_least(int major, int minor, int sub)
 	return E->kernel == KV(major, minor) && E->kernel_stable >= sub;
 }
 /*
- * Wakeup preemption as 6.19 reworked it (e837456fdca8), with PICK_BUDDY in the pick;
- * 6.18.33 took it, without the forced preemption of an ineligible waker (15257cc2f905).
+ * Wakeup preemption as 6.19 reworked it (e837456fdca8), with PICK_BUDDY in the pick and
+ * without forcing out an ineligible waker (15257cc2f905, 6.19-rc7); 6.18.33 took both.
  */
 static inline bool wakeup_preempt_rework(void)
 {
 	return kernel_at_least(6, 19) || stable_at_least(6, 18, 33);
+}
+/*
+ * __sched_fork() clears rel_deadline (3da56dc063cd, after 7.0; 6.18.33, 6.12.91): before, a
+ * child kept its parent's, and with it the parent's deadline as its relative one.
+ */
+static inline bool fork_clears_rel_deadline(void)
+{
+	return stable_at_least(6, 18, 33) || stable_at_least(6, 12, 91);
 }
 /* Before 3.8 the balancer compared runqueue weights (sched_domains_legacy()). */
 static inline bool legacy_balance(void)

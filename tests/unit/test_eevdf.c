@@ -914,6 +914,117 @@ static void test_wakeup_pick_dequeues_delayed(void **state)
 	fx_free(f);
 }
 
+/*
+ * A fair task switched to SCHED_FIFO leaves the fair queue with its
+ * deadline made relative (PLACE_REL_DEADLINE), and then forks a fair child.
+ * Where __sched_fork() leaves rel_deadline (6.12 to 6.19, 6.18.0-32), the
+ * child's placement takes the parent's relative deadline for its own; from
+ * 3da56dc063cd (6.18.33, 6.12.91) the child starts half a slice ahead, as
+ * every new task (PLACE_DEADLINE_INITIAL); before 6.12 there is no
+ * relative deadline.
+ */
+static void check_fork_rel_deadline(int kernel, int stable, bool inherits)
+{
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
+	u64 vslice = sched_default_tunable(kernel, TUN_BASE_SLICE);
+
+	f->sc.kernel_stable = stable;
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	int parent = fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	int child = fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	f->task[child].forked = true;
+	struct sched_engine *e = fx_start(f);
+
+	/* run until the parent is partway through a request, off the CPU */
+	while (sched_now(e) < 20 * MS + 100 * US)
+		assert_true(sched_step(e));
+	sched_enter(e);
+	struct task_struct *p = T(e, parent), *c = T(e, child);
+	assert_int_equal(c->state, TASK_NEW);
+	u64 rel = p->se.deadline - p->se.vruntime;
+
+	assert_int_equal(
+		__sched_setscheduler(p, &(struct sched_attr){ .policy = SCHED_FIFO, .rt_priority = 10 }), 0);
+	assert_int_equal(p->se.rel_deadline, kernel >= KV(6, 12));
+	wake_up_new_task(c, p);
+	assert_int_equal(c->se.on_rq, 1);
+	assert_int_equal(c->se.rel_deadline, 0);
+	if (inherits) {
+		/* the parent's relative deadline, not half a slice: a different request */
+		assert_int_not_equal(rel, vslice / 2);
+		assert_int_equal(c->se.deadline - c->se.vruntime, rel);
+	} else {
+		assert_int_equal(c->se.deadline - c->se.vruntime, vslice / 2);
+	}
+	fx_free(f);
+}
+
+static void test_fork_clears_rel_deadline(void **state)
+{
+	check_fork_rel_deadline(KV(6, 18), 0, true);
+	check_fork_rel_deadline(KV(6, 18), 32, true);
+	check_fork_rel_deadline(KV(6, 18), 33, false);
+	check_fork_rel_deadline(KV(6, 18), 44, false);
+	check_fork_rel_deadline(KV(6, 12), 90, true);
+	check_fork_rel_deadline(KV(6, 12), 91, false);
+	check_fork_rel_deadline(KV_LATEST, 0, true);
+	check_fork_rel_deadline(KV(6, 11), 0, false);
+}
+
+/*
+ * 6.19's wakeup preemption, as released: a waker that is no longer
+ * eligible keeps the CPU unless the wakee is the pick (e837456fdca8 forced
+ * it off at once; 15257cc2f905 reverted that before 6.19-rc7). Two hogs
+ * asking for 3 ms slices, so that one runs several ticks and is ineligible
+ * at some, protected, and a sleeper asking for 10 ms, whose deadline is then
+ * often behind the other hog's: at each such tick a copy of the run
+ * (replayed to that step) has the hog wake the sleeper.
+ */
+static void test_ineligible_waker_not_forced(void **state)
+{
+	static const struct prog_insn wait_forever[] = {
+		{ .op = PROG_LOOP, .target = 3 },
+		{ .op = PROG_WAIT },
+		{ .op = PROG_END_LOOP, .target = 0 },
+	};
+	struct fx *f = fx_new(1, KV(6, 19), SCHED_VARIANT_EEVDF);
+	int kept = 0, steps = 0;
+
+	fx_task(f, 0, SCHED_NORMAL, 3 * MS, 0, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 3 * MS, 0, NULL);
+	int b = fx_task(f, 0, SCHED_NORMAL, 10 * MS, 0, fx_program(f, 2, wait_forever, 3, 1));
+	f->e = fx_engine(f);
+	while (sched_now(f->e) < 1 * SEC && kept < 3) {
+		assert_true(sched_step(f->e));
+		steps++;
+		sched_enter(f->e);
+		struct rq *rq = cpu_rq(0);
+
+		if (rq->curr == T(f->e, b) || rq->need_resched || T(f->e, b)->state != TASK_INTERRUPTIBLE)
+			continue;
+		update_curr(&rq->cfs);
+		assert_true(protect_slice(&rq->curr->se));
+		if (rq->need_resched || entity_eligible(&rq->cfs, &rq->curr->se))
+			continue;
+
+		struct sched_engine *copy = fx_engine(f);
+		for (int i = 0; i < steps; i++)
+			assert_true(sched_step(copy));
+		sched_enter(copy);
+		rq = cpu_rq(0);
+		update_curr(&rq->cfs);
+		ST->waker_cpu = 0;
+		try_to_wake_up(T(copy, b), WF_IN_TASK);
+		bool picked = pick_eevdf(&rq->cfs, true) == &T(copy, b)->se;
+
+		assert_int_equal(rq->need_resched, picked);
+		kept += !picked;
+		sched_engine_destroy(copy);
+	}
+	assert_int_equal(kept, 3);
+	fx_free(f);
+}
+
 static void test_custom_slice(void **state)
 {
 	check_custom_slice(KV_LATEST, FEAT_BIT(FEAT_HRTICK));
@@ -954,6 +1065,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_shares_sched_idle, fx_cleanup),
 		cmocka_unit_test_teardown(test_custom_slice, fx_cleanup),
 		cmocka_unit_test_teardown(test_wakeup_pick_dequeues_delayed, fx_cleanup),
+		cmocka_unit_test_teardown(test_fork_clears_rel_deadline, fx_cleanup),
+		cmocka_unit_test_teardown(test_ineligible_waker_not_forced, fx_cleanup),
 		cmocka_unit_test(test_reweight_scale),
 	};
 
