@@ -161,10 +161,19 @@ static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 		ST->rd_overloaded = true;
 }
 
+/* sched_info_dequeue(): the wait so far counts, wherever the task runs next */
+static void sched_info_dequeue(struct rq *rq, struct task_struct *p)
+{
+	if (!p->sched_info.last_queued)
+		return;
+	p->sched_info.run_delay += rq_clock(rq) - p->sched_info.last_queued;
+	p->sched_info.last_queued = 0;
+}
+
 static bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	if (!(flags & DEQUEUE_SAVE))
-		p->sched_info.last_queued = 0;
+		sched_info_dequeue(rq, p);
 	return p->sched_class->dequeue_task(rq, p, flags);
 }
 

@@ -4,6 +4,7 @@
  * by hand, on a lone sleeper whose figures are known, and against the
  * engine's own schedstats (run_delay, sum_exec_runtime, pcount).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "sched/api/history.h"
@@ -209,6 +210,53 @@ static void test_engine_schedstats(void **state)
 	run_end(&r);
 }
 
+/*
+ * Tasks that wait on one CPU and are pulled to another by the balancer:
+ * sched_info_dequeue() adds the wait so far to run_delay, so the waits
+ * before and after the move both count, at 3.3 (its balancer) and at 6.1.
+ * (From 6.12 a delayed sleeper that is moved counts as queued from the
+ * move, as the kernel's enqueue stamps it: timehist starts at the wakeup.)
+ */
+static void test_wait_before_a_migration_joins_run_delay(void **state)
+{
+	static const char *const kernels[] = { "3.3", "6.1" };
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(kernels); k++) {
+		char text[256];
+		struct run r;
+		int sleeping = 0;
+		u64 migrated = 0;
+
+		snprintf(text, sizeof(text),
+			 "topology packages=1 cores=2 threads=1\n"
+			 "noise off\n"
+			 "kernel %s\n"
+			 "duration 2s\n"
+			 "task w count=5 program=\"loop { run 30ms; sleep 10ms }\"\n",
+			 kernels[k]);
+		run_start(&r, text, 0);
+		for (int step = 1; step <= 200; step++) {
+			history_run_until(r.h, (u64)step * 7 * NSEC_PER_MSEC + 3 * US);
+			for (int t = 0; t < sched_nr_tasks(r.e); t++) {
+				struct sched_task_info ti;
+				struct timehist th;
+
+				sched_task_info(r.e, t, &ti);
+				if (ti.on_rq)
+					continue;
+				run_feed(&r, &th, ti.pid);
+				assert_int_equal(th.total_delay, ti.run_delay);
+				migrated += ti.nr_migrations;
+				sleeping++;
+				timehist_free(&th);
+			}
+		}
+		assert_true(sleeping > 50 && migrated > 0);
+		run_end(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_lone_sleeper),
 		cmocka_unit_test(test_engine_schedstats),
+		cmocka_unit_test(test_wait_before_a_migration_joins_run_delay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
