@@ -260,9 +260,12 @@ $(B)/kernel/costs: tests/kernel/costs.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) -O2 -o $@ $<
 
+# As root, on a quiet machine: RUNS runs of costs.c, each cost's median and spread
+RUNS ?= 7
 costs: $(B)/kernel/costs
-	$(B)/kernel/costs $$(python3 -c 'import sys; sys.path.insert(0, "tests/kernel"); import truth; print(truth.config_hz())') \
-		| tee tests/kernel/results/costs-linux-$$(uname -r | cut -d. -f1-2).txt
+	hz=$$(python3 -c 'import sys; sys.path.insert(0, "tests/kernel"); import truth; print(truth.config_hz())'); \
+	for i in $$(seq $(RUNS)); do $(B)/kernel/costs $$hz; done \
+		| python3 tests/kernel/costs_summary.py | tee tests/kernel/results/costs-linux-$$(uname -r | cut -d. -f1-2).txt
 
 # Every shipped scenario's expects on every shipped topology and on each modelled
 # release of its scheduler class, in parallel: the pass/fail matrix. Failures

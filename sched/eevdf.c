@@ -51,7 +51,7 @@ u64 avg_vruntime(struct cfs_rq *cfs_rq)
 {
 	s64 delta = avg_vruntime_delta(cfs_rq);
 
-	if (!kernel_at_least(6, 19))
+	if (!zero_vruntime_follows_v())
 		return cfs_rq->min_vruntime + (u64)delta;
 
 	/* update_zero_vruntime(): keep the keys small by following V. */
@@ -103,7 +103,7 @@ bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	if (!se->custom_slice)
 		se->slice = sysctl(TUN_BASE_SLICE);
 	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
-	if (kernel_at_least(6, 19))
+	if (zero_vruntime_follows_v())
 		avg_vruntime(cfs_rq);
 	/* 6.6-6.11 rescheduled from here, and only with company. */
 	if (!kernel_at_least(6, 12) && cfs_rq->nr_running > 1) {
@@ -421,11 +421,14 @@ preempt:
 /* What EEVDF's yield_task_fair() does to the yielding entity. */
 void yield_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	if (kernel_at_least(6, 19)) {
+	if (yield_forfeits_request()) {
 		/* Forfeit the rest of the request, but only while eligible. */
 		if (entity_eligible(cfs_rq, se)) {
 			se->vruntime = se->deadline;
 			update_deadline(cfs_rq, se);
+			/* 6.18.2 and 6.18.3 forfeit with min_vruntime still the reference */
+			if (!zero_vruntime_follows_v())
+				update_min_vruntime(cfs_rq);
 		}
 		return;
 	}

@@ -231,7 +231,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	st = e->st = arena_alloc(e, sizeof(*st));
 	st->nr_cpus = nr_cpus;
 	st->nr_tasks = sc->nr_tasks;
-	st->features = (sched_default_features(e->kernel, e->variant) | sc->features_set) &
+	st->features = (sched_default_features(e->kernel, e->kernel_stable, e->variant) | sc->features_set) &
 		       ~sc->features_clear;
 	st->tick_nsec = (NSEC_PER_SEC + sc->hz / 2) / sc->hz;
 	init_tunables(e);

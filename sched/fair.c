@@ -290,7 +290,7 @@ void update_curr(struct cfs_rq *cfs_rq)
 
 	curr->vruntime += calc_delta_fair((u64)delta_exec, curr);
 	resched = update_deadline(cfs_rq, curr);
-	if (!kernel_at_least(6, 19))
+	if (!zero_vruntime_follows_v())
 		update_min_vruntime(cfs_rq);
 	account_cfs_rq_runtime(cfs_rq, (u64)delta_exec);
 
@@ -437,7 +437,7 @@ bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 		if (sched_feat(DELAY_ZERO) && se->vlag > 0)
 			se->vlag = 0;
 	}
-	if (!kernel_at_least(6, 19) && (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+	if (!zero_vruntime_follows_v() && (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
 		update_min_vruntime(cfs_rq);
 	if (!cfs_rq->nr_running && throttled_hierarchy(cfs_rq) && task_based_throttle())
 		throttled_queue_emptied(cfs_rq);
@@ -904,7 +904,7 @@ void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned lo
 		update_load_add(&cfs_rq->load, se->load.weight);
 		if (!curr)
 			__enqueue_entity(cfs_rq, se);
-		if (!sched_legacy_cfs() && !kernel_at_least(6, 19))
+		if (!sched_legacy_cfs() && !zero_vruntime_follows_v())
 			update_min_vruntime(cfs_rq);
 	}
 }

@@ -118,7 +118,7 @@ const char *sched_kernel_name(char *buf, size_t n, int kv, int stable)
 	return buf;
 }
 
-u64 sched_default_features(int kv, enum sched_variant variant)
+u64 sched_default_features(int kv, int stable, enum sched_variant variant)
 {
 	/* Debian's kernels are built with CONFIG_IRQ_TIME_ACCOUNTING and PARAVIRT_TIME_ACCOUNTING */
 	u64 f = FEAT_BIT(FEAT_CACHE_HOT_BUDDY) | FEAT_BIT(FEAT_WAKEUP_PREEMPTION) |
@@ -148,7 +148,8 @@ u64 sched_default_features(int kv, enum sched_variant variant)
 		f |= FEAT_BIT(FEAT_PLACE_REL_DEADLINE) | FEAT_BIT(FEAT_PREEMPT_SHORT) |
 		     FEAT_BIT(FEAT_PICK_BUDDY) | FEAT_BIT(FEAT_DELAY_DEQUEUE) |
 		     FEAT_BIT(FEAT_DELAY_ZERO);
-	if (kv >= KV(6, 19))
+	/* proportional newidle balancing: 33cf66d88306, 6.18.5 */
+	if (kv >= KV(6, 19) || (kv == KV(6, 18) && stable >= 5))
 		f |= FEAT_BIT(FEAT_NI_RANDOM);
 	return f;
 }

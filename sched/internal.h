@@ -649,6 +649,22 @@ static inline bool wakeup_preempt_rework(void)
 	return kernel_at_least(6, 19) || stable_at_least(6, 18, 33);
 }
 /*
+ * 6.18's stable updates took more of 6.19's rules, each named by its mainline commit.
+ * yield_task_fair() forfeits the rest of an eligible task's request: 79104becf42b, 6.18.2.
+ */
+static inline bool yield_forfeits_request(void)
+{
+	return kernel_at_least(6, 19) || stable_at_least(6, 18, 2);
+}
+/*
+ * The vruntime keys' reference follows V (zero_vruntime): 79f3f9bedd14, 6.18.4; with its
+ * tracking fix (b3d99f43c72b, 6.18.17, and after 6.19 in mainline) in each computation of V.
+ */
+static inline bool zero_vruntime_follows_v(void)
+{
+	return kernel_at_least(6, 19) || stable_at_least(6, 18, 4);
+}
+/*
  * __sched_fork() clears rel_deadline (3da56dc063cd, after 7.0; 6.18.33, 6.12.91): before, a
  * child kept its parent's, and with it the parent's deadline as its relative one.
  */

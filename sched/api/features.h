@@ -125,7 +125,8 @@ bool sched_kernel_version_valid(int kv);
 /* Its name as scenarios write it: "6.12", or "6.18.44" for a stable update (stable > 0). */
 const char *sched_kernel_name(char *buf, size_t n, int kv, int stable);
 /* sched_features defaults of that release and variant. */
-u64 sched_default_features(int kv, enum sched_variant variant);
+/* stable: the release's stable update (6.18.5 took NI_RANDOM), 0 for none */
+u64 sched_default_features(int kv, int stable, enum sched_variant variant);
 /* The release's normalized (one-CPU) default for a tunable. */
 u64 sched_default_tunable(int kv, enum sched_tunable t);
 /* get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8)) for LOG scaling. */

@@ -1025,6 +1025,66 @@ static void test_ineligible_waker_not_forced(void **state)
 	fx_free(f);
 }
 
+/*
+ * 6.18's stable updates that took 6.19's rules: yield forfeits the request
+ * from 6.18.2, the keys' reference follows V from 6.18.4, NI_RANDOM is on
+ * from 6.18.5. Two hogs on one CPU, each update and the one before it.
+ */
+static void check_stable_rules(int stable, bool forfeit, bool zero, bool ni_random)
+{
+	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
+
+	f->sc.kernel_stable = stable;
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	fx_task(f, 5, SCHED_NORMAL, 0, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+
+	assert_int_equal(sched_feat(NI_RANDOM), ni_random);
+	assert_int_equal(
+		!!(sched_default_features(KV(6, 18), stable, SCHED_VARIANT_EEVDF) & FEAT_BIT(FEAT_NI_RANDOM)),
+		ni_random);
+	while (sched_now(e) < 20 * MS)
+		assert_true(sched_step(e));
+	sched_enter(e);
+	struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+	struct sched_entity *curr = cfs->curr;
+
+	update_curr(cfs);
+	/* V of the two, from their vruntimes; min_vruntime follows it only with zero_vruntime */
+	struct sched_entity *q[2] = { &T(e, 0)->se, &T(e, 1)->se };
+	u64 V = ref_V(q, 2);
+
+	assert_int_equal(avg_vruntime(cfs), V);
+	if (zero)
+		assert_int_equal(cfs->min_vruntime, V);
+	else
+		assert_int_not_equal(cfs->min_vruntime, V);
+
+	assert_true(entity_eligible(cfs, curr) || entity_eligible(cfs, q[curr == q[0]]));
+	struct sched_entity *se = entity_eligible(cfs, curr) ? curr : q[curr == q[0]];
+	u64 deadline = se->deadline, vruntime = se->vruntime;
+
+	yield_entity_eevdf(cfs, se);
+	if (forfeit) {
+		assert_int_equal(se->vruntime, deadline);
+		assert_int_equal(se->deadline, deadline + calc_delta_fair(se->slice, se));
+	} else {
+		assert_int_equal(se->vruntime, vruntime);
+		assert_int_equal(se->deadline, deadline + calc_delta_fair(se->slice, se));
+	}
+	fx_free(f);
+}
+
+static void test_stable_6_18_rules(void **state)
+{
+	check_stable_rules(1, false, false, false);
+	check_stable_rules(2, true, false, false);
+	check_stable_rules(3, true, false, false);
+	check_stable_rules(4, true, true, false);
+	check_stable_rules(5, true, true, true);
+	check_stable_rules(44, true, true, true);
+}
+
 static void test_custom_slice(void **state)
 {
 	check_custom_slice(KV_LATEST, FEAT_BIT(FEAT_HRTICK));
@@ -1067,6 +1127,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_wakeup_pick_dequeues_delayed, fx_cleanup),
 		cmocka_unit_test_teardown(test_fork_clears_rel_deadline, fx_cleanup),
 		cmocka_unit_test_teardown(test_ineligible_waker_not_forced, fx_cleanup),
+		cmocka_unit_test_teardown(test_stable_6_18_rules, fx_cleanup),
 		cmocka_unit_test(test_reweight_scale),
 	};
 
