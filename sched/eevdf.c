@@ -438,6 +438,20 @@ void yield_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se)
 }
 
 /*
+ * v * old_weight / weight without overflow: in 64 bits when the product
+ * fits (the kernel's div_s64()), which is nearly always and spares a call
+ * to the 128-bit division; the quotient is the same either way.
+ */
+s64 reweight_scale(s64 v, unsigned long old_weight, unsigned long weight)
+{
+	s64 prod;
+
+	if (!__builtin_mul_overflow(v, (s64)old_weight, &prod))
+		return prod / (s64)weight;
+	return (s64)((__int128)v * (s64)old_weight / (s64)weight);
+}
+
+/*
  * Keep w·lag constant across a weight change (6.7+), which leaves V where
  * it was; 6.6 only rescaled the relative deadline.
  */
@@ -448,11 +462,11 @@ void reweight_eevdf(struct sched_entity *se, u64 avruntime, unsigned long weight
 
 	if (kernel_at_least(6, 7) && avruntime != se->vruntime) {
 		vlag = entity_lag(avruntime, se);
-		vlag = (s64)((__int128)vlag * (s64)old_weight / (s64)weight);
+		vlag = reweight_scale(vlag, old_weight, weight);
 		se->vruntime = avruntime - (u64)vlag;
 	}
 	vslice = (s64)(se->deadline - avruntime);
-	vslice = (s64)((__int128)vslice * (s64)old_weight / (s64)weight);
+	vslice = reweight_scale(vslice, old_weight, weight);
 	se->deadline = avruntime + (u64)vslice;
 }
 

@@ -895,7 +895,7 @@ void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned lo
 		if (se->on_rq)
 			reweight_eevdf(se, avruntime, weight);
 		else
-			se->vlag = (s64)((__int128)se->vlag * (s64)se->load.weight / (s64)weight);
+			se->vlag = reweight_scale(se->vlag, se->load.weight, weight);
 	}
 
 	update_load_set(&se->load, weight);

@@ -394,6 +394,7 @@ void task_change_group_fair(struct task_struct *p)
 
 /* ---- run-time cgroup writes: refused (with why) where the kernel returns -EINVAL ---- */
 
+/* err may be NULL with errlen 0: apply_group_command() needs only the verdict */
 int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen)
 {
 	struct cfs_bandwidth *b = &tg->cfs_bandwidth;
@@ -441,9 +442,8 @@ int check_group_command(struct task_group *tg, const struct sched_command *c, ch
 void apply_group_command(struct task_group *tg, const struct sched_command *c)
 {
 	struct cfs_bandwidth *b = &tg->cfs_bandwidth;
-	char err[8];
 
-	if (check_group_command(tg, c, err, sizeof(err)))
+	if (check_group_command(tg, c, NULL, 0))
 		return;
 	switch (c->kind) {
 	case CMD_SET_GROUP_SHARES:

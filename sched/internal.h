@@ -984,6 +984,7 @@ bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 void check_preempt_wakeup_eevdf(struct rq *rq, struct task_struct *p, int wake_flags);
 void yield_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void reweight_eevdf(struct sched_entity *se, u64 avruntime, unsigned long weight);
+s64 reweight_scale(s64 v, unsigned long old_weight, unsigned long weight);
 void update_min_vruntime(struct cfs_rq *cfs_rq);
 void requeue_delayed_entity(struct sched_entity *se);
 

@@ -1138,6 +1138,19 @@ static void test_custom_slice(void **state)
 	check_custom_slice(KV_LATEST, 0);
 }
 
+/* reweight_scale(): v * old / new, truncated toward zero as div_s64(), also past 64-bit products */
+static void test_reweight_scale(void **state)
+{
+	(void)state;
+	assert_int_equal(reweight_scale(3000000, NICE_0_LOAD, scale_load(3121)), 984299);
+	assert_int_equal(reweight_scale(-7, 3, 2), -10);
+	/* 9e12 * (88761 << 10) is past 2^63: the 128-bit path */
+	assert_int_equal(reweight_scale(9000000000000LL, scale_load(88761), scale_load(15)),
+			 53256600000000000LL);
+	assert_int_equal(reweight_scale(-9000000000000LL, scale_load(88761), scale_load(15)),
+			 -53256600000000000LL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1161,6 +1174,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ineligible_waker_not_forced, fx_cleanup),
 		cmocka_unit_test_teardown(test_stable_6_18_rules, fx_cleanup),
 		cmocka_unit_test_teardown(test_protect_at_pick_only, fx_cleanup),
+		cmocka_unit_test(test_reweight_scale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
