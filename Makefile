@@ -262,10 +262,13 @@ $(B)/kernel/costs: tests/kernel/costs.c
 
 # As root, on a quiet machine: RUNS runs of costs.c, each cost's median and spread
 RUNS ?= 7
+# The results file is replaced only when every run succeeded.
 costs: $(B)/kernel/costs
 	hz=$$(python3 -c 'import sys; sys.path.insert(0, "tests/kernel"); import truth; print(truth.config_hz())'); \
-	for i in $$(seq $(RUNS)); do $(B)/kernel/costs $$hz; done \
-		| python3 tests/kernel/costs_summary.py | tee tests/kernel/results/costs-linux-$$(uname -r | cut -d. -f1-2).txt
+	out=tests/kernel/results/costs-linux-$$(uname -r | cut -d. -f1-2).txt; \
+	for i in $$(seq $(RUNS)); do $(B)/kernel/costs $$hz || exit 1; done > $(B)/kernel/costs.runs; \
+	python3 tests/kernel/costs_summary.py < $(B)/kernel/costs.runs > $$out.new || { rm -f $$out.new; exit 1; }; \
+	mv $$out.new $$out && cat $$out
 
 # Every shipped scenario's expects on every shipped topology and on each modelled
 # release of its scheduler class, in parallel: the pass/fail matrix. Failures

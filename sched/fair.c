@@ -622,8 +622,7 @@ static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool
 	if (se->on_rq) {
 		__dequeue_entity(cfs_rq, se);
 		update_load_avg(cfs_rq, se, UPDATE_TG);
-		/* from bcd74b2ffdd0 (6.18.17) not again in the change pattern */
-		if (!sched_legacy_cfs() && (first || !stable_at_least(6, 18, 17)))
+		if (!sched_legacy_cfs() && (first || !protect_slice_at_pick_only()))
 			set_protect_slice(cfs_rq, se);
 	}
 	se->exec_start = rq_clock_task(rq_of(cfs_rq));	/* update_stats_curr_start() */

@@ -673,6 +673,14 @@ static inline bool fork_clears_rel_deadline(void)
 {
 	return stable_at_least(6, 18, 33) || stable_at_least(6, 12, 91);
 }
+/*
+ * Slice protection is set when a task is picked, not again when the change pattern puts it
+ * back (bcd74b2ffdd0, 7.0; 6.18.17).
+ */
+static inline bool protect_slice_at_pick_only(void)
+{
+	return stable_at_least(6, 18, 17);
+}
 /* Before 3.8 the balancer compared runqueue weights (sched_domains_legacy()). */
 static inline bool legacy_balance(void)
 {
