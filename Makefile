@@ -60,9 +60,10 @@ $(B)/gen/demo_scenario.c: scenarios/demo.scn
 	@{ echo '/* generated from scenarios/demo.scn */'; echo 'const char demo_scenario_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
-# keep the unit tests' objects between runs; a bare .SECONDARY: made every
-# target intermediate, so ./schedscope counted as up to date with build/ gone
-.SECONDARY: $(foreach t,$(B) $(B)/asan,$(patsubst tests/unit/%.c,$(t)/tests/unit/%.o,$(UNIT_SRC)))
+# Keep what pattern rules build along the way (the unit tests' objects, the
+# installed headers); a bare .SECONDARY: made every target intermediate, so
+# ./schedscope counted as up to date with build/ gone.
+.SECONDARY: $(EXT_HEADERS) $(foreach t,$(B) $(B)/asan,$(call objs,$(t),$(UNIT_SRC) $(UNIT_FIXTURE)))
 
 .PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
