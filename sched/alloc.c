@@ -42,6 +42,15 @@ void *sched_calloc(size_t n, size_t size, const char *what)
 	return memset(sched_realloc(NULL, n * size, what), 0, n * size);
 }
 
+void *sched_calloc_aligned(size_t size, size_t align, const char *what)
+{
+	void *p;
+
+	if (posix_memalign(&p, align, size ? size : 1))
+		out_of_memory(what, size);
+	return memset(p, 0, size);
+}
+
 char *sched_strdup(const char *s, const char *what)
 {
 	size_t len = strlen(s) + 1;

@@ -13,6 +13,8 @@
 void *sched_realloc(void *p, size_t size, const char *what);
 /* n zeroed elements of size bytes, through sched_realloc(). */
 void *sched_calloc(size_t n, size_t size, const char *what);
+/* size zeroed bytes at a multiple of align (a power of two); free() frees them. */
+void *sched_calloc_aligned(size_t size, size_t align, const char *what);
 /* A copy of s, through sched_realloc(). */
 char *sched_strdup(const char *s, const char *what);
 

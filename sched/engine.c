@@ -16,9 +16,9 @@ struct sched_engine *cur_engine;
 
 /* ---- the arena: all mutable state, so a checkpoint is one memcpy ---- */
 
-static void *arena_alloc(struct sched_engine *e, size_t size)
+static void *arena_alloc_aligned(struct sched_engine *e, size_t size, size_t align)
 {
-	size_t off = (e->arena_used + 15) & ~(size_t)15;
+	size_t off = (e->arena_used + align - 1) & ~(align - 1);
 	void *p = (char *)e->arena + off;
 
 	/* arena_need() sized it: running past the end is a bug in that sum */
@@ -26,6 +26,11 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 		abort();
 	e->arena_used = off + size;
 	return p;
+}
+
+static void *arena_alloc(struct sched_engine *e, size_t size)
+{
+	return arena_alloc_aligned(e, size, 16);
 }
 
 /* Timers that can be queued at once: per CPU, per task, per action, note, group and irq source. */
@@ -42,6 +47,7 @@ static size_t arena_need(const struct sched_scenario *sc, const struct sched_dom
 
 	n += (size_t)sc->topo->nr_cpus * (sizeof(struct rq) + sizeof(struct task_struct) + 32);
 	n += (size_t)sc->nr_tasks * (sizeof(struct task_struct) + 16);
+	n += 2 * SMP_CACHE_BYTES; /* the two arrays of tasks start a cache line */
 	for (int i = 0; i < sc->nr_tasks; i++)
 		n += (size_t)sc->task[i].prog->nr_loops * sizeof(u32) + 16;
 	n += (size_t)sc->nr_tasks * ((size_t)sc->nr_local_timers * sizeof(struct prog_timer) + 16);
@@ -173,6 +179,7 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->idx = idx;
 	p->state = TASK_NEW;
 	p->spec = spec;
+	p->prog = spec->prog;
 	p->cpu = 0;
 	for (int cpu = 0; cpu < e->st->nr_cpus; cpu++)
 		if (!spec->has_cpus || cpumask_test(&spec->cpus, cpu))
@@ -223,7 +230,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 		return NULL;
 	}
 	e->arena_size = arena_need(sc, e->sds);
-	e->arena = sched_calloc(1, e->arena_size, "the engine's state");
+	e->arena = sched_calloc_aligned(e->arena_size, SMP_CACHE_BYTES, "the engine's state");
 	e->idle_comm = sched_calloc((size_t)nr_cpus, sizeof(*e->idle_comm), "the engine's state");
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		snprintf(e->idle_comm[cpu], sizeof(e->idle_comm[cpu]), "swapper/%d", cpu);
@@ -241,7 +248,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
 
 	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
-	st->idle_task = arena_alloc(e, (size_t)nr_cpus * sizeof(struct task_struct));
+	st->idle_task = arena_alloc_aligned(e, (size_t)nr_cpus * sizeof(struct task_struct),
+					    _Alignof(struct task_struct));
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		init_rq(&st->rq[cpu], cpu, &st->idle_task[cpu], sc->topo->cpu[cpu].capacity);
 	balance_init(arena_alloc);
@@ -262,7 +270,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 		}
 
 	st->sync = arena_alloc(e, (size_t)sc->nr_sync * sizeof(struct sync_state));
-	st->task = arena_alloc(e, (size_t)sc->nr_tasks * sizeof(struct task_struct));
+	st->task = arena_alloc_aligned(e, (size_t)sc->nr_tasks * sizeof(struct task_struct),
+				       _Alignof(struct task_struct));
 	for (int i = 0; i < sc->nr_tasks; i++)
 		init_task(e, &st->task[i], i);
 	/* a policy is loaded at boot: its enable is the first thing at time 0, before any fork */

@@ -12,6 +12,9 @@
 #include "api/sched.h"
 #include "alloc.h"
 
+/* the cache line, which hot fields share (include/linux/cache.h) */
+#define SMP_CACHE_BYTES 64
+
 /* ---- weights (kernel/sched/sched.h) ---- */
 
 #define SCHED_FIXEDPOINT_SHIFT 10
@@ -396,6 +399,11 @@ struct sched_info {
 
 struct sched_class;
 
+/*
+ * A wakeup, a switch and a program step touch the fields up to
+ * cpus_mask; they come first, together, from the start of a cache
+ * line: 10,000 tasks outgrow the caches, and each line touched is a miss.
+ */
 struct task_struct {
 	int pid;
 	int idx;			/* index in the scenario, -1 for idle tasks */
@@ -405,41 +413,29 @@ struct task_struct {
 	int cpu;
 	int policy;
 	int static_prio, prio;
-	unsigned int rt_priority;	/* 1..99 for SCHED_FIFO/RR */
+	int nr_cpus_allowed; /* weight of cpus_mask */
 	const struct sched_class *sched_class;
 	struct sched_entity se;
-	struct sched_rt_entity rt;
-	struct sched_dl_entity dl;
-	const struct sched_task_spec *spec;
-	struct cpumask cpus_mask; /* its affinity: the scenario's cpus=, then sched_setaffinity() */
-	int nr_cpus_allowed;	  /* weight of cpus_mask */
-	struct sched_info sched_info;
-	struct task_group *sched_task_group;
-	bool throttled;			/* 6.18+: on its queue's limbo list */
-	struct task_struct *throttle_next;
-	u64 nr_wakeups;
-	u64 nvcsw, nivcsw;
 	/* program state */
+	const struct sched_program *prog; /* spec->prog, beside what steps it */
 	int pc;
-	u32 *loop_count;		/* [prog->nr_loops] iterations left */
+	u32 budget_used;
+	u64 budget_time;		/* the instant budget_used counts statements at */
 	u64 work_left;			/* task-clock ns left in the current `run` */
 	bool run_forever;
+	bool waiting;			/* blocked in `wait` (vs a timed sleep) */
+	bool throttled;			/* 6.18+: on its queue's limbo list */
+	u32 wake_pending;		/* `wake`s not yet consumed by `wait` */
+	u32 *loop_count;		/* [prog->nr_loops] iterations left */
 	u64 work_start;			/* clock_task when the current run stint began */
 	u64 run_began;			/* when the current `run` began */
 	u64 run_wall, run_asked;	/* rt-app's log: time in `run`s start to end, and asked for */
-	u32 wake_pending;		/* `wake`s not yet consumed by `wait` */
-	bool waiting;			/* blocked in `wait` (vs a timed sleep) */
-	s32 blocked_on;			/* scenario.sync index it waits in, -1 when none */
-	s32 relock;			/* cond_wait: the mutex to take again once signalled, or -1 */
-	struct task_struct *wait_next;	/* next in that object's FIFO of waiters */
-	u64 start_time;			/* when it was forked: its timers count from here */
-	u64 budget_time;		/* the instant budget_used counts statements at */
-	u32 budget_used;
-	struct prog_timer *timer;	/* [scenario.nr_local_timers] its "unique" timers */
+	struct sched_info sched_info;
+	u64 nr_wakeups;
+	u64 nvcsw, nivcsw;
 	struct sched_timer wake_timer;
 	u64 wake_soft;			       /* its hrtimer's range starts here (noise.c) */
 	s32 slack_cpu, slack_prev, slack_next; /* on that CPU's slack list, or -1 */
-	struct sched_timer fork_timer;
 	/* wakeup placement (select.c) */
 	unsigned int wakee_flips;
 	u64 wakee_flip_decay_ts;	/* jiffies */
@@ -447,7 +443,23 @@ struct task_struct {
 	int recent_used_cpu;
 	/* rq->cfs_tasks links (balance.c) */
 	struct task_struct *tasks_prev, *tasks_next;
-};
+	struct task_group *sched_task_group;
+	/* its affinity: the scenario's cpus=, then sched_setaffinity(); a wakeup tests
+	 * a bit of its first line, which covers 512 CPUs */
+	struct cpumask cpus_mask;
+	/* the rest: other classes, blocking, creation */
+	unsigned int rt_priority; /* 1..99 for SCHED_FIFO/RR */
+	struct sched_rt_entity rt;
+	struct sched_dl_entity dl;
+	const struct sched_task_spec *spec;
+	struct task_struct *throttle_next;
+	s32 blocked_on;		       /* scenario.sync index it waits in, -1 when none */
+	s32 relock;		       /* cond_wait: the mutex to take again once signalled, or -1 */
+	struct task_struct *wait_next; /* next in that object's FIFO of waiters */
+	u64 start_time;		       /* when it was forked: its timers count from here */
+	struct prog_timer *timer;      /* [scenario.nr_local_timers] its "unique" timers */
+	struct sched_timer fork_timer;
+} __attribute__((aligned(SMP_CACHE_BYTES)));
 
 /* A periodic timer's state (rt-app's timer resource). */
 struct prog_timer {

@@ -240,7 +240,7 @@ static void prog_fork(struct task_struct *p, const struct prog_insn *in)
  */
 void task_program_step(struct task_struct *p)
 {
-	const struct sched_program *prog = p->spec->prog;
+	const struct sched_program *prog = p->prog;
 	struct rq *rq = task_rq(p);
 
 	/* a task about to be preempted waits to run its program; before 3.8 it goes

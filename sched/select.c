@@ -265,15 +265,16 @@ static int select_idle_cpu(struct task_struct *p, const struct sched_domain *sd,
 	struct cpumask cpus;
 	int idle_cpu = -1, nr = 1 << 30;
 
-	for (int w = 0; w < CPUMASK_WORDS; w++)
-		cpus.bits[w] = sd->span.bits[w] & p->cpus_mask.bits[w];
-
 	if (sched_feat(SIS_UTIL)) {
 		/* an LLC judged busy by the last periodic balance is not scanned */
 		nr = llc_shared(target)->nr_idle_scan + 1;
 		if (nr == 1)
 			return -1;
 	}
+
+	/* the kernel's cpumask_and() comes first; nothing before this reads it */
+	for (int w = 0; w < CPUMASK_WORDS; w++)
+		cpus.bits[w] = sd->span.bits[w] & p->cpus_mask.bits[w];
 
 	/* With clusters, target's own cluster is scanned first. */
 	if (SDS()->cluster_active) {
