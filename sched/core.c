@@ -496,17 +496,24 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	return 1;
 }
 
-/* move_queued_task(): a queued task that is not running goes to dst_cpu (RT push and pull). */
+/*
+ * move_queued_task(): a queued task that is not running goes to dst_cpu (an
+ * affinity change, RT push and pull). Deactivated and activated with no
+ * flags, as the kernel does (3.3's __migrate_task(), 6.12's
+ * move_queued_task() and push_rt_task()): MIGRATING makes the dequeue detach
+ * its load and keeps set_task_cpu() from treating it as a wakeup (CFS would
+ * take min_vruntime off its vruntime twice); sched_info closes its wait on
+ * the old CPU and opens one on the new.
+ */
 void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu, int reason)
 {
 	struct rq *src = task_rq(p), *dst = cpu_rq(dst_cpu);
 
 	update_rq_clock(src);
-	/* SAVE/RESTORE: its wait goes on counting in sched_info */
-	dequeue_task(src, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	deactivate_task(src, p, 0);
 	set_task_cpu(p, dst_cpu, event_cpu, ST->nr_events, reason);
 	update_rq_clock(dst);
-	enqueue_task(dst, p, ENQUEUE_RESTORE | ENQUEUE_MIGRATED);
+	activate_task(dst, p, 0);
 	wakeup_preempt(dst, p, 0);
 }
 

@@ -346,6 +346,8 @@ struct rq {
 	bool need_resched;
 	bool tick_stopped;		/* NO_HZ idle */
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
+	unsigned long cpu_capacity;	/* capacity_of() (3.3: cpu_power), as the last
+					 * update_cpu_capacity() left it */
 	u64 nr_switches;
 	u64 shares_walk_last;		/* TG_SHARES_UP_WALK: when this CPU last walked */
 	/* time taken by interrupts and by the hypervisor (steal), ns */
@@ -572,6 +574,7 @@ struct sched_state {
 	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
 	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
+	struct sched_group_capacity *sgc; /* [sds->nr_sgc] */
 	int *sg_nr_busy;		/* [sds->nr_groups]: before 3.8, sgp->nr_busy_cpus */
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
