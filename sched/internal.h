@@ -699,6 +699,15 @@ static inline bool protect_slice_at_pick_only(void)
 {
 	return stable_at_least(6, 18, 17);
 }
+/*
+ * reweight_entity() keeps the running entity's slice protection relative to its
+ * vruntime, scaled as its deadline is (ff38424030f9, 7.0; 6.18.17): before, vprot stayed
+ * where it was while the weight moved vruntime.
+ */
+static inline bool reweight_scales_vprot(void)
+{
+	return stable_at_least(6, 18, 17);
+}
 /* Before 3.8 the balancer compared runqueue weights (sched_domains_legacy()). */
 static inline bool legacy_balance(void)
 {
