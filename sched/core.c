@@ -112,12 +112,14 @@ static void tick_restart(struct rq *rq)
 	if (!rq->tick_stopped)
 		return;
 	rq->tick_stopped = false;
+	linsched_jiffies_update();
 	tick_arm(rq);
 }
 
 void tick_stop(struct rq *rq)
 {
 	rq->tick_stopped = true;
+	linsched_drop_do_timer(rq);
 	timer_cancel(&ST->tq, &rq->tick);
 	timer_cancel(&ST->tq, &rq->hrtick);
 	nohz_balance_enter_idle(rq);
@@ -127,6 +129,7 @@ void sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
+	linsched_do_timer(rq);
 	hrtimer_expire_ranges(rq);
 	cpu_spend(rq, sched_cost(TUN_COST_TICK), true);
 	update_rq_clock(rq);

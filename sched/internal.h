@@ -544,6 +544,10 @@ extern const struct sched_class idle_sched_class;
 
 struct sched_state {
 	u64 now;
+	/* LinSched's machine: jiffies as the do_timer CPU's tick last advanced them (linsched.c) */
+	bool jiffies_duty;
+	s32 do_timer_cpu; /* tick_do_timer_cpu, -1: none */
+	u64 jiffies;
 	u64 nr_events;
 	u64 nr_steps;			/* timers fired: positions commands in history */
 	u64 rng[4];			/* xoshiro256** */
@@ -952,8 +956,12 @@ void sched_move_task(struct task_struct *p, struct task_group *tg);
 void tg_shares_up_walk(struct rq *rq);
 int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
 void apply_group_command(struct task_group *tg, const struct sched_command *c);
-/* The tick count, as the balancer's intervals and h_load's cache count time. */
-static inline u64 jiffies(void) { return ST->now / TICK_NSEC; }
+/* The tick count, as the balancer's intervals and h_load's cache count time (on LinSched's
+ * machine, as the do_timer CPU's tick last advanced it). */
+static inline u64 jiffies(void)
+{
+	return ST->jiffies_duty ? ST->jiffies : ST->now / TICK_NSEC;
+}
 
 /* ---- bandwidth.c: CFS bandwidth control ---- */
 void init_cfs_bandwidth(struct task_group *tg, u64 period, u64 quota, u64 burst);
@@ -1048,6 +1056,9 @@ bool linsched_machine(void);
 void linsched_trigger_cpu(struct rq *rq);
 void linsched_stop_one_cpu_nowait(struct rq *rq);
 void linsched_wake_stop(struct rq *rq);
+void linsched_do_timer(struct rq *rq);
+void linsched_drop_do_timer(struct rq *rq);
+void linsched_jiffies_update(void);
 
 /* ---- noise.c ---- */
 u64 irq_entry_delay(void);
