@@ -1085,19 +1085,9 @@ static void test_stable_6_18_rules(void **state)
 	check_stable_rules(44, true, true, true);
 }
 
-/*
- * Slice protection is set when a task is picked; until bcd74b2ffdd0
- * (6.18.17) also when the change pattern (a sched_setattr() of the running
- * task: put_prev_task() ... set_next_task()) sets it up again, which
- * restarted the protection from where the task then was. A hog asking for
- * 6 ms beside one asking for 2 ms is protected for 2 ms of its own virtual
- * time; a millisecond into it, the running hog's attributes are set again
- * (the same ones).
- */
-static void check_protect_at_pick(int stable, bool restarted)
+/* A hog asking for 6 ms beside one asking for 2 ms, run until it is protected 1 ms into its slice. */
+static struct task_struct *protected_hog(struct fx *f, int stable)
 {
-	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
-
 	f->sc.kernel_stable = stable;
 	int a = fx_task(f, 0, SCHED_NORMAL, 6 * MS, 0, NULL);
 	fx_task(f, 0, SCHED_NORMAL, 2 * MS, 0, NULL);
@@ -1110,6 +1100,22 @@ static void check_protect_at_pick(int stable, bool restarted)
 	} while (cpu_rq(0)->curr != p || p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime < 1 * MS ||
 		 !protect_slice(&p->se));
 	update_curr(&cpu_rq(0)->cfs);
+	return p;
+}
+
+/*
+ * Slice protection is set when a task is picked; until bcd74b2ffdd0
+ * (6.18.17) also when the change pattern (a sched_setattr() of the running
+ * task: put_prev_task() ... set_next_task()) sets it up again, which
+ * restarted the protection from where the task then was. A hog asking for
+ * 6 ms beside one asking for 2 ms is protected for 2 ms of its own virtual
+ * time; a millisecond into it, the running hog's attributes are set again
+ * (the same ones).
+ */
+static void check_protect_at_pick(int stable, bool restarted)
+{
+	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
+	struct task_struct *p = protected_hog(f, stable);
 	u64 vprot = p->se.vprot;
 
 	assert_int_equal(
@@ -1139,20 +1145,8 @@ static void test_protect_at_pick_only(void **state)
 static void check_reweight_vprot(int stable, bool scaled)
 {
 	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
-
-	f->sc.kernel_stable = stable;
-	int a = fx_task(f, 0, SCHED_NORMAL, 6 * MS, 0, NULL);
-	fx_task(f, 0, SCHED_NORMAL, 2 * MS, 0, NULL);
-	struct sched_engine *e = fx_start(f);
-	struct task_struct *p = T(e, a);
+	struct task_struct *p = protected_hog(f, stable);
 	unsigned long w, nw = scale_load(335);
-
-	do {
-		assert_true(sched_step(e));
-		sched_enter(e);
-	} while (cpu_rq(0)->curr != p || p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime < 1 * MS ||
-		 !protect_slice(&p->se));
-	update_curr(&cpu_rq(0)->cfs);
 	u64 vprot = p->se.vprot;
 	s64 rel = (s64)(vprot - p->se.vruntime);
 
