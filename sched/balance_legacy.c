@@ -604,7 +604,10 @@ redo:
 				busiest->push_cpu = this_cpu;
 				busiest->active_decision = env.decision;
 				env.active = true;
-				resched_curr(busiest);
+				if (linsched_machine())
+					linsched_stop_one_cpu_nowait(busiest);
+				else
+					resched_curr(busiest);
 			}
 			/* kicked: the failures start over from cache_nice_tries + 1 */
 			lb->nr_balance_failed = sd->cache_nice_tries + 1;

@@ -299,6 +299,12 @@ static void sched_info_switch(struct rq *rq, struct task_struct *prev, struct ta
 	}
 }
 
+/* The CPU stopper is awake to push a task (on LinSched's machine, once its timer fired). */
+static bool stopper_woken(const struct rq *rq)
+{
+	return rq->active_balance && !rq->stop_queued;
+}
+
 void __schedule(struct rq *rq)
 {
 	struct task_struct *prev = rq->curr, *next;
@@ -319,12 +325,12 @@ void __schedule(struct rq *rq)
 	/* balance_rt(): an RT task that left may let this CPU pull a waiting one */
 	if (prev->sched_class == &rt_sched_class)
 		balance_rt(rq, prev);
-	if (rq->active_balance && is_idle_task(prev))
+	if (stopper_woken(rq) && is_idle_task(prev))
 		rq->active_balance = false;	/* nothing running to push */
 	/* the stopper on an idle CPU puts nothing aside: it moves the task before the pick */
 	if (rq->migration_task && is_idle_task(prev))
 		migration_cpu_stop(rq);
-	if (rq->active_balance || rq->migration_task) {
+	if (stopper_woken(rq) || rq->migration_task) {
 		/* the CPU stopper takes the CPU from the running task (a class above all: no next) */
 		next = rq->idle;
 		prev->sched_class->put_prev_task(rq, prev, NULL);
@@ -359,7 +365,7 @@ void __schedule(struct rq *rq)
 
 	if (is_idle_task(next)) {
 		timer_cancel(&ST->tq, &rq->work);
-		if (!rq->active_balance) {
+		if (!stopper_woken(rq)) {
 			update_idle_core(rq);
 			update_idle_rq_clock_pelt(rq);
 			/* before 3.8 the tick stops at the idle CPU's next event (sched_step()) */
@@ -372,11 +378,11 @@ void __schedule(struct rq *rq)
 		task_arm_work(rq, next);
 	}
 out:
-	if (rq->active_balance || rq->migration_task) {
+	if (stopper_woken(rq) || rq->migration_task) {
 		/* the stopper pushes or moves a task, then this CPU picks again */
 		if (rq->migration_task)
 			migration_cpu_stop(rq);
-		if (rq->active_balance)
+		if (stopper_woken(rq))
 			active_load_balance_cpu_stop(rq);
 		resched_curr(rq);
 		return;

@@ -36,7 +36,7 @@ static void *arena_alloc(struct sched_engine *e, size_t size)
 /* Timers that can be queued at once: per CPU, per task, per action, note, group and irq source. */
 static int nr_timer_slots(const struct sched_scenario *sc)
 {
-	return sc->topo->nr_cpus * 5 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2 +
+	return sc->topo->nr_cpus * 7 + sc->nr_tasks * 3 + sc->nr_actions + sc->nr_notes + 2 +
 	       (sc->nr_groups ? sc->nr_groups : 1) * 2 + sc->nr_irqs + (sc->ext_ops ? 1 + SCX_NR_TIMERS : 0);
 }
 
@@ -123,6 +123,8 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	init_timer(&rq->hrtick, T_HRTICK, cpu);
 	init_timer(&rq->work, T_WORK, cpu);
 	init_timer(&rq->intr_timer, T_IRQ_END, cpu);
+	init_timer(&rq->ipi_timer, T_IPI, cpu);
+	init_timer(&rq->stop_timer, T_STOP, cpu);
 	rq->slack_head = -1;
 }
 
@@ -656,6 +658,11 @@ static void fire_timer(struct sched_timer *t)
 	case T_SCX_TIMER:
 		scx_timer_fn(t->arg);
 		break;
+	case T_IPI:
+		break;
+	case T_STOP:
+		linsched_wake_stop(cpu_rq(t->arg));
+		break;
 	}
 }
 
@@ -671,11 +678,28 @@ static void reschedule_cpu(int cpu)
 }
 
 /*
+ * A reschedule asked of a CPU from another one's interrupt, which that CPU
+ * has not met by the instant's end: on LinSched's machine it waits for its
+ * IPI timer (linsched.c); else it is met then.
+ */
+static void send_pending_reschedules(int kind)
+{
+	/* the boot's forks and the harness's commands ran before the machine started */
+	if (!linsched_machine() || kind == T_FORK || kind == T_ACTION) {
+		run_pending_reschedules();
+		return;
+	}
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
+		if (cpu_rq(cpu)->need_resched)
+			linsched_trigger_cpu(cpu_rq(cpu));
+}
+
+/*
  * Before 3.8, LinSched's order at one instant: CPU by CPU, each CPU's
  * timers (the tick's hard interrupt part, wakeups), then its softirq
  * (rebalance_domains(), the NO_HZ kick), then its running task's program,
  * then its schedule(). A reschedule asked of a CPU that has nothing due at
- * that instant waits for the instant's end (LinSched's 1 ns IPI timer).
+ * that instant waits for the instant's end (send_pending_reschedules()).
  */
 static void after_timer_legacy(int cpu, int kind)
 {
@@ -700,7 +724,7 @@ static void after_timer_legacy(int cpu, int kind)
 	if (cpu >= 0)
 		reschedule_cpu(cpu);
 	if (!same_instant)
-		run_pending_reschedules();
+		send_pending_reschedules(kind);
 }
 
 bool sched_step(struct sched_engine *e)

@@ -106,6 +106,8 @@ enum timer_kind {
 	T_DL_TIMER,	/* a deadline entity's dl_timer: arg = task index, or -1 - cpu for a fair server */
 	T_SCX_WATCHDOG, /* the ext class's watchdog work */
 	T_SCX_TIMER,	/* a policy's bpf_timer: arg = its slot */
+	T_IPI,		/* LinSched's machine: a reschedule IPI's timer on cpu (linsched.c) */
+	T_STOP,		/* LinSched's machine: the timer that wakes cpu's stopper */
 };
 
 struct sched_timer {
@@ -385,7 +387,7 @@ struct rq {
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct lane_timer tick;
-	struct sched_timer hrtick, work, intr_timer;
+	struct sched_timer hrtick, work, intr_timer, ipi_timer, stop_timer;
 	s32 slack_head; /* first task asleep here in a slack range, -1: none (noise.c) */
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
@@ -394,6 +396,7 @@ struct rq {
 	u64 avg_idle;			/* EWMA of idle periods, ns */
 	u64 max_idle_balance_cost;	/* ns */
 	bool active_balance;		/* the CPU stopper is to push a task to push_cpu */
+	bool stop_queued;		/* ... once its timer wakes it (LinSched's machine) */
 	int push_cpu;
 	u64 active_decision;		/* seq of the balance record that asked for it */
 	/* sched_setaffinity(): the stopper's migration_cpu_stop() moves this task to migration_dest */
@@ -1057,6 +1060,12 @@ void task_arm_work(struct rq *rq, struct task_struct *p);
 void sched_rand_seed(u64 seed);
 u64 sched_rand(void);
 u64 sched_rand_upto(u64 hi);
+
+/* ---- linsched.c ---- */
+bool linsched_machine(void);
+void linsched_trigger_cpu(struct rq *rq);
+void linsched_stop_one_cpu_nowait(struct rq *rq);
+void linsched_wake_stop(struct rq *rq);
 
 /* ---- noise.c ---- */
 u64 irq_entry_delay(void);

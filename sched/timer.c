@@ -47,6 +47,8 @@ int timer_cpu(const struct sched_timer *t)
 	case T_HRTICK:
 	case T_WORK:
 	case T_IRQ_END:
+	case T_IPI:
+	case T_STOP:
 		return t->arg;
 	case T_WAKE:
 		return ST->task[t->arg].cpu;
