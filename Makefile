@@ -55,14 +55,15 @@ reverse    = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstw
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 # The built-in demo scenario, compiled in so `schedscope` needs no data files.
-GEN_SRC    = $(B)/gen/demo_scenario.c
 $(B)/gen/demo_scenario.c: scenarios/demo.scn
 	@mkdir -p $(dir $@)
 	@{ echo '/* generated from scenarios/demo.scn */'; echo 'const char demo_scenario_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
 
-# keep test objects between runs
-.SECONDARY:
+# Keep what pattern rules build along the way (the unit tests' objects, the
+# installed headers); a bare .SECONDARY: made every target intermediate, so
+# ./schedscope counted as up to date with build/ gone.
+.SECONDARY: $(EXT_HEADERS) $(foreach t,$(B) $(B)/asan,$(call objs,$(t),$(UNIT_SRC) $(UNIT_FIXTURE)))
 
 .PHONY: npm-deps
 .PHONY: all run test check-deps deps bench fuzz install clean unit scenarios asan-test fuzz-smoke ui-e2e \
@@ -77,13 +78,18 @@ $(1)/%.o: %.c
 	@echo "  CC      $$@"
 	$$(Q)$(3) $$(CPPFLAGS) $$(CFLAGS) $(2) $$(UI_CFLAGS) -MMD -MP -c $$< -o $$@
 
+$(1)/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $$(dir $$@)
+	@echo "  CC      $$@"
+	$$(Q)$(3) $$(CPPFLAGS) $$(CFLAGS) $(2) -MMD -MP -c $$< -o $$@
+
 $(foreach l,$(LAYERS),
 $(call lib_of,$(1),$(l)): $$(call objs,$(1),$$(call layer_src,$(l)))
 	$$(Q)$$(AR) rcs $$@ $$^
 )
 $(1)/LIBS = $(foreach l,$(call reverse,$(LAYERS)),$(call lib_of,$(1),$(l)))
 
-$(1)/schedscope: $$(call objs,$(1),$$(PROG_SRC) $$(GEN_SRC)) $$($(1)/LIBS) sched/ext.dynlist
+$(1)/schedscope: $$(call objs,$(1),$$(PROG_SRC)) $(1)/gen/demo_scenario.o $$($(1)/LIBS) sched/ext.dynlist
 	@echo "  LINK    $$@"
 	$$(Q)$(3) $$(CFLAGS) $(2) $$(EXT_EXPORTS) -o $$@ $$(filter-out %.dynlist,$$^) $$(UI_LIBS) $$(LDLIBS)
 

@@ -26,7 +26,8 @@
  *
  * Not modelled: NUMA balancing (fbq_type is always "all"), asym packing
  * (no ITMT priorities in topologies), CPU hotplug (every CPU is active).
- * capacity_of() does take off what RT, deadline and IRQ time used.
+ * capacity_of() does take off what RT, deadline and IRQ time used, as the
+ * last pass over the CPU's lowest domain measured it (capacity.c).
  */
 #include "balance.h"
 
@@ -77,7 +78,7 @@ size_t balance_arena_need(const struct sched_domains *sds, int nr_cpus)
 {
 	return (size_t)sds->nr_domains * sizeof(struct sd_lb_state) +
 	       (size_t)nr_cpus * sizeof(struct sd_llc_shared) + (size_t)sds->nr_groups * (1 + sizeof(int)) +
-	       5 * 16;
+	       (size_t)sds->nr_sgc * sizeof(struct sched_group_capacity) + 6 * 16;
 }
 
 void balance_init(void *(*alloc)(struct sched_engine *, size_t))
@@ -98,6 +99,8 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t))
 	ST->sg_nr_busy = alloc(E, (size_t)sds->nr_groups * sizeof(int));
 	for (int g = 0; g < sds->nr_groups; g++)
 		ST->sg_nr_busy[g] = (int)sds->sg[g].group_weight;
+	ST->sgc = alloc(E, (size_t)sds->nr_sgc * sizeof(struct sched_group_capacity));
+	init_sched_groups_capacity();
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
 
@@ -316,10 +319,7 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *gro
 			env->sg_overloaded = true;
 		}
 	}
-	/* update_group_capacity(): the CPUs' capacities now, less interrupt time */
-	sgs->group_capacity = 0;
-	for_each_cpu(i, &group->span)
-		sgs->group_capacity += capacity_of(i);
+	sgs->group_capacity = sgc_of(group)->capacity;
 	sgs->group_weight = group->group_weight;
 	/* smt_balance: an idle CPU pulls the second task off an SMT core */
 	if (!local_group && env->idle != CPU_NOT_IDLE && (group->flags & SD_SHARE_CPUCAPACITY) &&
@@ -346,12 +346,12 @@ static bool update_sd_pick_busiest(struct lb_env *env, struct sd_lb_stats *sds, 
 		return false;
 	/* a misfit only moves to a bigger, idle-cored CPU with room */
 	if ((env->sd->flags & SD_ASYM_CPUCAPACITY) && sgs->group_type == group_misfit_task &&
-	    (!env->dst_core_idle || !capacity_greater(capacity_of(env->dst_cpu), sg->max_capacity) ||
+	    (!env->dst_core_idle || !capacity_greater(capacity_of(env->dst_cpu), sgc_of(sg)->max_capacity) ||
 	     sds->local_stat.group_type != group_has_spare))
 		return false;
 	/* don't pull from bigger CPUs that are not overloaded */
 	if ((env->sd->flags & SD_ASYM_CPUCAPACITY) && sgs->group_type <= group_fully_busy &&
-	    capacity_greater(sg->min_capacity, capacity_of(env->dst_cpu)))
+	    capacity_greater(sgc_of(sg)->min_capacity, capacity_of(env->dst_cpu)))
 		return false;
 	if (sgs->group_type != busiest->group_type)
 		return sgs->group_type > busiest->group_type;
@@ -416,8 +416,12 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 		bool local_group = cpumask_test(&sg->span, env->dst_cpu);
 		struct sg_lb_stats tmp, *sgs = local_group ? &sds->local_stat : &tmp;
 
-		if (local_group)
+		/* the local group's capacity is measured again, a newidle pass's only when due */
+		if (local_group) {
 			sds->local = sg;
+			if (env->idle != CPU_NEWLY_IDLE || jiffies() >= sgc_of(sg)->next_update)
+				update_group_capacity(env->sd, env->dst_cpu);
+		}
 		update_sg_lb_stats(env, sg, sgs, local_group);
 		emit_group(env, sg, sgs, local_group);
 		if (!local_group && update_sd_pick_busiest(env, sds, sg, sgs)) {

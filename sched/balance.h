@@ -24,6 +24,17 @@ struct sd_lb_state {
 	unsigned int newidle_call, newidle_success, newidle_ratio;
 };
 
+/*
+ * The running half of a struct sched_group_capacity (ST->sgc[sg->sgc]):
+ * what update_group_capacity() found when it last ran for the group, which
+ * the balancer and find_idlest_group() read until it runs again.
+ */
+struct sched_group_capacity {
+	unsigned long capacity; /* 3.3: sgp->power */
+	unsigned long min_capacity, max_capacity;
+	u64 next_update; /* jiffies */
+};
+
 /* struct sched_domain_shared, one per LLC (indexed by sd_llc_id). */
 struct sd_llc_shared {
 	int nr_idle_scan;
@@ -122,31 +133,29 @@ static inline const struct sched_domain *flagged_sd_below(int cpu, unsigned int 
 
 static inline u64 msecs_to_jiffies(u64 ms) { return (ms * E->sc->hz + 999) / 1000; }
 
+static inline struct sched_group_capacity *sgc_of(const struct sched_group *sg)
+{
+	return &ST->sgc[sg->sgc];
+}
 /*
- * scale_rt_capacity(): what the RT and deadline classes (avg_rt, avg_dl) and
- * interrupt and steal time (avg_irq, NONTASK_CAPACITY) leave of the CPU for
- * fair tasks.
+ * What fair tasks may use of the CPU as the balancer last measured it
+ * (update_cpu_capacity() from a pass over the CPU's lowest domain), not as
+ * it is now: RT time that began since shows only at the next pass.
  */
 static inline unsigned long capacity_of(int cpu)
 {
-	const struct rq *rq = cpu_rq(cpu);
-	unsigned long max = rq->cpu_capacity_orig, irq = rq->avg_irq.util_avg;
-	unsigned long used = rq->avg_rt.util_avg + rq->avg_dl.util_avg;
-
-	unsigned long capacity;
-
-	if (irq >= max || used >= max)
-		return 1;
-	capacity = (max - used) * (max - irq) / max;
-	/* update_cpu_capacity(): never 0, it divides */
-	return capacity ? capacity : 1;
+	return cpu_rq(cpu)->cpu_capacity;
 }
+unsigned long scale_rt_capacity(int cpu);
+void update_group_capacity(const struct sched_domain *sd, int cpu);
+void init_sched_groups_capacity(void);
 static inline unsigned long cpu_load(struct rq *rq) { return rq->cfs.avg.load_avg; }
 static inline unsigned long cpu_runnable(struct rq *rq) { return rq->cfs.avg.runnable_avg; }
+/* cpu_util_cfs(): clamped at the CPU's full capacity, not at what RT left of it */
 static inline unsigned long cpu_util_cfs(int cpu)
 {
 	unsigned long util = cpu_rq(cpu)->cfs.avg.util_avg;
-	return MIN(util, capacity_of(cpu));
+	return MIN(util, (unsigned long)cpu_rq(cpu)->cpu_capacity_orig);
 }
 static inline unsigned long task_util(struct task_struct *p) { return p->se.avg.util_avg; }
 /* fits_capacity(): 20 % headroom. */

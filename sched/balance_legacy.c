@@ -54,19 +54,17 @@ static unsigned long div_round_closest(unsigned long x, unsigned long d)
 	return (x + d / 2) / d;
 }
 
-/* sgp->power: the group's CPUs' power; power_orig before RT and interrupt time. */
+/* sgp->power, as update_group_power() left it; power_orig before RT and interrupt time. */
 static unsigned long group_power(const struct sched_group *sg, unsigned long *orig)
 {
-	unsigned long power = 0, base = 0;
+	unsigned long base = 0;
 	int i;
 
-	for_each_cpu (i, &sg->span) {
-		power += power_of(i);
+	for_each_cpu (i, &sg->span)
 		base += power_orig_of(i);
-	}
 	if (orig)
 		*orig = base;
-	return power;
+	return sgc_of(sg)->capacity;
 }
 
 /* fix_small_capacity(): an SMT sibling that kept ~90% of its power still counts as one. */
@@ -158,6 +156,9 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *gro
 		*balance = false;
 		return;
 	}
+	/* the local group's power is measured again, a newidle pass's only when due */
+	if (local_group && (env->idle != CPU_NEWLY_IDLE || jiffies() >= sgc_of(group)->next_update))
+		update_group_capacity(env->sd, env->dst_cpu);
 	sgs->power = group_power(group, NULL);
 	sgs->avg_load = sgs->group_load * SCHED_POWER_SCALE / sgs->power;
 	/* imbalanced inside: its CPUs differ by more than a task, one runs two */

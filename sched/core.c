@@ -112,12 +112,14 @@ static void tick_restart(struct rq *rq)
 	if (!rq->tick_stopped)
 		return;
 	rq->tick_stopped = false;
+	linsched_jiffies_update();
 	tick_arm(rq);
 }
 
 void tick_stop(struct rq *rq)
 {
 	rq->tick_stopped = true;
+	linsched_drop_do_timer(rq);
 	timer_cancel(&ST->tq, &rq->tick.timer);
 	timer_cancel(&ST->tq, &rq->hrtick);
 	nohz_balance_enter_idle(rq);
@@ -127,6 +129,7 @@ void sched_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
+	linsched_do_timer(rq);
 	hrtimer_expire_ranges(rq);
 	cpu_spend(rq, sched_cost(TUN_COST_TICK), true);
 	update_rq_clock(rq);
@@ -496,17 +499,24 @@ int try_to_wake_up(struct task_struct *p, int wake_flags)
 	return 1;
 }
 
-/* move_queued_task(): a queued task that is not running goes to dst_cpu (RT push and pull). */
+/*
+ * move_queued_task(): a queued task that is not running goes to dst_cpu (an
+ * affinity change, RT push and pull). Deactivated and activated with no
+ * flags, as the kernel does (3.3's __migrate_task(), 6.12's
+ * move_queued_task() and push_rt_task()): MIGRATING makes the dequeue detach
+ * its load and keeps set_task_cpu() from treating it as a wakeup (CFS would
+ * take min_vruntime off its vruntime twice); sched_info closes its wait on
+ * the old CPU and opens one on the new.
+ */
 void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu, int reason)
 {
 	struct rq *src = task_rq(p), *dst = cpu_rq(dst_cpu);
 
 	update_rq_clock(src);
-	/* SAVE/RESTORE: its wait goes on counting in sched_info */
-	dequeue_task(src, p, DEQUEUE_SAVE | DEQUEUE_MOVE);
+	deactivate_task(src, p, 0);
 	set_task_cpu(p, dst_cpu, event_cpu, ST->nr_events, reason);
 	update_rq_clock(dst);
-	enqueue_task(dst, p, ENQUEUE_RESTORE | ENQUEUE_MIGRATED);
+	activate_task(dst, p, 0);
 	wakeup_preempt(dst, p, 0);
 }
 

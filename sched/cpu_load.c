@@ -102,9 +102,9 @@ unsigned long cpu_avg_load_per_task(int cpu)
 
 /*
  * power_orig_of(): SCHED_POWER_SCALE, or smt_gain shared by the threads of
- * an SMT domain (update_cpu_power()). power_of(): that times what RT,
- * deadline and interrupt time leave (3.3's scale_rt_power(), here from the
- * same averages capacity_of() reads).
+ * an SMT domain (update_cpu_power()). power_of(): rq->cpu_power, that times
+ * what RT, deadline and interrupt time left when update_cpu_power() last
+ * ran (capacity.c).
  */
 unsigned long power_orig_of(int cpu)
 {
@@ -117,7 +117,5 @@ unsigned long power_orig_of(int cpu)
 
 unsigned long power_of(int cpu)
 {
-	unsigned long power = power_orig_of(cpu) * capacity_of(cpu) / cpu_rq(cpu)->cpu_capacity_orig;
-
-	return power ? power : 1;
+	return cpu_rq(cpu)->cpu_capacity;
 }

@@ -877,13 +877,18 @@ static void wakeup_preempt_fair(struct rq *rq, struct task_struct *p, int wake_f
 
 void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight)
 {
-	bool curr = cfs_rq->curr == se;
+	bool curr = cfs_rq->curr == se, rel_vprot = false;
 	u64 avruntime = 0;
+	s64 vprot = 0;
 
 	if (se->on_rq) {
 		update_curr(cfs_rq);
 		if (!sched_legacy_cfs())
 			avruntime = avg_vruntime(cfs_rq);
+		if (curr && reweight_scales_vprot() && protect_slice(se)) {
+			vprot = (s64)(se->vprot - se->vruntime);
+			rel_vprot = true;
+		}
 		if (!curr)
 			__dequeue_entity(cfs_rq, se);
 		update_load_sub(&cfs_rq->load, se->load.weight);
@@ -896,6 +901,8 @@ void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned lo
 		else
 			se->vlag = reweight_scale(se->vlag, se->load.weight, weight);
 	}
+	if (rel_vprot)
+		se->vprot = se->vruntime + (u64)reweight_scale(vprot, se->load.weight, weight);
 
 	update_load_set(&se->load, weight);
 	se->avg.load_avg = se_weight(se) * se->avg.load_sum / get_pelt_divider(&se->avg);

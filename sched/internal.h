@@ -375,6 +375,8 @@ struct rq {
 	bool need_resched;
 	bool tick_stopped;		/* NO_HZ idle */
 	u32 cpu_capacity_orig;		/* arch_scale_cpu_capacity() */
+	unsigned long cpu_capacity;	/* capacity_of() (3.3: cpu_power), as the last
+					 * update_cpu_capacity() left it */
 	u64 nr_switches;
 	u64 shares_walk_last;		/* TG_SHARES_UP_WALK: when this CPU last walked */
 	/* time taken by interrupts and by the hypervisor (steal), ns */
@@ -572,6 +574,10 @@ extern const struct sched_class idle_sched_class;
 
 struct sched_state {
 	u64 now;
+	/* LinSched's machine: jiffies as the do_timer CPU's tick last advanced them (linsched.c) */
+	bool jiffies_duty;
+	s32 do_timer_cpu; /* tick_do_timer_cpu, -1: none */
+	u64 jiffies;
 	u64 nr_events;
 	u64 nr_steps;			/* timers fired: positions commands in history */
 	u64 rng[4];			/* xoshiro256** */
@@ -602,6 +608,7 @@ struct sched_state {
 	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
 	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
+	struct sched_group_capacity *sgc; /* [sds->nr_sgc] */
 	int *sg_nr_busy;		/* [sds->nr_groups]: before 3.8, sgp->nr_busy_cpus */
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
@@ -723,6 +730,15 @@ static inline bool fork_clears_rel_deadline(void)
  * back (bcd74b2ffdd0, 7.0; 6.18.17).
  */
 static inline bool protect_slice_at_pick_only(void)
+{
+	return stable_at_least(6, 18, 17);
+}
+/*
+ * reweight_entity() keeps the running entity's slice protection relative to its
+ * vruntime, scaled as its deadline is (ff38424030f9, 7.0; 6.18.17): before, vprot stayed
+ * where it was while the weight moved vruntime.
+ */
+static inline bool reweight_scales_vprot(void)
 {
 	return stable_at_least(6, 18, 17);
 }
@@ -970,8 +986,12 @@ void sched_move_task(struct task_struct *p, struct task_group *tg);
 void tg_shares_up_walk(struct rq *rq);
 int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
 void apply_group_command(struct task_group *tg, const struct sched_command *c);
-/* The tick count, as the balancer's intervals and h_load's cache count time. */
-static inline u64 jiffies(void) { return ST->now / TICK_NSEC; }
+/* The tick count, as the balancer's intervals and h_load's cache count time (on LinSched's
+ * machine, as the do_timer CPU's tick last advanced it). */
+static inline u64 jiffies(void)
+{
+	return ST->jiffies_duty ? ST->jiffies : ST->now / TICK_NSEC;
+}
 
 /* ---- bandwidth.c: CFS bandwidth control ---- */
 void init_cfs_bandwidth(struct task_group *tg, u64 period, u64 quota, u64 burst);
@@ -1066,6 +1086,9 @@ bool linsched_machine(void);
 void linsched_trigger_cpu(struct rq *rq);
 void linsched_stop_one_cpu_nowait(struct rq *rq);
 void linsched_wake_stop(struct rq *rq);
+void linsched_do_timer(struct rq *rq);
+void linsched_drop_do_timer(struct rq *rq);
+void linsched_jiffies_update(void);
 
 /* ---- noise.c ---- */
 u64 irq_entry_delay(void);

@@ -6,6 +6,8 @@
  * the target CPU, and its clock event device programs nothing closer than
  * min_delta_ns, 5 us (tools/linsched/hrtimer.c): the target acts 5 us
  * later, unless an interrupt due on it at this instant comes first.
+ * And its CPUs take their turns at an instant one by one, so jiffies are as
+ * the do_timer CPU's tick last advanced them.
  */
 #include "internal.h"
 
@@ -35,4 +37,31 @@ void linsched_wake_stop(struct rq *rq)
 {
 	rq->stop_queued = false;
 	resched_curr(rq);
+}
+
+/*
+ * tick_sched_timer(): the do_timer CPU's tick advances jiffies, so a CPU
+ * whose turn at an instant comes before its turn sees the previous jiffy.
+ * The boot CPU has the duty; a CPU that stops its tick drops it, and the
+ * next CPU to tick takes it.
+ */
+void linsched_do_timer(struct rq *rq)
+{
+	if (ST->do_timer_cpu < 0)
+		ST->do_timer_cpu = rq->cpu;
+	if (ST->do_timer_cpu == rq->cpu)
+		linsched_jiffies_update();
+}
+
+/* tick_nohz_stop_sched_tick() */
+void linsched_drop_do_timer(struct rq *rq)
+{
+	if (ST->do_timer_cpu == rq->cpu)
+		ST->do_timer_cpu = -1;
+}
+
+/* tick_do_update_jiffies64(): also where a CPU leaves tickless idle (tick_nohz_idle_exit()) */
+void linsched_jiffies_update(void)
+{
+	ST->jiffies = ST->now / TICK_NSEC;
 }

@@ -443,7 +443,7 @@ static void update_sg_wakeup_stats(const struct sched_domain *sd, const struct s
 			local = task_on_rq_queued(p);
 		}
 		sgs->group_load += load;
-		sgs->group_util += MIN(util, capacity_of(i));
+		sgs->group_util += MIN(util, (unsigned long)rq->cpu_capacity_orig);
 		sgs->group_runnable += runnable;
 		sgs->sum_h_nr_running += rq->cfs.h_nr_running - local;
 		nr_running = rq->nr_running - local;
@@ -454,7 +454,7 @@ static void update_sg_wakeup_stats(const struct sched_domain *sd, const struct s
 		if ((sd->flags & SD_ASYM_CPUCAPACITY) && sgs->group_misfit_task_load && task_fits_cpu(p, i))
 			sgs->group_misfit_task_load = 0;
 	}
-	sgs->group_capacity = group->capacity;
+	sgs->group_capacity = sgc_of(group)->capacity;
 	sgs->group_weight = group->group_weight;
 	sgs->group_type = group_classify(sd->imbalance_pct, group, sgs);
 	if (sgs->group_type == group_fully_busy || sgs->group_type == group_overloaded)
@@ -476,7 +476,7 @@ static bool update_pick_idlest(const struct sched_group *idlest, const struct sg
 	case group_smt_balance:
 		return false;
 	case group_misfit_task:
-		return idlest->max_capacity < group->max_capacity;
+		return sgc_of(idlest)->max_capacity < sgc_of(group)->max_capacity;
 	case group_has_spare:
 	default:
 		if (idlest_sgs->idle_cpus > sgs->idle_cpus)
@@ -554,7 +554,7 @@ static const struct sched_group *find_idlest_group(const struct sched_domain *sd
 	case group_smt_balance:
 		return NULL;
 	case group_misfit_task:
-		if (local->max_capacity >= idlest->max_capacity)
+		if (sgc_of(local)->max_capacity >= sgc_of(idlest)->max_capacity)
 			return NULL;
 		break;
 	case group_has_spare:

@@ -138,18 +138,16 @@ static const struct sched_group *find_idlest_group(const struct sched_domain *sd
 	for (int k = 0; k < sd->nr_groups; k++) {
 		const struct sched_group *group = sd_group(SDS(), sd, k);
 		bool local_group = cpumask_test(&group->span, this_cpu), allowed = false;
-		unsigned long avg_load = 0, power = 0;
+		unsigned long avg_load = 0;
 
 		for_each_cpu (i, &group->span)
 			allowed |= task_allowed_on_cpu(p, i);
 		if (!allowed)
 			continue;
-		for_each_cpu (i, &group->span) {
-			/* bias balancing toward the CPUs of our domain */
+		/* bias balancing toward the CPUs of our domain */
+		for_each_cpu (i, &group->span)
 			avg_load += local_group ? source_load(i, load_idx) : target_load(i, load_idx);
-			power += power_of(i);
-		}
-		avg_load = avg_load * SCHED_POWER_SCALE / power;
+		avg_load = avg_load * SCHED_POWER_SCALE / sgc_of(group)->capacity;
 		if (local_group) {
 			this_load = avg_load;
 		} else if (avg_load < min_load) {

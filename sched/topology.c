@@ -869,6 +869,31 @@ static void group_capacity(const struct sched_topology *t, const int *prev_sibli
 	}
 }
 
+/*
+ * The sched_group_capacity of each kept group: the kernel gives a group
+ * the one of its topology level's balance CPU (per_cpu_ptr(sdd->sgc,
+ * group_balance_cpu())), so NUMA groups built by several CPUs share it.
+ */
+static void share_capacity(struct builder *b, const int *base, const int *gmap)
+{
+	int *sgc = sched_realloc(NULL, (size_t)b->ntl * b->n * sizeof(int), "the sched domains");
+
+	for (int i = 0; i < b->ntl * b->n; i++)
+		sgc[i] = -1;
+	b->sds->nr_sgc = 0;
+	for (int cpu = 0; cpu < b->n; cpu++)
+		for (int i = base[cpu]; i >= 0; i = b->d[i].parent)
+			for (int k = 0; k < b->d[i].nr_groups; k++) {
+				struct sched_group *sg = &b->sds->sg[gmap[b->d[i].group_first + k]];
+				int *slot = &sgc[i / b->n * b->n + sg->sgc_id];
+
+				if (*slot < 0)
+					*slot = b->sds->nr_sgc++;
+				sg->sgc = *slot;
+			}
+	free(sgc);
+}
+
 /* Keep the surviving domains, bottom-up per CPU, and the groups they use. */
 static void pack(struct builder *b)
 {
@@ -918,6 +943,7 @@ static void pack(struct builder *b)
 			sd->group_first = gmap[sd->group_first];
 		}
 	}
+	share_capacity(b, base, gmap);
 	for (int cpu = 0; cpu < b->n; cpu++)
 		top_cache_domain(sds, cpu);
 	free(newid);

@@ -68,8 +68,11 @@ enum numa_topology_type { NUMA_DIRECT, NUMA_GLUELESS_MESH, NUMA_BACKPLANE };
 extern const char *const numa_topology_type_name[3];
 
 /*
- * A sched_group with its sched_group_capacity folded in. Groups of non-NUMA
- * domains are shared by every CPU of the domain, as the kernel shares them.
+ * A sched_group with its sched_group_capacity's figures at build time
+ * (arch_scale_cpu_capacity()); the engine keeps the running ones, which
+ * update_group_capacity() refreshes, in its sched_group_capacity number
+ * sgc. Groups of non-NUMA domains are shared by every CPU of the domain,
+ * as the kernel shares them.
  */
 struct sched_group {
 	int id;				/* index in sched_domains.sg */
@@ -79,6 +82,8 @@ struct sched_group {
 	unsigned int cores;		/* SMT cores in span */
 	u32 flags;			/* the child domain's flags (0 at the bottom) */
 	int sgc_id;			/* sgc->id: the first CPU of balance_mask */
+	int sgc;			/* its sched_group_capacity, shared by the groups
+					 * of a level with the same sgc_id */
 	unsigned long capacity;		/* sum of arch_scale_cpu_capacity() over span */
 	unsigned long min_capacity, max_capacity;
 };
@@ -133,6 +138,7 @@ struct sched_domains {
 	struct sched_domain *sd;	/* [nr_domains], grouped by CPU, bottom-up */
 	int nr_groups;
 	struct sched_group *sg;		/* [nr_groups] */
+	int nr_sgc;			/* sched_group_capacity structures */
 	struct sd_percpu *percpu;	/* [nr_cpus] */
 	/* sched_init_numa() */
 	int numa_levels;		/* distinct distances, incl. the local one */

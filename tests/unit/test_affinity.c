@@ -131,6 +131,38 @@ static void test_queued_task_moves_at_once_from_3_18(void **state)
 	assert_int_equal(s.switches_at[0], 2); /* r -> stopper -> r */
 }
 
+#define QUEUED_FAIR_MOVED                                                                \
+	"topology dual\nduration 300ms\n"                                                \
+	"task a cpus=0 program=\"run forever\"\ntask b cpus=0 program=\"run forever\"\n" \
+	"task c cpus=1 program=\"run forever\"\nat 200ms set cpus b 1\n"
+
+/*
+ * A fair task moved while it waits keeps its place relative to its queue
+ * (3.3: vruntime less the old min_vruntime, plus the new one; EEVDF: its
+ * lag): the move is a migration (deactivate_task() and activate_task()
+ * with no flags), not a wakeup, so from 200 ms b and c share CPU 1 as
+ * equals, c getting half of the last 100 ms. Taken for a wakeup, 3.3's b
+ * lost the old min_vruntime twice and ran alone there for 108 ms.
+ */
+static void test_queued_fair_task_keeps_its_place(void **state)
+{
+	static const char *const kernels[] = { "3.3", "6.6", "6.12", "6.18" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(kernels); i++) {
+		struct seen s;
+		char text[512];
+		u64 c;
+
+		snprintf(text, sizeof(text), "kernel %s\n%s", kernels[i], QUEUED_FAIR_MOVED);
+		c = run_text(text, 200 * MS, &s, 3);
+		assert_int_equal(moves(&s, MIGRATE_AFFINITY), 1);
+		print_message("%s: c ran %llu us of the 100 ms after the move\n", kernels[i],
+			      (unsigned long long)(c - 200 * MS) / 1000);
+		/* all of CPU 1 to 200 ms, then half, give or take a slice and a tick */
+		assert_in_range(c, 250 * MS - 8 * MS, 250 * MS + 8 * MS);
+	}
+}
+
 /*
  * A sleeping task is not moved: its next wakeup places it on an allowed
  * CPU (a wakeup migration, not an affinity one).
@@ -223,6 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_running_task_moved_by_stopper),
 		cmocka_unit_test(test_queued_task_moves_at_once_from_3_18),
+		cmocka_unit_test(test_queued_fair_task_keeps_its_place),
 		cmocka_unit_test(test_sleeping_task_placed_at_wakeup),
 		cmocka_unit_test(test_destination_distributed_from_5_7),
 		cmocka_unit_test(test_refusals),

@@ -416,6 +416,38 @@ static void test_linsched_ipi_delays(void **state)
 	free(l);
 }
 
+/*
+ * LinSched's CPUs take their turn at an instant one by one, and jiffies
+ * advance in the tick of the do_timer CPU: CPU 0 stops its tick while idle
+ * and drops that duty, CPU 1 takes it; back at work, CPU 0 ticks first at
+ * each instant and sees the previous jiffy.
+ */
+static const char duty_scn[] = "topology packages=1 cores=2 threads=1\n"
+			       "hz 1000\n"
+			       "duration 1s\n"
+			       "kernel 3.3\n"
+			       "noise off\n"
+			       "task a cpus=0 program=\"run 10ms; sleep 20ms; run forever\"\n"
+			       "task b cpus=1 program=\"run forever\"\n";
+
+static void test_linsched_do_timer_duty(void **state)
+{
+	struct scenario_file sf;
+	struct sched_engine *e;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(scenario_parse("duty.scn", duty_scn, strlen(duty_scn), &sf, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	sched_run_until(e, 35 * MS);
+	assert_int_equal(e->st->do_timer_cpu, 1);
+	assert_int_equal(e->st->rq[0].last_load_update_tick, 34);
+	assert_int_equal(e->st->rq[1].last_load_update_tick, 35);
+	sched_engine_destroy(e);
+	scenario_free(&sf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +459,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_imbalance_from_records, fx_cleanup),
 		cmocka_unit_test(test_active_balance_moves_the_preempted_task),
 		cmocka_unit_test(test_linsched_ipi_delays),
+		cmocka_unit_test(test_linsched_do_timer_duty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

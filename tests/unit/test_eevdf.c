@@ -1130,6 +1130,51 @@ static void test_protect_at_pick_only(void **state)
 	check_protect_at_pick(44, false);
 }
 
+/*
+ * A weight change of the running entity while it is protected: from
+ * ff38424030f9 (6.18.17) its protection keeps its distance to vruntime,
+ * scaled by old / new weight as its deadline is; before, vprot stayed put
+ * (the nice-0 hog of check_protect_at_pick() reweighted to nice 5's 335).
+ */
+static void check_reweight_vprot(int stable, bool scaled)
+{
+	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
+
+	f->sc.kernel_stable = stable;
+	int a = fx_task(f, 0, SCHED_NORMAL, 6 * MS, 0, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 2 * MS, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+	struct task_struct *p = T(e, a);
+	unsigned long w, nw = scale_load(335);
+
+	do {
+		assert_true(sched_step(e));
+		sched_enter(e);
+	} while (cpu_rq(0)->curr != p || p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime < 1 * MS ||
+		 !protect_slice(&p->se));
+	update_curr(&cpu_rq(0)->cfs);
+	u64 vprot = p->se.vprot;
+	s64 rel = (s64)(vprot - p->se.vruntime);
+
+	w = p->se.load.weight;
+	reweight_entity(cfs_rq_of(&p->se), &p->se, nw);
+	assert_int_equal(p->se.load.weight, nw);
+	if (scaled)
+		assert_int_equal(p->se.vprot, p->se.vruntime + (u64)reweight_scale(rel, w, nw));
+	else
+		assert_int_equal(p->se.vprot, vprot);
+	/* the protection grew by 1024 / 335 in virtual time: still ahead of vruntime */
+	assert_true(protect_slice(&p->se));
+	fx_free(f);
+}
+
+static void test_reweight_keeps_vprot(void **state)
+{
+	check_reweight_vprot(16, false);
+	check_reweight_vprot(17, true);
+	check_reweight_vprot(44, true);
+}
+
 static void test_custom_slice(void **state)
 {
 	check_custom_slice(KV_LATEST, FEAT_BIT(FEAT_HRTICK));
@@ -1174,6 +1219,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ineligible_waker_not_forced, fx_cleanup),
 		cmocka_unit_test_teardown(test_stable_6_18_rules, fx_cleanup),
 		cmocka_unit_test_teardown(test_protect_at_pick_only, fx_cleanup),
+		cmocka_unit_test_teardown(test_reweight_keeps_vprot, fx_cleanup),
 		cmocka_unit_test(test_reweight_scale),
 	};
 

@@ -491,34 +491,96 @@ static void test_fair_server_idle_when_fair_runs(void **state)
 }
 
 /*
+ * What the passes over CPU 0's lowest domain saw: each EV_LB_GROUP of its
+ * local group comes right after update_group_capacity() may have run.
+ */
+struct capacity_passes {
+	int passes, fresh, stale, inconsistent;
+	unsigned long before; /* capacity_of(0) when the last pass began */
+};
+
+static void note_capacity_pass(void *ctx, const struct sched_event *ev)
+{
+	struct capacity_passes *c = ctx;
+
+	if (ev->type != EV_LB_GROUP || ev->cpu != 0 || !ev->lb_group.local || ev->lb_group.depth)
+		return;
+	c->passes++;
+	/* scale_rt_capacity() with no interrupt time: 1024 - avg_rt */
+	if (capacity_of(0) == 1024 - cpu_rq(0)->avg_rt.util_avg)
+		c->fresh++;
+	else if (capacity_of(0) == c->before)
+		c->stale++;
+	/* the group of one CPU holds that CPU's capacity */
+	if (ev->lb_group.group_capacity != capacity_of(0))
+		c->inconsistent++;
+}
+
+/*
  * avg_rt: an RT hog that runs half of every 100 ms (50 ms run, 50 ms sleep)
  * on CPU 0 leaves PELT around 1024 / 2 after a second (the running signal's
- * average, here within the swing of a 50 ms half-period); the fair balancer
- * sees the capacity left, scale_rt_capacity(): 1024 - avg_rt.
+ * average, here within the swing of a 50 ms half-period). The fair balancer
+ * sees the capacity left, scale_rt_capacity(): 1024 - avg_rt, as
+ * update_cpu_capacity() [3.3: update_cpu_power()] measured it in the last
+ * pass over CPU 0's lowest domain: between passes capacity_of(0) holds still
+ * while avg_rt moves.
  */
-static void test_avg_rt_cuts_fair_capacity(void **state)
+static void capacity_measured_by_passes(int kv)
 {
-	struct fx *f = fx_new(2, KV(6, 12), SCHED_VARIANT_EEVDF);
+	struct fx *f = fx_new(2, kv, SCHED_VARIANT_EEVDF);
 	const struct prog_insn in[] = {
 		{ .op = PROG_LOOP, .arg = 0, .target = 3, .loop_slot = 0 },
 		{ .op = PROG_RUN, .dur = { DIST_CONST, 50 * MS, 0 } },
 		{ .op = PROG_SLEEP, .dur = { DIST_CONST, 50 * MS, 0 } },
 		{ .op = PROG_END_LOOP, .target = 0, .loop_slot = 0 },
 	};
+	struct capacity_passes c = { 0 };
+	int held = 0, behind = 0;
 	struct rq *rq;
 
 	add_rt_task(f, SCHED_FIFO, 50, fx_program(f, 0, in, 4, 1));
 	fx_start(f);
-	sched_run_until(f->e, SEC);
+	sched_add_listener(f->e, note_capacity_pass, &c);
+	/* the boot measured the CPUs idle: all of it */
+	assert_int_equal(capacity_of(0), 1024);
+	for (u64 t = MS; t <= SEC + 50 * MS; t += MS) {
+		int passes = c.passes;
+
+		c.before = capacity_of(0);
+		sched_run_until(f->e, t);
+		if (c.passes == passes) {
+			assert_int_equal(capacity_of(0), c.before);
+			held++;
+		}
+		behind += capacity_of(0) != scale_rt_capacity(0);
+	}
 	rq = cpu_rq(0);
-	/* at 1 s the hog has just slept 50 ms: the signal is near its trough, ~1024/(1+2^(50/32)) */
-	assert_in_range(rq->avg_rt.util_avg, 180, 330);
-	sched_run_until(f->e, SEC + 50 * MS);
-	/* and after 50 ms of running near its crest */
+	/* at 1.05 s after 50 ms of running, avg_rt is near its crest */
 	assert_in_range(rq->avg_rt.util_avg, 690, 850);
-	assert_int_equal(capacity_of(0), 1024 - rq->avg_rt.util_avg);
+	assert_int_equal(scale_rt_capacity(0), 1024 - rq->avg_rt.util_avg);
+	assert_true(capacity_of(0) < 1024);
+	assert_int_equal(c.inconsistent, 0);
+	/* every pass measured again or, a newidle one before next_update, kept the last */
+	assert_int_equal(c.fresh + c.stale, c.passes);
+	assert_true(c.fresh > 5);
+	assert_true(held > 100 && behind > 100);
 	assert_int_equal(cpu_rq(1)->avg_rt.util_avg, 0);
 	assert_int_equal(capacity_of(1), 1024);
+	print_message("%d.%d: %d passes (%d measured), capacity_of(0) held for %d of 1050 ms, behind avg_rt "
+		      "for %d\n",
+		      kv / 100, kv % 100, c.passes, c.fresh, held, behind);
+}
+
+static void test_capacity_measured_by_passes(void **state)
+{
+	(void)state;
+	capacity_measured_by_passes(KV(6, 12));
+}
+
+static void test_power_measured_by_passes_3_3(void **state)
+{
+	(void)state;
+	capacity_measured_by_passes(KV(3, 3));
 }
 
 int main(void)
@@ -542,7 +604,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_rt_alone_throttled_only_before_6_12, fx_cleanup),
 		cmocka_unit_test_teardown(test_fair_server_6_12, fx_cleanup),
 		cmocka_unit_test_teardown(test_fair_server_idle_when_fair_runs, fx_cleanup),
-		cmocka_unit_test_teardown(test_avg_rt_cuts_fair_capacity, fx_cleanup),
+		cmocka_unit_test_teardown(test_capacity_measured_by_passes, fx_cleanup),
+		cmocka_unit_test_teardown(test_power_measured_by_passes_3_3, fx_cleanup),
 		cmocka_unit_test_teardown(test_nice_of_rt_task_waits, fx_cleanup),
 	};
 

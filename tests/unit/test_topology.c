@@ -139,9 +139,43 @@ static void check_dom(const struct built *b, int cpu, int depth, const struct wa
 }
 
 /* The checks sched_domain_debug_one() makes, on every domain of every CPU. */
+/*
+ * One sched_group_capacity per (topology level, balance CPU), as the
+ * kernel's per_cpu_ptr(sdd->sgc, group_balance_cpu()) hands them out.
+ */
+static void check_sgc_shared(const struct built *b)
+{
+	const struct sched_domains *sds = b->sds;
+	int nkeys = (sds->level_max + 1) * b->t.nr_cpus;
+	int *sgc_of_key = malloc((size_t)nkeys * sizeof(int));
+	int *key_of_sgc = malloc((size_t)sds->nr_sgc * sizeof(int));
+
+	for (int i = 0; i < nkeys; i++)
+		sgc_of_key[i] = -1;
+	for (int i = 0; i < sds->nr_sgc; i++)
+		key_of_sgc[i] = -1;
+	for (int d = 0; d < sds->nr_domains; d++)
+		for (int k = 0; k < sds->sd[d].nr_groups; k++) {
+			const struct sched_group *sg = sd_group(sds, &sds->sd[d], k);
+			int key = sds->sd[d].level * b->t.nr_cpus + sg->sgc_id;
+
+			assert_in_range(sg->sgc, 0, sds->nr_sgc - 1);
+			if (sgc_of_key[key] < 0)
+				sgc_of_key[key] = sg->sgc;
+			if (key_of_sgc[sg->sgc] < 0)
+				key_of_sgc[sg->sgc] = key;
+			assert_int_equal(sgc_of_key[key], sg->sgc);
+			assert_int_equal(key_of_sgc[sg->sgc], key);
+		}
+	free(sgc_of_key);
+	free(key_of_sgc);
+}
+
 static void check_invariants(const struct built *b)
 {
 	const struct sched_domains *sds = b->sds;
+
+	check_sgc_shared(b);
 
 	for (int cpu = 0; cpu < b->t.nr_cpus; cpu++) {
 		int depth = 0;
@@ -473,6 +507,11 @@ static void test_numa_ring(void **state)
 	const struct sched_group *g = sd_group(b.sds, dom(&b, 0, 1), 1);
 	assert_string_equal(list(&g->balance_mask), "2");
 	assert_int_equal(g->sgc_id, 2);
+	/* CPU 2 builds its own 1-3 group, with CPU 2's sched_group_capacity: the same one */
+	const struct sched_group *g2 = sd_group(b.sds, dom(&b, 2, 1), 0);
+	assert_string_equal(list(&g2->span), "1-3");
+	assert_int_not_equal(g2->id, g->id);
+	assert_int_equal(g2->sgc, g->sgc);
 	check_invariants(&b);
 	done(&b);
 }
