@@ -104,7 +104,7 @@ static void tick_arm(struct rq *rq)
 {
 	u64 late = irq_entry_delay(); /* one draw: MIN() evaluates its arguments twice */
 
-	timer_arm(&ST->tq, &rq->tick, next_tick_after(ST->now) + MIN(late, TICK_NSEC / 2));
+	timer_arm(&ST->tq, &rq->tick.timer, next_tick_after(ST->now) + MIN(late, TICK_NSEC / 2));
 }
 
 static void tick_restart(struct rq *rq)
@@ -120,7 +120,7 @@ void tick_stop(struct rq *rq)
 {
 	rq->tick_stopped = true;
 	linsched_drop_do_timer(rq);
-	timer_cancel(&ST->tq, &rq->tick);
+	timer_cancel(&ST->tq, &rq->tick.timer);
 	timer_cancel(&ST->tq, &rq->hrtick);
 	nohz_balance_enter_idle(rq);
 }
@@ -1007,7 +1007,7 @@ void do_task_dead(struct rq *rq)
 	ev.exit.prio = p->prio;
 	sched_emit(&ev);
 	p->state = TASK_DEAD;
-	timer_cancel(&ST->tq, &p->wake_timer);
+	timer_cancel(&ST->tq, &p->wake_timer.timer);
 	hrtimer_sleep_over(p);
 	/* task_dead_dl(): the bandwidth goes back to the root domain */
 	if (dl_policy(p->policy)) {

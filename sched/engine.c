@@ -119,7 +119,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	rq->idle = rq->curr = idle;
 	rq->tick_stopped = true;	/* boots idle, and an idle CPU has no tick */
 	rq->lb_kicked_ilb = -1;
-	init_timer(&rq->tick, T_TICK, cpu);
+	init_timer(&rq->tick.timer, T_TICK, cpu);
 	init_timer(&rq->hrtick, T_HRTICK, cpu);
 	init_timer(&rq->work, T_WORK, cpu);
 	init_timer(&rq->intr_timer, T_IRQ_END, cpu);
@@ -203,7 +203,7 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->loop_count = arena_alloc(e, (size_t)spec->prog->nr_loops * sizeof(u32));
 	p->timer = arena_alloc(e, (size_t)e->sc->nr_local_timers * sizeof(struct prog_timer));
 	p->blocked_on = p->relock = -1;
-	init_timer(&p->wake_timer, T_WAKE, idx);
+	init_timer(&p->wake_timer.timer, T_WAKE, idx);
 	p->slack_cpu = p->slack_prev = p->slack_next = -1;
 	init_timer(&p->fork_timer, T_FORK, idx);
 	init_timer(&p->dl.dl_timer, T_DL_TIMER, idx);
@@ -269,7 +269,7 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	if (sched_domains_legacy(e->kernel))
 		for (int cpu = 0; cpu < sc->topo->nr_cpus; cpu++) {
 			st->rq[cpu].tick_stopped = false;
-			timer_arm(&st->tq, &st->rq[cpu].tick, st->tick_nsec);
+			timer_arm(&st->tq, &st->rq[cpu].tick.timer, st->tick_nsec);
 		}
 
 	st->sync = arena_alloc(e, (size_t)sc->nr_sync * sizeof(struct sync_state));

@@ -114,8 +114,33 @@ struct sched_timer {
 	u64 expires;
 	s32 heap_idx;	/* -1 when not queued */
 	u8 kind;	/* enum timer_kind */
+	u8 lane;	/* 1 + the queue's lane it waits in (struct lane_timer), or 0 */
 	s32 arg;	/* cpu, task index or action/note index */
 };
+
+/*
+ * A CPU's tick, a task's sleep. Ticks are armed in the order they fire (a
+ * period on, CPU after CPU), and so are sleeps of one length: one armed
+ * after the last of a lane of its kind is linked behind it, in O(1), and
+ * only a lane's head waits in the heap; when it fires the next of its lane
+ * takes its place there. Sleeps have three lanes, for three lengths.
+ */
+struct lane_timer {
+	struct sched_timer timer;
+	u64 order;			/* its key's second word (struct timer_slot) */
+	struct lane_timer *prev, *next; /* in the lane */
+};
+
+/* The lanes of a timer of this kind: ticks 0, sleeps 1 to 3 (struct lane_timer). */
+#define TIMER_NR_LANES 4
+static inline int timer_first_lane(const struct sched_timer *t)
+{
+	return t->kind == T_TICK ? 0 : t->kind == T_WAKE ? 1 : -1;
+}
+static inline int timer_last_lane(const struct sched_timer *t)
+{
+	return t->kind == T_TICK ? 0 : TIMER_NR_LANES - 1;
+}
 
 struct timer_slot {
 	u64 expires;
@@ -146,10 +171,14 @@ struct timer_queue {
 	 * be taken out again: it fires first. .t is NULL when empty.
 	 */
 	struct timer_slot first;
+	struct timer_lane {
+		struct lane_timer *head, *tail; /* in the order they fire */
+	} lane[TIMER_NR_LANES];
 };
 
-/* heap_idx of the timer in the queue's first slot */
+/* heap_idx of the timer in the queue's first slot, and of one behind its lane's head */
 #define TIMER_IDX_FIRST INT32_MAX
+#define TIMER_IDX_LANE (INT32_MAX - 1)
 
 void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires);
@@ -359,7 +388,8 @@ struct rq {
 	int intr_source;		/* the source in it, -1: only the kernel's work (cpu_spend()) */
 	struct sched_avg avg_irq;	/* PELT of the time taken (NONTASK_CAPACITY) */
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
-	struct sched_timer tick, hrtick, work, intr_timer, ipi_timer, stop_timer;
+	struct lane_timer tick;
+	struct sched_timer hrtick, work, intr_timer, ipi_timer, stop_timer;
 	s32 slack_head; /* first task asleep here in a slack range, -1: none (noise.c) */
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
@@ -436,7 +466,7 @@ struct task_struct {
 	struct sched_info sched_info;
 	u64 nr_wakeups;
 	u64 nvcsw, nivcsw;
-	struct sched_timer wake_timer;
+	struct lane_timer wake_timer;
 	u64 wake_soft;			       /* its hrtimer's range starts here (noise.c) */
 	s32 slack_cpu, slack_prev, slack_next; /* on that CPU's slack list, or -1 */
 	/* wakeup placement (select.c) */
@@ -448,7 +478,7 @@ struct task_struct {
 	struct task_struct *tasks_prev, *tasks_next;
 	struct task_group *sched_task_group;
 	/* its affinity: the scenario's cpus=, then sched_setaffinity(); a wakeup tests
-	 * a bit of its first line, which covers 512 CPUs */
+	 * a bit of its first words, in the last hot line (CPUs 0-319) */
 	struct cpumask cpus_mask;
 	/* the rest: other classes, blocking, creation */
 	unsigned int rt_priority; /* 1..99 for SCHED_FIFO/RR */

@@ -501,11 +501,37 @@ static void check_rq(struct rq *rq)
 	      task_name(curr));
 }
 
-/* ---- the timer heap ---- */
+/* ---- the timer heap and lanes ---- */
+
+/* Linked both ways, in the order they fire; the head in the heap, the others only here. */
+static void check_lanes(const struct timer_queue *q)
+{
+	for (int l = 0; l < TIMER_NR_LANES; l++) {
+		const struct lane_timer *prev = NULL, *k;
+
+		for (k = q->lane[l].head; k; prev = k, k = k->next) {
+			const struct sched_timer *t = &k->timer;
+			struct timer_slot a = { prev ? prev->timer.expires : 0, prev ? prev->order : 0,
+						NULL };
+			struct timer_slot b = { t->expires, k->order, NULL };
+			bool in_heap = t->heap_idx >= 0 && t->heap_idx != TIMER_IDX_LANE;
+
+			CHECK(t->lane == l + 1 && timer_first_lane(t) <= l && l <= timer_last_lane(t) &&
+				      k->prev == prev && in_heap == !prev,
+			      "timer.lane", 0, "lane %d: kind %d arg %d in slot %d", l, t->kind, t->arg,
+			      t->heap_idx);
+			CHECK(!prev || timer_slot_before(&a, &b), "timer.lane", 0,
+			      "lane %d: kind %d arg %d fires before the one ahead of it", l, t->kind, t->arg);
+		}
+		CHECK(q->lane[l].tail == prev, "timer.lane", 0, "lane %d: its tail is not its last", l);
+	}
+}
 
 static void check_timers(void)
 {
 	const struct timer_queue *q = &ST->tq;
+
+	check_lanes(q);
 
 	CHECK(q->nr >= 0 && q->nr <= q->cap, "timer.nr", 0, "%d of %d", q->nr, q->cap);
 	for (int i = 0; i < q->nr; i++) {

@@ -77,7 +77,7 @@ void hrtimer_sleep(struct task_struct *p, u64 expires)
 	p->wake_soft = expires;
 	if (hard > expires)
 		slack_link(task_rq(p), p);
-	timer_arm(&ST->tq, &p->wake_timer, hard);
+	timer_arm(&ST->tq, &p->wake_timer.timer, hard);
 }
 
 /* The sleep's timer fired or is gone: off its CPU's list. */
@@ -96,7 +96,7 @@ void hrtimer_expire_ranges(struct rq *rq)
 		i = p->slack_next;
 		if (p->wake_soft <= ST->now) {
 			slack_unlink(p);
-			timer_arm_after(&ST->tq, &p->wake_timer, ST->now);
+			timer_arm_after(&ST->tq, &p->wake_timer.timer, ST->now);
 		}
 	}
 }

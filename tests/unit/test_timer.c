@@ -5,7 +5,10 @@
  * queued timer due first; at the same nanosecond a `run` end (T_WORK)
  * before the others, then arming order (no noise, so no random ranks). The
  * queue must keep its invariants. Expiries are drawn both close together
- * (ties) and far apart (timers that wait across many pops).
+ * (ties) and far apart (timers that wait across many pops); ticks are also
+ * drawn a period ahead, and sleeps one of three lengths, so that they queue in
+ * their lanes behind the heap's earliest, among timers that sort into the
+ * heap.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,19 +47,22 @@ static bool fires_before(const struct sched_timer *t, int i, const struct sched_
 }
 
 /* The queued timer the queue must give next. */
-static struct sched_timer *reference_first(struct sched_timer *t, int n)
+static struct sched_timer *reference_first(struct sched_timer **t, int n)
 {
 	int best = -1;
 
 	for (int i = 0; i < n; i++)
-		if (timer_queued(&t[i]) && (best < 0 || fires_before(&t[i], i, &t[best], best)))
+		if (timer_queued(t[i]) && (best < 0 || fires_before(t[i], i, t[best], best)))
 			best = i;
-	return best < 0 ? NULL : &t[best];
+	return best < 0 ? NULL : t[best];
 }
 
-static u64 draw_expiry(u64 now)
+static u64 draw_expiry(const struct sched_timer *t, u64 now)
 {
-	switch (next_rand() % 4) {
+	/* a period on, a sleep's length: armed in the order it fires, into its lane */
+	if (timer_first_lane(t) >= 0 && next_rand() % 4)
+		return now + (t->kind == T_TICK ? 4 : (1 + next_rand() % 3) * 3) * NSEC_PER_MSEC;
+	switch (next_rand() % (timer_first_lane(t) >= 0 ? 2 : 4)) {
 	case 0:
 		return now + next_rand() % 4; /* ties at the next instants */
 	case 1:
@@ -89,34 +95,40 @@ static void check_queue(struct fx *f, struct timer_queue *saved)
 static void test_pop_order(void **state)
 {
 	struct fx *f = fx_new(2, KV_LATEST, SCHED_VARIANT_EEVDF);
-	struct sched_timer *t = calloc(NR_TIMERS, sizeof(*t));
+	/* every timer in a lane's container, so that any may be a tick or a sleep */
+	struct lane_timer *lt = calloc(NR_TIMERS, sizeof(*lt));
+	struct sched_timer *t[NR_TIMERS];
 	struct timer_queue q = { .cap = NR_TIMERS };
-	u64 now = 0, popped = 0, arms = 0;
+	u64 now = 0, popped = 0, arms = 0, lane_pops = 0;
 
 	(void)state;
 	fx_start(f);
 	sched_set_invariant_check(f->e, invariant_failed, NULL);
 	q.heap = calloc(NR_TIMERS, sizeof(*q.heap));
 	for (int i = 0; i < NR_TIMERS; i++) {
-		t[i].heap_idx = -1;
-		t[i].kind = i % 5 ? T_ACTION : T_WORK; /* T_WORK goes first at an instant */
-		t[i].arg = 0;
+		t[i] = &lt[i].timer;
+		t[i]->heap_idx = -1;
+		/* T_WORK goes first at an instant; T_TICK and T_WAKE may wait in lanes */
+		t[i]->kind = (u8[]){ T_WORK, T_TICK, T_ACTION, T_WAKE, T_ACTION }[i % 5];
+		t[i]->arg = 0;
 	}
 	for (int step = 0; step < 200000; step++) {
 		int i = (int)(next_rand() % NR_TIMERS);
-		struct sched_timer *x = &t[i];
+		struct sched_timer *x = t[i];
 		u64 r = next_rand() % 8;
 
 		if (r < 4) {
-			timer_arm(&q, x, draw_expiry(now));
+			timer_arm(&q, x, draw_expiry(x, now));
 			armed_at[i] = arms++;
 		} else if (r < 5) {
 			timer_cancel(&q, x);
 			assert_false(timer_queued(x));
 		} else {
 			struct sched_timer *want = reference_first(t, NR_TIMERS);
-			struct sched_timer *got = timer_pop(&q);
+			struct sched_timer *got;
 
+			lane_pops += want && want->lane;
+			got = timer_pop(&q);
 			assert_ptr_equal(got, want);
 			if (got) {
 				assert_false(timer_queued(got));
@@ -132,8 +144,9 @@ static void test_pop_order(void **state)
 		}
 	}
 	assert_true(popped > 50000);
+	assert_true(lane_pops > popped / 4);
 	free(q.heap);
-	free(t);
+	free(lt);
 }
 
 int main(void)
