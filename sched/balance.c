@@ -416,11 +416,9 @@ static void update_sd_lb_stats(struct lb_env *env, struct sd_lb_stats *sds)
 		bool local_group = cpumask_test(&sg->span, env->dst_cpu);
 		struct sg_lb_stats tmp, *sgs = local_group ? &sds->local_stat : &tmp;
 
-		/* the local group's capacity is measured again, a newidle pass's only when due */
 		if (local_group) {
 			sds->local = sg;
-			if (env->idle != CPU_NEWLY_IDLE || jiffies() >= sgc_of(sg)->next_update)
-				update_group_capacity(env->sd, env->dst_cpu);
+			update_local_group_capacity(env, sg);
 		}
 		update_sg_lb_stats(env, sg, sgs, local_group);
 		emit_group(env, sg, sgs, local_group);

@@ -148,6 +148,7 @@ static inline unsigned long capacity_of(int cpu)
 }
 unsigned long scale_rt_capacity(int cpu);
 void update_group_capacity(const struct sched_domain *sd, int cpu);
+void update_local_group_capacity(const struct lb_env *env, const struct sched_group *local);
 void init_sched_groups_capacity(void);
 static inline unsigned long cpu_load(struct rq *rq) { return rq->cfs.avg.load_avg; }
 static inline unsigned long cpu_runnable(struct rq *rq) { return rq->cfs.avg.runnable_avg; }

@@ -156,9 +156,8 @@ static void update_sg_lb_stats(struct lb_env *env, const struct sched_group *gro
 		*balance = false;
 		return;
 	}
-	/* the local group's power is measured again, a newidle pass's only when due */
-	if (local_group && (env->idle != CPU_NEWLY_IDLE || jiffies() >= sgc_of(group)->next_update))
-		update_group_capacity(env->sd, env->dst_cpu);
+	if (local_group)
+		update_local_group_capacity(env, group);
 	sgs->power = group_power(group, NULL);
 	sgs->avg_load = sgs->group_load * SCHED_POWER_SCALE / sgs->power;
 	/* imbalanced inside: its CPUs differ by more than a task, one runs two */

@@ -79,6 +79,16 @@ void update_group_capacity(const struct sched_domain *sd, int cpu)
 }
 
 /*
+ * update_sd_lb_stats() [3.3: update_sg_lb_stats()]: the local group's
+ * capacity is measured again at every pass, a newidle pass's only when due.
+ */
+void update_local_group_capacity(const struct lb_env *env, const struct sched_group *local)
+{
+	if (env->idle != CPU_NEWLY_IDLE || jiffies() >= sgc_of(local)->next_update)
+		update_group_capacity(env->sd, env->dst_cpu);
+}
+
+/*
  * sched_init() starts every CPU at SCHED_CAPACITY_SCALE; build_sched_domains()
  * then runs init_sched_groups_capacity() from the last CPU down, each CPU's
  * domains bottom-up, where the CPU is its group's balance CPU.

@@ -239,7 +239,6 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	sched_enter(e);
 	st = e->st = arena_alloc(e, sizeof(*st));
 	st->nr_cpus = nr_cpus;
-	st->jiffies_duty = sched_domains_legacy(e->kernel) && !sc->noise;
 	st->nr_tasks = sc->nr_tasks;
 	st->features = (sched_default_features(e->kernel, e->kernel_stable, e->variant) | sc->features_set) &
 		       ~sc->features_clear;

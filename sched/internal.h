@@ -575,7 +575,6 @@ extern const struct sched_class idle_sched_class;
 struct sched_state {
 	u64 now;
 	/* LinSched's machine: jiffies as the do_timer CPU's tick last advanced them (linsched.c) */
-	bool jiffies_duty;
 	s32 do_timer_cpu; /* tick_do_timer_cpu, -1: none */
 	u64 jiffies;
 	u64 nr_events;
@@ -986,11 +985,16 @@ void sched_move_task(struct task_struct *p, struct task_group *tg);
 void tg_shares_up_walk(struct rq *rq);
 int check_group_command(struct task_group *tg, const struct sched_command *c, char *err, size_t errlen);
 void apply_group_command(struct task_group *tg, const struct sched_command *c);
+/* LinSched's host, simulated: before 3.8 (its balancer) with noise off (its lockstep machine). */
+static inline bool linsched_machine(void)
+{
+	return legacy_balance() && !cur_engine->sc->noise;
+}
 /* The tick count, as the balancer's intervals and h_load's cache count time (on LinSched's
  * machine, as the do_timer CPU's tick last advanced it). */
 static inline u64 jiffies(void)
 {
-	return ST->jiffies_duty ? ST->jiffies : ST->now / TICK_NSEC;
+	return linsched_machine() ? ST->jiffies : ST->now / TICK_NSEC;
 }
 
 /* ---- bandwidth.c: CFS bandwidth control ---- */
@@ -1082,7 +1086,6 @@ u64 sched_rand(void);
 u64 sched_rand_upto(u64 hi);
 
 /* ---- linsched.c ---- */
-bool linsched_machine(void);
 void linsched_trigger_cpu(struct rq *rq);
 void linsched_stop_one_cpu_nowait(struct rq *rq);
 void linsched_wake_stop(struct rq *rq);

@@ -13,11 +13,6 @@
 
 #define LINSCHED_MIN_DELTA_NS (5 * NSEC_PER_USEC)
 
-bool linsched_machine(void)
-{
-	return legacy_balance() && !cur_engine->sc->noise;
-}
-
 /* linsched_trigger_cpu(): one trigger timer per CPU, armed unless already pending. */
 void linsched_trigger_cpu(struct rq *rq)
 {

@@ -317,6 +317,18 @@ static const char stacked_scn[] = "topology packages=1 cores=2 threads=2\n"
 				  "at 5ms set cpus a 0-3\n"
 				  "at 5ms set cpus b 0-3\n";
 
+static struct sched_engine *stacked_engine(struct scenario_file *sf)
+{
+	char err[512];
+	struct sched_engine *e;
+
+	assert_int_equal(
+		scenario_parse("stacked.scn", stacked_scn, strlen(stacked_scn), sf, err, sizeof(err)), 0);
+	e = sched_engine_create(&sf->sc, err, sizeof(err));
+	assert_non_null(e);
+	return e;
+}
+
 static int pushes[NR_LB_OUTCOMES];
 
 static void on_outcome(void *ctx, const struct sched_event *ev)
@@ -338,15 +350,11 @@ static void test_active_balance_moves_the_preempted_task(void **state)
 {
 	struct scenario_file sf;
 	struct sched_engine *e;
-	char err[512];
 	int core_a, core_b;
 
 	(void)state;
 	memset(pushes, 0, sizeof(pushes));
-	assert_int_equal(
-		scenario_parse("stacked.scn", stacked_scn, strlen(stacked_scn), &sf, err, sizeof(err)), 0);
-	e = sched_engine_create(&sf.sc, err, sizeof(err));
-	assert_non_null(e);
+	e = stacked_engine(&sf);
 	sched_add_listener(e, on_outcome, NULL);
 	sched_run_until(e, 1 * SEC);
 	core_a = sf.topo.cpu[e->st->task[0].cpu].core;
@@ -395,14 +403,10 @@ static void test_linsched_ipi_delays(void **state)
 	struct scenario_file sf;
 	struct sched_engine *e;
 	struct ipi_log *l = calloc(1, sizeof(*l));
-	char err[512];
 
 	(void)state;
 	assert_non_null(l);
-	assert_int_equal(
-		scenario_parse("stacked.scn", stacked_scn, strlen(stacked_scn), &sf, err, sizeof(err)), 0);
-	e = sched_engine_create(&sf.sc, err, sizeof(err));
-	assert_non_null(e);
+	e = stacked_engine(&sf);
 	sched_add_listener(e, on_push, l);
 	sched_run_until(e, 1 * SEC);
 	print_message("asked at %llu, pushed at %llu, running on CPU %d at %llu\n",
