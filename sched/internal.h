@@ -606,9 +606,7 @@ struct sched_state {
 	int waker_cpu;			/* CPU of the task executing `wake` now */
 	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
-	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
-	struct sched_group_capacity *sgc; /* [sds->nr_sgc] */
-	int *sg_nr_busy;		/* [sds->nr_groups]: before 3.8, sgp->nr_busy_cpus */
+	struct sched_group_capacity *sgc;	/* [sds->nr_sgc] */
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
 	struct herd_window *herd;
