@@ -61,7 +61,21 @@ int timer_cpu(const struct sched_timer *t)
 
 static struct lane_timer *lane_timer_of(struct sched_timer *t)
 {
-	return (struct lane_timer *)((char *)t - offsetof(struct lane_timer, timer));
+	return container_of(t, struct lane_timer, timer);
+}
+
+void timer_queue_init(struct timer_queue *q, struct timer_slot *heap, int cap)
+{
+	q->heap = heap;
+	q->cap = cap;
+	for (int l = 0; l < TIMER_NR_LANES; l++)
+		INIT_LIST_HEAD(&q->lane[l].list);
+}
+
+/* The one after k in its lane, or NULL. */
+static struct lane_timer *lane_next(struct timer_queue *q, struct lane_timer *k)
+{
+	return list_is_last(&k->node, &q->lane[k->timer.lane - 1].list) ? NULL : list_next_entry(k, node);
 }
 
 static struct timer_slot lane_slot(struct lane_timer *k)
@@ -69,19 +83,9 @@ static struct timer_slot lane_slot(struct lane_timer *k)
 	return (struct timer_slot){ k->timer.expires, k->order, &k->timer };
 }
 
-static void lane_unlink(struct timer_queue *q, struct lane_timer *k)
+static void lane_unlink(struct lane_timer *k)
 {
-	struct timer_lane *l = &q->lane[k->timer.lane - 1];
-
-	if (k->prev)
-		k->prev->next = k->next;
-	else
-		l->head = k->next;
-	if (k->next)
-		k->next->prev = k->prev;
-	else
-		l->tail = k->prev;
-	k->prev = k->next = NULL;
+	list_del_init(&k->node);
 	k->timer.lane = 0;
 }
 
@@ -199,9 +203,9 @@ static inline void dequeue(struct timer_queue *q, int i)
  */
 static void __attribute__((noinline)) lane_cancel(struct timer_queue *q, struct sched_timer *t, int i)
 {
-	struct lane_timer *next = lane_timer_of(t)->next;
+	struct lane_timer *next = lane_next(q, lane_timer_of(t));
 
-	lane_unlink(q, lane_timer_of(t));
+	lane_unlink(lane_timer_of(t));
 	if (i == TIMER_IDX_LANE)
 		return;
 	dequeue(q, i);
@@ -230,23 +234,20 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 /* Due after the last of lane l, s goes behind it; the lane's head, in the heap too. */
 static bool lane_append(struct timer_queue *q, int l, struct timer_slot s)
 {
-	struct lane_timer *k = lane_timer_of(s.t), *tail = q->lane[l].tail;
+	struct lane_timer *k = lane_timer_of(s.t);
+	struct list_head *lane = &q->lane[l].list;
 
-	if (tail) {
-		struct timer_slot last = lane_slot(tail);
+	if (!list_empty(lane)) {
+		struct timer_slot last = lane_slot(list_last_entry(lane, struct lane_timer, node));
 
 		if (!key_before(&last, &s))
 			return false;
-		tail->next = k;
 		s.t->heap_idx = TIMER_IDX_LANE;
 	} else {
-		q->lane[l].head = k;
 		enqueue(q, s);
 	}
-	k->prev = tail;
-	k->next = NULL;
+	list_add_tail(&k->node, lane);
 	k->order = s.order;
-	q->lane[l].tail = k;
 	s.t->lane = (u8)(l + 1);
 	return true;
 }
@@ -325,8 +326,8 @@ struct sched_timer *timer_pop(struct timer_queue *q)
 		return NULL;
 	t->heap_idx = -1;
 	if (t->lane) {
-		next = lane_timer_of(t)->next;
-		lane_unlink(q, lane_timer_of(t));
+		next = lane_next(q, lane_timer_of(t));
+		lane_unlink(lane_timer_of(t));
 	}
 	if (q->first.t) {
 		first_clear(q);
