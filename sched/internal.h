@@ -123,8 +123,8 @@ struct sched_timer {
  * A CPU's tick, a task's sleep. Ticks are armed in the order they fire (a
  * period on, CPU after CPU), and so are sleeps of one length: one armed
  * after the last of a lane of its kind is linked behind it, in O(1), and
- * only a lane's head waits in the heap; when it fires the next of its lane
- * takes its place there. Sleeps have three lanes, for three lengths.
+ * leaves it in O(1) when it fires; none waits in the heap, the queue keeps
+ * the earliest of the lanes' heads. Sleeps have three lanes, for three lengths.
  */
 struct lane_timer {
 	struct sched_timer timer;
@@ -175,11 +175,22 @@ struct timer_queue {
 	struct timer_lane {
 		struct list_head list; /* in the order they fire */
 	} lane[TIMER_NR_LANES];
+	/* the earliest of the lanes' heads (.t NULL: the lanes are empty), which stay out of the heap */
+	struct timer_slot lane_first;
 };
 
-/* heap_idx of the timer in the queue's first slot, and of one behind its lane's head */
+/* heap_idx of the timer in the queue's first slot, and of one in a lane */
 #define TIMER_IDX_FIRST INT32_MAX
 #define TIMER_IDX_LANE (INT32_MAX - 1)
+
+/* One 128-bit comparison of (expires, order), without a branch to mispredict. */
+static inline bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b)
+{
+	unsigned __int128 ka = (unsigned __int128)a->expires << 64 | a->order;
+	unsigned __int128 kb = (unsigned __int128)b->expires << 64 | b->order;
+
+	return ka < kb;
+}
 
 /* An empty queue whose heap holds up to cap slots. */
 void timer_queue_init(struct timer_queue *q, struct timer_slot *heap, int cap);
@@ -188,7 +199,6 @@ void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_cancel(struct timer_queue *q, struct sched_timer *t);
 static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
 struct sched_timer *timer_pop(struct timer_queue *q);
-bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b);
 /*
  * A 4-ary heap: half a binary heap's levels to walk down and up, for two
  * more comparisons a level; fewer instructions at every size measured
@@ -203,7 +213,9 @@ static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
 	if (q->first.t)
 		return q->first.t;
-	return q->nr ? q->heap[0].t : NULL;
+	if (!q->nr || (q->lane_first.t && timer_slot_before(&q->lane_first, &q->heap[0])))
+		return q->lane_first.t;
+	return q->heap[0].t;
 }
 
 /* ---- entities and runqueues ---- */

@@ -505,9 +505,12 @@ static void check_rq(struct rq *rq)
 
 /* ---- the timer heap and lanes ---- */
 
-/* Linked both ways, in the order they fire; the head in the heap, the others only here. */
+/* Linked both ways, in the order they fire, none in the heap; lane_first, the earliest head. */
 static void check_lanes(const struct timer_queue *q)
 {
+	const struct sched_timer *earliest = NULL;
+	struct timer_slot best = { 0 };
+
 	for (int l = 0; l < TIMER_NR_LANES; l++) {
 		const struct list_head *lane = &q->lane[l].list;
 		const struct lane_timer *prev = NULL, *k;
@@ -517,19 +520,26 @@ static void check_lanes(const struct timer_queue *q)
 			struct timer_slot a = { prev ? prev->timer.expires : 0, prev ? prev->order : 0,
 						NULL };
 			struct timer_slot b = { t->expires, k->order, NULL };
-			bool in_heap = t->heap_idx >= 0 && t->heap_idx != TIMER_IDX_LANE;
 
 			CHECK(t->lane == l + 1 && timer_first_lane(t) <= l && l <= timer_last_lane(t) &&
-				      k->node.prev == (prev ? &prev->node : lane) && in_heap == !prev,
+				      k->node.prev == (prev ? &prev->node : lane) &&
+				      t->heap_idx == TIMER_IDX_LANE,
 			      "timer.lane", 0, "lane %d: kind %d arg %d in slot %d", l, t->kind, t->arg,
 			      t->heap_idx);
 			CHECK(!prev || timer_slot_before(&a, &b), "timer.lane", 0,
 			      "lane %d: kind %d arg %d fires before the one ahead of it", l, t->kind, t->arg);
+			if (!prev && (!earliest || timer_slot_before(&b, &best))) {
+				earliest = t;
+				best = b;
+			}
 			prev = k;
 		}
 		CHECK(lane->prev == (prev ? &prev->node : lane), "timer.lane", 0,
 		      "lane %d: its tail is not its last", l);
 	}
+	CHECK(q->lane_first.t == earliest && (!earliest || (q->lane_first.expires == best.expires &&
+							    q->lane_first.order == best.order)),
+	      "timer.lane", 0, "lane_first is not the earliest of the lanes' heads");
 }
 
 static void check_timers(void)
@@ -557,6 +567,8 @@ static void check_timers(void)
 	      q->first.t->arg, (unsigned long long)q->first.expires);
 	CHECK(!q->nr || timer_slot_before(&q->first, &q->heap[0]), "timer.heap", 0,
 	      "the first slot fires after the heap's root");
+	CHECK(!q->lane_first.t || timer_slot_before(&q->first, &q->lane_first), "timer.lane", 0,
+	      "the first slot fires after a lane's head");
 }
 
 /* ---- entry points ---- */
