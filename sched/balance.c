@@ -44,32 +44,17 @@ struct sd_lb_stats {
 
 void cfs_tasks_add(struct rq *rq, struct task_struct *p)
 {
-	p->tasks_prev = NULL;
-	p->tasks_next = rq->cfs_tasks_head;
-	if (rq->cfs_tasks_head)
-		rq->cfs_tasks_head->tasks_prev = p;
-	else
-		rq->cfs_tasks_tail = p;
-	rq->cfs_tasks_head = p;
+	list_add(&p->group_node, &rq->cfs_tasks);
 }
 
 void cfs_tasks_del(struct rq *rq, struct task_struct *p)
 {
-	if (p->tasks_prev)
-		p->tasks_prev->tasks_next = p->tasks_next;
-	else
-		rq->cfs_tasks_head = p->tasks_next;
-	if (p->tasks_next)
-		p->tasks_next->tasks_prev = p->tasks_prev;
-	else
-		rq->cfs_tasks_tail = p->tasks_prev;
-	p->tasks_prev = p->tasks_next = NULL;
+	list_del_init(&p->group_node);
 }
 
 void cfs_tasks_move_head(struct rq *rq, struct task_struct *p)
 {
-	cfs_tasks_del(rq, p);
-	cfs_tasks_add(rq, p);
+	list_move(&p->group_node, &rq->cfs_tasks);
 }
 
 /* ---- state in the arena ---- */
@@ -754,7 +739,7 @@ static int detach_tasks(struct lb_env *env, struct task_struct **detached_list, 
 	if (env->imbalance <= 0)
 		return 0;
 
-	while (env->src_rq->cfs_tasks_tail && detached < max) {
+	while (!list_empty(&env->src_rq->cfs_tasks) && detached < max) {
 		unsigned long load = 0;
 		bool hot;
 		int why;
@@ -771,7 +756,7 @@ static int detach_tasks(struct lb_env *env, struct task_struct **detached_list, 
 			break;
 		}
 		/* the coldest task: the least recently run is at the tail */
-		p = env->src_rq->cfs_tasks_tail;
+		p = list_last_entry(&env->src_rq->cfs_tasks, struct task_struct, group_node);
 		env->compared = false;
 		why = can_migrate_task(p, env, &hot);
 		if (!why) {
@@ -1260,7 +1245,7 @@ void active_load_balance_cpu_stop(struct rq *busiest_rq)
 	/* the kernel's lb_env initializer leaves it 0: migrate_load, so delayed tasks may go */
 	env.migration_type = migrate_load;
 	update_rq_clock(busiest_rq);
-	for (p = busiest_rq->cfs_tasks_tail; p; p = p->tasks_prev) {
+	list_for_each_entry_reverse (p, &busiest_rq->cfs_tasks, group_node) {
 		bool hot;
 
 		if (can_migrate_task(p, &env, &hot))

@@ -432,16 +432,16 @@ static unsigned long balance_tasks(struct lb_env *env, unsigned long max_load_mo
 {
 	long rem_load_move = (long)max_load_move;
 	unsigned int loops = 0;
-	struct task_struct *p, *n;
+	struct list_head *pos, *n;
 
 	if (!max_load_move)
 		return 0;
-	for (p = env->src_rq->cfs_tasks_head; p; p = n) {
+	list_for_each_safe (pos, n, &env->src_rq->cfs_tasks) {
+		struct task_struct *p = list_entry(pos, struct task_struct, group_node);
 		unsigned long weight = scale_load_down(p->se.load.weight);
 		bool hot;
 		int why;
 
-		n = p->tasks_next;
 		if (cfs_rq_of(&p->se) != cfs_rq)
 			continue;
 		if (loops++ > sysctl(TUN_NR_MIGRATE)) {
@@ -836,7 +836,7 @@ void active_load_balance_legacy(struct rq *busiest_rq)
 	for (int g = ST->nr_groups - 1; g >= 0 && !moved; g--) {
 		const struct task_group *tg = &ST->tg[g];
 
-		for (p = busiest_rq->cfs_tasks_head; p; p = p->tasks_next) {
+		list_for_each_entry (p, &busiest_rq->cfs_tasks, group_node) {
 			bool hot;
 			int why;
 

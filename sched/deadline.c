@@ -21,7 +21,7 @@ static bool dl_time_before(u64 a, u64 b)
 
 static struct task_struct *dl_task_of(struct sched_dl_entity *dl_se)
 {
-	return (struct task_struct *)((char *)dl_se - offsetof(struct task_struct, dl));
+	return container_of(dl_se, struct task_struct, dl);
 }
 
 static bool dl_server(const struct sched_dl_entity *dl_se)
@@ -41,7 +41,7 @@ static u64 dl_to_sim(u64 clock)
 
 void init_dl_rq(struct dl_rq *dl_rq)
 {
-	dl_rq->first = NULL;
+	INIT_LIST_HEAD(&dl_rq->queue);
 	dl_rq->dl_nr_running = 0;
 }
 
@@ -61,18 +61,14 @@ static void emit_dl(int type, struct sched_dl_entity *dl_se, s64 runtime, u64 de
 static void __enqueue_dl_entity(struct sched_dl_entity *dl_se)
 {
 	struct dl_rq *dl_rq = &dl_se->rq->dl;
-	struct sched_dl_entity **link = &dl_rq->first, *prev = NULL;
+	struct list_head *pos;
 
-	/* equal deadlines queue behind each other, as rb_add() puts them right */
-	while (*link && !dl_time_before(dl_se->deadline, (*link)->deadline)) {
-		prev = *link;
-		link = &(*link)->dl_next;
-	}
-	dl_se->dl_next = *link;
-	dl_se->dl_prev = prev;
-	if (*link)
-		(*link)->dl_prev = dl_se;
-	*link = dl_se;
+	/* before the first later deadline: equal ones queue behind each other, as rb_add() puts them right */
+	list_for_each (pos, &dl_rq->queue)
+		if (dl_time_before(dl_se->deadline,
+				   list_entry(pos, struct sched_dl_entity, dl_node)->deadline))
+			break;
+	list_add_tail(&dl_se->dl_node, pos);
 	dl_se->on_dl_rq = 1;
 	dl_rq->dl_nr_running++;
 	if (!dl_server(dl_se))
@@ -85,13 +81,7 @@ static void __dequeue_dl_entity(struct sched_dl_entity *dl_se)
 
 	if (!dl_se->on_dl_rq)
 		return;
-	if (dl_se->dl_prev)
-		dl_se->dl_prev->dl_next = dl_se->dl_next;
-	else
-		dl_rq->first = dl_se->dl_next;
-	if (dl_se->dl_next)
-		dl_se->dl_next->dl_prev = dl_se->dl_prev;
-	dl_se->dl_prev = dl_se->dl_next = NULL;
+	list_del_init(&dl_se->dl_node);
 	dl_se->on_dl_rq = 0;
 	dl_rq->dl_nr_running--;
 	if (!dl_server(dl_se))
@@ -299,7 +289,7 @@ throttle:
 		/* the next period has begun already: replenish at once */
 		if (!start_dl_timer(dl_se))
 			enqueue_dl_entity(dl_se, ENQUEUE_REPLENISH);
-		if (rq->dl.first != dl_se)
+		if (pick_next_dl_entity(&rq->dl) != dl_se)
 			resched_curr(rq);
 	}
 }
@@ -545,7 +535,7 @@ static struct task_struct *pick_task_dl(struct rq *rq)
 	struct task_struct *p;
 
 again:
-	dl_se = rq->dl.first;
+	dl_se = pick_next_dl_entity(&rq->dl);
 	if (!dl_se)
 		return NULL;
 	if (!dl_server(dl_se))
@@ -602,7 +592,9 @@ static void prio_changed_dl(struct rq *rq, struct task_struct *p, int oldprio)
 	if (!task_on_rq_queued(p))
 		return;
 	if (task_current(rq, p)) {
-		if (rq->dl.first && dl_time_before(rq->dl.first->deadline, p->dl.deadline))
+		struct sched_dl_entity *first = pick_next_dl_entity(&rq->dl);
+
+		if (first && dl_time_before(first->deadline, p->dl.deadline))
 			resched_curr(rq);
 	} else if (!dl_task(rq->curr)) {
 		resched_curr(rq);

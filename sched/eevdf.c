@@ -285,13 +285,12 @@ void cancel_protect_slice(struct sched_entity *se)
  */
 static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect, int *why)
 {
-	struct sched_entity *se = __pick_first_entity(cfs_rq);
 	struct sched_entity *curr = cfs_rq->curr;
-	struct sched_entity *best = NULL;
+	struct sched_entity *best = NULL, *se;
 
 	if (cfs_rq->nr_running == 1) {
 		*why = PICK_ONLY;
-		return curr && curr->on_rq ? curr : se;
+		return curr && curr->on_rq ? curr : __pick_first_entity(cfs_rq);
 	}
 
 	if (wakeup_preempt_rework() && sched_feat(PICK_BUDDY) && cfs_rq->next &&
@@ -309,7 +308,7 @@ static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect, in
 	}
 
 	/* The timeline is in deadline order: the first eligible one wins. */
-	for (; se; se = __pick_next_entity(se)) {
+	list_for_each_entry (se, &cfs_rq->tl_list, tl_node) {
 		if (entity_eligible(cfs_rq, se)) {
 			best = se;
 			break;

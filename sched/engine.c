@@ -125,7 +125,8 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	init_timer(&rq->intr_timer, T_IRQ_END, cpu);
 	init_timer(&rq->ipi_timer, T_IPI, cpu);
 	init_timer(&rq->stop_timer, T_STOP, cpu);
-	rq->slack_head = -1;
+	INIT_LIST_HEAD(&rq->slack_list);
+	INIT_LIST_HEAD(&rq->cfs_tasks);
 }
 
 /*
@@ -204,7 +205,8 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	p->timer = arena_alloc(e, (size_t)e->sc->nr_local_timers * sizeof(struct prog_timer));
 	p->blocked_on = p->relock = -1;
 	init_timer(&p->wake_timer.timer, T_WAKE, idx);
-	p->slack_cpu = p->slack_prev = p->slack_next = -1;
+	INIT_LIST_HEAD(&p->slack_node);
+	INIT_LIST_HEAD(&p->group_node);
 	init_timer(&p->fork_timer, T_FORK, idx);
 	init_timer(&p->dl.dl_timer, T_DL_TIMER, idx);
 }
@@ -246,8 +248,8 @@ struct sched_engine *sched_engine_create(const struct sched_scenario *sc, char *
 	init_tunables(e);
 	sched_rand_seed(sc->seed);
 
-	st->tq.cap = nr_timer_slots(sc);
-	st->tq.heap = arena_alloc(e, (size_t)st->tq.cap * sizeof(struct timer_slot));
+	timer_queue_init(&st->tq, arena_alloc(e, (size_t)nr_timer_slots(sc) * sizeof(struct timer_slot)),
+			 nr_timer_slots(sc));
 
 	st->rq = arena_alloc(e, (size_t)nr_cpus * sizeof(struct rq));
 	st->idle_task = arena_alloc_aligned(e, (size_t)nr_cpus * sizeof(struct task_struct),

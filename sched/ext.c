@@ -226,30 +226,14 @@ static void set_task_runnable(struct rq *rq, struct scx_entity *se)
 		se->runnable_at = jiffies();
 		se->view.scx.flags &= ~SCX_TASK_RESET_RUNNABLE_AT;
 	}
-	se->runnable_prev = srq->runnable_last;
-	se->runnable_next = NULL;
-	if (srq->runnable_last)
-		srq->runnable_last->runnable_next = se;
-	else
-		srq->runnable_first = se;
-	srq->runnable_last = se;
+	list_add_tail(&se->runnable_node, &srq->runnable_list);
 	se->runnable = true;
 }
 
 static void clr_task_runnable(struct scx_entity *se, bool reset_runnable_at)
 {
 	if (se->runnable) {
-		struct scx_rq *srq = &ST->scx->rq[se->task->cpu];
-
-		if (se->runnable_prev)
-			se->runnable_prev->runnable_next = se->runnable_next;
-		else
-			srq->runnable_first = se->runnable_next;
-		if (se->runnable_next)
-			se->runnable_next->runnable_prev = se->runnable_prev;
-		else
-			srq->runnable_last = se->runnable_prev;
-		se->runnable_prev = se->runnable_next = NULL;
+		list_del_init(&se->runnable_node);
 		se->runnable = false;
 	}
 	if (reset_runnable_at)

@@ -81,7 +81,7 @@ struct scx_entity;
 /* struct scx_dispatch_q: a FIFO, or a vtime-ordered queue (then the list is kept in vtime order). */
 struct scx_dispatch_q {
 	u64 id; /* SCX_DSQ_INVALID once destroyed */
-	struct scx_entity *first, *last;
+	struct list_head list; /* its tasks, in the order they are consumed */
 	u32 nr;
 	u32 nr_priq; /* tasks queued by vtime */
 	s32 cpu;     /* a local DSQ's CPU, -1 otherwise */
@@ -93,14 +93,14 @@ struct scx_entity {
 	struct scx_task view; /* what the policy sees: its pointers point here */
 	struct task_struct *task;
 	struct scx_dispatch_q *dsq;
-	struct scx_entity *dsq_prev, *dsq_next;
+	struct list_head dsq_node; /* in dsq->list (the kernel's dsq_list.node) */
 	bool on_priq;
 	u8 state;     /* enum scx_task_state */
 	u8 ops_state; /* enum scx_ops_state */
 	u8 ddsp_op;   /* the operation that direct-dispatched it */
 	u32 ops_qseq;
 	s32 sticky_cpu;
-	struct scx_entity *runnable_prev, *runnable_next; /* rq->scx.runnable_list */
+	struct list_head runnable_node; /* in rq->scx.runnable_list */
 	bool runnable;
 	u64 runnable_at; /* jiffies */
 	u64 ddsp_dsq_id, ddsp_enq_flags;
@@ -112,7 +112,7 @@ struct scx_entity {
 /* struct scx_rq */
 struct scx_rq {
 	struct scx_dispatch_q local_dsq;
-	struct scx_entity *runnable_first, *runnable_last;
+	struct list_head runnable_list; /* runnable tasks, in the order they became so */
 	struct scx_entity *ddsp_first, *ddsp_last;
 	u64 extra_enq_flags;
 	u32 nr_running;
@@ -212,7 +212,7 @@ static inline struct scx_entity *scx_ent(const struct task_struct *p)
 }
 static inline struct scx_entity *scx_ent_of_view(const struct scx_task *v)
 {
-	return (struct scx_entity *)((char *)v - offsetof(struct scx_entity, view));
+	return container_of(v, struct scx_entity, view);
 }
 static inline bool task_on_scx(const struct task_struct *p)
 {
@@ -286,6 +286,11 @@ void scx_call_end(struct scx_call *c);
 
 /* ---- ext_dsq.c: dispatch queues ---- */
 void init_dsq(struct scx_dispatch_q *dsq, u64 id, s32 cpu, s32 node);
+/* The task consumed first, or NULL. */
+static inline struct scx_entity *dsq_first(struct scx_dispatch_q *dsq)
+{
+	return list_first_entry_or_null(&dsq->list, struct scx_entity, dsq_node);
+}
 struct scx_dispatch_q *find_global_dsq(struct task_struct *p);
 struct scx_dispatch_q *find_user_dsq(u64 dsq_id);
 struct scx_dispatch_q *find_dsq_for_dispatch(struct rq *rq, u64 dsq_id, struct task_struct *p, u8 op);
@@ -299,7 +304,7 @@ s32 create_dsq(u64 dsq_id, s32 node);
 void destroy_dsq(u64 dsq_id);
 static inline struct task_struct *first_local_task(struct rq *rq)
 {
-	struct scx_entity *se = scx_rq(rq)->local_dsq.first;
+	struct scx_entity *se = dsq_first(&scx_rq(rq)->local_dsq);
 	return se ? se->task : NULL;
 }
 

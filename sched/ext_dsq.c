@@ -12,6 +12,7 @@
 void init_dsq(struct scx_dispatch_q *dsq, u64 id, s32 cpu, s32 node)
 {
 	*dsq = (struct scx_dispatch_q){ .id = id, .cpu = cpu, .node = node };
+	INIT_LIST_HEAD(&dsq->list);
 }
 
 static void emit_dispatch(struct task_struct *p, const struct scx_dispatch_q *dsq, u64 dsq_id, int how, u8 op,
@@ -60,20 +61,13 @@ struct scx_dispatch_q *find_user_dsq(u64 dsq_id)
 
 /* ---- linking ---- */
 
-static void list_insert_after(struct scx_dispatch_q *dsq, struct scx_entity *prev, struct scx_entity *se)
+/* FIFO: at the tail, or at the head for SCX_ENQ_HEAD and SCX_ENQ_PREEMPT */
+static void dsq_insert(struct scx_dispatch_q *dsq, struct scx_entity *se, u64 enq_flags)
 {
-	struct scx_entity *next = prev ? prev->dsq_next : dsq->first;
-
-	se->dsq_prev = prev;
-	se->dsq_next = next;
-	if (prev)
-		prev->dsq_next = se;
+	if (enq_flags & (SCX_ENQ_HEAD | SCX_ENQ_PREEMPT))
+		list_add(&se->dsq_node, &dsq->list);
 	else
-		dsq->first = se;
-	if (next)
-		next->dsq_prev = se;
-	else
-		dsq->last = se;
+		list_add_tail(&se->dsq_node, &dsq->list);
 }
 
 static void task_unlink_from_dsq(struct scx_entity *se, struct scx_dispatch_q *dsq)
@@ -82,15 +76,7 @@ static void task_unlink_from_dsq(struct scx_entity *se, struct scx_dispatch_q *d
 		se->on_priq = false;
 		dsq->nr_priq--;
 	}
-	if (se->dsq_prev)
-		se->dsq_prev->dsq_next = se->dsq_next;
-	else
-		dsq->first = se->dsq_next;
-	if (se->dsq_next)
-		se->dsq_next->dsq_prev = se->dsq_prev;
-	else
-		dsq->last = se->dsq_prev;
-	se->dsq_prev = se->dsq_next = NULL;
+	list_del_init(&se->dsq_node);
 	dsq->nr--;
 }
 
@@ -131,22 +117,24 @@ void dispatch_enqueue(struct scx_dispatch_q *dsq, struct task_struct *p, u64 enq
 		enq_flags &= ~SCX_ENQ_DSQ_PRIQ;
 	}
 	if (enq_flags & SCX_ENQ_DSQ_PRIQ) {
-		struct scx_entity *prev = dsq->last;
+		struct list_head *prev;
 
 		if (!dsq->nr_priq && dsq->nr)
 			scx_ops_error_op(op, p, "DSQ ID 0x%016llx already had FIFO-enqueued tasks",
 					 (unsigned long long)dsq->id);
 		/* after every task not later than it: equal vtimes stay in FIFO order */
-		while (prev && vtime_before(se->view.scx.dsq_vtime, prev->view.scx.dsq_vtime))
-			prev = prev->dsq_prev;
-		list_insert_after(dsq, prev, se);
+		list_for_each_prev (prev, &dsq->list)
+			if (!vtime_before(se->view.scx.dsq_vtime,
+					  list_entry(prev, struct scx_entity, dsq_node)->view.scx.dsq_vtime))
+				break;
+		list_add(&se->dsq_node, prev);
 		se->on_priq = true;
 		dsq->nr_priq++;
 	} else {
 		if (dsq->nr_priq)
 			scx_ops_error_op(op, p, "DSQ ID 0x%016llx already had PRIQ-enqueued tasks",
 					 (unsigned long long)dsq->id);
-		list_insert_after(dsq, enq_flags & (SCX_ENQ_HEAD | SCX_ENQ_PREEMPT) ? NULL : dsq->last, se);
+		dsq_insert(dsq, se, enq_flags);
 	}
 	dsq->nr++;
 	se->dsq = dsq;
@@ -232,7 +220,7 @@ static void move_local_task_to_local_dsq(struct task_struct *p, u64 enq_flags, s
 	struct scx_entity *se = scx_ent(p);
 	struct scx_dispatch_q *dst = &scx_rq(dst_rq)->local_dsq;
 
-	list_insert_after(dst, enq_flags & (SCX_ENQ_HEAD | SCX_ENQ_PREEMPT) ? NULL : dst->last, se);
+	dsq_insert(dst, se, enq_flags);
 	dst->nr++;
 	se->dsq = dst;
 	local_dsq_post_enq(dst, p, enq_flags);
@@ -284,7 +272,9 @@ void dispatch_to_local_dsq(struct rq *rq, struct scx_dispatch_q *dst_dsq, struct
 /* Take the first task of dsq that can run on rq's CPU into rq's local DSQ. */
 bool consume_dispatch_q(struct rq *rq, struct scx_dispatch_q *dsq, u8 op)
 {
-	for (struct scx_entity *se = dsq->first; se; se = se->dsq_next) {
+	struct scx_entity *se;
+
+	list_for_each_entry (se, &dsq->list, dsq_node) {
 		struct task_struct *p = se->task;
 		struct rq *src_rq = task_rq(p);
 

@@ -24,7 +24,9 @@ static void scx_watchdog_workfn(void)
 	if (!scx_enabled())
 		return;
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
-		for (struct scx_entity *se = s->rq[cpu].runnable_first; se; se = se->runnable_next) {
+		struct scx_entity *se;
+
+		list_for_each_entry (se, &s->rq[cpu].runnable_list, runnable_node) {
 			u64 waited = jiffies() - se->runnable_at;
 
 			if ((s64)(jiffies() - (se->runnable_at + s->watchdog_timeout)) > 0) {
@@ -131,6 +133,7 @@ void scx_init(void *(*alloc)(struct sched_engine *, size_t))
 		struct scx_rq *srq = &s->rq[cpu];
 
 		init_dsq(&srq->local_dsq, SCX_DSQ_LOCAL, cpu, topo->cpu[cpu].node);
+		INIT_LIST_HEAD(&srq->runnable_list);
 		srq->flags = SCX_RQ_ONLINE;
 		srq->data = mem;
 		mem += align16(ops->cpu_size);

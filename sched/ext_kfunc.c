@@ -257,7 +257,7 @@ u32 scx_bpf_reenqueue_local(void)
 		return 0;
 	rq = cpu_rq(s->this_cpu);
 	/* off the local DSQ first: the policy may dispatch them straight back there */
-	while ((se = s->rq[rq->cpu].local_dsq.first)) {
+	while ((se = dsq_first(&s->rq[rq->cpu].local_dsq))) {
 		dispatch_dequeue(rq, se->task);
 		se->ddsp_next = NULL;
 		*tail = se;

@@ -57,14 +57,20 @@ void sched_ext_dsq(const struct sched_engine *e, int i, struct sched_ext_dsq_inf
 int sched_ext_dsq_tasks(const struct sched_engine *e, int i, int *tasks, int max)
 {
 	const struct scx_dispatch_q *dsq;
+	const struct scx_entity *se;
 	int n = 0;
 
 	sched_enter(e);
 	if (!ST->scx)
 		return 0;
 	dsq = i < 0 ? (-1 - i < ST->nr_cpus ? &ST->scx->rq[-1 - i].local_dsq : NULL) : shared_dsq(i);
-	for (const struct scx_entity *se = dsq ? dsq->first : NULL; se && n < max; se = se->dsq_next)
+	if (!dsq)
+		return 0;
+	list_for_each_entry (se, &dsq->list, dsq_node) {
+		if (n >= max)
+			break;
 		tasks[n++] = se->task->idx;
+	}
 	return n;
 }
 

@@ -177,6 +177,7 @@ void se_update_runnable(struct sched_entity *se)
 void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq)
 {
 	cfs_rq->rq = rq;
+	INIT_LIST_HEAD(&cfs_rq->tl_list);
 	/* The kernel starts min_vruntime just below the u64 wrap to catch wrap bugs. */
 	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
 	cfs_rq->last_h_load_update = ~0ULL;	/* never: the first task_h_load() computes it */

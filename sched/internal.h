@@ -11,6 +11,7 @@
 
 #include "api/sched.h"
 #include "alloc.h"
+#include "list.h"
 
 /* the cache line, which hot fields share (include/linux/cache.h) */
 #define SMP_CACHE_BYTES 64
@@ -122,13 +123,13 @@ struct sched_timer {
  * A CPU's tick, a task's sleep. Ticks are armed in the order they fire (a
  * period on, CPU after CPU), and so are sleeps of one length: one armed
  * after the last of a lane of its kind is linked behind it, in O(1), and
- * only a lane's head waits in the heap; when it fires the next of its lane
- * takes its place there. Sleeps have three lanes, for three lengths.
+ * leaves it in O(1) when it fires; none waits in the heap, the queue keeps
+ * the earliest of the lanes' heads. Sleeps have three lanes, for three lengths.
  */
 struct lane_timer {
 	struct sched_timer timer;
-	u64 order;			/* its key's second word (struct timer_slot) */
-	struct lane_timer *prev, *next; /* in the lane */
+	u64 order;	       /* its key's second word (struct timer_slot) */
+	struct list_head node; /* in the lane */
 };
 
 /* The lanes of a timer of this kind: ticks 0, sleeps 1 to 3 (struct lane_timer). */
@@ -172,20 +173,32 @@ struct timer_queue {
 	 */
 	struct timer_slot first;
 	struct timer_lane {
-		struct lane_timer *head, *tail; /* in the order they fire */
+		struct list_head list; /* in the order they fire */
 	} lane[TIMER_NR_LANES];
+	/* the earliest of the lanes' heads (.t NULL: the lanes are empty), which stay out of the heap */
+	struct timer_slot lane_first;
 };
 
-/* heap_idx of the timer in the queue's first slot, and of one behind its lane's head */
+/* heap_idx of the timer in the queue's first slot, and of one in a lane */
 #define TIMER_IDX_FIRST INT32_MAX
 #define TIMER_IDX_LANE (INT32_MAX - 1)
 
+/* One 128-bit comparison of (expires, order), without a branch to mispredict. */
+static inline bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b)
+{
+	unsigned __int128 ka = (unsigned __int128)a->expires << 64 | a->order;
+	unsigned __int128 kb = (unsigned __int128)b->expires << 64 | b->order;
+
+	return ka < kb;
+}
+
+/* An empty queue whose heap holds up to cap slots. */
+void timer_queue_init(struct timer_queue *q, struct timer_slot *heap, int cap);
 void timer_arm(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires);
 void timer_cancel(struct timer_queue *q, struct sched_timer *t);
 static inline bool timer_queued(const struct sched_timer *t) { return t->heap_idx >= 0; }
 struct sched_timer *timer_pop(struct timer_queue *q);
-bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b);
 /*
  * A 4-ary heap: half a binary heap's levels to walk down and up, for two
  * more comparisons a level; fewer instructions at every size measured
@@ -200,7 +213,9 @@ static inline struct sched_timer *timer_peek(const struct timer_queue *q)
 {
 	if (q->first.t)
 		return q->first.t;
-	return q->nr ? q->heap[0].t : NULL;
+	if (!q->nr || (q->lane_first.t && timer_slot_before(&q->lane_first, &q->heap[0])))
+		return q->lane_first.t;
+	return q->heap[0].t;
 }
 
 /* ---- entities and runqueues ---- */
@@ -210,8 +225,8 @@ struct task_group;
 
 struct sched_entity {
 	struct load_weight load;
-	/* timeline links: ordered by deadline (EEVDF) or vruntime (CFS) */
-	struct sched_entity *tl_prev, *tl_next;
+	/* in cfs_rq->tl_list: ordered by deadline (EEVDF) or vruntime (CFS) */
+	struct list_head tl_node;
 	/* the same order as a search tree, to find an insertion point (timeline.c) */
 	struct sched_entity *tl_left, *tl_right, *tl_parent;
 	u64 deadline;
@@ -245,7 +260,8 @@ struct cfs_rq {
 	s64 avg_vruntime;		/* Σ key_i * w_i over the timeline (not curr) */
 	u64 avg_load;			/* Σ w_i over the timeline */
 	u64 min_vruntime;		/* v0: min_vruntime (<6.19) or zero_vruntime */
-	struct sched_entity *tl_first, *tl_last, *tl_root;
+	struct list_head tl_list;	/* the timeline (timeline.c) */
+	struct sched_entity *tl_root;
 	/*
 	 * The rbtree's min_vruntime/min_slice augmentation: an entity's vruntime
 	 * and slice do not change while it waits in the timeline, so a minimum
@@ -325,14 +341,14 @@ struct task_struct;
 #define RT_PRIO_WORDS ((MAX_RT_PRIO + 63) / 64)
 
 struct sched_rt_entity {
-	struct sched_rt_entity *run_prev, *run_next;	/* ring of its priority's queue */
+	struct list_head run_list;	/* in its priority's rt_rq->queue */
 	unsigned int time_slice;	/* SCHED_RR: ticks left */
 	u8 on_rq;
 };
 
 /* rt_prio_array: one FIFO ring per priority and a bitmap of the non-empty ones. */
 struct rt_rq {
-	struct sched_rt_entity *queue[MAX_RT_PRIO];	/* head of each ring */
+	struct list_head queue[MAX_RT_PRIO]; /* each priority's, in the order they run */
 	u64 bitmap[RT_PRIO_WORDS];
 	unsigned int rt_nr_running;
 	bool rt_queued;			/* counted in rq->nr_running (not throttled) */
@@ -348,7 +364,7 @@ struct sched_dl_entity {
 	u64 deadline;				/* absolute */
 	u8 dl_throttled, dl_yielded, dl_server, dl_server_active;
 	u8 dl_defer, dl_defer_armed, dl_defer_running, on_dl_rq;
-	struct sched_dl_entity *dl_prev, *dl_next;	/* the dl_rq, by deadline */
+	struct list_head dl_node; /* in the dl_rq, by deadline */
 	struct rq *rq;
 	struct sched_timer dl_timer;
 	/* job bookkeeping for deadline-miss reports */
@@ -356,9 +372,15 @@ struct sched_dl_entity {
 };
 
 struct dl_rq {
-	struct sched_dl_entity *first;		/* earliest deadline (the rbtree's leftmost) */
+	struct list_head queue; /* by deadline, earliest (the rbtree's leftmost) first */
 	unsigned int dl_nr_running;
 };
+
+/* The earliest deadline, or NULL. */
+static inline struct sched_dl_entity *pick_next_dl_entity(struct dl_rq *dl_rq)
+{
+	return list_first_entry_or_null(&dl_rq->queue, struct sched_dl_entity, dl_node);
+}
 
 #define CPU_LOAD_IDX_MAX 5
 
@@ -390,7 +412,7 @@ struct rq {
 	struct sched_avg avg_rt, avg_dl;	/* PELT of the RT and deadline classes' running */
 	struct lane_timer tick;
 	struct sched_timer hrtick, work, intr_timer, ipi_timer, stop_timer;
-	s32 slack_head; /* first task asleep here in a slack range, -1: none (noise.c) */
+	struct list_head slack_list; /* tasks asleep here in a slack range, the latest first (noise.c) */
 	/* load balancing (balance.c) */
 	u64 next_balance;		/* jiffies */
 	u64 idle_stamp;			/* rq_clock when it went idle, 0 while busy */
@@ -413,7 +435,7 @@ struct rq {
 	/* before 3.8: the runqueue weight averaged per tick over 1, 2, 4, 8 and 16 ticks */
 	unsigned long cpu_load[CPU_LOAD_IDX_MAX];
 	u64 last_load_update_tick;				/* jiffies */
-	struct task_struct *cfs_tasks_head, *cfs_tasks_tail;	/* most recently run first */
+	struct list_head cfs_tasks; /* queued fair tasks, most recently run first */
 	struct rt_rq rt;
 	struct dl_rq dl;
 	struct sched_dl_entity fair_server;	/* 6.12+: fair tasks' 50 ms per 1 s */
@@ -468,14 +490,14 @@ struct task_struct {
 	u64 nvcsw, nivcsw;
 	struct lane_timer wake_timer;
 	u64 wake_soft;			       /* its hrtimer's range starts here (noise.c) */
-	s32 slack_cpu, slack_prev, slack_next; /* on that CPU's slack list, or -1 */
+	struct list_head slack_node;	       /* in its CPU's rq->slack_list, or empty */
 	/* wakeup placement (select.c) */
 	unsigned int wakee_flips;
 	u64 wakee_flip_decay_ts;	/* jiffies */
 	struct task_struct *last_wakee;
 	int recent_used_cpu;
-	/* rq->cfs_tasks links (balance.c) */
-	struct task_struct *tasks_prev, *tasks_next;
+	/* in rq->cfs_tasks (balance.c); the kernel's se.group_node */
+	struct list_head group_node;
 	struct task_group *sched_task_group;
 	/* its affinity: the scenario's cpus=, then sched_setaffinity(); a wakeup tests
 	 * a bit of its first words, in the last hot line (CPUs 0-319) */
@@ -785,7 +807,11 @@ static inline struct sched_entity *parent_entity(const struct sched_entity *se) 
 static inline struct task_group *root_task_group(void) { return &ST->tg[0]; }
 static inline struct task_struct *task_of(struct sched_entity *se)
 {
-	return (struct task_struct *)((char *)se - offsetof(struct task_struct, se));
+	return container_of(se, struct task_struct, se);
+}
+static inline struct task_struct *rt_task_of(struct sched_rt_entity *rt_se)
+{
+	return container_of(rt_se, struct task_struct, rt);
 }
 /*
  * The runqueue clocks count from boot, which is this long before the
@@ -1059,8 +1085,15 @@ u64 timeline_min_slice(struct cfs_rq *cfs_rq);
 u64 timeline_max_slice(struct cfs_rq *cfs_rq);
 const char *timeline_tree_error(struct cfs_rq *cfs_rq);
 void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice);
-static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq) { return cfs_rq->tl_first; }
-static inline struct sched_entity *__pick_next_entity(struct sched_entity *se) { return se->tl_next; }
+static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq)
+{
+	return list_first_entry_or_null(&cfs_rq->tl_list, struct sched_entity, tl_node);
+}
+/* The next in its queue's timeline; NULL after the last. */
+static inline struct sched_entity *__pick_next_entity(struct sched_entity *se)
+{
+	return list_is_last(&se->tl_node, &cfs_rq_of(se)->tl_list) ? NULL : list_next_entry(se, tl_node);
+}
 static inline s64 entity_key(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
 {
 	return (s64)(se->vruntime - cfs_rq->min_vruntime);

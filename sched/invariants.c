@@ -146,13 +146,14 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 	unsigned int n = 0, min_v_nr = 0, min_s_nr = 0;
 	s64 avg = 0;
 	u64 load = 0, min_v = 0, min_s = 0;
-	struct sched_entity *prev = NULL;
+	struct sched_entity *prev = NULL, *se;
 	const char *tree_err;
 
-	for (struct sched_entity *se = cfs_rq->tl_first; se; prev = se, se = se->tl_next) {
+	list_for_each_entry (se, &cfs_rq->tl_list, tl_node) {
 		unsigned long w = scale_load_down(se->load.weight);
 
-		CHECK(se->tl_prev == prev, "timeline.links", cpu, "%s: tl_prev broken", path);
+		CHECK(se->tl_node.prev == (prev ? &prev->tl_node : &cfs_rq->tl_list), "timeline.links", cpu,
+		      "%s: tl_node.prev broken", path);
 		CHECK(se->on_rq && cfs_rq_of(se) == cfs_rq && se != cfs_rq->curr, "timeline.member", cpu,
 		      "%s: an entity in the timeline is %s", path,
 		      !se->on_rq	   ? "not queued"
@@ -180,8 +181,10 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 			min_s_nr++;
 		}
 		n++;
+		prev = se;
 	}
-	CHECK(cfs_rq->tl_last == prev, "timeline.links", cpu, "%s: tl_last is not the last entity", path);
+	CHECK(cfs_rq->tl_list.prev == (prev ? &prev->tl_node : &cfs_rq->tl_list), "timeline.links", cpu,
+	      "%s: the list's tail is not the last entity", path);
 	tree_err = timeline_tree_error(cfs_rq);
 	CHECK(!tree_err, "timeline.tree", cpu, "%s: the search tree: %s", path, tree_err);
 	CHECK(n == cfs_rq->nr_running - (cfs_rq->curr && cfs_rq->curr->on_rq), "timeline.count", cpu,
@@ -393,34 +396,28 @@ static void check_task(struct task_struct *p)
 
 /* ---- one rq ---- */
 
-static struct task_struct *rt_task_of(struct sched_rt_entity *rt_se)
-{
-	return (struct task_struct *)((char *)rt_se - offsetof(struct task_struct, rt));
-}
-
 static unsigned int check_rt_rq(struct rq *rq)
 {
 	struct rt_rq *rt_rq = &rq->rt;
 	unsigned int n = 0;
 
 	for (int prio = 0; prio < MAX_RT_PRIO; prio++) {
-		struct sched_rt_entity *head = rt_rq->queue[prio], *rt_se = head;
+		struct list_head *queue = &rt_rq->queue[prio];
+		struct sched_rt_entity *rt_se;
 		bool bit = (rt_rq->bitmap[prio / 64] >> (prio % 64)) & 1;
 
-		CHECK(bit == !!head, "rt_rq.bitmap", rq->cpu, "prio %d: bit %d, queue %s", prio, bit,
-		      head ? "non-empty" : "empty");
-		if (!head)
-			continue;
-		do {
+		CHECK(bit == !list_empty(queue), "rt_rq.bitmap", rq->cpu, "prio %d: bit %d, queue %s", prio,
+		      bit, list_empty(queue) ? "empty" : "non-empty");
+		list_for_each_entry (rt_se, queue, run_list) {
 			struct task_struct *p = rt_task_of(rt_se);
 
 			CHECK(rt_se->on_rq && p->prio == prio && p->cpu == rq->cpu &&
-				      rt_se->run_next->run_prev == rt_se && n < (unsigned int)ST->nr_tasks,
+				      rt_se->run_list.next->prev == &rt_se->run_list &&
+				      n < (unsigned int)ST->nr_tasks,
 			      "rt_rq.queue", rq->cpu, "prio %d holds %s (prio %d, CPU %d)", prio,
 			      task_name(p), p->prio, p->cpu);
 			n++;
-			rt_se = rt_se->run_next;
-		} while (rt_se != head);
+		}
 	}
 	CHECK(n == rt_rq->rt_nr_running, "rt_rq.rt_nr_running", rq->cpu, "%u, the queues hold %u",
 	      rt_rq->rt_nr_running, n);
@@ -434,10 +431,12 @@ static unsigned int check_rt_rq(struct rq *rq)
 static unsigned int check_dl_rq(struct rq *rq)
 {
 	unsigned int n = 0, tasks = 0;
-	struct sched_dl_entity *prev = NULL;
+	struct sched_dl_entity *prev = NULL, *dl;
 
-	for (struct sched_dl_entity *dl = rq->dl.first; dl; prev = dl, dl = dl->dl_next) {
-		CHECK(dl->on_dl_rq && dl->rq == rq && dl->dl_prev == prev && n <= (unsigned int)ST->nr_tasks,
+	list_for_each_entry (dl, &rq->dl.queue, dl_node) {
+		CHECK(dl->on_dl_rq && dl->rq == rq &&
+			      dl->dl_node.prev == (prev ? &prev->dl_node : &rq->dl.queue) &&
+			      n <= (unsigned int)ST->nr_tasks,
 		      "dl_rq.queue", rq->cpu, "entity %u: on_dl_rq %d, links or CPU wrong", n, dl->on_dl_rq);
 		if (prev)
 			CHECK((s64)(dl->deadline - prev->deadline) >= 0, "dl_rq.order", rq->cpu,
@@ -445,6 +444,7 @@ static unsigned int check_dl_rq(struct rq *rq)
 			      (unsigned long long)prev->deadline);
 		n++;
 		tasks += !dl->dl_server;
+		prev = dl;
 	}
 	CHECK(n == rq->dl.dl_nr_running, "dl_rq.dl_nr_running", rq->cpu, "%u, the queue holds %u",
 	      rq->dl.dl_nr_running, n);
@@ -454,18 +454,20 @@ static unsigned int check_dl_rq(struct rq *rq)
 static void check_cfs_tasks(struct rq *rq)
 {
 	unsigned int n = 0, queued = sum_of(&rq->cfs)->tasks;
-	struct task_struct *prev = NULL;
+	struct list_head *before = &rq->cfs_tasks;
+	struct task_struct *p;
 
-	for (struct task_struct *p = rq->cfs_tasks_head; p; prev = p, p = p->tasks_next) {
-		CHECK(p->tasks_prev == prev && p->se.on_rq && p->cpu == rq->cpu &&
+	list_for_each_entry (p, &rq->cfs_tasks, group_node) {
+		CHECK(p->group_node.prev == before && p->se.on_rq && p->cpu == rq->cpu &&
 			      n < (unsigned int)ST->nr_tasks,
 		      "rq.cfs_tasks", rq->cpu, "%s: %s", task_name(p),
-		      p->tasks_prev != prev ? "links broken"
-		      : !p->se.on_rq	    ? "not queued"
-					    : "on another CPU");
+		      p->group_node.prev != before ? "links broken"
+		      : !p->se.on_rq		   ? "not queued"
+						   : "on another CPU");
 		n++;
+		before = &p->group_node;
 	}
-	CHECK(rq->cfs_tasks_tail == prev, "rq.cfs_tasks", rq->cpu, "the tail is not the last task");
+	CHECK(rq->cfs_tasks.prev == before, "rq.cfs_tasks", rq->cpu, "the tail is not the last task");
 	CHECK(n == queued, "rq.cfs_tasks", rq->cpu, "%u listed, %u fair tasks queued", n, queued);
 }
 
@@ -503,28 +505,41 @@ static void check_rq(struct rq *rq)
 
 /* ---- the timer heap and lanes ---- */
 
-/* Linked both ways, in the order they fire; the head in the heap, the others only here. */
+/* Linked both ways, in the order they fire, none in the heap; lane_first, the earliest head. */
 static void check_lanes(const struct timer_queue *q)
 {
+	const struct sched_timer *earliest = NULL;
+	struct timer_slot best = { 0 };
+
 	for (int l = 0; l < TIMER_NR_LANES; l++) {
+		const struct list_head *lane = &q->lane[l].list;
 		const struct lane_timer *prev = NULL, *k;
 
-		for (k = q->lane[l].head; k; prev = k, k = k->next) {
+		list_for_each_entry (k, lane, node) {
 			const struct sched_timer *t = &k->timer;
 			struct timer_slot a = { prev ? prev->timer.expires : 0, prev ? prev->order : 0,
 						NULL };
 			struct timer_slot b = { t->expires, k->order, NULL };
-			bool in_heap = t->heap_idx >= 0 && t->heap_idx != TIMER_IDX_LANE;
 
 			CHECK(t->lane == l + 1 && timer_first_lane(t) <= l && l <= timer_last_lane(t) &&
-				      k->prev == prev && in_heap == !prev,
+				      k->node.prev == (prev ? &prev->node : lane) &&
+				      t->heap_idx == TIMER_IDX_LANE,
 			      "timer.lane", 0, "lane %d: kind %d arg %d in slot %d", l, t->kind, t->arg,
 			      t->heap_idx);
 			CHECK(!prev || timer_slot_before(&a, &b), "timer.lane", 0,
 			      "lane %d: kind %d arg %d fires before the one ahead of it", l, t->kind, t->arg);
+			if (!prev && (!earliest || timer_slot_before(&b, &best))) {
+				earliest = t;
+				best = b;
+			}
+			prev = k;
 		}
-		CHECK(q->lane[l].tail == prev, "timer.lane", 0, "lane %d: its tail is not its last", l);
+		CHECK(lane->prev == (prev ? &prev->node : lane), "timer.lane", 0,
+		      "lane %d: its tail is not its last", l);
 	}
+	CHECK(q->lane_first.t == earliest && (!earliest || (q->lane_first.expires == best.expires &&
+							    q->lane_first.order == best.order)),
+	      "timer.lane", 0, "lane_first is not the earliest of the lanes' heads");
 }
 
 static void check_timers(void)
@@ -552,6 +567,8 @@ static void check_timers(void)
 	      q->first.t->arg, (unsigned long long)q->first.expires);
 	CHECK(!q->nr || timer_slot_before(&q->first, &q->heap[0]), "timer.heap", 0,
 	      "the first slot fires after the heap's root");
+	CHECK(!q->lane_first.t || timer_slot_before(&q->first, &q->lane_first), "timer.lane", 0,
+	      "the first slot fires after a lane's head");
 }
 
 /* ---- entry points ---- */

@@ -38,29 +38,6 @@ static u64 timer_slack_ns(const struct task_struct *p)
 	return p->spec->timer_slack_set ? p->spec->timer_slack : sysctl(TUN_TIMER_SLACK);
 }
 
-static void slack_unlink(struct task_struct *p)
-{
-	struct rq *rq = cpu_rq(p->slack_cpu);
-
-	if (p->slack_prev >= 0)
-		ST->task[p->slack_prev].slack_next = p->slack_next;
-	else
-		rq->slack_head = p->slack_next;
-	if (p->slack_next >= 0)
-		ST->task[p->slack_next].slack_prev = p->slack_prev;
-	p->slack_cpu = p->slack_prev = p->slack_next = -1;
-}
-
-static void slack_link(struct rq *rq, struct task_struct *p)
-{
-	p->slack_cpu = rq->cpu;
-	p->slack_prev = -1;
-	p->slack_next = rq->slack_head;
-	if (rq->slack_head >= 0)
-		ST->task[rq->slack_head].slack_prev = p->idx;
-	rq->slack_head = p->idx;
-}
-
 /*
  * Sleep on an hrtimer with the range [expires, expires + slack]
  * (hrtimer_set_expires_range_ns()): the CPU's timer hardware is programmed
@@ -72,30 +49,29 @@ void hrtimer_sleep(struct task_struct *p, u64 expires)
 {
 	u64 hard = expires + timer_slack_ns(p) + irq_entry_delay();
 
-	if (p->slack_cpu >= 0)
-		slack_unlink(p);
+	list_del_init(&p->slack_node);
 	p->wake_soft = expires;
 	if (hard > expires)
-		slack_link(task_rq(p), p);
+		list_add(&p->slack_node, &task_rq(p)->slack_list);
 	timer_arm(&ST->tq, &p->wake_timer.timer, hard);
 }
 
 /* The sleep's timer fired or is gone: off its CPU's list. */
 void hrtimer_sleep_over(struct task_struct *p)
 {
-	if (p->slack_cpu >= 0)
-		slack_unlink(p);
+	list_del_init(&p->slack_node);
 }
 
 /* A tick on rq: the sleepers whose range has begun wake in the same interrupt, after it. */
 void hrtimer_expire_ranges(struct rq *rq)
 {
-	for (s32 i = rq->slack_head; i >= 0;) {
-		struct task_struct *p = &ST->task[i];
+	struct list_head *pos, *n;
 
-		i = p->slack_next;
+	list_for_each_safe (pos, n, &rq->slack_list) {
+		struct task_struct *p = list_entry(pos, struct task_struct, slack_node);
+
 		if (p->wake_soft <= ST->now) {
-			slack_unlink(p);
+			list_del_init(&p->slack_node);
 			timer_arm_after(&ST->tq, &p->wake_timer.timer, ST->now);
 		}
 	}

@@ -10,14 +10,9 @@
 #include "internal.h"
 #include "balance.h"
 
-static struct task_struct *rt_task_of(struct sched_rt_entity *rt_se)
-{
-	return (struct task_struct *)((char *)rt_se - offsetof(struct task_struct, rt));
-}
-
 static struct rq *rq_of_rt_rq(struct rt_rq *rt_rq)
 {
-	return (struct rq *)((char *)rt_rq - offsetof(struct rq, rt));
+	return container_of(rt_rq, struct rq, rt);
 }
 
 /* The root rt_rq's bandwidth limit exists up to 6.11 (without RT_GROUP_SCHED). */
@@ -34,6 +29,8 @@ static bool rt_bandwidth_enabled(void)
 void init_rt_rq(struct rt_rq *rt_rq, u64 rt_runtime)
 {
 	memset(rt_rq, 0, sizeof(*rt_rq));
+	for (int prio = 0; prio < MAX_RT_PRIO; prio++)
+		INIT_LIST_HEAD(&rt_rq->queue[prio]);
 	rt_rq->rt_runtime = rt_runtime;
 }
 
@@ -57,39 +54,23 @@ static int sched_find_first_bit(const u64 *bitmap)
 	return MAX_RT_PRIO;
 }
 
-/* Each priority's queue is a ring; queue[prio] is its head. */
 static void __enqueue_rt_entity(struct rt_rq *rt_rq, struct sched_rt_entity *rt_se, int prio, bool head)
 {
-	struct sched_rt_entity *first = rt_rq->queue[prio];
+	struct list_head *queue = &rt_rq->queue[prio];
 
-	if (!first) {
-		rt_se->run_prev = rt_se->run_next = rt_se;
-		rt_rq->queue[prio] = rt_se;
-		rt_rq->bitmap[prio / 64] |= 1ULL << (prio % 64);
-	} else {
-		/* before the head is the tail */
-		rt_se->run_next = first;
-		rt_se->run_prev = first->run_prev;
-		first->run_prev->run_next = rt_se;
-		first->run_prev = rt_se;
-		if (head)
-			rt_rq->queue[prio] = rt_se;
-	}
+	if (head)
+		list_add(&rt_se->run_list, queue);
+	else
+		list_add_tail(&rt_se->run_list, queue);
+	rt_rq->bitmap[prio / 64] |= 1ULL << (prio % 64);
 	rt_se->on_rq = 1;
 }
 
 static void __dequeue_rt_entity(struct rt_rq *rt_rq, struct sched_rt_entity *rt_se, int prio)
 {
-	if (rt_se->run_next == rt_se) {
-		rt_rq->queue[prio] = NULL;
+	list_del_init(&rt_se->run_list);
+	if (list_empty(&rt_rq->queue[prio]))
 		rt_rq->bitmap[prio / 64] &= ~(1ULL << (prio % 64));
-	} else {
-		rt_se->run_prev->run_next = rt_se->run_next;
-		rt_se->run_next->run_prev = rt_se->run_prev;
-		if (rt_rq->queue[prio] == rt_se)
-			rt_rq->queue[prio] = rt_se->run_next;
-	}
-	rt_se->run_prev = rt_se->run_next = NULL;
 	rt_se->on_rq = 0;
 }
 
@@ -310,17 +291,14 @@ static struct task_struct *pick_pushable_task(struct rq *rq, int cpu)
 	struct rt_rq *rt_rq = &rq->rt;
 
 	for (int prio = sched_find_first_bit(rt_rq->bitmap); prio < MAX_RT_PRIO; prio++) {
-		struct sched_rt_entity *first = rt_rq->queue[prio], *rt_se = first;
+		struct sched_rt_entity *rt_se;
 
-		if (!first)
-			continue;
-		do {
+		list_for_each_entry (rt_se, &rt_rq->queue[prio], run_list) {
 			struct task_struct *p = rt_task_of(rt_se);
 
 			if (rt_pushable(rq, p) && (cpu < 0 || task_allowed_on_cpu(p, cpu)))
 				return p;
-			rt_se = rt_se->run_next;
-		} while (rt_se != first);
+		}
 	}
 	return NULL;
 }
@@ -426,7 +404,8 @@ static struct task_struct *pick_task_rt(struct rq *rq)
 
 	if (!rt_rq->rt_queued)
 		return NULL;
-	return rt_task_of(rt_rq->queue[sched_find_first_bit(rt_rq->bitmap)]);
+	return rt_task_of(list_first_entry(&rt_rq->queue[sched_find_first_bit(rt_rq->bitmap)],
+					   struct sched_rt_entity, run_list));
 }
 
 /* A preempted RT task stays where it is in its queue: at the head. */
@@ -457,7 +436,7 @@ static void task_tick_rt(struct rq *rq, struct task_struct *p, int queued)
 		return;
 	rt_se->time_slice = sched_rr_timeslice();
 	/* requeue only when another task shares its priority */
-	if (rt_se->run_next != rt_se) {
+	if (rt_se->run_list.prev != rt_se->run_list.next) {
 		requeue_task_rt(rq, p, false);
 		resched_curr(rq);
 	}

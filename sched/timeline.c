@@ -69,11 +69,11 @@ static void timeline_min_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
 u64 timeline_min_vruntime(struct cfs_rq *cfs_rq)
 {
 	if (cfs_rq->tl_min_vruntime_stale) {
-		struct sched_entity *se = cfs_rq->tl_first;
+		struct sched_entity *se = __pick_first_entity(cfs_rq);
 
 		cfs_rq->tl_min_vruntime = se->vruntime;
 		cfs_rq->tl_min_vruntime_nr = 1;
-		for (se = se->tl_next; se; se = se->tl_next) {
+		list_for_each_entry_continue (se, &cfs_rq->tl_list, tl_node) {
 			if ((s64)(se->vruntime - cfs_rq->tl_min_vruntime) < 0) {
 				cfs_rq->tl_min_vruntime = se->vruntime;
 				cfs_rq->tl_min_vruntime_nr = 1;
@@ -90,11 +90,11 @@ u64 timeline_min_vruntime(struct cfs_rq *cfs_rq)
 u64 timeline_min_slice(struct cfs_rq *cfs_rq)
 {
 	if (cfs_rq->tl_min_slice_stale) {
-		struct sched_entity *se = cfs_rq->tl_first;
+		struct sched_entity *se = __pick_first_entity(cfs_rq);
 
 		cfs_rq->tl_min_slice = se->slice;
 		cfs_rq->tl_min_slice_nr = 1;
-		for (se = se->tl_next; se; se = se->tl_next) {
+		list_for_each_entry_continue (se, &cfs_rq->tl_list, tl_node) {
 			if (se->slice < cfs_rq->tl_min_slice) {
 				cfs_rq->tl_min_slice = se->slice;
 				cfs_rq->tl_min_slice_nr = 1;
@@ -110,9 +110,10 @@ u64 timeline_min_slice(struct cfs_rq *cfs_rq)
 /* The longest slice in the timeline, which must not be empty: a walk, asked only at a dequeue from 6.18.17. */
 u64 timeline_max_slice(struct cfs_rq *cfs_rq)
 {
+	struct sched_entity *se;
 	u64 max_slice = 0;
 
-	for (struct sched_entity *se = cfs_rq->tl_first; se; se = se->tl_next)
+	list_for_each_entry (se, &cfs_rq->tl_list, tl_node)
 		max_slice = MAX(max_slice, se->slice);
 	return max_slice;
 }
@@ -195,60 +196,48 @@ static void tl_tree_erase(struct cfs_rq *cfs_rq, struct sched_entity *se)
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u64 key = timeline_key(se);
-	struct sched_entity *first = cfs_rq->tl_first, *last = cfs_rq->tl_last;
+	struct list_head *head = &cfs_rq->tl_list;
 	struct sched_entity *pos = NULL, *parent = NULL;
-	bool right = false;
+	bool empty = list_empty(head), right = false;
 
 	if (!sched_legacy_cfs()) {
 		avg_vruntime_add(cfs_rq, se);
 		update_zero_vruntime(cfs_rq);
 	}
-	timeline_min_add(cfs_rq, se, !first);
+	timeline_min_add(cfs_rq, se, empty);
 
 	/*
 	 * se goes after every entity whose key is not larger (pos). At either
 	 * end its tree parent is that end, which has no child on that side.
 	 */
-	if (last && (s64)(key - timeline_key(last)) >= 0) {
-		pos = parent = last;
-		right = true;
-	} else if (first && (s64)(key - timeline_key(first)) < 0) {
-		parent = first;
-	} else {
-		for (struct sched_entity *n = cfs_rq->tl_root; n;) {
-			parent = n;
-			right = (s64)(key - timeline_key(n)) >= 0;
-			if (right)
-				pos = n;
-			n = right ? n->tl_right : n->tl_left;
+	if (!empty) {
+		struct sched_entity *first = list_first_entry(head, struct sched_entity, tl_node);
+		struct sched_entity *last = list_last_entry(head, struct sched_entity, tl_node);
+
+		if ((s64)(key - timeline_key(last)) >= 0) {
+			pos = parent = last;
+			right = true;
+		} else if ((s64)(key - timeline_key(first)) < 0) {
+			parent = first;
+		} else {
+			for (struct sched_entity *n = cfs_rq->tl_root; n;) {
+				parent = n;
+				right = (s64)(key - timeline_key(n)) >= 0;
+				if (right)
+					pos = n;
+				n = right ? n->tl_right : n->tl_left;
+			}
 		}
 	}
 	tl_tree_insert(cfs_rq, se, parent, right);
 
-	se->tl_prev = pos;
-	se->tl_next = pos ? pos->tl_next : first;
-	if (se->tl_next)
-		se->tl_next->tl_prev = se;
-	else
-		cfs_rq->tl_last = se;
-	if (pos)
-		pos->tl_next = se;
-	else
-		cfs_rq->tl_first = se;
+	list_add(&se->tl_node, pos ? &pos->tl_node : head);
 }
 
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	tl_tree_erase(cfs_rq, se);
-	if (se->tl_prev)
-		se->tl_prev->tl_next = se->tl_next;
-	else
-		cfs_rq->tl_first = se->tl_next;
-	if (se->tl_next)
-		se->tl_next->tl_prev = se->tl_prev;
-	else
-		cfs_rq->tl_last = se->tl_prev;
-	se->tl_prev = se->tl_next = NULL;
+	list_del_init(&se->tl_node);
 
 	if (!sched_legacy_cfs()) {
 		avg_vruntime_sub(cfs_rq, se);
@@ -276,12 +265,12 @@ static struct sched_entity *tl_successor(struct sched_entity *n)
 /* For the invariant checks: what is wrong with the search tree, or NULL. */
 const char *timeline_tree_error(struct cfs_rq *cfs_rq)
 {
-	struct sched_entity *se = cfs_rq->tl_first;
+	struct sched_entity *se = __pick_first_entity(cfs_rq);
 
 	if (cfs_rq->tl_root && cfs_rq->tl_root->tl_parent)
 		return "the root has a parent";
 	for (struct sched_entity *n = tl_leftmost(cfs_rq->tl_root); n;
-	     n = tl_successor(n), se = se->tl_next) {
+	     n = tl_successor(n), se = __pick_next_entity(se)) {
 		if (n != se)
 			return "its in-order sequence is not the list";
 		if ((n->tl_left && n->tl_left->tl_parent != n) ||

@@ -2,8 +2,9 @@
 /*
  * The event queue: a 4-ary min-heap of armed timers ordered by expiry, in
  * front of it one slot for a timer armed to fire before all of them, and
- * behind the heap's earliest tick (sleep) the ticks (sleeps) due after it,
- * in a list (a lane, struct lane_timer).
+ * beside it the ticks and sleeps in lanes (lists, struct lane_timer) in
+ * the order they fire; the earliest of the lanes' heads is kept at hand,
+ * so a timer leaves a lane without touching the heap.
  * With noise on, simultaneous interrupts of different CPUs fire in a seeded
  * random order (on a real machine they run in parallel and either takes a
  * shared lock first); the rest, and all of the ideal machine's, fire in
@@ -23,21 +24,6 @@ _Static_assert(TIMER_HEAP_ARITY == 4, "first_child() picks among four");
 #define ORDER_LAST (1ULL << 46)
 #define ORDER_SEQ_MASK (ORDER_LAST - 1)
 #define ORDER_RANK_MAX 0xffffULL
-
-/* One 128-bit comparison, without a branch to mispredict. */
-static inline bool key_before(const struct timer_slot *a, const struct timer_slot *b)
-{
-	unsigned __int128 ka = (unsigned __int128)a->expires << 64 | a->order;
-	unsigned __int128 kb = (unsigned __int128)b->expires << 64 | b->order;
-
-	return ka < kb;
-}
-
-/* The heap's order, for the invariant checks. */
-bool timer_slot_before(const struct timer_slot *a, const struct timer_slot *b)
-{
-	return key_before(a, b);
-}
 
 /* The CPU whose hrtimer base holds t (a sleeper's: where it went to sleep); -1 for none. */
 int timer_cpu(const struct sched_timer *t)
@@ -61,7 +47,15 @@ int timer_cpu(const struct sched_timer *t)
 
 static struct lane_timer *lane_timer_of(struct sched_timer *t)
 {
-	return (struct lane_timer *)((char *)t - offsetof(struct lane_timer, timer));
+	return container_of(t, struct lane_timer, timer);
+}
+
+void timer_queue_init(struct timer_queue *q, struct timer_slot *heap, int cap)
+{
+	q->heap = heap;
+	q->cap = cap;
+	for (int l = 0; l < TIMER_NR_LANES; l++)
+		INIT_LIST_HEAD(&q->lane[l].list);
 }
 
 static struct timer_slot lane_slot(struct lane_timer *k)
@@ -69,20 +63,27 @@ static struct timer_slot lane_slot(struct lane_timer *k)
 	return (struct timer_slot){ k->timer.expires, k->order, &k->timer };
 }
 
-static void lane_unlink(struct timer_queue *q, struct lane_timer *k)
+static void lane_unlink(struct lane_timer *k)
 {
-	struct timer_lane *l = &q->lane[k->timer.lane - 1];
-
-	if (k->prev)
-		k->prev->next = k->next;
-	else
-		l->head = k->next;
-	if (k->next)
-		k->next->prev = k->prev;
-	else
-		l->tail = k->prev;
-	k->prev = k->next = NULL;
+	list_del_init(&k->node);
 	k->timer.lane = 0;
+}
+
+/* The earliest of the lanes' heads, after the earliest left its lane. */
+static void lane_first_update(struct timer_queue *q)
+{
+	struct timer_slot best = { 0 };
+
+	for (int l = 0; l < TIMER_NR_LANES; l++) {
+		struct timer_slot s;
+
+		if (list_empty(&q->lane[l].list))
+			continue;
+		s = lane_slot(list_first_entry(&q->lane[l].list, struct lane_timer, node));
+		if (!best.t || timer_slot_before(&s, &best))
+			best = s;
+	}
+	q->lane_first = best;
 }
 
 static void heap_set(struct timer_queue *q, int i, struct timer_slot s)
@@ -97,7 +98,7 @@ static void sift_up(struct timer_queue *q, int i)
 
 	while (i > 0) {
 		int parent = timer_heap_parent(i);
-		if (!key_before(&s, &q->heap[parent]))
+		if (!timer_slot_before(&s, &q->heap[parent]))
 			break;
 		heap_set(q, i, q->heap[parent]);
 		i = parent;
@@ -114,13 +115,13 @@ static inline int first_child(const struct timer_queue *q, int i)
 		return -1;
 	if (c + 4 <= q->nr) {
 		/* a full family: two pairs, then their winners, without branching on the keys */
-		int a = c + key_before(&q->heap[c + 1], &q->heap[c]);
-		int b = c + 2 + key_before(&q->heap[c + 3], &q->heap[c + 2]);
+		int a = c + timer_slot_before(&q->heap[c + 1], &q->heap[c]);
+		int b = c + 2 + timer_slot_before(&q->heap[c + 3], &q->heap[c + 2]);
 
-		return key_before(&q->heap[b], &q->heap[a]) ? b : a;
+		return timer_slot_before(&q->heap[b], &q->heap[a]) ? b : a;
 	}
 	for (int k = c + 1; k < q->nr; k++)
-		if (key_before(&q->heap[k], &q->heap[best]))
+		if (timer_slot_before(&q->heap[k], &q->heap[best]))
 			best = k;
 	return best;
 }
@@ -130,7 +131,7 @@ static void sift_down(struct timer_queue *q, int i)
 	struct timer_slot s = q->heap[i];
 	int c;
 
-	while ((c = first_child(q, i)) >= 0 && key_before(&q->heap[c], &s)) {
+	while ((c = first_child(q, i)) >= 0 && timer_slot_before(&q->heap[c], &s)) {
 		heap_set(q, i, q->heap[c]);
 		i = c;
 	}
@@ -140,7 +141,7 @@ static void sift_down(struct timer_queue *q, int i)
 /* Restore the heap order around slot i after its key changed either way. */
 static void sift(struct timer_queue *q, int i)
 {
-	if (i > 0 && key_before(&q->heap[i], &q->heap[timer_heap_parent(i)]))
+	if (i > 0 && timer_slot_before(&q->heap[i], &q->heap[timer_heap_parent(i)]))
 		sift_up(q, i);
 	else
 		sift_down(q, i);
@@ -174,7 +175,9 @@ static void first_clear(struct timer_queue *q)
  */
 static inline __attribute__((always_inline)) void enqueue(struct timer_queue *q, struct timer_slot s)
 {
-	if (q->first.t ? key_before(&s, &q->first) : !q->nr || key_before(&s, &q->heap[0])) {
+	if (q->first.t ? timer_slot_before(&s, &q->first)
+		       : (!q->nr || timer_slot_before(&s, &q->heap[0])) &&
+				 (!q->lane_first.t || timer_slot_before(&s, &q->lane_first))) {
 		if (q->first.t)
 			heap_push(q, q->first);
 		q->first = s;
@@ -193,20 +196,12 @@ static inline void dequeue(struct timer_queue *q, int i)
 		heap_remove(q, i);
 }
 
-/*
- * Out of its lane; the head out of the heap too, where the next of the lane
- * takes its place. Out of line, so that cancel() inlines small into arm().
- */
-static void __attribute__((noinline)) lane_cancel(struct timer_queue *q, struct sched_timer *t, int i)
+/* Out of its lane, without a heap operation. Out of line, so that cancel() inlines small into arm(). */
+static void __attribute__((noinline)) lane_cancel(struct timer_queue *q, struct sched_timer *t)
 {
-	struct lane_timer *next = lane_timer_of(t)->next;
-
-	lane_unlink(q, lane_timer_of(t));
-	if (i == TIMER_IDX_LANE)
-		return;
-	dequeue(q, i);
-	if (next)
-		enqueue(q, lane_slot(next));
+	lane_unlink(lane_timer_of(t));
+	if (q->lane_first.t == t)
+		lane_first_update(q);
 }
 
 static inline __attribute__((always_inline)) void cancel(struct timer_queue *q, struct sched_timer *t)
@@ -217,7 +212,7 @@ static inline __attribute__((always_inline)) void cancel(struct timer_queue *q, 
 		return;
 	t->heap_idx = -1;
 	if (t->lane)
-		lane_cancel(q, t, i);
+		lane_cancel(q, t);
 	else
 		dequeue(q, i);
 }
@@ -227,27 +222,32 @@ void timer_cancel(struct timer_queue *q, struct sched_timer *t)
 	cancel(q, t);
 }
 
-/* Due after the last of lane l, s goes behind it; the lane's head, in the heap too. */
+/* Due after the last of lane l (or lane l empty), s goes behind it. */
 static bool lane_append(struct timer_queue *q, int l, struct timer_slot s)
 {
-	struct lane_timer *k = lane_timer_of(s.t), *tail = q->lane[l].tail;
+	struct lane_timer *k = lane_timer_of(s.t);
+	struct list_head *lane = &q->lane[l].list;
+	bool head = list_empty(lane);
 
-	if (tail) {
-		struct timer_slot last = lane_slot(tail);
+	if (!head) {
+		struct timer_slot last = lane_slot(list_last_entry(lane, struct lane_timer, node));
 
-		if (!key_before(&last, &s))
+		if (!timer_slot_before(&last, &s))
 			return false;
-		tail->next = k;
-		s.t->heap_idx = TIMER_IDX_LANE;
-	} else {
-		q->lane[l].head = k;
-		enqueue(q, s);
 	}
-	k->prev = tail;
-	k->next = NULL;
+	list_add_tail(&k->node, lane);
 	k->order = s.order;
-	q->lane[l].tail = k;
 	s.t->lane = (u8)(l + 1);
+	s.t->heap_idx = TIMER_IDX_LANE;
+	if (head) {
+		/* the first slot fires before everything queued, the lanes too */
+		if (q->first.t && timer_slot_before(&s, &q->first)) {
+			heap_push(q, q->first);
+			first_clear(q);
+		}
+		if (!q->lane_first.t || timer_slot_before(&s, &q->lane_first))
+			q->lane_first = s;
+	}
 	return true;
 }
 
@@ -283,7 +283,7 @@ static void arm(struct timer_queue *q, struct sched_timer *t, u64 expires, bool 
 	}
 	/* re-keyed in place, unless it must now go before the first slot */
 	if (t->heap_idx >= 0 && t->heap_idx != TIMER_IDX_FIRST &&
-	    !(q->first.t && key_before(&s, &q->first))) {
+	    !(q->first.t && timer_slot_before(&s, &q->first))) {
 		q->heap[t->heap_idx] = s;
 		sift(q, t->heap_idx);
 		return;
@@ -309,35 +309,28 @@ void timer_arm_after(struct timer_queue *q, struct sched_timer *t, u64 expires)
 }
 
 /*
- * Take the first timer out: its hole goes down to a leaf along the earliest
- * child (no comparison with the slot that will fill it), and the last slot fills it from there,
- * rising the level or two a late timer rises. Keys are unique (the arming
- * order breaks ties), so the order timers fire in is the same whatever the
- * heap's layout, or how many timers wait in the lanes.
+ * Take the first timer out. Out of the heap, its hole goes down to a leaf
+ * along the earliest child (no comparison with the slot that will fill
+ * it), and the last slot fills it from there, rising the level or two a
+ * late timer rises. Keys are unique (the arming order breaks ties), so the
+ * order timers fire in is the same whatever the heap's layout, or how many
+ * timers wait in the lanes.
  */
 struct sched_timer *timer_pop(struct timer_queue *q)
 {
 	struct sched_timer *t = timer_peek(q);
-	struct lane_timer *next = NULL;
 	int i = 0, c;
 
 	if (!t)
 		return NULL;
 	t->heap_idx = -1;
 	if (t->lane) {
-		next = lane_timer_of(t)->next;
-		lane_unlink(q, lane_timer_of(t));
+		lane_unlink(lane_timer_of(t));
+		lane_first_update(q);
+		return t;
 	}
 	if (q->first.t) {
 		first_clear(q);
-		if (next)
-			enqueue(q, lane_slot(next));
-		return t;
-	}
-	if (next) {
-		/* the next of its lane takes the root, where a tick mostly stays (the same instant) */
-		heap_set(q, 0, lane_slot(next));
-		sift_down(q, 0);
 		return t;
 	}
 	if (--q->nr == 0)

@@ -519,7 +519,7 @@ static void test_min_vruntime_monotonic(void **state)
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
 		if (cfs->curr && cfs->curr->on_rq)
 			assert_true((s64)(cfs->curr->vruntime - ci.min_vruntime) >= -(s64)(3 * MS));
-		for (struct sched_entity *se = cfs->tl_first; se; se = se->tl_next)
+		for (struct sched_entity *se = __pick_first_entity(cfs); se; se = __pick_next_entity(se))
 			assert_true((s64)(se->vruntime - ci.min_vruntime) >= -(s64)(3 * MS));
 	}
 	fx_free(f);

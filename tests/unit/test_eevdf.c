@@ -73,7 +73,7 @@ static int queued_entities(struct cfs_rq *cfs, struct sched_entity **out, int ma
 
 	if (cfs->curr && cfs->curr->on_rq && n < max)
 		out[n++] = cfs->curr;
-	for (struct sched_entity *se = cfs->tl_first; se && n < max; se = se->tl_next)
+	for (struct sched_entity *se = __pick_first_entity(cfs); se && n < max; se = __pick_next_entity(se))
 		out[n++] = se;
 	return n;
 }
@@ -128,7 +128,7 @@ static void check_V_state(struct sched_engine *e, u64 *nchecks)
 	/* the running sums the engine keeps match the timeline */
 	__int128 sum = 0;
 	u64 load = 0;
-	for (struct sched_entity *se = cfs->tl_first; se; se = se->tl_next) {
+	for (struct sched_entity *se = __pick_first_entity(cfs); se; se = __pick_next_entity(se)) {
 		sum += (__int128)(s64)(se->vruntime - cfs->min_vruntime) * (__int128)w_of(se);
 		load += w_of(se);
 	}
@@ -206,7 +206,7 @@ static struct sched_entity *ref_pick(struct cfs_rq *cfs)
 			return curr;
 	}
 	/* earliest deadline among eligible queued entities; ties: timeline order */
-	for (struct sched_entity *se = cfs->tl_first; se; se = se->tl_next) {
+	for (struct sched_entity *se = __pick_first_entity(cfs); se; se = __pick_next_entity(se)) {
 		if (!ref_eligible(q, n, se->vruntime))
 			continue;
 		if (!best || (s64)(se->deadline - best->deadline) < 0)
@@ -542,7 +542,7 @@ static void check_renice_keeps_weighted_lag(int kernel, int new_nice)
 		struct sched_entity *q[FX_MAX_TASKS];
 		int n = queued_entities(cfs, q, FX_MAX_TASKS);
 		/* a waiting task: the first in the timeline */
-		struct sched_entity *se = cfs->tl_first;
+		struct sched_entity *se = __pick_first_entity(cfs);
 		assert_non_null(se);
 		int idx = task_of(se)->idx;
 		u64 V0 = ref_V(q, n), v0 = se->vruntime, w0 = w_of(se);
@@ -602,7 +602,7 @@ static void check_renice_keeps_min_vruntime(int kernel)
 		sched_run_until(e, t);
 		sched_enter(e);
 		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
-		struct task_struct *p = task_of(cfs->tl_first);
+		struct task_struct *p = task_of(__pick_first_entity(cfs));
 		int nice = PRIO_TO_NICE(p->static_prio) == 7 ? 0 : 7;
 		struct sched_cpu_info before, after;
 
@@ -889,7 +889,7 @@ static void test_wakeup_pick_dequeues_delayed(void **state)
 			u64 d = avg_vruntime_peek(&rq->cfs) - (u64)(o->se.vlag * (n + 1) / n) +
 				calc_delta_fair(sysctl(TUN_BASE_SLICE), &o->se);
 
-			if (p->se.sched_delayed && rq->cfs.tl_first == &p->se &&
+			if (p->se.sched_delayed && __pick_first_entity(&rq->cfs) == &p->se &&
 			    entity_eligible(&rq->cfs, &p->se) && !o->se.on_rq &&
 			    o->state == TASK_INTERRUPTIBLE && (s64)(p->se.deadline - d) < 0) {
 				delayed = i;

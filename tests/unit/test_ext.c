@@ -205,6 +205,7 @@ static void test_vtime_queue_order(void **state)
 	static const int want[5] = { 1, 3, 4, 2, 0 };
 	struct fx *f = fx_new(2, KV(6, 12), SCHED_VARIANT_EEVDF);
 	struct scx_dispatch_q *dsq;
+	struct scx_entity *se;
 	struct sched_engine *e;
 	int i = 0;
 
@@ -220,14 +221,14 @@ static void test_vtime_queue_order(void **state)
 		dispatch_enqueue(dsq, T(e, t), SCX_ENQ_DSQ_PRIQ, EXT_OP_CORE);
 	}
 	assert_int_equal(scx_bpf_dsq_nr_queued(0), 5);
-	for (struct scx_entity *se = dsq->first; se; se = se->dsq_next)
+	list_for_each_entry (se, &dsq->list, dsq_node)
 		assert_int_equal(se->task->idx, want[i++]);
 	assert_int_equal(i, 5);
 	assert_false(find_event(EV_EXT_EXIT, 0));
 	for (int t = 0; t < 5; t++)
 		dispatch_dequeue(task_rq(T(e, t)), T(e, t));
 	assert_int_equal(dsq->nr, 0);
-	assert_null(dsq->first);
+	assert_true(list_empty(&dsq->list));
 
 	/* a FIFO insert into a queue that has vtime tasks is the policy's error */
 	dispatch_enqueue(dsq, T(e, 0), SCX_ENQ_DSQ_PRIQ, EXT_OP_DISPATCH);
