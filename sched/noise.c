@@ -75,6 +75,7 @@ void hrtimer_sleep(struct task_struct *p, u64 expires)
 	if (p->slack_cpu >= 0)
 		slack_unlink(p);
 	p->wake_soft = expires;
+	p->wake_in_tick = false;
 	if (hard > expires)
 		slack_link(task_rq(p), p);
 	timer_arm(&ST->tq, &p->wake_timer.timer, hard);
@@ -87,6 +88,17 @@ void hrtimer_sleep_over(struct task_struct *p)
 		slack_unlink(p);
 }
 
+/*
+ * The sleep's end: hrtimer_interrupt() on the sleeper's CPU, irq time
+ * before the wakeup it runs; none of its own when the tick's interrupt
+ * expired the sleep (that one is cost_tick_ns).
+ */
+void hrtimer_wakeup_irq(struct task_struct *p)
+{
+	if (!p->wake_in_tick)
+		cpu_spend(task_rq(p), sched_cost(TUN_COST_HRTIMER), true);
+}
+
 /* A tick on rq: the sleepers whose range has begun wake in the same interrupt, after it. */
 void hrtimer_expire_ranges(struct rq *rq)
 {
@@ -96,6 +108,7 @@ void hrtimer_expire_ranges(struct rq *rq)
 		i = p->slack_next;
 		if (p->wake_soft <= ST->now) {
 			slack_unlink(p);
+			p->wake_in_tick = true;
 			timer_arm_after(&ST->tq, &p->wake_timer.timer, ST->now);
 		}
 	}
