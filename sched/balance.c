@@ -77,8 +77,8 @@ void cfs_tasks_move_head(struct rq *rq, struct task_struct *p)
 size_t balance_arena_need(const struct sched_domains *sds, int nr_cpus)
 {
 	return (size_t)sds->nr_domains * sizeof(struct sd_lb_state) +
-	       (size_t)nr_cpus * sizeof(struct sd_llc_shared) + (size_t)sds->nr_groups * (1 + sizeof(int)) +
-	       (size_t)sds->nr_sgc * sizeof(struct sched_group_capacity) + 6 * 16;
+	       (size_t)nr_cpus * sizeof(struct sd_llc_shared) +
+	       (size_t)sds->nr_sgc * sizeof(struct sched_group_capacity) + 3 * 16;
 }
 
 void balance_init(void *(*alloc)(struct sched_engine *, size_t))
@@ -94,11 +94,6 @@ void balance_init(void *(*alloc)(struct sched_engine *, size_t))
 		ST->sd_lb[i].newidle_ratio = 512;
 	}
 	ST->llc_shared = alloc(E, (size_t)ST->nr_cpus * sizeof(struct sd_llc_shared));
-	ST->sg_imbalance = alloc(E, (size_t)sds->nr_groups);
-	/* init_sched_groups_power(): every CPU of a group counts as busy at first */
-	ST->sg_nr_busy = alloc(E, (size_t)sds->nr_groups * sizeof(int));
-	for (int g = 0; g < sds->nr_groups; g++)
-		ST->sg_nr_busy[g] = (int)sds->sg[g].group_weight;
 	ST->sgc = alloc(E, (size_t)sds->nr_sgc * sizeof(struct sched_group_capacity));
 	init_sched_groups_capacity();
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
@@ -148,7 +143,7 @@ enum group_type group_classify(unsigned int imbalance_pct, const struct sched_gr
 {
 	if (group_is_overloaded(imbalance_pct, sgs))
 		return group_overloaded;
-	if (ST->sg_imbalance[group->id])
+	if (sgc_of(group)->imbalance)
 		return group_imbalanced;
 	if (sgs->group_asym_packing)
 		return group_asym_packing;
@@ -891,7 +886,7 @@ static int sched_balance_rq(int this_cpu, struct rq *this_rq, const struct sched
 			    enum cpu_idle_type idle, int reason, bool *continue_balancing)
 {
 	const struct sched_domain *parent = parent_sd(sd);
-	u8 *group_imbalance = parent ? &ST->sg_imbalance[sd_group(SDS(), parent, 0)->id] : NULL;
+	int *group_imbalance = parent ? &sgc_of(sd_group(SDS(), parent, 0))->imbalance : NULL;
 	struct sd_lb_state *lb = sd_lb(sd);
 	const struct sched_group *group = NULL;
 	struct task_struct *moved[SCHED_NR_MIGRATE_BREAK];

@@ -33,6 +33,9 @@ struct sched_group_capacity {
 	unsigned long capacity; /* 3.3: sgp->power */
 	unsigned long min_capacity, max_capacity;
 	u64 next_update; /* jiffies */
+	/* Kept here, so shared by the groups of one span at one level across the CPUs' domains. */
+	int imbalance;	  /* sgc->imbalance: affinity kept a balance below from evening out */
+	int nr_busy_cpus; /* before 3.8, sgp->nr_busy_cpus: the group's CPUs not in tickless idle */
 };
 
 /* struct sched_domain_shared, one per LLC (indexed by sd_llc_id). */

@@ -719,7 +719,7 @@ static bool nohz_kick_needed(struct rq *rq)
 	for_each_domain (rq->cpu, sd) {
 		const struct sched_group *sg = sd_group(SDS(), sd, 0);
 
-		if ((sd->flags & SD_SHARE_LLC) && ST->sg_nr_busy[sg->id] > 1)
+		if ((sd->flags & SD_SHARE_LLC) && sgc_of(sg)->nr_busy_cpus > 1)
 			return true;
 		if (!(sd->flags & SD_SHARE_LLC))
 			break;

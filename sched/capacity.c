@@ -100,7 +100,13 @@ void init_sched_groups_capacity(void)
 	for (int cpu = 0; cpu < ST->nr_cpus; cpu++)
 		cpu_rq(cpu)->cpu_capacity = SCHED_CAPACITY_SCALE;
 	for (int cpu = ST->nr_cpus - 1; cpu >= 0; cpu--)
-		for_each_domain (cpu, sd)
-			if (sd_group(SDS(), sd, 0)->sgc_id == cpu)
-				update_group_capacity(sd, cpu);
+		for_each_domain (cpu, sd) {
+			const struct sched_group *sg = sd_group(SDS(), sd, 0);
+
+			if (sg->sgc_id != cpu)
+				continue;
+			update_group_capacity(sd, cpu);
+			/* 3.3's init_sched_groups_power(): every CPU of the group counts as busy at first */
+			sgc_of(sg)->nr_busy_cpus = (int)sg->group_weight;
+		}
 }

@@ -43,21 +43,36 @@ u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq)
 	return cfs_rq->min_vruntime + (u64)avg_vruntime_delta(cfs_rq);
 }
 
+/* v0 += d: Σ key·w shifts by -d·Σ w, so V stays where it is (avg_vruntime_update()). */
+static void shift_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta)
+{
+	cfs_rq->avg_vruntime -= (s64)cfs_rq->avg_load * delta;
+	cfs_rq->min_vruntime += (u64)delta;
+}
+
 /*
- * V; the floor makes an entity placed exactly at V test eligible. From 6.19
- * the reference v0 (zero_vruntime) is moved to V on every call.
+ * V; the floor makes an entity placed exactly at V test eligible. From 6.18.17 the
+ * reference v0 (zero_vruntime) is moved to V on every call.
  */
 u64 avg_vruntime(struct cfs_rq *cfs_rq)
 {
 	s64 delta = avg_vruntime_delta(cfs_rq);
 
-	if (!zero_vruntime_follows_v())
+	if (!avg_vruntime_moves_zero())
 		return cfs_rq->min_vruntime + (u64)delta;
-
-	/* update_zero_vruntime(): keep the keys small by following V. */
-	cfs_rq->avg_vruntime -= (s64)cfs_rq->avg_load * delta;
-	cfs_rq->min_vruntime += (u64)delta;
+	shift_zero_vruntime(cfs_rq, delta);
 	return cfs_rq->min_vruntime;
+}
+
+/*
+ * 6.18.4 to 6.18.16 and 6.19: __enqueue_entity() and __dequeue_entity() move v0 to V as
+ * they see it, before set_next_entity() makes the entity curr and before put_prev_entity()
+ * stops counting it as curr (what b3d99f43c72b found inconsistent).
+ */
+void update_zero_vruntime(struct cfs_rq *cfs_rq)
+{
+	if (zero_vruntime_follows_v() && !avg_vruntime_moves_zero())
+		shift_zero_vruntime(cfs_rq, avg_vruntime_delta(cfs_rq));
 }
 
 /* v <= V, tested without dividing: Σ key·w >= (v - v0)·Σ w. */
@@ -80,11 +95,20 @@ int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	return vruntime_eligible(cfs_rq, se->vruntime);
 }
 
-/* Lag is clamped to what one request (or a tick) can owe. */
-static s64 entity_lag(u64 avruntime, struct sched_entity *se)
+/*
+ * Lag is clamped to what one request (or a tick) can owe: twice the entity's slice, from
+ * 6.18.17 the longest slice on the queue (EEVDF's -r_max < lag < max(r_max, q)) plus a tick.
+ */
+static s64 entity_lag(struct cfs_rq *cfs_rq, u64 avruntime, struct sched_entity *se)
 {
 	s64 vlag = (s64)(avruntime - se->vruntime);
-	s64 limit = (s64)calc_delta_fair(MAX(2 * se->slice, TICK_NSEC), se);
+	u64 max_slice = MAX(2 * se->slice, TICK_NSEC);
+	s64 limit;
+
+	/* se counts as queued, as in the kernel, where reweight_entity() takes it out after */
+	if (lag_clamp_max_slice())
+		max_slice = MAX(cfs_rq_max_slice(cfs_rq), se->slice) + TICK_NSEC;
+	limit = (s64)calc_delta_fair(max_slice, se);
 
 	return vlag < -limit ? -limit : vlag > limit ? limit : vlag;
 }
@@ -92,7 +116,7 @@ static s64 entity_lag(u64 avruntime, struct sched_entity *se)
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	SCHED_WARN_ON(!se->on_rq);
-	se->vlag = entity_lag(avg_vruntime(cfs_rq), se);
+	se->vlag = entity_lag(cfs_rq, avg_vruntime(cfs_rq), se);
 }
 
 /* A used-up request gets a new deadline from the current vruntime; true = resched. */
@@ -103,7 +127,7 @@ bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	if (!se->custom_slice)
 		se->slice = sysctl(TUN_BASE_SLICE);
 	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
-	if (zero_vruntime_follows_v())
+	if (zero_vruntime_at_slice_end())
 		avg_vruntime(cfs_rq);
 	/* 6.6-6.11 rescheduled from here, and only with company. */
 	if (!kernel_at_least(6, 12) && cfs_rq->nr_running > 1) {
@@ -145,6 +169,19 @@ u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq)
 	if (__pick_first_entity(cfs_rq))
 		min_slice = MIN(min_slice, timeline_min_slice(cfs_rq));
 	return min_slice;
+}
+
+/* The longest slice of curr and the queued: the augmented max_slice of 6e3c0a4e1ad1. */
+u64 cfs_rq_max_slice(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 max_slice = 0;
+
+	if (curr && curr->on_rq)
+		max_slice = curr->slice;
+	if (__pick_first_entity(cfs_rq))
+		max_slice = MAX(max_slice, timeline_max_slice(cfs_rq));
+	return max_slice;
 }
 
 /* ---- placement ---- */
@@ -425,7 +462,11 @@ void yield_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		/* Forfeit the rest of the request, but only while eligible. */
 		if (entity_eligible(cfs_rq, se)) {
 			se->vruntime = se->deadline;
-			update_deadline(cfs_rq, se);
+			if (zero_vruntime_at_slice_end()) {
+				update_deadline(cfs_rq, se);
+				return;
+			}
+			se->deadline += calc_delta_fair(se->slice, se);
 			/* 6.18.2 and 6.18.3 forfeit with min_vruntime still the reference */
 			if (!zero_vruntime_follows_v())
 				update_min_vruntime(cfs_rq);
@@ -461,7 +502,7 @@ void reweight_eevdf(struct sched_entity *se, u64 avruntime, unsigned long weight
 	s64 vlag, vslice;
 
 	if (kernel_at_least(6, 7) && avruntime != se->vruntime) {
-		vlag = entity_lag(avruntime, se);
+		vlag = entity_lag(cfs_rq_of(se), avruntime, se);
 		vlag = reweight_scale(vlag, old_weight, weight);
 		se->vruntime = avruntime - (u64)vlag;
 	}

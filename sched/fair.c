@@ -791,6 +791,9 @@ static void entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, int qu
 	update_curr(cfs_rq);
 	update_load_avg(cfs_rq, curr, UPDATE_TG);
 	update_cfs_group(curr);
+	/* 6.18.17 to 6.18.21: pulls zero_vruntime along, which nothing else does while curr runs alone */
+	if (avg_vruntime_moves_zero() && !zero_vruntime_at_slice_end())
+		avg_vruntime(cfs_rq);
 
 	/* hrticks are programmed at the slice end: just reschedule */
 	if (queued) {

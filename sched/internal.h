@@ -607,9 +607,7 @@ struct sched_state {
 	int waker_cpu;			/* CPU of the task executing `wake` now */
 	struct sd_lb_state *sd_lb;	/* [sds->nr_domains] */
 	struct sd_llc_shared *llc_shared;	/* [nr_cpus], by sd_llc_id */
-	u8 *sg_imbalance;		/* [sds->nr_groups]: sgc->imbalance */
-	struct sched_group_capacity *sgc; /* [sds->nr_sgc] */
-	int *sg_nr_busy;		/* [sds->nr_groups]: before 3.8, sgp->nr_busy_cpus */
+	struct sched_group_capacity *sgc;	/* [sds->nr_sgc] */
 	bool smt_present;		/* sched_smt_present: some CPU has SMT siblings */
 	bool rd_overloaded;		/* root domain: some CPU has more than one task */
 	struct herd_window *herd;
@@ -710,12 +708,29 @@ static inline bool yield_forfeits_request(void)
 	return kernel_at_least(6, 19) || stable_at_least(6, 18, 2);
 }
 /*
- * The vruntime keys' reference follows V (zero_vruntime): 79f3f9bedd14, 6.18.4; with its
- * tracking fix (b3d99f43c72b, 6.18.17, and after 6.19 in mainline) in each computation of V.
+ * The vruntime keys' reference follows V (zero_vruntime): 79f3f9bedd14, 6.18.4; moved to V
+ * by __enqueue_entity() and __dequeue_entity() (update_zero_vruntime()).
  */
 static inline bool zero_vruntime_follows_v(void)
 {
 	return kernel_at_least(6, 19) || stable_at_least(6, 18, 4);
+}
+/*
+ * avg_vruntime() moves zero_vruntime itself, and the tick calls it, instead of
+ * __{en,de}queue_entity(): "Fix zero_vruntime tracking" (b3d99f43c72b, after 6.19; 6.18.17).
+ */
+static inline bool avg_vruntime_moves_zero(void)
+{
+	return stable_at_least(6, 18, 17);
+}
+/*
+ * The end of a slice pulls zero_vruntime along, not the tick, and yield_task_fair() ends
+ * the request through update_deadline(): "Fix zero_vruntime tracking fix" (1319ea57529e,
+ * 7.0; 6.18.22).
+ */
+static inline bool zero_vruntime_at_slice_end(void)
+{
+	return stable_at_least(6, 18, 22);
 }
 /*
  * __sched_fork() clears rel_deadline (3da56dc063cd, after 7.0; 6.18.33, 6.12.91): before, a
@@ -724,6 +739,14 @@ static inline bool zero_vruntime_follows_v(void)
 static inline bool fork_clears_rel_deadline(void)
 {
 	return stable_at_least(6, 18, 33) || stable_at_least(6, 12, 91);
+}
+/*
+ * update_entity_lag() clamps the lag to the longest slice queued (an augmented max_slice)
+ * plus a tick, not to twice the entity's own slice: "Fix lag clamp" (6e3c0a4e1ad1, 7.0; 6.18.17).
+ */
+static inline bool lag_clamp_max_slice(void)
+{
+	return stable_at_least(6, 18, 17);
 }
 /*
  * Slice protection is set when a task is picked, not again when the change pattern puts it
@@ -1034,6 +1057,7 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se);
 u64 timeline_min_vruntime(struct cfs_rq *cfs_rq);
 u64 timeline_min_slice(struct cfs_rq *cfs_rq);
+u64 timeline_max_slice(struct cfs_rq *cfs_rq);
 const char *timeline_tree_error(struct cfs_rq *cfs_rq);
 void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice);
 static inline struct sched_entity *__pick_first_entity(struct cfs_rq *cfs_rq) { return cfs_rq->tl_first; }
@@ -1046,6 +1070,7 @@ static inline s64 entity_key(const struct cfs_rq *cfs_rq, const struct sched_ent
 /* ---- eevdf.c ---- */
 u64 avg_vruntime(struct cfs_rq *cfs_rq);
 u64 cfs_rq_min_slice(struct cfs_rq *cfs_rq);
+u64 cfs_rq_max_slice(struct cfs_rq *cfs_rq);
 u64 avg_vruntime_peek(const struct cfs_rq *cfs_rq);
 int entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
@@ -1064,6 +1089,7 @@ void yield_entity_eevdf(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void reweight_eevdf(struct sched_entity *se, u64 avruntime, unsigned long weight);
 s64 reweight_scale(s64 v, unsigned long old_weight, unsigned long weight);
 void update_min_vruntime(struct cfs_rq *cfs_rq);
+void update_zero_vruntime(struct cfs_rq *cfs_rq);
 void requeue_delayed_entity(struct sched_entity *se);
 
 /* ---- cfs_legacy.c: the pre-6.6 fair class ---- */

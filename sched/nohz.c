@@ -19,7 +19,7 @@ static void set_cpu_sd_state_busy(int cpu, bool busy)
 	llc_shared(cpu)->nr_busy_cpus += busy ? 1 : -1;
 	if (legacy_balance())
 		for_each_domain (cpu, sd)
-			ST->sg_nr_busy[sd_group(SDS(), sd, 0)->id] += busy ? 1 : -1;
+			sgc_of(sd_group(SDS(), sd, 0))->nr_busy_cpus += busy ? 1 : -1;
 }
 
 /* The tick stopped: this CPU is balanced for by the idle load balancer. */

@@ -107,6 +107,16 @@ u64 timeline_min_slice(struct cfs_rq *cfs_rq)
 	return cfs_rq->tl_min_slice;
 }
 
+/* The longest slice in the timeline, which must not be empty: a walk, asked only at a dequeue from 6.18.17. */
+u64 timeline_max_slice(struct cfs_rq *cfs_rq)
+{
+	u64 max_slice = 0;
+
+	for (struct sched_entity *se = cfs_rq->tl_first; se; se = se->tl_next)
+		max_slice = MAX(max_slice, se->slice);
+	return max_slice;
+}
+
 /*
  * The search tree is a treap: each entity's priority is a hash of where it
  * lives in the arena, so its shape is as deterministic as the list. Only
@@ -189,8 +199,10 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	struct sched_entity *pos = NULL, *parent = NULL;
 	bool right = false;
 
-	if (!sched_legacy_cfs())
+	if (!sched_legacy_cfs()) {
 		avg_vruntime_add(cfs_rq, se);
+		update_zero_vruntime(cfs_rq);
+	}
 	timeline_min_add(cfs_rq, se, !first);
 
 	/*
@@ -238,8 +250,10 @@ void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		cfs_rq->tl_last = se->tl_prev;
 	se->tl_prev = se->tl_next = NULL;
 
-	if (!sched_legacy_cfs())
+	if (!sched_legacy_cfs()) {
 		avg_vruntime_sub(cfs_rq, se);
+		update_zero_vruntime(cfs_rq);
+	}
 	timeline_min_sub(cfs_rq, se);
 }
 

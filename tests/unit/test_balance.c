@@ -97,12 +97,47 @@ static void test_group_classify(void **state)
 	s.group_util = 870;	/* 101790 < 102400: still room */
 	assert_int_equal(group_classify(117, &g, &s), group_has_spare);
 	/* a child level that failed for affinity marks the group imbalanced */
-	f->e->st->sg_imbalance[0] = 1;
+	sgc_of(&g)->imbalance = 1;
 	assert_int_equal(group_classify(117, &g, &s), group_imbalanced);
 	/* NUMA allowance: up to 2 tasks of imbalance while the destination is light */
 	assert_int_equal(adjust_numa_imbalance(2, 3, 4), 0);
 	assert_int_equal(adjust_numa_imbalance(3, 3, 4), 3);
 	assert_int_equal(adjust_numa_imbalance(2, 5, 4), 2);
+}
+
+/*
+ * sgc->imbalance lives in the sched_group_capacity, shared by the groups of one span at one
+ * level across the CPUs' domains: at a NUMA level each CPU builds its own groups
+ * (build_overlap_sched_groups()), which take their balance CPU's sgc. Two hogs pinned to
+ * CPU 0 of two 2-CPU nodes: CPU 1's balance of node 0 fails for affinity and marks its NUMA
+ * group {0,1}, and CPU 2 and 3's NUMA balances, whose {0,1} is a sched_group of their own,
+ * see it imbalanced.
+ */
+static void test_pinned_imbalance_shared(void **state)
+{
+	static u32 dist[4] = { 10, 20, 20, 10 };
+	struct fx *f = fx_new(4, KV(6, 12), SCHED_VARIANT_EEVDF);
+	int seen = 0;
+
+	(void)state;
+	f->topo.nr_nodes = 2;
+	f->topo.distance = dist;
+	for (int i = 0; i < 4; i++)
+		f->cpu[i].package = f->cpu[i].node = f->cpu[i].llc = f->cpu[i].cluster = i / 2;
+	fx_add_task(f, 0, SCHED_NORMAL, 0, NULL);
+	fx_add_task(f, 0, SCHED_NORMAL, 0, NULL);
+	fx_start(f);
+	sched_add_listener(f->e, log_event, &elog);
+	sched_run_until(f->e, 500 * MS);
+	for (size_t i = 0; i < elog.nr; i++) {
+		const struct sched_event *ev = &elog.ev[i];
+
+		if (ev->type == EV_LB_GROUP && ev->cpu >= 2 && ev->lb_group.first_cpu == 0 &&
+		    ev->lb_group.group_type == group_imbalanced)
+			seen++;
+	}
+	/* 0 when each sched_group kept its own flag */
+	assert_true(seen > 0);
 }
 
 /* ---- fork placement: find_idlest_cpu() spreads over idle CPUs in order ---- */
@@ -1066,6 +1101,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_group_classify, teardown),
+		cmocka_unit_test_teardown(test_pinned_imbalance_shared, teardown),
 		cmocka_unit_test_teardown(test_fork_spreads, teardown),
 		cmocka_unit_test_teardown(test_load_imbalance_matches_groups, teardown),
 		cmocka_unit_test_teardown(test_migrations_trace_to_decisions, teardown),

@@ -1027,8 +1027,10 @@ static void test_ineligible_waker_not_forced(void **state)
 
 /*
  * 6.18's stable updates that took 6.19's rules: yield forfeits the request
- * from 6.18.2, the keys' reference follows V from 6.18.4, NI_RANDOM is on
- * from 6.18.5. Two hogs on one CPU, each update and the one before it.
+ * from 6.18.2, the keys' reference follows V from 6.18.4 (moved to V by
+ * each computation of V from 6.18.17, else at enqueue and dequeue only),
+ * NI_RANDOM is on from 6.18.5. Two hogs on one CPU, each update and the
+ * one before it.
  */
 static void check_stable_rules(int stable, bool forfeit, bool zero, bool ni_random)
 {
@@ -1050,7 +1052,7 @@ static void check_stable_rules(int stable, bool forfeit, bool zero, bool ni_rand
 	struct sched_entity *curr = cfs->curr;
 
 	update_curr(cfs);
-	/* V of the two, from their vruntimes; min_vruntime follows it only with zero_vruntime */
+	/* V of the two, from their vruntimes; avg_vruntime() moves zero_vruntime there from 6.18.17 */
 	struct sched_entity *q[2] = { &T(e, 0)->se, &T(e, 1)->se };
 	u64 V = ref_V(q, 2);
 
@@ -1080,9 +1082,99 @@ static void test_stable_6_18_rules(void **state)
 	check_stable_rules(1, false, false, false);
 	check_stable_rules(2, true, false, false);
 	check_stable_rules(3, true, false, false);
-	check_stable_rules(4, true, true, false);
-	check_stable_rules(5, true, true, true);
+	check_stable_rules(4, true, false, false);
+	check_stable_rules(5, true, false, true);
 	check_stable_rules(44, true, true, true);
+}
+
+/*
+ * How far zero_vruntime trails a hog alone on a CPU (the test case of
+ * b3d99f43c72b), read half a tick after each of 30 ticks from 1 s on: the
+ * hog asks for 3 ms, so a request ends every third tick. min_vruntime
+ * (to 6.18.3) follows the hog at every update_curr(); 6.18.4 to 6.18.16
+ * and 6.19 move zero_vruntime only at enqueue and dequeue, which a lone
+ * task never sees again, so its key grows without bound; 6.18.17's tick
+ * pulls it along; 6.18.22 (1319ea57529e) does at the end of each request.
+ */
+static void check_zero_vruntime_lone(int kernel, int stable, int zero_keys, u64 max_key)
+{
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
+	int zeros = 0;
+	u64 most = 0;
+
+	f->sc.kernel_stable = stable;
+	int a = fx_task(f, 0, SCHED_NORMAL, 3 * MS, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+
+	for (int k = 0; k < 30; k++) {
+		while (sched_now(e) < SEC + 500 * US + (u64)k * MS)
+			assert_true(sched_step(e));
+		sched_enter(e);
+		struct sched_entity *se = &T(e, a)->se;
+		s64 key = entity_key(&cpu_rq(0)->cfs, se);
+
+		assert_true(cpu_rq(0)->cfs.curr == se && key >= 0);
+		zeros += !key;
+		most = MAX(most, (u64)key);
+	}
+	assert_int_equal(zeros, zero_keys);
+	assert_true(most <= max_key);
+	fx_free(f);
+}
+
+static void test_zero_vruntime_tracking(void **state)
+{
+	check_zero_vruntime_lone(KV(6, 18), 3, 30, 0);
+	/* a second of vruntime behind: nothing has moved it since the hog was picked */
+	check_zero_vruntime_lone(KV(6, 18), 4, 0, ~0ULL);
+	check_zero_vruntime_lone(KV(6, 18), 16, 0, ~0ULL);
+	check_zero_vruntime_lone(KV(6, 19), 0, 0, ~0ULL);
+	check_zero_vruntime_lone(KV(6, 18), 17, 30, 0);
+	/* a request lasts three ticks: the two ticks after its end read 1 and 2 ms */
+	check_zero_vruntime_lone(KV(6, 18), 22, 10, 2 * MS);
+	check_zero_vruntime_lone(KV(6, 18), 44, 10, 2 * MS);
+	(void)state;
+}
+
+/*
+ * update_entity_lag()'s clamp: twice the entity's slice, at least a tick;
+ * from 6e3c0a4e1ad1 (6.18.17) the longest slice on the queue plus a tick.
+ * A task asking for 0.1 ms runs beside one asking for 20 ms, 10 ms of
+ * vruntime ahead of it: its lag, -5 ms, was clamped to -1 ms (a tick).
+ */
+static void check_lag_clamp_max_slice(int stable, bool max_slice)
+{
+	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
+
+	f->sc.kernel_stable = stable;
+	int a = fx_task(f, 0, SCHED_NORMAL, 20 * MS, 0, NULL);
+	int b = fx_task(f, 0, SCHED_NORMAL, 100 * US, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+	struct sched_entity *sa = &T(e, a)->se, *sb = &T(e, b)->se;
+
+	do {
+		assert_true(sched_step(e));
+		sched_enter(e);
+	} while (cpu_rq(0)->cfs.curr != sb || !sa->on_rq);
+	struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+
+	update_curr(cfs);
+	/* curr is outside the tree's sums: moving it keeps them whole */
+	sb->vruntime = sa->vruntime + 10 * MS;
+	s64 lag = (s64)(avg_vruntime_peek(cfs) - sb->vruntime);
+
+	assert_true(lag <= -5 * (s64)MS + 1 && lag >= -5 * (s64)MS - 1);
+	update_entity_lag(cfs, sb);
+	assert_int_equal(sb->vlag, max_slice ? lag : -(s64)calc_delta_fair(TICK_NSEC, sb));
+	fx_free(f);
+}
+
+static void test_lag_clamp_max_slice(void **state)
+{
+	check_lag_clamp_max_slice(16, false);
+	check_lag_clamp_max_slice(17, true);
+	check_lag_clamp_max_slice(44, true);
+	(void)state;
 }
 
 /* A hog asking for 6 ms beside one asking for 2 ms, run until it is protected 1 ms into its slice. */
@@ -1202,6 +1294,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_wakeup_placement_keeps_lag, fx_cleanup),
 		cmocka_unit_test_teardown(test_renice_keeps_weighted_lag, fx_cleanup),
 		cmocka_unit_test_teardown(test_renice_keeps_min_vruntime, fx_cleanup),
+		cmocka_unit_test_teardown(test_zero_vruntime_tracking, fx_cleanup),
+		cmocka_unit_test_teardown(test_lag_clamp_max_slice, fx_cleanup),
 		cmocka_unit_test_teardown(test_lag_clamp, fx_cleanup),
 		cmocka_unit_test_teardown(test_saved_lag_within_clamp, fx_cleanup),
 		cmocka_unit_test_teardown(test_shares_0_0_5, fx_cleanup),
