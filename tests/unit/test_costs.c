@@ -156,13 +156,13 @@ static void test_remote_wakeup_ipi(void **state)
 	assert_int_equal(s.left[2], 7 * MS + 30 * US);
 }
 
-#define SLEEPER                                                                           \
-	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n"                  \
+#define SLEEPER                                                          \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n" \
 	"task s program=\"sleep 1ms; run 1ms; exit\"\n"
 
-#define SLEEPER_BY_HOG                                                                     \
-	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n"                   \
-	"tunable timer_slack=1ms\ntask hog program=\"run forever\"\n"                     \
+#define SLEEPER_BY_HOG                                                   \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n" \
+	"tunable timer_slack=1ms\ntask hog program=\"run forever\"\n"    \
 	"task s program=\"sleep 3500us; run 1ms; exit\"\n"
 
 /*
