@@ -620,6 +620,7 @@ static void fire_timer(struct sched_timer *t)
 		break;
 	case T_WAKE:
 		hrtimer_sleep_over(&ST->task[t->arg]);
+		hrtimer_wakeup_irq(&ST->task[t->arg]);
 		try_to_wake_up(&ST->task[t->arg], 0);
 		break;
 	case T_FORK:

@@ -68,6 +68,7 @@ const struct sched_tunable_desc sched_tunable_descs[NR_SCHED_TUNABLES] = {
 	[TUN_COST_TICK] = { "cost_tick_ns", true, 0, NSEC_PER_MSEC },
 	[TUN_COST_BALANCE] = { "cost_balance_ns", true, 0, NSEC_PER_MSEC },
 	[TUN_COST_MIGRATE] = { "cost_migrate_ns", true, 0, NSEC_PER_MSEC },
+	[TUN_COST_HRTIMER] = { "cost_hrtimer_ns", true, 0, NSEC_PER_MSEC },
 };
 
 int sched_feature_lookup(const char *name)
@@ -216,6 +217,9 @@ u64 sched_default_tunable(int kv, enum sched_tunable t)
 		return 1 * NSEC_PER_USEC;
 	case TUN_COST_MIGRATE:
 		return 1002;
+	/* the hrtimer median (17609 ns) less the wakeup inside it */
+	case TUN_COST_HRTIMER:
+		return 17609 - 1612;
 	default:
 		return 0;
 	}

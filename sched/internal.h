@@ -490,6 +490,7 @@ struct task_struct {
 	u64 nvcsw, nivcsw;
 	struct lane_timer wake_timer;
 	u64 wake_soft;			       /* its hrtimer's range starts here (noise.c) */
+	bool wake_in_tick;		       /* the tick's interrupt expired it (noise.c) */
 	struct list_head slack_node;	       /* in its CPU's rq->slack_list, or empty */
 	/* wakeup placement (select.c) */
 	unsigned int wakee_flips;
@@ -1157,6 +1158,7 @@ u64 irq_entry_delay(void);
 u64 sched_cost(enum sched_tunable t);
 void hrtimer_sleep(struct task_struct *p, u64 expires);
 void hrtimer_sleep_over(struct task_struct *p);
+void hrtimer_wakeup_irq(struct task_struct *p);
 void hrtimer_expire_ranges(struct rq *rq);
 u64 sched_sample_duration(const struct sched_duration *d);
 

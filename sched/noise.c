@@ -51,6 +51,7 @@ void hrtimer_sleep(struct task_struct *p, u64 expires)
 
 	list_del_init(&p->slack_node);
 	p->wake_soft = expires;
+	p->wake_in_tick = false;
 	if (hard > expires)
 		list_add(&p->slack_node, &task_rq(p)->slack_list);
 	timer_arm(&ST->tq, &p->wake_timer.timer, hard);
@@ -60,6 +61,17 @@ void hrtimer_sleep(struct task_struct *p, u64 expires)
 void hrtimer_sleep_over(struct task_struct *p)
 {
 	list_del_init(&p->slack_node);
+}
+
+/*
+ * The sleep's end: hrtimer_interrupt() on the sleeper's CPU, irq time
+ * before the wakeup it runs; none of its own when the tick's interrupt
+ * expired the sleep (that one is cost_tick_ns).
+ */
+void hrtimer_wakeup_irq(struct task_struct *p)
+{
+	if (!p->wake_in_tick)
+		cpu_spend(task_rq(p), sched_cost(TUN_COST_HRTIMER), true);
 }
 
 /* A tick on rq: the sleepers whose range has begun wake in the same interrupt, after it. */
@@ -72,6 +84,7 @@ void hrtimer_expire_ranges(struct rq *rq)
 
 		if (p->wake_soft <= ST->now) {
 			list_del_init(&p->slack_node);
+			p->wake_in_tick = true;
 			timer_arm_after(&ST->tq, &p->wake_timer.timer, ST->now);
 		}
 	}

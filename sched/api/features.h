@@ -97,12 +97,13 @@ enum sched_tunable {
 	TUN_COST_TICK,	  /* the tick's interrupt (irq time) */
 	TUN_COST_BALANCE, /* one sched_balance_rq() pass over a 2-CPU domain */
 	TUN_COST_MIGRATE, /* detaching and attaching one task */
+	TUN_COST_HRTIMER, /* a sleep's end in its own hrtimer interrupt, less its wakeup (irq time) */
 	NR_SCHED_TUNABLES
 };
 
 /* The costs, in the tunables' order: a topology's `cost NAME` lines set them. */
 #define TUN_COST_FIRST TUN_COST_SWITCH
-#define NR_SCHED_COSTS (TUN_COST_MIGRATE - TUN_COST_SWITCH + 1)
+#define NR_SCHED_COSTS (TUN_COST_HRTIMER - TUN_COST_SWITCH + 1)
 
 /* No limit: cpu.max "max", sched_rt_runtime_us = -1 (RT bandwidth and DL admission). */
 #define RUNTIME_INF ((u64)~0ULL)

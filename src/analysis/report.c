@@ -296,8 +296,8 @@ static void report_ext_json(struct json_writer *j, const struct report *r)
 
 /* The real machine's jitter and the kernel's costs the run had (sched/noise.c). */
 static const enum sched_tunable noise_tunables[] = {
-	TUN_TIMER_SLACK, TUN_IRQ_JITTER, TUN_COST_SWITCH,  TUN_COST_WAKEUP,
-	TUN_COST_IPI,	 TUN_COST_TICK,	 TUN_COST_BALANCE, TUN_COST_MIGRATE,
+	TUN_TIMER_SLACK, TUN_IRQ_JITTER,   TUN_COST_SWITCH,  TUN_COST_WAKEUP,  TUN_COST_IPI,
+	TUN_COST_TICK,	 TUN_COST_BALANCE, TUN_COST_MIGRATE, TUN_COST_HRTIMER,
 };
 
 static void noise_line(FILE *out, const struct sched_engine *e)

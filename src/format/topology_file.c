@@ -294,7 +294,7 @@ static int parse_cost(struct lexer *lx, struct topo_desc *d, const struct token 
 	if (which < 0)
 		return lex_error(lx, &name.s,
 				 "unknown cost '%s' (expected switch, wakeup, ipi, tick, balance, "
-				 "migrate)",
+				 "migrate, hrtimer)",
 				 SNIP(&name.s));
 	if (d->cost_given[which])
 		return lex_error(lx, &name.s, "duplicate cost '%s' (first at line %u)", SNIP(&name.s),

@@ -1439,7 +1439,8 @@ static int write_scenario(struct importer *im, enum trace_format fmt, struct obu
 	out(b, "topology packages=1 cores=%d threads=1\nduration ", nr_cpus);
 	out_duration(b, duration);
 	out(b, "\n# The recorded runs hold the kernel's own work already: no costs on top.\n"
-	       "tunable cost_switch=0 cost_wakeup=0 cost_ipi=0 cost_tick=0 cost_migrate=0\n");
+	       "tunable cost_switch=0 cost_wakeup=0 cost_ipi=0 cost_tick=0 cost_migrate=0 "
+	       "cost_hrtimer=0\n");
 	if (im->nr_groups > 1)
 		out(b, "\n");
 	for (int g = 1; g < im->nr_groups; g++)

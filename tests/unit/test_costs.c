@@ -24,7 +24,7 @@
 
 #define NO_COSTS                                                                                 \
 	"tunable irq_jitter=0 timer_slack=0 cost_switch=0 cost_wakeup=0 cost_ipi=0 cost_tick=0 " \
-	"cost_balance=0 cost_migrate=0\n"
+	"cost_balance=0 cost_migrate=0 cost_hrtimer=0\n"
 
 /* What the run showed of pid 1 and 2: switches in, when each last left its CPU. */
 struct seen {
@@ -156,6 +156,40 @@ static void test_remote_wakeup_ipi(void **state)
 	assert_int_equal(s.left[2], 7 * MS + 30 * US);
 }
 
+#define SLEEPER                                                          \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n" \
+	"task s program=\"sleep 1ms; run 1ms; exit\"\n"
+
+#define SLEEPER_BY_HOG                                                   \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n" \
+	"tunable timer_slack=1ms\ntask hog program=\"run forever\"\n"    \
+	"task s program=\"sleep 3500us; run 1ms; exit\"\n"
+
+/*
+ * A sleep's end is hrtimer_interrupt() on the sleeper's CPU: irq time
+ * before the wakeup, so the sleeper's run starts that much later and is
+ * not charged for it. When the tick's interrupt expires the sleep (s first
+ * runs at the tick at 4 ms; the one at 8 ms lies in its range 7.5-8.5 ms),
+ * the tick runs the timer and there is no interrupt of its own.
+ */
+static void test_sleep_end_is_hrtimer_irq(void **state)
+{
+	struct seen s, t;
+	u64 run[2], run0[2];
+
+	run_text(SLEEPER, "cost_hrtimer=50us", &s, run);
+	assert_int_equal(s.woken[1], 1 * MS);
+	assert_int_equal(s.left[1], 2 * MS + 50 * US);
+	assert_int_equal(run[0], 1 * MS);
+
+	run_text(SLEEPER_BY_HOG, "cost_hrtimer=50us", &s, run);
+	run_text(SLEEPER_BY_HOG, NULL, &t, run0);
+	assert_int_equal(s.woken[2], 8 * MS);
+	assert_int_equal(s.woken[2], t.woken[2]);
+	assert_int_equal(s.left[2], t.left[2]);
+	assert_int_equal(run[1], run0[1]);
+}
+
 #define BALANCED                                                          \
 	"topology packages=1 cores=2 threads=1\nhz 250\nduration 200ms\n" \
 	"task a cpus=0 program=\"run 100ms; exit\"\n"
@@ -195,7 +229,8 @@ static void test_topology_cost_lines(void **state)
 		const char *text, *err;
 	} bad[] = {
 		{ "packages 1\ncores 1\ncost fork 1us\n",
-		  "t.topo:3:6: unknown cost 'fork' (expected switch, wakeup, ipi, tick, balance, migrate)" },
+		  "t.topo:3:6: unknown cost 'fork' (expected switch, wakeup, ipi, tick, balance, migrate, "
+		  "hrtimer)" },
 		{ "packages 1\ncores 1\ncost tick 1us\ncost tick 2us\n",
 		  "t.topo:4:6: duplicate cost 'tick' (first at line 3)" },
 		{ "packages 1\ncores 1\ncost tick 2ms\n", "t.topo:3:11: cost '2ms' is more than 1ms" },
@@ -302,6 +337,7 @@ static void test_defaults_are_the_measured_medians(void **state)
 		{ "ipi", TUN_COST_IPI },
 		{ "tick", TUN_COST_TICK },
 	};
+	long long hrtimer[MAX_RUNS], wakeup[MAX_RUNS];
 	struct sched_topology dual;
 	char err[256];
 	long long v[MAX_RUNS];
@@ -317,6 +353,12 @@ static void test_defaults_are_the_measured_medians(void **state)
 		assert_int_equal(dual.cost[costs[i].t - TUN_COST_FIRST], m);
 	}
 	assert_true(median(v, measured_runs("migrate", v)) < 0);
+	/* a sleep's end: the hrtimer interrupt's figure holds the wakeup in it */
+	assert_int_equal(sched_default_tunable(KV_LATEST, TUN_COST_HRTIMER),
+			 median(hrtimer, measured_runs("hrtimer", hrtimer)) -
+				 median(wakeup, measured_runs("wakeup", wakeup)));
+	assert_int_equal(dual.cost[TUN_COST_HRTIMER - TUN_COST_FIRST],
+			 sched_default_tunable(KV_LATEST, TUN_COST_HRTIMER));
 	assert_int_equal(dual.cost[TUN_COST_MIGRATE - TUN_COST_FIRST],
 			 sched_default_tunable(KV_LATEST, TUN_COST_MIGRATE));
 	topology_free(&dual);
@@ -328,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_switch_charged_to_next),
 		cmocka_unit_test(test_tick_is_irq_time),
 		cmocka_unit_test(test_remote_wakeup_ipi),
+		cmocka_unit_test(test_sleep_end_is_hrtimer_irq),
 		cmocka_unit_test(test_balance_pass_is_softirq_time),
 		cmocka_unit_test(test_topology_cost_lines),
 		cmocka_unit_test(test_topology_default_and_override),
