@@ -214,7 +214,9 @@ void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 
 	se->vruntime = vruntime - (u64)lag;
 
-	if (sched_feat(PLACE_REL_DEADLINE) && kernel_at_least(6, 12) && se->rel_deadline) {
+	/* with reweight_places_entity() a relative deadline is honoured without the feature */
+	if ((sched_feat(PLACE_REL_DEADLINE) || reweight_places_entity()) && kernel_at_least(6, 12) &&
+	    se->rel_deadline) {
 		se->deadline += se->vruntime;
 		se->rel_deadline = 0;
 		return;
@@ -492,7 +494,8 @@ s64 reweight_scale(s64 v, unsigned long old_weight, unsigned long weight)
 }
 
 /*
- * Keep w·lag constant across a weight change (6.7+), which leaves V where
+ * Keep w·lag constant across a weight change (6.7 to 6.12, and again from
+ * 101f3498b4bd: reweight_places_entity()), which leaves V where
  * it was; 6.6 only rescaled the relative deadline.
  */
 void reweight_eevdf(struct sched_entity *se, u64 avruntime, unsigned long weight)

@@ -882,15 +882,24 @@ static void wakeup_preempt_fair(struct rq *rq, struct task_struct *p, int wake_f
 void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight)
 {
 	bool curr = cfs_rq->curr == se, rel_vprot = false;
+	bool place = !sched_legacy_cfs() && reweight_places_entity();
 	u64 avruntime = 0;
 	s64 vprot = 0;
 
 	if (se->on_rq) {
 		update_curr(cfs_rq);
-		if (!sched_legacy_cfs())
+		if (place) {
+			/* taken out with its lag and relative deadline, put back by place_entity() */
+			update_entity_lag(cfs_rq, se);
+			se->deadline -= se->vruntime;
+			se->rel_deadline = 1;
+			cfs_rq->nr_running--;
+		} else if (!sched_legacy_cfs()) {
 			avruntime = avg_vruntime(cfs_rq);
+		}
+		/* the protection is relative to vruntime before 101f3498b4bd, to V after */
 		if (curr && reweight_scales_vprot() && protect_slice(se)) {
-			vprot = (s64)(se->vprot - se->vruntime);
+			vprot = (s64)(se->vprot - (place ? se->vruntime : avruntime));
 			rel_vprot = true;
 		}
 		if (!curr)
@@ -899,22 +908,30 @@ void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned lo
 	}
 	dequeue_load_avg(cfs_rq, se);
 
-	if (!sched_legacy_cfs()) {
-		if (se->on_rq)
-			reweight_eevdf(se, avruntime, weight);
-		else
-			se->vlag = reweight_scale(se->vlag, se->load.weight, weight);
+	if (!sched_legacy_cfs() && se->on_rq && !place) {
+		reweight_eevdf(se, avruntime, weight);
+	} else if (!sched_legacy_cfs()) {
+		se->vlag = reweight_scale(se->vlag, se->load.weight, weight);
+		/* from 6d71a9c61604 a relative deadline is scaled too, queued or not; the revert kept it */
+		if (se->rel_deadline && kernel_at_least(6, 13))
+			se->deadline = (u64)reweight_scale((s64)se->deadline, se->load.weight, weight);
 	}
 	if (rel_vprot)
-		se->vprot = se->vruntime + (u64)reweight_scale(vprot, se->load.weight, weight);
+		vprot = reweight_scale(vprot, se->load.weight, weight);
 
 	update_load_set(&se->load, weight);
 	se->avg.load_avg = se_weight(se) * se->avg.load_sum / get_pelt_divider(&se->avg);
 	enqueue_load_avg(cfs_rq, se);
 	if (se->on_rq) {
+		if (place)
+			place_entity(cfs_rq, se, 0);
+		if (rel_vprot)
+			se->vprot = (place ? se->vruntime : avruntime) + (u64)vprot;
 		update_load_add(&cfs_rq->load, se->load.weight);
 		if (!curr)
 			__enqueue_entity(cfs_rq, se);
+		if (place)
+			cfs_rq->nr_running++;
 		if (!sched_legacy_cfs() && !zero_vruntime_follows_v())
 			update_min_vruntime(cfs_rq);
 	}

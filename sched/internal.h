@@ -787,6 +787,16 @@ static inline bool reweight_scales_vprot(void)
 {
 	return stable_at_least(6, 18, 17);
 }
+/*
+ * reweight_entity() takes a queued entity out with its lag and relative deadline, scales
+ * both, and puts it back with place_entity(), whose V and PLACE_LAG load count the entity
+ * itself when it is curr: 6d71a9c61604 (6.13; c70fc32f4443's nr_queued, 6.16), reverted
+ * by 101f3498b4bd (7.1; 6.18.45) to keeping w*lag about V. 6.12.y took neither.
+ */
+static inline bool reweight_places_entity(void)
+{
+	return kernel_at_least(6, 13) && !stable_at_least(6, 18, 45);
+}
 /* Before 3.8 the balancer compared runqueue weights (sched_domains_legacy()). */
 static inline bool legacy_balance(void)
 {

@@ -1261,6 +1261,103 @@ static void test_reweight_keeps_vprot(void **state)
 	check_reweight_vprot(44, true);
 }
 
+/*
+ * reweight_entity() of a queued nice-0 hog to nice 5's 335, by hand: with v0 the reference,
+ * the running A at v0+3ms (deadline +3.7ms) and the waiting B at v0+1ms (deadline +1.7ms),
+ * V = v0+2ms, A's lag -1ms, B's +1ms.
+ * Keeping w*lag about V (reweight_eevdf()): A's lag -1ms * 1024/335 = -3056716, so v' = V +
+ * 3056716 = +5056716, d' = V + 1.7ms * 1024/335 (5196417) = +7196417; B's lag 3056716 gives
+ * v' = -1056716, d' = V - 0.3ms * 1024/335 (-917014) = +1082986.
+ * 6d71a9c61604's place_entity(): for A (curr, counted at its new weight) V = (1ms * 1024 +
+ * 3ms * 335) / 1359 = +1493009 and the lag grows by (1359 + 335) / 1359 to -3810211, so
+ * v' = +5303220 and d' = v' + 0.7ms * 1024/335 (2139701) = +7442921; for B V is A's +3ms
+ * and the lag 3056716 * 1359/1024 = 4056715, so v' = -1056715, d' = +1082986.
+ * A's protection at +3.501ms (6.18.17's ff38424030f9 scales it): 0.501ms * 1024/335 =
+ * 1531414 past v' = +6834634 with 6d71a9c61604; 1.501ms * 1024/335 = 4588131 past V =
+ * +6588131 with its revert.
+ */
+/* The state above on kernel (stable), with *v0 the reference: A is cfs->curr, B cfs->tl_first. */
+static struct cfs_rq *reweight_state(struct fx *f, int stable, u64 *v0)
+{
+	f->sc.kernel_stable = stable;
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+	struct sched_engine *e = fx_start(f);
+	sched_run_until(e, 20 * MS + 300 * US);
+	sched_enter(e);
+	struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+	struct sched_entity *a = cfs->curr, *b = cfs->tl_first;
+
+	assert_int_equal(cfs->nr_running, 2);
+	update_curr(cfs);
+	__dequeue_entity(cfs, b);
+	*v0 = cfs->min_vruntime;
+	b->vruntime = *v0 + 1 * MS;
+	b->deadline = *v0 + 1700 * US;
+	__enqueue_entity(cfs, b);
+	a->vruntime = *v0 + 3 * MS;
+	a->deadline = *v0 + 3700 * US;
+	a->vprot = *v0 + 3501 * US;
+	assert_int_equal(avg_vruntime_peek(cfs), *v0 + 2 * MS);
+	return cfs;
+}
+
+static void check_reweight_place(int kernel, int stable, bool running, s64 v, s64 d, s64 prot)
+{
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
+	u64 v0;
+	struct cfs_rq *cfs = reweight_state(f, stable, &v0);
+	struct sched_entity *a = cfs->curr, *se = running ? a : cfs->tl_first;
+
+	reweight_entity(cfs, se, scale_load(335));
+	assert_int_equal((s64)(se->vruntime - v0), v);
+	assert_int_equal((s64)(se->deadline - v0), d);
+	assert_int_equal(se->rel_deadline, 0);
+	assert_int_equal(cfs->nr_running, 2);
+	assert_int_equal((s64)(a->vprot - v0), prot);
+	fx_free(f);
+}
+
+/*
+ * B taken off the queue as a renice takes it (DEQUEUE_SAVE): its lag 1ms and its deadline
+ * relative, 0.7ms. Its lag becomes 1ms * 1024/335 = 3056716 in every release; its relative
+ * deadline 0.7ms * 1024/335 = 2139701 from 6d71a9c61604 (its revert kept that), 0.7ms before.
+ */
+static void check_reweight_off_queue(int kernel, int stable, s64 d)
+{
+	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
+	u64 v0;
+	struct cfs_rq *cfs = reweight_state(f, stable, &v0);
+	struct sched_entity *b = cfs->tl_first;
+
+	__dequeue_entity(cfs, b);
+	b->on_rq = 0;
+	cfs->nr_running--;
+	b->vlag = 1 * MS;
+	b->deadline -= b->vruntime;
+	b->rel_deadline = 1;
+	reweight_entity(cfs, b, scale_load(335));
+	assert_int_equal(b->vlag, 3056716);
+	assert_int_equal((s64)b->deadline, d);
+	assert_int_equal(b->rel_deadline, 1);
+	fx_free(f);
+}
+
+static void test_reweight_places_entity(void **state)
+{
+	(void)state;
+	check_reweight_place(KV(6, 12), 0, true, 5056716, 7196417, 3501000);
+	check_reweight_place(KV(6, 13), 0, true, 5303220, 7442921, 3501000);
+	check_reweight_place(KV(6, 18), 44, true, 5303220, 7442921, 6834634);
+	check_reweight_place(KV(6, 18), 45, true, 5056716, 7196417, 6588131);
+	check_reweight_place(KV_LATEST, 0, true, 5303220, 7442921, 3501000);
+	check_reweight_place(KV(6, 12), 0, false, -1056716, 1082986, 3501000);
+	check_reweight_place(KV(6, 13), 0, false, -1056715, 1082986, 3501000);
+	check_reweight_off_queue(KV(6, 12), 0, 700000);
+	check_reweight_off_queue(KV(6, 13), 0, 2139701);
+	check_reweight_off_queue(KV(6, 18), 45, 2139701);
+}
+
 static void test_custom_slice(void **state)
 {
 	check_custom_slice(KV_LATEST, FEAT_BIT(FEAT_HRTICK));
@@ -1308,6 +1405,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_stable_6_18_rules, fx_cleanup),
 		cmocka_unit_test_teardown(test_protect_at_pick_only, fx_cleanup),
 		cmocka_unit_test_teardown(test_reweight_keeps_vprot, fx_cleanup),
+		cmocka_unit_test_teardown(test_reweight_places_entity, fx_cleanup),
 		cmocka_unit_test(test_reweight_scale),
 	};
 
