@@ -20,7 +20,7 @@
  * The same rewind figures follow for a server-256-like load: 2 packages x
  * 64 cores x 2 threads, 1000 hogs + 1000 periodic tasks, 10 s.
  *
- * The issue's goal is a median rewind under 50 ms and p99 under 200 ms within
+ * Issue 16's goal is a median rewind under 20 ms and p99 under 50 ms within
  * the default budget; the numbers are printed, not asserted. What is checked
  * (exit 1): the CPU-time books of the listener balance, repeated runs are
  * identical, and re-executing after a rewind reproduces the log

@@ -1276,7 +1276,7 @@ static void test_reweight_keeps_vprot(void **state)
  * 1531414 past v' = +6834634 with 6d71a9c61604; 1.501ms * 1024/335 = 4588131 past V =
  * +6588131 with its revert.
  */
-/* The state above on kernel (stable), with *v0 the reference: A is cfs->curr, B cfs->tl_first. */
+/* The state above on kernel (stable), with *v0 the reference: A is cfs->curr, B __pick_first_entity(cfs). */
 static struct cfs_rq *reweight_state(struct fx *f, int stable, u64 *v0)
 {
 	f->sc.kernel_stable = stable;
@@ -1286,7 +1286,7 @@ static struct cfs_rq *reweight_state(struct fx *f, int stable, u64 *v0)
 	sched_run_until(e, 20 * MS + 300 * US);
 	sched_enter(e);
 	struct cfs_rq *cfs = &cpu_rq(0)->cfs;
-	struct sched_entity *a = cfs->curr, *b = cfs->tl_first;
+	struct sched_entity *a = cfs->curr, *b = __pick_first_entity(cfs);
 
 	assert_int_equal(cfs->nr_running, 2);
 	update_curr(cfs);
@@ -1307,7 +1307,7 @@ static void check_reweight_place(int kernel, int stable, bool running, s64 v, s6
 	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	u64 v0;
 	struct cfs_rq *cfs = reweight_state(f, stable, &v0);
-	struct sched_entity *a = cfs->curr, *se = running ? a : cfs->tl_first;
+	struct sched_entity *a = cfs->curr, *se = running ? a : __pick_first_entity(cfs);
 
 	reweight_entity(cfs, se, scale_load(335));
 	assert_int_equal((s64)(se->vruntime - v0), v);
@@ -1328,7 +1328,7 @@ static void check_reweight_off_queue(int kernel, int stable, s64 d)
 	struct fx *f = fx_new(1, kernel, SCHED_VARIANT_EEVDF);
 	u64 v0;
 	struct cfs_rq *cfs = reweight_state(f, stable, &v0);
-	struct sched_entity *b = cfs->tl_first;
+	struct sched_entity *b = __pick_first_entity(cfs);
 
 	__dequeue_entity(cfs, b);
 	b->on_rq = 0;
