@@ -44,6 +44,14 @@
 /* ---- a scenario built by hand ---- */
 
 /* loop { run R; sleep S } with constant or uniform durations */
+/* Run e to t and enter it there: CPU 0's cfs_rq, as the kernel's code sees it then. */
+static struct cfs_rq *cpu0_cfs_at(struct sched_engine *e, u64 t)
+{
+	sched_run_until(e, t);
+	sched_enter(e);
+	return &cpu_rq(0)->cfs;
+}
+
 static const struct sched_program *fx_periodic(struct fx *f, int slot, u64 run_lo, u64 run_hi,
 					       u64 sleep_lo, u64 sleep_hi)
 {
@@ -536,9 +544,7 @@ static void check_renice_keeps_weighted_lag(int kernel, int new_nice)
 
 	/* on ticks, so the running task has no uncharged runtime when the command comes */
 	for (u64 t = 20 * MS; t < 400 * MS; t += 7 * MS) {
-		sched_run_until(e, t);
-		sched_enter(e);
-		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+		struct cfs_rq *cfs = cpu0_cfs_at(e, t);
 		struct sched_entity *q[FX_MAX_TASKS];
 		int n = queued_entities(cfs, q, FX_MAX_TASKS);
 		/* a waiting task: the first in the timeline */
@@ -599,9 +605,7 @@ static void check_renice_keeps_min_vruntime(int kernel)
 	struct sched_engine *e = fx_start(f);
 
 	for (u64 t = 20 * MS; t < 400 * MS; t += 7 * MS) {
-		sched_run_until(e, t);
-		sched_enter(e);
-		struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+		struct cfs_rq *cfs = cpu0_cfs_at(e, t);
 		struct task_struct *p = task_of(__pick_first_entity(cfs));
 		int nice = PRIO_TO_NICE(p->static_prio) == 7 ? 0 : 7;
 		struct sched_cpu_info before, after;
@@ -641,9 +645,7 @@ static void check_lag_clamp(u32 hz, int nice, unsigned long weight, u32 wmult, u
 	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	fx_task(f, 5, SCHED_NORMAL, 0, 0, NULL);
 	struct sched_engine *e = fx_start(f);
-	sched_run_until(e, 20 * MS + 500 * US);
-	sched_enter(e);
-	struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+	struct cfs_rq *cfs = cpu0_cfs_at(e, 20 * MS + 500 * US);
 	u64 V = avg_vruntime_peek(cfs);
 	const s64 offsets[] = { -10 * (s64)SEC, -limit - 1, -limit, -limit + 1, -500 * (s64)US, -1, 0,
 				1, 500 * (s64)US, limit - 1, limit, limit + 1, 10 * (s64)SEC };
@@ -1283,9 +1285,7 @@ static struct cfs_rq *reweight_state(struct fx *f, int stable, u64 *v0)
 	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
 	struct sched_engine *e = fx_start(f);
-	sched_run_until(e, 20 * MS + 300 * US);
-	sched_enter(e);
-	struct cfs_rq *cfs = &cpu_rq(0)->cfs;
+	struct cfs_rq *cfs = cpu0_cfs_at(e, 20 * MS + 300 * US);
 	struct sched_entity *a = cfs->curr, *b = __pick_first_entity(cfs);
 
 	assert_int_equal(cfs->nr_running, 2);
