@@ -710,6 +710,10 @@ static void after_timer_legacy(int cpu, int kind)
 	bool same_instant = n && n->expires == ST->now;
 	bool same_cpu = same_instant && timer_cpu(n) == cpu;
 
+	/* LinSched's harness schedules its CPU after each task it creates
+	 * (linsched_check_resched()): the next fork's parent is the task running there */
+	if (kind == T_FORK)
+		reschedule_cpu(FORK_CPU);
 	if (cpu >= 0 && kind != T_WORK) {
 		struct rq *rq = cpu_rq(cpu);
 

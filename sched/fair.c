@@ -748,6 +748,26 @@ static struct cfs_rq *is_same_group(struct sched_entity *se, struct sched_entity
 }
 
 /*
+ * Before 3.15 (678d5718d8d0) __schedule() put prev back and picked anew even
+ * when prev was picked again, so set_next_entity() started it a new slice:
+ * a task past its slice but still leftmost gets a whole one more, where later
+ * releases reschedule it at every tick until another overtakes it.
+ */
+static void repick_prev_legacy(struct task_struct *p)
+{
+	struct sched_entity *se = &p->se;
+
+	for_each_sched_entity (se)
+		put_prev_entity(cfs_rq_of(se), se);
+	/* pick_next_task_fair()'s walk down, the top level first */
+	for (int depth = 0; depth <= p->se.depth; depth++) {
+		for (se = &p->se; se->depth != depth; se = parent_entity(se))
+			;
+		set_next_entity(cfs_rq_of(se), se, true);
+	}
+}
+
+/*
  * From fair to fair, only the levels where prev's and next's ancestors
  * differ are put and set: the common ancestors keep running undisturbed.
  */
@@ -757,6 +777,10 @@ static struct task_struct *pick_next_task_fair(struct rq *rq, struct task_struct
 	struct sched_entity *se, *pse;
 	struct cfs_rq *cfs_rq;
 
+	if (p && prev == p && sched_legacy_cfs() && !kernel_at_least(3, 15)) {
+		repick_prev_legacy(p);
+		return p;
+	}
 	if (!p || prev == p)
 		return p;
 	if (prev->sched_class != &fair_sched_class) {

@@ -360,6 +360,69 @@ static void test_start_debit(void **state)
 }
 
 /*
+ * The boot's forks as LinSched's harness makes them: its CPU schedules after
+ * each (linsched_check_resched()), so the first hog runs when the next are
+ * forked, and each starts at its parent's vruntime, above min_vruntime plus
+ * the virtual slice (6, 3, 2 ms): all three equal.
+ */
+static void test_boot_forks_from_running(void **state)
+{
+	const int kv[] = { KV(3, 3), KV(6, 1) };
+
+	for (size_t k = 0; k < ARRAY_SIZE(kv); k++) {
+		struct fx *f = fx_new(1, kv[k], SCHED_VARIANT_CFS);
+		for (int i = 0; i < 3; i++)
+			fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+		struct sched_engine *e = fx_start(f);
+
+		while (sched_next_time(e) == 0)
+			assert_true(sched_step(e));
+		struct sched_cpu_info ci;
+		sched_cpu_info(e, 0, &ci);
+		assert_int_equal(ci.curr_pid, 1);
+		for (int i = 1; i < 3; i++)
+			if (T(e, i)->se.vruntime != T(e, 0)->se.vruntime)
+				fail_msg("kernel %d: fork %d at %+lld from the first", kv[k], i,
+					 (long long)(s64)(T(e, i)->se.vruntime - T(e, 0)->se.vruntime));
+		fx_free(f);
+	}
+}
+
+/*
+ * A task past its slice but still leftmost is picked again. Until 3.15
+ * __schedule() put it back and set it anew, so set_next_entity() started a
+ * new slice; from 3.15 (678d5718d8d0) the pick keeps it without. A hog alone
+ * since 0; at 50.3 ms a fork lands a slice (3 ms) behind it. At 51 ms its
+ * 51 ms run exceeds the slice: picked again. 3.3: a new 3 ms slice, taken
+ * at the tick after it (55 ms); 6.1: rescheduled at every tick until the
+ * newcomer is leftmost (54 ms, 0.7 ms past it).
+ */
+static void test_repick_restarts_slice(void **state)
+{
+	const struct {
+		int kernel;
+		u64 at;
+	} c[] = { { KV(3, 3), 55 * MS }, { KV(6, 1), 54 * MS } };
+
+	for (size_t k = 0; k < ARRAY_SIZE(c); k++) {
+		struct fx *f = fx_new(1, c[k].kernel, SCHED_VARIANT_CFS);
+		fx_task(f, 0, SCHED_NORMAL, 0, 0, NULL);
+		int b = fx_task(f, 0, SCHED_NORMAL, 0, 50 * MS + 300 * US, NULL);
+		struct sched_engine *e = fx_start(f);
+		struct sched_cpu_info ci;
+
+		do {
+			assert_true(sched_step(e));
+			sched_cpu_info(e, 0, &ci);
+		} while (ci.curr_pid != b + 1);
+		if (sched_now(e) != c[k].at)
+			fail_msg("kernel %d: the newcomer first ran at %llu ns, want %llu", c[k].kernel,
+				 (unsigned long long)sched_now(e), (unsigned long long)c[k].at);
+		fx_free(f);
+	}
+}
+
+/*
  * Sleeper credit (GENTLE_FAIR_SLEEPERS): a task waking from a long sleep is
  * placed at min_vruntime - latency/2 (SCHED_IDLE: min_granularity/2, 5.15+);
  * a short sleeper keeps its own, larger vruntime.
@@ -535,6 +598,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_tick_preemption_turns, fx_cleanup),
 		cmocka_unit_test_teardown(test_shares, fx_cleanup),
 		cmocka_unit_test_teardown(test_start_debit, fx_cleanup),
+		cmocka_unit_test_teardown(test_boot_forks_from_running, fx_cleanup),
+		cmocka_unit_test_teardown(test_repick_restarts_slice, fx_cleanup),
 		cmocka_unit_test_teardown(test_sleeper_credit, fx_cleanup),
 		cmocka_unit_test_teardown(test_sleeper_credit_not_gentle, fx_cleanup),
 		cmocka_unit_test_teardown(test_renice_keeps_vruntime, fx_cleanup),
