@@ -181,6 +181,7 @@ void init_cfs_rq(struct cfs_rq *cfs_rq, struct rq *rq)
 	/* The kernel starts min_vruntime just below the u64 wrap to catch wrap bugs. */
 	cfs_rq->min_vruntime = (u64)(-(1LL << 20));
 	cfs_rq->last_h_load_update = ~0ULL;	/* never: the first task_h_load() computes it */
+	cfs_rq->tl_max_slice.stale = 1;		/* tracked only where asked for (timeline.c) */
 }
 
 static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)

@@ -15,6 +15,12 @@ static size_t history_total(const struct sched_history *h)
 	return h->cp_bytes + h->log_bytes + h->state_size;
 }
 
+/* Bytes were just taken (within the budget, make_room() saw to it): the high-water mark. */
+static void note_peak(struct sched_history *h)
+{
+	h->peak = MAX(h->peak, history_total(h));
+}
+
 static void chunk_free(struct sched_history *h, struct log_chunk *c)
 {
 	if (!c->ev)
@@ -74,6 +80,7 @@ static void chunk_alloc(struct sched_history *h, struct log_chunk *c)
 	c->ev = sched_realloc(NULL, (size_t)HISTORY_CHUNK_EVENTS * sizeof(*c->ev), "the event log");
 	c->step = sched_realloc(NULL, (size_t)HISTORY_CHUNK_EVENTS * sizeof(*c->step), "the event log");
 	h->log_bytes += CHUNK_BYTES;
+	note_peak(h);
 }
 
 static void log_append(struct sched_history *h, const struct sched_event *ev)
@@ -162,6 +169,7 @@ void history_take_checkpoint(struct sched_history *h, const char *name)
 	h->cp[i] = c;
 	h->nr_cp++;
 	h->cp_bytes += h->state_size;
+	note_peak(h);
 }
 
 void history_drop_checkpoint(struct sched_history *h, int i)
@@ -514,6 +522,7 @@ void history_usage(const struct sched_history *h, struct history_usage *out)
 		.checkpoint_bytes = h->cp_bytes,
 		.log_bytes = h->log_bytes,
 		.total = history_total(h),
+		.peak = MAX(h->peak, history_total(h)),
 		.resident_events = resident,
 		.regenerated_chunks = h->regenerated,
 	};

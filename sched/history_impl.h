@@ -56,6 +56,7 @@ struct sched_history {
 	struct sched_engine *e;
 	size_t budget, state_size;
 	size_t cp_bytes, log_bytes; /* the two parts of the budget in use; + one state, the scratch */
+	size_t peak;		    /* the most history_total() has been */
 	u64 interval;
 
 	struct checkpoint *cp;

@@ -251,6 +251,12 @@ struct sched_entity {
 	unsigned long runnable_weight;	/* group: my_q's runnable tasks */
 };
 
+/* A cached extremum of the timeline, how many entities hold it, and whether it needs a rescan. */
+struct tl_extremum {
+	u64 val;
+	unsigned int nr, stale;
+};
+
 struct cfs_rq {
 	struct load_weight load;
 	unsigned int nr_running;	/* entities queued here, incl. curr and delayed */
@@ -263,15 +269,14 @@ struct cfs_rq {
 	struct list_head tl_list;	/* the timeline (timeline.c) */
 	struct sched_entity *tl_root;
 	/*
-	 * The rbtree's min_vruntime/min_slice augmentation: an entity's vruntime
-	 * and slice do not change while it waits in the timeline, so a minimum
-	 * and how many share it is enough. When the last holder leaves, the
-	 * minimum is stale until someone asks for it (timeline_min_vruntime(),
-	 * timeline_min_slice()): from 6.19 nothing asks for the vruntime one.
+	 * The rbtree's min_vruntime/min_slice/max_slice augmentation: an
+	 * entity's vruntime and slice do not change while it waits in the
+	 * timeline (set_entity_slice() says when one does), so an extremum and
+	 * how many share it is enough. When the last holder leaves, it is stale
+	 * until someone asks for it (timeline_min_vruntime(), ...): from 6.19
+	 * nothing asks for the vruntime one, before 6.18.17 for the max_slice.
 	 */
-	u64 tl_min_vruntime, tl_min_slice;
-	unsigned int tl_min_vruntime_nr, tl_min_slice_nr;
-	unsigned int tl_min_vruntime_stale, tl_min_slice_stale;
+	struct tl_extremum tl_min_vruntime, tl_min_slice, tl_max_slice;
 	struct sched_entity *curr, *next, *last, *skip;
 	struct sched_avg avg;
 	struct {

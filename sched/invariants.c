@@ -141,11 +141,32 @@ static void add_entity(struct sched_entity *se, int cpu)
 
 /* ---- one cfs_rq ---- */
 
+/* The timeline's value v counted into its extremum x: `wins` when v beats x's. */
+static void count_extremum(struct tl_extremum *x, u64 v, bool first, bool wins)
+{
+	if (first || wins) {
+		x->val = v;
+		x->nr = 1;
+	} else if (v == x->val) {
+		x->nr++;
+	}
+}
+
+static void check_extremum(const struct tl_extremum *cached, const struct tl_extremum *seen, const char *what,
+			   int cpu, const char *path)
+{
+	if (!cached->stale)
+		CHECK(cached->val == seen->val && cached->nr == seen->nr, what, cpu,
+		      "%s: cached %llu x%u, timeline %llu x%u", path, (unsigned long long)cached->val,
+		      cached->nr, (unsigned long long)seen->val, seen->nr);
+}
+
 static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 {
-	unsigned int n = 0, min_v_nr = 0, min_s_nr = 0;
+	struct tl_extremum min_v = { 0 }, min_s = { 0 }, max_s = { 0 };
+	unsigned int n = 0;
 	s64 avg = 0;
-	u64 load = 0, min_v = 0, min_s = 0;
+	u64 load = 0;
 	struct sched_entity *prev = NULL, *se;
 	const char *tree_err;
 
@@ -168,18 +189,9 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 		}
 		avg += entity_key(cfs_rq, se) * (s64)w;
 		load += w;
-		if (!n || (s64)(se->vruntime - min_v) < 0) {
-			min_v = se->vruntime;
-			min_v_nr = 1;
-		} else if (se->vruntime == min_v) {
-			min_v_nr++;
-		}
-		if (!n || se->slice < min_s) {
-			min_s = se->slice;
-			min_s_nr = 1;
-		} else if (se->slice == min_s) {
-			min_s_nr++;
-		}
+		count_extremum(&min_v, se->vruntime, !n, (s64)(se->vruntime - min_v.val) < 0);
+		count_extremum(&min_s, se->slice, !n, se->slice < min_s.val);
+		count_extremum(&max_s, se->slice, !n, se->slice > max_s.val);
 		n++;
 		prev = se;
 	}
@@ -189,17 +201,12 @@ static void check_timeline(struct cfs_rq *cfs_rq, int cpu, const char *path)
 	CHECK(!tree_err, "timeline.tree", cpu, "%s: the search tree: %s", path, tree_err);
 	CHECK(n == cfs_rq->nr_running - (cfs_rq->curr && cfs_rq->curr->on_rq), "timeline.count", cpu,
 	      "%s: %u in the timeline, nr_running %u", path, n, cfs_rq->nr_running);
-	/* a stale minimum is rescanned when asked for */
-	if (n && !cfs_rq->tl_min_vruntime_stale)
-		CHECK(cfs_rq->tl_min_vruntime == min_v && cfs_rq->tl_min_vruntime_nr == min_v_nr,
-		      "timeline.min_vruntime", cpu, "%s: cached %llu x%u, timeline %llu x%u", path,
-		      (unsigned long long)cfs_rq->tl_min_vruntime, cfs_rq->tl_min_vruntime_nr,
-		      (unsigned long long)min_v, min_v_nr);
-	if (n && !cfs_rq->tl_min_slice_stale)
-		CHECK(cfs_rq->tl_min_slice == min_s && cfs_rq->tl_min_slice_nr == min_s_nr,
-		      "timeline.min_slice", cpu, "%s: cached %llu x%u, timeline %llu x%u", path,
-		      (unsigned long long)cfs_rq->tl_min_slice, cfs_rq->tl_min_slice_nr,
-		      (unsigned long long)min_s, min_s_nr);
+	/* a stale extremum is rescanned when asked for */
+	if (n) {
+		check_extremum(&cfs_rq->tl_min_vruntime, &min_v, "timeline.min_vruntime", cpu, path);
+		check_extremum(&cfs_rq->tl_min_slice, &min_s, "timeline.min_slice", cpu, path);
+		check_extremum(&cfs_rq->tl_max_slice, &max_s, "timeline.max_slice", cpu, path);
+	}
 	if (sched_legacy_cfs())
 		return;
 	CHECK(cfs_rq->avg_load == load, "cfs_rq.avg_load", cpu, "%s: %llu, the timeline weighs %llu", path,

@@ -33,89 +33,103 @@ static void avg_vruntime_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	cfs_rq->avg_load -= weight;
 }
 
-/* `first`: se is the only entity the minima cover so far. A stale minimum waits for its rescan. */
-static void timeline_min_add(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
+/* What decides each extremum: wrapped vruntime order, and plain slice lengths. */
+static bool vruntime_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+static bool slice_shorter(u64 a, u64 b)
+{
+	return a < b;
+}
+
+static bool slice_longer(u64 a, u64 b)
+{
+	return a > b;
+}
+
+/* `first`: v is the only value x covers so far. A stale extremum waits for its rescan. */
+static void tl_extremum_add(struct tl_extremum *x, u64 v, bool first, bool (*before)(u64, u64))
 {
 	if (first) {
-		cfs_rq->tl_min_vruntime_stale = 0;
-		cfs_rq->tl_min_slice_stale = 0;
-	}
-	if (cfs_rq->tl_min_vruntime_stale) {
-	} else if (first || (s64)(se->vruntime - cfs_rq->tl_min_vruntime) < 0) {
-		cfs_rq->tl_min_vruntime = se->vruntime;
-		cfs_rq->tl_min_vruntime_nr = 1;
-	} else if (se->vruntime == cfs_rq->tl_min_vruntime) {
-		cfs_rq->tl_min_vruntime_nr++;
-	}
-	if (cfs_rq->tl_min_slice_stale) {
-	} else if (first || se->slice < cfs_rq->tl_min_slice) {
-		cfs_rq->tl_min_slice = se->slice;
-		cfs_rq->tl_min_slice_nr = 1;
-	} else if (se->slice == cfs_rq->tl_min_slice) {
-		cfs_rq->tl_min_slice_nr++;
+		x->val = v;
+		x->nr = 1;
+		x->stale = 0;
+	} else if (x->stale) {
+	} else if (before(v, x->val)) {
+		x->val = v;
+		x->nr = 1;
+	} else if (v == x->val) {
+		x->nr++;
 	}
 }
 
-static void timeline_min_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
+/* The last holder of the extremum leaving makes it stale. */
+static void tl_extremum_sub(struct tl_extremum *x, u64 v)
 {
-	if (!cfs_rq->tl_min_vruntime_stale && se->vruntime == cfs_rq->tl_min_vruntime &&
-	    !--cfs_rq->tl_min_vruntime_nr)
-		cfs_rq->tl_min_vruntime_stale = 1;
-	if (!cfs_rq->tl_min_slice_stale && se->slice == cfs_rq->tl_min_slice && !--cfs_rq->tl_min_slice_nr)
-		cfs_rq->tl_min_slice_stale = 1;
+	if (!x->stale && v == x->val && !--x->nr)
+		x->stale = 1;
+}
+
+static void timeline_extrema_add(struct cfs_rq *cfs_rq, struct sched_entity *se, bool first)
+{
+	tl_extremum_add(&cfs_rq->tl_min_vruntime, se->vruntime, first, vruntime_before);
+	tl_extremum_add(&cfs_rq->tl_min_slice, se->slice, first, slice_shorter);
+	/* only 6.18.17's lag clamp asks for the longest: elsewhere it stays stale (init_cfs_rq()) */
+	if (lag_clamp_max_slice())
+		tl_extremum_add(&cfs_rq->tl_max_slice, se->slice, first, slice_longer);
+}
+
+static void timeline_extrema_sub(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	tl_extremum_sub(&cfs_rq->tl_min_vruntime, se->vruntime);
+	tl_extremum_sub(&cfs_rq->tl_min_slice, se->slice);
+	tl_extremum_sub(&cfs_rq->tl_max_slice, se->slice);
+}
+
+static u64 se_vruntime(const struct sched_entity *se)
+{
+	return se->vruntime;
+}
+
+static u64 se_slice(const struct sched_entity *se)
+{
+	return se->slice;
+}
+
+/* x over the timeline, which must not be empty: a stale one is rescanned first. */
+static u64 tl_extremum(struct cfs_rq *cfs_rq, struct tl_extremum *x,
+		       u64 (*value)(const struct sched_entity *), bool (*before)(u64, u64))
+{
+	if (x->stale) {
+		struct sched_entity *se;
+		bool first = true;
+
+		list_for_each_entry (se, &cfs_rq->tl_list, tl_node) {
+			tl_extremum_add(x, value(se), first, before);
+			first = false;
+		}
+	}
+	return x->val;
 }
 
 /* The smallest vruntime in the timeline, which must not be empty. */
 u64 timeline_min_vruntime(struct cfs_rq *cfs_rq)
 {
-	if (cfs_rq->tl_min_vruntime_stale) {
-		struct sched_entity *se = __pick_first_entity(cfs_rq);
-
-		cfs_rq->tl_min_vruntime = se->vruntime;
-		cfs_rq->tl_min_vruntime_nr = 1;
-		list_for_each_entry_continue (se, &cfs_rq->tl_list, tl_node) {
-			if ((s64)(se->vruntime - cfs_rq->tl_min_vruntime) < 0) {
-				cfs_rq->tl_min_vruntime = se->vruntime;
-				cfs_rq->tl_min_vruntime_nr = 1;
-			} else if (se->vruntime == cfs_rq->tl_min_vruntime) {
-				cfs_rq->tl_min_vruntime_nr++;
-			}
-		}
-		cfs_rq->tl_min_vruntime_stale = 0;
-	}
-	return cfs_rq->tl_min_vruntime;
+	return tl_extremum(cfs_rq, &cfs_rq->tl_min_vruntime, se_vruntime, vruntime_before);
 }
 
 /* The shortest slice in the timeline, which must not be empty. */
 u64 timeline_min_slice(struct cfs_rq *cfs_rq)
 {
-	if (cfs_rq->tl_min_slice_stale) {
-		struct sched_entity *se = __pick_first_entity(cfs_rq);
-
-		cfs_rq->tl_min_slice = se->slice;
-		cfs_rq->tl_min_slice_nr = 1;
-		list_for_each_entry_continue (se, &cfs_rq->tl_list, tl_node) {
-			if (se->slice < cfs_rq->tl_min_slice) {
-				cfs_rq->tl_min_slice = se->slice;
-				cfs_rq->tl_min_slice_nr = 1;
-			} else if (se->slice == cfs_rq->tl_min_slice) {
-				cfs_rq->tl_min_slice_nr++;
-			}
-		}
-		cfs_rq->tl_min_slice_stale = 0;
-	}
-	return cfs_rq->tl_min_slice;
+	return tl_extremum(cfs_rq, &cfs_rq->tl_min_slice, se_slice, slice_shorter);
 }
 
-/* The longest slice in the timeline, which must not be empty: a walk, asked only at a dequeue from 6.18.17. */
+/* The longest slice in the timeline, which must not be empty (the lag clamp from 6.18.17). */
 u64 timeline_max_slice(struct cfs_rq *cfs_rq)
 {
-	struct sched_entity *se;
-	u64 max_slice = 0;
-
-	list_for_each_entry (se, &cfs_rq->tl_list, tl_node)
-		max_slice = MAX(max_slice, se->slice);
-	return max_slice;
+	return tl_extremum(cfs_rq, &cfs_rq->tl_max_slice, se_slice, slice_longer);
 }
 
 /*
@@ -204,7 +218,7 @@ void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		avg_vruntime_add(cfs_rq, se);
 		update_zero_vruntime(cfs_rq);
 	}
-	timeline_min_add(cfs_rq, se, empty);
+	timeline_extrema_add(cfs_rq, se, empty);
 
 	/*
 	 * se goes after every entity whose key is not larger (pos). At either
@@ -243,7 +257,7 @@ void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		avg_vruntime_sub(cfs_rq, se);
 		update_zero_vruntime(cfs_rq);
 	}
-	timeline_min_sub(cfs_rq, se);
+	timeline_extrema_sub(cfs_rq, se);
 }
 
 static struct sched_entity *tl_leftmost(struct sched_entity *n)
@@ -283,9 +297,26 @@ const char *timeline_tree_error(struct cfs_rq *cfs_rq)
 	return se ? "it holds fewer entities than the list" : NULL;
 }
 
+/* A member's value changes from old to v in place. */
+static void tl_extremum_change(struct tl_extremum *x, u64 old, u64 v, bool (*before)(u64, u64))
+{
+	if (x->stale)
+		return;
+	if (old == x->val)
+		x->nr--;
+	if (before(v, x->val)) {
+		x->val = v;
+		x->nr = 1;
+	} else if (v == x->val) {
+		x->nr++;
+	} else if (!x->nr) {
+		x->stale = 1;
+	}
+}
+
 /*
  * A queued group entity's slice follows the shortest below it (6.12): its
- * place in the timeline does not change, only the cached minimum.
+ * place in the timeline does not change, only the cached extrema.
  */
 void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice)
 {
@@ -293,19 +324,9 @@ void set_entity_slice(struct cfs_rq *cfs_rq, struct sched_entity *se, u64 slice)
 
 	if (se->slice == slice)
 		return;
-	if (!in_timeline || cfs_rq->tl_min_slice_stale) {
-		se->slice = slice;
-		return;
+	if (in_timeline) {
+		tl_extremum_change(&cfs_rq->tl_min_slice, se->slice, slice, slice_shorter);
+		tl_extremum_change(&cfs_rq->tl_max_slice, se->slice, slice, slice_longer);
 	}
-	if (se->slice == cfs_rq->tl_min_slice)
-		cfs_rq->tl_min_slice_nr--;
 	se->slice = slice;
-	if (slice < cfs_rq->tl_min_slice) {
-		cfs_rq->tl_min_slice = slice;
-		cfs_rq->tl_min_slice_nr = 1;
-	} else if (slice == cfs_rq->tl_min_slice) {
-		cfs_rq->tl_min_slice_nr++;
-	} else if (!cfs_rq->tl_min_slice_nr) {
-		cfs_rq->tl_min_slice_stale = 1;
-	}
 }

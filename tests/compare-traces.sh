@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two builds must write byte-identical traces of the heavy loads (a speed-up
 # that changes a trace is a bug): tests/compare-traces.sh OLD_BIN NEW_BIN.
-# The mixed load of `make bench` under EEVDF, legacy CFS and HZ 1000, a
-# 256-CPU and a 1,024-CPU load, and a machine with two NUMA levels;
+# The mixed load of `make bench` under EEVDF (6.19, 6.18.45, 6.6), legacy
+# CFS and HZ 1000, a 256-CPU (6.19, 6.18.17) and a 1,024-CPU load, and a
+# machine with two NUMA levels;
 # tests/snapshot-outputs.sh covers the shipped scenarios.
 set -u
 old=$1 new=$2
@@ -56,8 +57,11 @@ check mixed $m
 check mixed-cfs $m --set sched=cfs --set kernel=6.1 --set duration=20s
 check mixed-hz1000 $m --set hz=1000 --set duration=20s
 check mixed-6.6 $m --set kernel=6.6 --set duration=20s
+# 6.18's stable rules: zero_vruntime tracking and the lag clamp to the longest slice (6.18.17)
+check mixed-6.18.45 $m --set kernel=6.18.45 --set duration=20s
 check mixed-3.3 $m --set sched=cfs --set kernel=3.3 --set hz=1000 --set duration=10s
 check big-256 "$tmp/big.scn"
+check big-256-6.18.17 "$tmp/big.scn" --set kernel=6.18.17
 check huge-1024 "$tmp/huge.scn"
 check numa-8node "$tmp/numa.scn"
 check numa-8node-6.1 "$tmp/numa.scn" --set kernel=6.1

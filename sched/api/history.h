@@ -43,6 +43,7 @@ struct history_checkpoint_info {
 struct history_usage {
 	size_t budget, checkpoint_bytes, log_bytes;
 	size_t total;		/* all of the above in use, and the scratch state of a replay */
+	size_t peak;		/* the most total has been since history_create() */
 	u64 resident_events;	/* the rest were given back */
 	u64 regenerated_chunks; /* read after they were given back */
 };

@@ -1179,6 +1179,72 @@ static void test_lag_clamp_max_slice(void **state)
 	(void)state;
 }
 
+/* The timeline's cached extrema (the rbtree's augmentation) against a walk over it. */
+static void assert_timeline_extrema(struct cfs_rq *cfs)
+{
+	struct sched_entity *se = __pick_first_entity(cfs);
+	u64 min_v = se->vruntime, min_s = se->slice, max_s = se->slice;
+
+	for (; se; se = __pick_next_entity(se)) {
+		if ((s64)(se->vruntime - min_v) < 0)
+			min_v = se->vruntime;
+		min_s = MIN(min_s, se->slice);
+		max_s = MAX(max_s, se->slice);
+	}
+	assert_int_equal(timeline_min_vruntime(cfs), min_v);
+	assert_int_equal(timeline_min_slice(cfs), min_s);
+	assert_int_equal(timeline_max_slice(cfs), max_s);
+}
+
+/*
+ * The longest and shortest slice and the smallest vruntime stay right while
+ * entities holding them leave and come back and queued slices change (a
+ * group entity's follows its queue's shortest), whoever holds them alone.
+ */
+static void test_timeline_extrema(void **state)
+{
+	static const u64 slices[] = {
+		3 * MS, 100 * US, 3 * MS, 20 * MS, 700 * US, 20 * MS, 100 * US, 5 * MS
+	};
+	struct fx *f = fx_new(1, KV(6, 18), SCHED_VARIANT_EEVDF);
+	struct sched_entity *out[ARRAY_SIZE(slices)];
+	int nr_out = 0;
+
+	f->sc.kernel_stable = 44;
+	for (size_t i = 0; i < ARRAY_SIZE(slices); i++)
+		fx_task(f, 0, SCHED_NORMAL, slices[i], 0, NULL);
+	struct cfs_rq *cfs = cpu0_cfs_at(fx_start(f), 30 * MS);
+
+	assert_int_equal(cfs->nr_running, ARRAY_SIZE(slices));
+	assert_timeline_extrema(cfs);
+	/* each leaves in turn, first the longest slices, till two are left */
+	while (cfs->nr_running - nr_out > 3) {
+		struct sched_entity *se, *longest = __pick_first_entity(cfs);
+
+		for (se = longest; se; se = __pick_next_entity(se))
+			if (se->slice > longest->slice)
+				longest = se;
+		__dequeue_entity(cfs, longest);
+		out[nr_out++] = longest;
+		assert_timeline_extrema(cfs);
+	}
+	/* a queued slice grows past the rest, then shrinks below them, then to the middle */
+	struct sched_entity *se = __pick_first_entity(cfs);
+
+	set_entity_slice(cfs, se, 30 * MS);
+	assert_timeline_extrema(cfs);
+	set_entity_slice(cfs, se, 50 * US);
+	assert_timeline_extrema(cfs);
+	set_entity_slice(cfs, se, 4 * MS);
+	assert_timeline_extrema(cfs);
+	while (nr_out) {
+		__enqueue_entity(cfs, out[--nr_out]);
+		assert_timeline_extrema(cfs);
+	}
+	fx_free(f);
+	(void)state;
+}
+
 /* A hog asking for 6 ms beside one asking for 2 ms, run until it is protected 1 ms into its slice. */
 static struct task_struct *protected_hog(struct fx *f, int stable)
 {
@@ -1393,6 +1459,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_renice_keeps_min_vruntime, fx_cleanup),
 		cmocka_unit_test_teardown(test_zero_vruntime_tracking, fx_cleanup),
 		cmocka_unit_test_teardown(test_lag_clamp_max_slice, fx_cleanup),
+		cmocka_unit_test_teardown(test_timeline_extrema, fx_cleanup),
 		cmocka_unit_test_teardown(test_lag_clamp, fx_cleanup),
 		cmocka_unit_test_teardown(test_saved_lag_within_clamp, fx_cleanup),
 		cmocka_unit_test_teardown(test_shares_0_0_5, fx_cleanup),

@@ -783,6 +783,9 @@ static void assert_within(const struct sim *s, size_t budget, const char *what)
 	    u.total != u.checkpoint_bytes + u.log_bytes + sched_state_size(s->e))
 		fail_msg("%s: %zu bytes in use (%zu checkpoints, %zu log), budget %zu", what, u.total,
 			 u.checkpoint_bytes, u.log_bytes, budget);
+	/* the high-water mark: no allocation between two looks went past the budget either */
+	if (u.peak > budget || u.peak < u.total)
+		fail_msg("%s: peak %zu bytes, %zu in use, budget %zu", what, u.peak, u.total, budget);
 }
 
 /* Step i's end in ref: the step count just after the step that emitted seq. */
