@@ -73,10 +73,19 @@ void update_rq_clock(struct rq *rq)
 {
 	s64 delta = (s64)(ST->now + SCHED_CLOCK_BOOT - rq->clock);
 
+	if (rq->clock_update_flags & RQCF_ACT_SKIP)
+		return;
 	if (delta <= 0)
 		return;
 	rq->clock += (u64)delta;
 	update_rq_clock_task(rq, delta);
+}
+
+/* The engine runs schedule() on rq's CPU at its next chance (run_pending_reschedules()). */
+void resched_pending(struct rq *rq)
+{
+	ST->resched_pending[rq->cpu >> 6] |= 1ULL << (rq->cpu & 63);
+	ST->resched_pending_words |= 1ULL << (rq->cpu >> 6);
 }
 
 /* Preemption is a request, honoured when the engine next runs schedule() on that CPU. */
@@ -85,8 +94,7 @@ void resched_curr(struct rq *rq)
 	if (rq->need_resched)
 		return;
 	rq->need_resched = true;
-	ST->resched_pending[rq->cpu >> 6] |= 1ULL << (rq->cpu & 63);
-	ST->resched_pending_words |= 1ULL << (rq->cpu >> 6);
+	resched_pending(rq);
 }
 
 /* ---- the tick, NO_HZ idle and hrtick ---- */
@@ -203,6 +211,15 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 		curr->sched_class->wakeup_preempt(rq, p, flags);
 	else if (class_rank(p->sched_class) < class_rank(curr->sched_class))
 		resched_curr(rq);
+	/*
+	 * rq_clock_skip_update() (4.1's 9edfbfed3f54): "we're going to
+	 * schedule", so __schedule() keeps this wakeup's clock and what passes
+	 * until the switch (the rest of the interrupt) is charged to next. A
+	 * task woken on its own CPU before it left it (ttwu_runnable()) asks
+	 * for nothing: the kernel makes no wakeup_preempt() for it.
+	 */
+	if (kernel_at_least(4, 1) && p != curr && task_on_rq_queued(curr) && rq->need_resched)
+		rq->clock_update_flags |= RQCF_REQ_SKIP;
 }
 
 /* ---- schedule() ---- */
@@ -314,7 +331,9 @@ void __schedule(struct rq *rq)
 
 	/* hrtick_clear(): the next task programs its own slice end */
 	timer_cancel(&ST->tq, &rq->hrtick);
+	rq->clock_update_flags <<= 1; /* promote REQ to ACT */
 	update_rq_clock(rq);
+	rq->clock_update_flags = 0;
 	rq->need_resched = false;
 
 	/* A task that stopped being runnable leaves the queue (or stays, delayed). */

@@ -590,7 +590,8 @@ static void run_pending_reschedules(void)
 		w = __builtin_ctzll(ST->resched_pending_words);
 		cpu = w * 64 + __builtin_ctzll(ST->resched_pending[w]);
 		clear_resched_pending(cpu);
-		if (cpu_rq(cpu)->need_resched)
+		/* a CPU in an interrupt switches at its exit, after the interrupt's time (irq_end()) */
+		if (cpu_rq(cpu)->need_resched && !cpu_rq(cpu)->intr_end)
 			__schedule(cpu_rq(cpu));
 	}
 }
@@ -674,7 +675,7 @@ static void reschedule_cpu(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	while (rq->need_resched) {
+	while (rq->need_resched && !rq->intr_end) {
 		clear_resched_pending(cpu);
 		__schedule(rq);
 	}

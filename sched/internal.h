@@ -396,6 +396,7 @@ struct rq {
 	u64 clock_task;
 	u64 clock_pelt;
 	u64 lost_idle_time;
+	unsigned int clock_update_flags; /* RQCF_REQ_SKIP, RQCF_ACT_SKIP */
 	struct cfs_rq cfs;
 	struct task_struct *curr;
 	struct task_struct *idle;
@@ -874,8 +875,12 @@ void sched_warn(const char *cond, const char *file, int line);
 	})
 
 /* ---- core.c ---- */
+/* rq->clock_update_flags: __schedule() skips the clock update a wakeup's preemption asked it to skip */
+#define RQCF_REQ_SKIP 0x01
+#define RQCF_ACT_SKIP 0x02
 void update_rq_clock(struct rq *rq);
 void resched_curr(struct rq *rq);
+void resched_pending(struct rq *rq);
 void __schedule(struct rq *rq);
 void sched_tick(struct rq *rq);
 int try_to_wake_up(struct task_struct *p, int wake_flags);

@@ -348,12 +348,15 @@ static void check_task(struct task_struct *p)
 	      p->on_cpu, task_name(cpu_rq(cpu)->curr));
 	CHECK(p->on_rq == 0 || p->on_rq == TASK_ON_RQ_QUEUED, "task.on_rq", cpu, "%s: %d between steps", name,
 	      p->on_rq);
-	if (p->state == TASK_NEW || p->state == TASK_DEAD)
+	/* one that blocked or exited stays current until its CPU's interrupt or cost ends, then leaves */
+	bool leaving = p->on_cpu && cpu_rq(cpu)->need_resched && cpu_rq(cpu)->intr_end;
+
+	if ((p->state == TASK_NEW || p->state == TASK_DEAD) && !leaving)
 		CHECK(!p->on_rq && !p->on_cpu, "task.state", cpu, "%s: %s yet on_rq %d on_cpu %d", name,
 		      p->state == TASK_NEW ? "new" : "dead", p->on_rq, p->on_cpu);
 	if (p->state == TASK_RUNNING)
 		CHECK(p->on_rq, "task.state", cpu, "%s: running but not queued", name);
-	if (p->on_rq)
+	if (p->on_rq && !leaving)
 		CHECK(p->state == TASK_RUNNING || p->se.sched_delayed, "task.state", cpu,
 		      "%s: queued in state %d", name, p->state);
 	int allowed = (int)cpumask_weight(&p->cpus_mask);

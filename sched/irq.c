@@ -87,7 +87,12 @@ void irq_end(struct rq *rq)
 	if (rq->intr_source >= 0)
 		emit_intr(E->sc->irq[rq->intr_source].steal ? EV_STEAL : EV_IRQ_EXIT, rq);
 	rq->intr_end = 0;
-	update_rq_clock(rq);
+	/* irq_exit() updates no clock: a wakeup asked __schedule() to keep its (RQCF_REQ_SKIP) */
+	if (!(rq->clock_update_flags & RQCF_REQ_SKIP))
+		update_rq_clock(rq);
+	/* a preemption the interrupt asked for switches now, at irq_exit() */
+	if (rq->need_resched)
+		resched_pending(rq);
 }
 
 /*

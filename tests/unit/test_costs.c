@@ -47,8 +47,8 @@ static void record(void *arg, const struct sched_event *ev)
 		s->woken[ev->wake.pid] = ev->time;
 }
 
-/* Run text (with NO_COSTS, then set) to its end; the first two tasks' runtimes in run[]. */
-static void run_text(const char *text, const char *set, struct seen *s, u64 run[2])
+/* Run text (with NO_COSTS, then set) to just past t; the first two tasks' runtimes then in run[]. */
+static void run_to(const char *text, const char *set, u64 t, struct seen *s, u64 run[2])
 {
 	struct scenario_file f;
 	char err[512], full[1024];
@@ -63,8 +63,7 @@ static void run_text(const char *text, const char *set, struct seen *s, u64 run[
 	assert_non_null(e);
 	memset(s, 0, sizeof(*s));
 	sched_add_listener(e, record, s);
-	while (sched_step(e))
-		;
+	sched_run_until(e, t);
 	for (int i = 0; i < f.sc.nr_tasks && i < 2; i++) {
 		struct sched_task_info ti;
 
@@ -73,6 +72,12 @@ static void run_text(const char *text, const char *set, struct seen *s, u64 run[
 	}
 	sched_engine_destroy(e);
 	scenario_free(&f);
+}
+
+/* The same to the run's end. */
+static void run_text(const char *text, const char *set, struct seen *s, u64 run[2])
+{
+	run_to(text, set, UINT64_MAX, s, run);
 }
 
 #define TWO_ON_ONE                                                        \
@@ -188,6 +193,55 @@ static void test_sleep_end_is_hrtimer_irq(void **state)
 	assert_int_equal(s.woken[2], t.woken[2]);
 	assert_int_equal(s.left[2], t.left[2]);
 	assert_int_equal(run[1], run0[1]);
+}
+
+#define TICK_PREEMPTS                                                         \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 100ms\n"     \
+	"feature NO_IRQ_TIME_ACCOUNTING\ntask a program=\"run 10ms; exit\"\n" \
+	"task b program=\"run 10ms; exit\"\n"
+
+#define WAKEUP_PREEMPTS                                                    \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n"   \
+	"feature NO_IRQ_TIME_ACCOUNTING\ntask h program=\"run forever\"\n" \
+	"task s program=\"sleep 5ms; run 1ms; exit\"\n"
+
+/*
+ * The tick that ends a's slice at 4 ms sets need_resched; the switch comes
+ * at irq_exit(), after the tick's 50 us, which a (without
+ * IRQ_TIME_ACCOUNTING) is charged as the task it interrupted: b starts its
+ * exec clock at 4.05 ms.
+ */
+static void test_tick_preemption_at_irq_exit(void **state)
+{
+	struct seen s;
+	u64 sum_exec[2];
+
+	run_to(TICK_PREEMPTS, "cost_tick=50us", 4 * MS + 60 * US, &s, sum_exec);
+	assert_int_equal(s.switches_in[2], 1);
+	assert_int_equal(s.left[1], 4 * MS + 50 * US);
+	assert_int_equal(sum_exec[0], 4 * MS + 50 * US);
+	assert_int_equal(sum_exec[1], 0);
+}
+
+/*
+ * s first runs at the tick at 4 ms and sleeps to 9 ms. Its wakeup preempts
+ * and asks __schedule() to skip its clock update (rq_clock_skip_update()):
+ * the hog is charged up to the wakeup, the switch comes at irq_exit() after
+ * the hrtimer's 50 us, and s, whose exec clock starts at the wakeup's, is
+ * charged them: its 1 ms of work costs it 1.05 ms, as the kernel charges it.
+ */
+static void test_wakeup_preemption_charges_next(void **state)
+{
+	struct seen s;
+	u64 sum_exec[2];
+
+	run_to(WAKEUP_PREEMPTS, "cost_hrtimer=50us", 11 * MS, &s, sum_exec);
+	assert_int_equal(s.woken[2], 9 * MS);
+	assert_int_equal(s.left[1], 9 * MS + 50 * US);
+	assert_int_equal(s.left[2], 10 * MS + 50 * US);
+	assert_int_equal(sum_exec[1], 1 * MS + 50 * US);
+	/* the hog, as it left: 0-4 ms and 4-9 ms, up to the wakeup and not the interrupt */
+	assert_int_equal(sum_exec[0], 9 * MS);
 }
 
 #define BALANCED                                                          \
@@ -371,6 +425,8 @@ int main(void)
 		cmocka_unit_test(test_tick_is_irq_time),
 		cmocka_unit_test(test_remote_wakeup_ipi),
 		cmocka_unit_test(test_sleep_end_is_hrtimer_irq),
+		cmocka_unit_test(test_tick_preemption_at_irq_exit),
+		cmocka_unit_test(test_wakeup_preemption_charges_next),
 		cmocka_unit_test(test_balance_pass_is_softirq_time),
 		cmocka_unit_test(test_topology_cost_lines),
 		cmocka_unit_test(test_topology_default_and_override),

@@ -105,7 +105,9 @@ static void test_simultaneous_ticks_seeded(void **state)
 /*
  * Alone on its CPU the tick is stopped while it sleeps: nothing else
  * interrupts, so the timer fires at the range's hard end, expiry + slack,
- * entering up to irq_jitter_ns late.
+ * entering up to irq_jitter_ns late. Each sleep follows a run, so the task
+ * leaves its CPU as it arms the timer (a sleep right after its switch-in
+ * would leave when cost_switch_ns ends).
  */
 static void test_sleep_on_idle_cpu_ends_at_slack(void **state)
 {
@@ -113,14 +115,14 @@ static void test_sleep_on_idle_cpu_ends_at_slack(void **state)
 		const char *task, *set;
 		u64 lo, hi;
 	} c[] = {
-		{ "task s program=\"loop 10 { sleep 1ms; run 1ms }\"", "noise=off", 0, 0 },
-		{ "task s program=\"loop 10 { sleep 1ms; run 1ms }\"", NULL, 50 * US, 60 * US },
-		{ "task s timer_slack=200us program=\"loop 10 { sleep 1ms; run 1ms }\"", NULL, 200 * US,
+		{ "task s program=\"loop 10 { run 1ms; sleep 1ms }\"", "noise=off", 0, 0 },
+		{ "task s program=\"loop 10 { run 1ms; sleep 1ms }\"", NULL, 50 * US, 60 * US },
+		{ "task s timer_slack=200us program=\"loop 10 { run 1ms; sleep 1ms }\"", NULL, 200 * US,
 		  210 * US },
-		{ "task s timer_slack=0 program=\"loop 10 { sleep 1ms; run 1ms }\"", NULL, 0, 10 * US },
+		{ "task s timer_slack=0 program=\"loop 10 { run 1ms; sleep 1ms }\"", NULL, 0, 10 * US },
 		/* RT tasks have no slack, only the interrupt's entry */
-		{ "task s policy=fifo prio=10 program=\"loop 10 { sleep 1ms; run 1ms }\"", NULL, 0, 10 * US },
-		{ "task s program=\"loop 10 { sleep 1ms; run 1ms }\"", "irq_jitter=0", 50 * US, 50 * US },
+		{ "task s policy=fifo prio=10 program=\"loop 10 { run 1ms; sleep 1ms }\"", NULL, 0, 10 * US },
+		{ "task s program=\"loop 10 { run 1ms; sleep 1ms }\"", "irq_jitter=0", 50 * US, 50 * US },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
