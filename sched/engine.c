@@ -590,8 +590,7 @@ static void run_pending_reschedules(void)
 		w = __builtin_ctzll(ST->resched_pending_words);
 		cpu = w * 64 + __builtin_ctzll(ST->resched_pending[w]);
 		clear_resched_pending(cpu);
-		/* a CPU in an interrupt switches at its exit, after the interrupt's time (irq_end()) */
-		if (cpu_rq(cpu)->need_resched && !cpu_rq(cpu)->intr_end)
+		if (rq_switch_due(cpu_rq(cpu)))
 			__schedule(cpu_rq(cpu));
 	}
 }
@@ -675,7 +674,7 @@ static void reschedule_cpu(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	while (rq->need_resched && !rq->intr_end) {
+	while (rq_switch_due(rq)) {
 		clear_resched_pending(cpu);
 		__schedule(rq);
 	}

@@ -990,6 +990,11 @@ void cpu_spend(struct rq *rq, u64 ns, bool irq);
 u64 rq_clock_work(const struct rq *rq);
 /* When the running task can next make progress: the end of an interruption under way, or now. */
 u64 rq_work_resumes(const struct rq *rq);
+/* A preemption is asked for and due: a CPU in an interruption switches at its end (irq_end()). */
+static inline bool rq_switch_due(const struct rq *rq)
+{
+	return rq->need_resched && !rq->intr_end;
+}
 
 /* ---- pelt.c ---- */
 int update_irq_load_avg(struct rq *rq, u64 running);

@@ -349,7 +349,7 @@ static void check_task(struct task_struct *p)
 	CHECK(p->on_rq == 0 || p->on_rq == TASK_ON_RQ_QUEUED, "task.on_rq", cpu, "%s: %d between steps", name,
 	      p->on_rq);
 	/* one that blocked or exited stays current until its CPU's interrupt or cost ends, then leaves */
-	bool leaving = p->on_cpu && cpu_rq(cpu)->need_resched && cpu_rq(cpu)->intr_end;
+	bool leaving = p->on_cpu && cpu_rq(cpu)->need_resched && !rq_switch_due(cpu_rq(cpu));
 
 	if ((p->state == TASK_NEW || p->state == TASK_DEAD) && !leaving)
 		CHECK(!p->on_rq && !p->on_cpu, "task.state", cpu, "%s: %s yet on_rq %d on_cpu %d", name,
