@@ -24,7 +24,7 @@ u64 cfs_calc_delta_fair(u64 delta, struct sched_entity *se)
 }
 
 /* sched_nr_latency = ceil(latency / min_granularity), as sched_update_scaling() keeps it. */
-static u64 sched_nr_latency(void)
+u64 sched_nr_latency(void)
 {
 	u64 lat = sysctl(TUN_LATENCY), gran = sysctl(TUN_MIN_GRANULARITY);
 

@@ -343,7 +343,8 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 			place_entity(cfs_rq, se, flags);
 		account_entity_enqueue(cfs_rq, se);
 	}
-	if (flags & ENQUEUE_MIGRATED)
+	/* a moved task is no longer cache hot; 3.3's set_task_cpu() left exec_start as it was */
+	if ((flags & ENQUEUE_MIGRATED) && !legacy_balance())
 		se->exec_start = 0;
 	if (!curr)
 		__enqueue_entity(cfs_rq, se);
@@ -464,6 +465,22 @@ static void hrtick_start_fair(struct rq *rq, struct task_struct *p)
 	}
 }
 
+/*
+ * hrtick_update(): an enqueue or a dequeue changes the running task's slice,
+ * so its hrtick is armed again. Before EEVDF (6.6) only while its queue
+ * holds fewer than sched_nr_latency tasks.
+ */
+static void hrtick_update(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (!sched_feat(HRTICK) || curr->sched_class != &fair_sched_class)
+		return;
+	if (sched_legacy_cfs() && cfs_rq_of(&curr->se)->nr_running >= sched_nr_latency())
+		return;
+	hrtick_start_fair(rq, curr);
+}
+
 /* The hierarchical counts an enqueue or dequeue adds at one level. */
 struct h_delta {
 	int queued, delayed, idle;
@@ -549,8 +566,7 @@ void enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 	}
 
 	rq->nr_running++;
-	if (sched_feat(HRTICK) && rq->curr->sched_class == &fair_sched_class)
-		hrtick_start_fair(rq, rq->curr);
+	hrtick_update(rq);
 }
 
 /*
@@ -601,6 +617,9 @@ static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags)
 	}
 	if (update_upper_levels(se, &d, -1, slice))
 		rq->nr_running -= d.queued;
+	/* what dequeue_task_fair() skipped when the task went delayed */
+	if (p && task_delayed)
+		hrtick_update(rq);
 	return 1;
 }
 
@@ -612,7 +631,10 @@ bool dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags)
 		dequeue_throttled_task(p);
 		return true;
 	}
-	return dequeue_entities(rq, &p->se, flags) >= 0;
+	if (dequeue_entities(rq, &p->se, flags) < 0)
+		return false;
+	hrtick_update(rq);
+	return true;
 }
 
 /* ---- pick ---- */

@@ -1151,6 +1151,7 @@ void update_zero_vruntime(struct cfs_rq *cfs_rq);
 void requeue_delayed_entity(struct sched_entity *se);
 
 /* ---- cfs_legacy.c: the pre-6.6 fair class ---- */
+u64 sched_nr_latency(void);
 u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se);
 void place_entity_legacy(struct cfs_rq *cfs_rq, struct sched_entity *se, int initial);
 u64 cfs_calc_delta_fair(u64 delta, struct sched_entity *se);

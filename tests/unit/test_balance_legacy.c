@@ -368,6 +368,42 @@ static void test_active_balance_moves_the_preempted_task(void **state)
 	scenario_free(&sf);
 }
 
+/*
+ * task_hot() looks at when a task last ran, which 3.3 keeps across a move:
+ * its set_task_cpu() leaves se.exec_start alone, so a task moved off a busy
+ * CPU is still hot for migration_cost. Later releases zero it on a move
+ * (enqueue_entity() since a53ce18cacb4, migrate_task_rq_fair() before).
+ */
+static void test_moved_task_stays_hot(void **state)
+{
+	const int kernels[] = { KV(3, 3), KV(6, 1) };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct fx *f = fx_new(2, kernels[k], SCHED_VARIANT_CFS);
+		struct task_struct *waiting = NULL;
+		u64 ran;
+
+		/* three hogs on two CPUs: one of them waits */
+		for (int i = 0; i < 3; i++)
+			fx_add_task(f, 0, SCHED_NORMAL, -1, NULL);
+		fx_start(f);
+		sched_run_until(f->e, 10 * MS + 500 * US);
+		sched_enter(f->e);
+		for (int i = 0; i < 3; i++)
+			if (task_on_rq_queued(T(f->e, i)) && !T(f->e, i)->on_cpu)
+				waiting = T(f->e, i);
+		assert_non_null(waiting);
+		ran = waiting->se.exec_start;
+		assert_true(ran > 0);
+		move_queued_task(waiting, !waiting->cpu, waiting->cpu, MIGRATE_BALANCE);
+		print_message("kernel %d: exec_start %llu before the move, %llu after\n", kernels[k],
+			      (unsigned long long)ran, (unsigned long long)waiting->se.exec_start);
+		assert_int_equal(waiting->se.exec_start, k == 0 ? ran : 0);
+		fx_free(f);
+	}
+}
+
 /* ---- LinSched's machine: an IPI is a 1 ns hrtimer, programmed 5 us out ---- */
 
 struct ipi_log {
@@ -462,6 +498,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_fork_placement, fx_cleanup),
 		cmocka_unit_test_teardown(test_imbalance_from_records, fx_cleanup),
 		cmocka_unit_test(test_active_balance_moves_the_preempted_task),
+		cmocka_unit_test(test_moved_task_stays_hot),
 		cmocka_unit_test(test_linsched_ipi_delays),
 		cmocka_unit_test(test_linsched_do_timer_duty),
 	};

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "src/format/scenario_file.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -292,6 +293,56 @@ static void test_tick_preemption_turns(void **state)
 	 * the slice: a turn is one tick longer */
 	check_turns(KV(3, 3), 2, 4 * MS);
 	check_turns(KV(3, 3), 3, 3 * MS);
+}
+
+/* ---- the hrtick ---- */
+
+static const char hrtick_dequeue_scn[] = "topology dual\n"
+					 "hz 100\n"
+					 "duration 20ms\n"
+					 "feature HRTICK\n"
+					 "noise off\n"
+					 "kernel 6.1\n"
+					 "sched cfs\n"
+					 "task a cpus=0 program=\"run forever\"\n"
+					 "task b cpus=0 program=\"run forever\"\n"
+					 "task c cpus=0 program=\"run forever\"\n"
+					 "at 1ms set cpus c 1\n";
+
+static void on_first_switch_out(void *ctx, const struct sched_event *ev)
+{
+	u64 *out = ctx;
+
+	if (ev->type == EV_SCHED_SWITCH && ev->sw.prev_pid == 1 && !*out)
+		*out = ev->time;
+}
+
+/*
+ * hrtick_update() at a dequeue: with three tasks on CPU 0 of two, a's slice
+ * is 12 ms / 3 = 4 ms; c moving away at 1 ms makes it 12 / 2 = 6 ms, and the
+ * hrtick armed for 4 ms is armed again for 6 ms (the hrtick's own tick
+ * reschedules whatever the slice). 6.1's __calc_delta() makes that
+ * 12e6 * (1024 * (2^32 - 1) / 2048) >> 32 = 5999997 ns. Without it a is
+ * switched out at 4 ms.
+ */
+static void test_hrtick_follows_dequeue(void **state)
+{
+	struct scenario_file sf;
+	struct sched_engine *e;
+	char err[512];
+	u64 out = 0;
+
+	(void)state;
+	assert_int_equal(scenario_parse("hrtick.scn", hrtick_dequeue_scn, strlen(hrtick_dequeue_scn), &sf,
+					err, sizeof(err)),
+			 0);
+	e = sched_engine_create(&sf.sc, err, sizeof(err));
+	assert_non_null(e);
+	sched_add_listener(e, on_first_switch_out, &out);
+	sched_run_until(e, 20 * MS);
+	assert_int_equal(out, 5999997);
+	sched_engine_destroy(e);
+	scenario_free(&sf);
 }
 
 /* ---- shares ---- */
@@ -604,6 +655,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_sleeper_credit_not_gentle, fx_cleanup),
 		cmocka_unit_test_teardown(test_renice_keeps_vruntime, fx_cleanup),
 		cmocka_unit_test_teardown(test_min_vruntime_monotonic, fx_cleanup),
+		cmocka_unit_test(test_hrtick_follows_dequeue),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
