@@ -216,10 +216,11 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 	 * schedule", so __schedule() keeps this wakeup's clock and what passes
 	 * until the switch (the rest of the interrupt) is charged to next. A
 	 * task woken on its own CPU before it left it (ttwu_runnable()) asks
-	 * for nothing: the kernel makes no wakeup_preempt() for it.
+	 * for nothing: the kernel makes no wakeup_preempt() for it. Before 4.1
+	 * rq->skip_clock_update stops every clock update from here to the pick.
 	 */
-	if (kernel_at_least(4, 1) && p != curr && task_on_rq_queued(curr) && rq->need_resched)
-		rq->clock_update_flags |= RQCF_REQ_SKIP;
+	if (p != curr && task_on_rq_queued(curr) && rq->need_resched)
+		rq->clock_update_flags |= kernel_at_least(4, 1) ? RQCF_REQ_SKIP : RQCF_ACT_SKIP;
 }
 
 /* ---- schedule() ---- */
@@ -331,9 +332,13 @@ void __schedule(struct rq *rq)
 
 	/* hrtick_clear(): the next task programs its own slice end */
 	timer_cancel(&ST->tq, &rq->hrtick);
-	rq->clock_update_flags <<= 1; /* promote REQ to ACT */
-	update_rq_clock(rq);
-	rq->clock_update_flags = 0;
+	if (kernel_at_least(4, 1)) {
+		rq->clock_update_flags <<= 1; /* promote REQ to ACT */
+		update_rq_clock(rq);
+		rq->clock_update_flags = 0;
+	} else {
+		update_rq_clock(rq); /* none while skip_clock_update holds */
+	}
 	rq->need_resched = false;
 
 	/* A task that stopped being runnable leaves the queue (or stays, delayed). */
@@ -363,6 +368,9 @@ void __schedule(struct rq *rq)
 		if (is_idle_task(next) && !scx_enabled() && sched_balance_newidle(rq) > 0)
 			next = pick_next_task(rq, next);
 	}
+	/* before 4.1 the skip ends with the pick (rq->skip_clock_update = 0) */
+	if (!kernel_at_least(4, 1))
+		rq->clock_update_flags = 0;
 	if (next == prev)
 		goto out;
 

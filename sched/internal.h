@@ -875,7 +875,8 @@ void sched_warn(const char *cond, const char *file, int line);
 	})
 
 /* ---- core.c ---- */
-/* rq->clock_update_flags: __schedule() skips the clock update a wakeup's preemption asked it to skip */
+/* rq->clock_update_flags: __schedule() skips the clock update a wakeup's preemption asked it to skip;
+ * before 4.1 (skip_clock_update) every update is skipped from that wakeup to the pick */
 #define RQCF_REQ_SKIP 0x01
 #define RQCF_ACT_SKIP 0x02
 void update_rq_clock(struct rq *rq);
