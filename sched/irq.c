@@ -93,6 +93,8 @@ void irq_end(struct rq *rq)
 	/* a preemption the interrupt asked for switches now, at irq_exit() */
 	if (rq->need_resched)
 		resched_pending(rq);
+	else if (!is_idle_task(rq->curr))
+		task_program_step(rq->curr); /* back to the task's own code */
 }
 
 /*

@@ -244,8 +244,9 @@ void task_program_step(struct task_struct *p)
 	struct rq *rq = task_rq(p);
 
 	/* a task about to be preempted waits to run its program; before 3.8 it goes
-	 * on, as LinSched runs the current task's program before schedule() */
-	if (p->state != TASK_RUNNING || p->work_left || p->run_forever ||
+	 * on, as LinSched runs the current task's program before schedule(). In an
+	 * interrupt or the kernel's own work (a switch's) it goes on at irq_end(). */
+	if (p->state != TASK_RUNNING || p->work_left || p->run_forever || rq->intr_end ||
 	    (rq->need_resched && !legacy_balance()))
 		return;
 

@@ -195,6 +195,27 @@ static void test_sleep_end_is_hrtimer_irq(void **state)
 	assert_int_equal(run[1], run0[1]);
 }
 
+#define SLEEPS_AT_ONCE                                                   \
+	"topology packages=1 cores=1 threads=1\nhz 250\nduration 20ms\n" \
+	"task s program=\"sleep 5ms; sleep 1ms; exit\"\n"
+
+/*
+ * A task's code runs once the switch into it is over: s, switched in at 0,
+ * arms its 5 ms sleep after the switch's 10 us, and its second sleep after
+ * the next switch-in, at 5.02 ms; not at the switch-in instants.
+ */
+static void test_program_runs_after_switch(void **state)
+{
+	struct seen s;
+	u64 run[2];
+
+	(void)state;
+	run_to(SLEEPS_AT_ONCE, "cost_switch=10us", 5 * MS + 500 * US, &s, run);
+	assert_int_equal(s.woken[1], 5 * MS + 10 * US);
+	run_to(SLEEPS_AT_ONCE, "cost_switch=10us", 7 * MS, &s, run);
+	assert_int_equal(s.woken[1], 6 * MS + 20 * US);
+}
+
 #define TICK_PREEMPTS                                                         \
 	"topology packages=1 cores=1 threads=1\nhz 250\nduration 100ms\n"     \
 	"feature NO_IRQ_TIME_ACCOUNTING\ntask a program=\"run 10ms; exit\"\n" \
@@ -433,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_tick_is_irq_time),
 		cmocka_unit_test(test_remote_wakeup_ipi),
 		cmocka_unit_test(test_sleep_end_is_hrtimer_irq),
+		cmocka_unit_test(test_program_runs_after_switch),
 		cmocka_unit_test(test_tick_preemption_at_irq_exit),
 		cmocka_unit_test(test_wakeup_preemption_charges_next),
 		cmocka_unit_test(test_balance_pass_is_softirq_time),
