@@ -897,6 +897,33 @@ static void do_set_cpus_allowed(struct task_struct *p, const struct cpumask *new
 		p->sched_class->set_next_task(rq, p, false);
 }
 
+bool stop_work_pending(const struct task_struct *p)
+{
+	for (const struct task_struct *q = cpu_rq(p->cpu)->migration_task; q; q = q->migration_next)
+		if (q == p)
+			return true;
+	return false;
+}
+
+/* Take p out of the stopper queue that holds it, if one does (it waits in one at most). */
+static void stop_work_dequeue(struct task_struct *p)
+{
+	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+		struct task_struct **link = &rq->migration_task, *prev = NULL;
+
+		for (; *link; prev = *link, link = &(*link)->migration_next) {
+			if (*link != p)
+				continue;
+			*link = p->migration_next;
+			if (rq->migration_last == p)
+				rq->migration_last = prev;
+			p->migration_next = NULL;
+			return;
+		}
+	}
+}
+
 /*
  * __set_cpus_allowed_ptr() for sched_setaffinity(): a task whose CPU is no
  * longer allowed goes to cpumask_any_and_distribute() of the new mask (from
@@ -922,8 +949,14 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 	if (p->state == TASK_NEW || cpumask_test(new_mask, p->cpu) || !p->on_rq)
 		return -1;
 	if (task_current(rq, p) || !kernel_at_least(3, 18)) {
-		rq->migration_task = p;
-		rq->migration_dest = dest;
+		/* each call queues a stop work (stop_one_cpu()); asked again, p moves once, as last asked */
+		stop_work_dequeue(p);
+		p->migration_dest = dest;
+		if (rq->migration_task)
+			rq->migration_last->migration_next = p;
+		else
+			rq->migration_task = p;
+		rq->migration_last = p;
 		resched_curr(rq);
 		return rq->cpu;
 	}
@@ -931,14 +964,18 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 	return -1;
 }
 
-/* migration_cpu_stop(): the stopper moves the task if it is still queued here. */
+/* migration_cpu_stop(), once per queued work: each task still queued here moves. */
 void migration_cpu_stop(struct rq *rq)
 {
-	struct task_struct *p = rq->migration_task;
+	while (rq->migration_task) {
+		struct task_struct *p = rq->migration_task;
 
-	rq->migration_task = NULL;
-	if (task_rq(p) == rq && task_on_rq_queued(p) && task_allowed_on_cpu(p, rq->migration_dest))
-		move_queued_task(p, rq->migration_dest, rq->cpu, MIGRATE_AFFINITY);
+		rq->migration_task = p->migration_next;
+		p->migration_next = NULL;
+		if (task_rq(p) == rq && task_on_rq_queued(p) && task_allowed_on_cpu(p, p->migration_dest))
+			move_queued_task(p, p->migration_dest, rq->cpu, MIGRATE_AFFINITY);
+	}
+	rq->migration_last = NULL;
 }
 
 void sched_change_class(struct task_struct *p, const struct sched_class *class)
