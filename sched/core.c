@@ -220,7 +220,7 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 	 * rq->skip_clock_update stops every clock update from here to the pick.
 	 */
 	if (p != curr && task_on_rq_queued(curr) && rq->need_resched)
-		rq->clock_update_flags |= kernel_at_least(4, 1) ? RQCF_REQ_SKIP : RQCF_ACT_SKIP;
+		rq->clock_update_flags |= clock_skip_to_pick() ? RQCF_ACT_SKIP : RQCF_REQ_SKIP;
 }
 
 /* ---- schedule() ---- */
@@ -320,6 +320,12 @@ static void sched_info_switch(struct rq *rq, struct task_struct *prev, struct ta
 	}
 }
 
+/* The CPU stopper has tasks to move for their new affinity. */
+static bool migration_queued(const struct rq *rq)
+{
+	return !list_empty(&rq->migration_queue);
+}
+
 /* The CPU stopper is awake to push a task (on LinSched's machine, once its timer fired). */
 static bool stopper_woken(const struct rq *rq)
 {
@@ -332,12 +338,12 @@ void __schedule(struct rq *rq)
 
 	/* hrtick_clear(): the next task programs its own slice end */
 	timer_cancel(&ST->tq, &rq->hrtick);
-	if (kernel_at_least(4, 1)) {
+	if (clock_skip_to_pick()) {
+		update_rq_clock(rq); /* none while skip_clock_update holds */
+	} else {
 		rq->clock_update_flags <<= 1; /* promote REQ to ACT */
 		update_rq_clock(rq);
 		rq->clock_update_flags = 0;
-	} else {
-		update_rq_clock(rq); /* none while skip_clock_update holds */
 	}
 	rq->need_resched = false;
 
@@ -355,9 +361,9 @@ void __schedule(struct rq *rq)
 	if (stopper_woken(rq) && is_idle_task(prev))
 		rq->active_balance = false;	/* nothing running to push */
 	/* the stopper on an idle CPU puts nothing aside: it moves the task before the pick */
-	if (rq->migration_task && is_idle_task(prev))
+	if (migration_queued(rq) && is_idle_task(prev))
 		migration_cpu_stop(rq);
-	if (stopper_woken(rq) || rq->migration_task) {
+	if (stopper_woken(rq) || migration_queued(rq)) {
 		/* the CPU stopper takes the CPU from the running task (a class above all: no next) */
 		next = rq->idle;
 		prev->sched_class->put_prev_task(rq, prev, NULL);
@@ -368,9 +374,8 @@ void __schedule(struct rq *rq)
 		if (is_idle_task(next) && !scx_enabled() && sched_balance_newidle(rq) > 0)
 			next = pick_next_task(rq, next);
 	}
-	/* before 4.1 the skip ends with the pick (rq->skip_clock_update = 0) */
-	if (!kernel_at_least(4, 1))
-		rq->clock_update_flags = 0;
+	if (clock_skip_to_pick())
+		rq->clock_update_flags = 0; /* rq->skip_clock_update = 0 */
 	if (next == prev)
 		goto out;
 
@@ -408,9 +413,9 @@ void __schedule(struct rq *rq)
 		task_arm_work(rq, next);
 	}
 out:
-	if (stopper_woken(rq) || rq->migration_task) {
+	if (stopper_woken(rq) || migration_queued(rq)) {
 		/* the stopper pushes or moves a task, then this CPU picks again */
-		if (rq->migration_task)
+		if (migration_queued(rq))
 			migration_cpu_stop(rq);
 		if (stopper_woken(rq))
 			active_load_balance_cpu_stop(rq);
@@ -897,33 +902,6 @@ static void do_set_cpus_allowed(struct task_struct *p, const struct cpumask *new
 		p->sched_class->set_next_task(rq, p, false);
 }
 
-bool stop_work_pending(const struct task_struct *p)
-{
-	for (const struct task_struct *q = cpu_rq(p->cpu)->migration_task; q; q = q->migration_next)
-		if (q == p)
-			return true;
-	return false;
-}
-
-/* Take p out of the stopper queue that holds it, if one does (it waits in one at most). */
-static void stop_work_dequeue(struct task_struct *p)
-{
-	for (int cpu = 0; cpu < ST->nr_cpus; cpu++) {
-		struct rq *rq = cpu_rq(cpu);
-		struct task_struct **link = &rq->migration_task, *prev = NULL;
-
-		for (; *link; prev = *link, link = &(*link)->migration_next) {
-			if (*link != p)
-				continue;
-			*link = p->migration_next;
-			if (rq->migration_last == p)
-				rq->migration_last = prev;
-			p->migration_next = NULL;
-			return;
-		}
-	}
-}
-
 /*
  * __set_cpus_allowed_ptr() for sched_setaffinity(): a task whose CPU is no
  * longer allowed goes to cpumask_any_and_distribute() of the new mask (from
@@ -950,13 +928,9 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 		return -1;
 	if (task_current(rq, p) || !kernel_at_least(3, 18)) {
 		/* each call queues a stop work (stop_one_cpu()); asked again, p moves once, as last asked */
-		stop_work_dequeue(p);
+		list_del_init(&p->migration_node);
 		p->migration_dest = dest;
-		if (rq->migration_task)
-			rq->migration_last->migration_next = p;
-		else
-			rq->migration_task = p;
-		rq->migration_last = p;
+		list_add_tail(&p->migration_node, &rq->migration_queue);
 		resched_curr(rq);
 		return rq->cpu;
 	}
@@ -967,15 +941,14 @@ int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask)
 /* migration_cpu_stop(), once per queued work: each task still queued here moves. */
 void migration_cpu_stop(struct rq *rq)
 {
-	while (rq->migration_task) {
-		struct task_struct *p = rq->migration_task;
+	while (!list_empty(&rq->migration_queue)) {
+		struct task_struct *p =
+			list_first_entry(&rq->migration_queue, struct task_struct, migration_node);
 
-		rq->migration_task = p->migration_next;
-		p->migration_next = NULL;
+		list_del_init(&p->migration_node);
 		if (task_rq(p) == rq && task_on_rq_queued(p) && task_allowed_on_cpu(p, p->migration_dest))
 			move_queued_task(p, p->migration_dest, rq->cpu, MIGRATE_AFFINITY);
 	}
-	rq->migration_last = NULL;
 }
 
 void sched_change_class(struct task_struct *p, const struct sched_class *class)

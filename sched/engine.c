@@ -127,6 +127,7 @@ static void init_rq(struct rq *rq, int cpu, struct task_struct *idle, u32 capaci
 	init_timer(&rq->stop_timer, T_STOP, cpu);
 	INIT_LIST_HEAD(&rq->slack_list);
 	INIT_LIST_HEAD(&rq->cfs_tasks);
+	INIT_LIST_HEAD(&rq->migration_queue);
 }
 
 /*
@@ -207,6 +208,7 @@ static void init_task(struct sched_engine *e, struct task_struct *p, int idx)
 	init_timer(&p->wake_timer.timer, T_WAKE, idx);
 	INIT_LIST_HEAD(&p->slack_node);
 	INIT_LIST_HEAD(&p->group_node);
+	INIT_LIST_HEAD(&p->migration_node);
 	init_timer(&p->fork_timer, T_FORK, idx);
 	init_timer(&p->dl.dl_timer, T_DL_TIMER, idx);
 }

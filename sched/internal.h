@@ -430,8 +430,8 @@ struct rq {
 	int push_cpu;
 	u64 active_decision;		/* seq of the balance record that asked for it */
 	/* sched_setaffinity(): the stopper's queue of tasks to move (migration_cpu_stop()),
-	 * first asked first, linked through their migration_next */
-	struct task_struct *migration_task, *migration_last;
+	 * first asked first, through their migration_node */
+	struct list_head migration_queue;
 	u32 distribute_cpu_mask_prev;	/* cpumask_any_and_distribute() called on this CPU */
 	bool nohz_tick_stopped;		/* in nohz.idle_cpus_mask */
 	/* before 3.8: what this tick's trigger_load_balance() left to its softirq */
@@ -509,9 +509,9 @@ struct task_struct {
 	/* its affinity: the scenario's cpus=, then sched_setaffinity(); a wakeup tests
 	 * a bit of its first words, in the last hot line (CPUs 0-319) */
 	struct cpumask cpus_mask;
-	/* in its CPU's stopper queue (rq->migration_task): where to and who is next */
+	/* in a CPU's stopper queue (rq->migration_queue) while it waits to go to migration_dest */
+	struct list_head migration_node;
 	int migration_dest;
-	struct task_struct *migration_next;
 	/* the rest: other classes, blocking, creation */
 	unsigned int rt_priority; /* 1..99 for SCHED_FIFO/RR */
 	struct sched_rt_entity rt;
@@ -878,10 +878,14 @@ void sched_warn(const char *cond, const char *file, int line);
 	})
 
 /* ---- core.c ---- */
-/* rq->clock_update_flags: __schedule() skips the clock update a wakeup's preemption asked it to skip;
- * before 4.1 (skip_clock_update) every update is skipped from that wakeup to the pick */
+/* rq->clock_update_flags: __schedule() skips the clock update a wakeup's preemption asked it to skip */
 #define RQCF_REQ_SKIP 0x01
 #define RQCF_ACT_SKIP 0x02
+/* Before 4.1 (rq->skip_clock_update) that skip holds every clock update from the wakeup to the pick. */
+static inline bool clock_skip_to_pick(void)
+{
+	return !kernel_at_least(4, 1);
+}
 void update_rq_clock(struct rq *rq);
 void resched_curr(struct rq *rq);
 void resched_pending(struct rq *rq);
@@ -897,8 +901,6 @@ void do_task_dead(struct rq *rq);
 void move_queued_task(struct task_struct *p, int dst_cpu, int event_cpu, int reason);
 int cpumask_any_and_distribute(const struct cpumask *a, const struct cpumask *b, u32 *prev);
 int set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *new_mask);
-/* p waits in its CPU's stopper queue to be moved for its new affinity */
-bool stop_work_pending(const struct task_struct *p);
 void migration_cpu_stop(struct rq *rq);
 void hrtick_start(struct rq *rq, u64 delay);
 struct sched_attr {

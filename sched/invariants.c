@@ -365,7 +365,7 @@ static void check_task(struct task_struct *p)
 	      "%s: nr_cpus_allowed %d, %d CPUs in its mask", name, p->nr_cpus_allowed, allowed);
 	/* a move for a new affinity is done before the command returns, or by the CPU's stopper
 	 * once its interrupt or cost ends; a sleeper waits for its wakeup */
-	if (p->on_rq && !stop_work_pending(p))
+	if (p->on_rq && list_empty(&p->migration_node))
 		CHECK(cpumask_test(&p->cpus_mask, cpu), "task.cpus_mask", cpu,
 		      "%s: queued on CPU %d, outside its affinity", name, cpu);
 	if (p->state == TASK_NEW)
